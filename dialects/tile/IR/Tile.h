@@ -1,0 +1,61 @@
+//===- Tile.h - the tile dialect ---------------------------------*- C++ -*-===//
+//
+// Everything a user of the tile dialect includes: the dialect, its types,
+// attributes and operations, and helpers for symbolic tile shapes.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_IR_TILE_H
+#define TILE_IR_TILE_H
+
+#include "mlir/Bytecode/BytecodeOpInterface.h"
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/IR/TensorEncoding.h"
+#include "mlir/Interfaces/CallInterfaces.h"
+#include "mlir/Interfaces/ControlFlowInterfaces.h"
+#include "mlir/Interfaces/FunctionInterfaces.h"
+#include "mlir/Interfaces/InferTypeOpInterface.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tile/IR/TileDialect.h.inc"
+#include "tile/IR/TileEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tile/IR/TileAttrs.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "tile/IR/TileTypes.h.inc"
+#define GET_OP_CLASSES
+#include "tile/IR/TileOps.h.inc"
+
+namespace mlir::tile {
+
+/// One extent of a tile: a number, or the name of a kernel parameter whose
+/// value is not bound yet.
+struct TileDim {
+  int64_t size = ShapedType::kDynamic;
+  StringAttr symbol;
+
+  bool isStatic() const { return !symbol; }
+  /// False only when both are known and differ.
+  bool mayEqual(const TileDim &other) const;
+  /// True only when both are known to be equal.
+  bool knownEqual(const TileDim &other) const;
+  std::string str() const;
+};
+
+/// The extents of a tile type, symbolic where a `#tile.dims` encoding says so.
+SmallVector<TileDim> getTileDims(RankedTensorType type);
+
+/// "64x32" or "CHUNKx32": a tile shape as a user wrote it.
+std::string formatTileShape(RankedTensorType type);
+
+/// Product of the extents; nullopt when one of them is symbolic.
+std::optional<int64_t> getStaticElementCount(RankedTensorType type);
+
+} // namespace mlir::tile
+
+#endif // TILE_IR_TILE_H

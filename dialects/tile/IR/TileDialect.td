@@ -1,0 +1,34 @@
+//===- TileDialect.td - the tile dialect -------------------*- tablegen -*-===//
+//
+// The `tile` dialect: kernels over tiles (statically shaped values) that read
+// and write global-memory views.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILE_DIALECT
+#define TILE_DIALECT
+
+include "mlir/IR/OpBase.td"
+
+def Tile_Dialect : Dialect {
+  let name = "tile";
+  let cppNamespace = "::mlir::tile";
+  let summary = "Tile-level kernels for NVIDIA GPUs";
+  let description = [{
+    A `tile.kernel` is one program instance of a grid. Its arguments are
+    global-memory views (`!tile.view`) and scalars; its values are tiles,
+    builtin ranked tensors whose shape is static once the kernel's
+    compile-time parameters are bound (docs/dialect.md explains the choice).
+    Elementwise arithmetic on tiles reuses `arith` and `math`; control flow is
+    `scf`.
+  }];
+  let useDefaultTypePrinterParser = 1;
+  let useDefaultAttributePrinterParser = 1;
+  let hasConstantMaterializer = 1;
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
+class Tile_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Tile_Dialect, mnemonic, traits>;
+
+#endif // TILE_DIALECT

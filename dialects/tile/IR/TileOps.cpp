@@ -1,0 +1,439 @@
+//===- TileOps.cpp - tile dialect operations --------------------*- C++ -*-===//
+
+#include "tile/IR/Tile.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#define GET_OP_CLASSES
+#include "tile/IR/TileOps.cpp.inc"
+
+namespace {
+/// "tensor<64x32xbf16>" reads as "64x32 bf16 tile" in messages.
+std::string describe(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return "scalar";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << formatTileShape(tensor) << " " << tensor.getElementType() << " tile";
+  return text;
+}
+
+/// Shared by load and store: the tile has the view's rank and element type,
+/// one index per dimension, and `order` is a permutation.
+LogicalResult verifyViewAccess(Operation *op, ViewType view,
+                               RankedTensorType tile, size_t numIndices,
+                               std::optional<ArrayRef<int64_t>> order) {
+  if (numIndices != view.getRank())
+    return op->emitOpError() << "takes one tile index per view dimension: the "
+                             << "view has " << view.getRank() << ", but "
+                             << numIndices << " indices are given";
+  if (tile.getRank() != view.getRank())
+    return op->emitOpError() << "a " << describe(tile)
+                             << " has rank " << tile.getRank()
+                             << ", but the view has rank " << view.getRank()
+                             << " (reshape to add or drop extent-1 axes)";
+  if (tile.getElementType() != view.getElementType())
+    return op->emitOpError() << "the tile holds " << tile.getElementType()
+                             << " but the view holds " << view.getElementType()
+                             << " (use tile.convert)";
+  for (int64_t size : tile.getShape())
+    if (!ShapedType::isDynamic(size) && size <= 0)
+      return op->emitOpError() << "tile extents must be positive";
+  if (order) {
+    SmallVector<bool> seen(view.getRank(), false);
+    if (order->size() != view.getRank())
+      return op->emitOpError() << "order must list each of the view's "
+                               << view.getRank() << " dimensions once";
+    for (int64_t d : *order) {
+      if (d < 0 || d >= static_cast<int64_t>(view.getRank()) || seen[d])
+        return op->emitOpError() << "order must list each of the view's "
+                                 << view.getRank() << " dimensions once";
+      seen[d] = true;
+    }
+  }
+  return success();
+}
+
+LogicalResult verifyAxis(Operation *op, RankedTensorType type, int64_t axis) {
+  if (axis < 0 || axis >= type.getRank())
+    return op->emitOpError() << "axis " << axis << " is not a dimension of a "
+                             << describe(type);
+  return success();
+}
+
+bool isScalarType(Type type) {
+  return type.isIntOrIndexOrFloat() && !isa<FloatTF32Type>(type);
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
+                          ArrayRef<Type> results,
+                          function_interface_impl::VariadicFlag,
+                          std::string &) {
+    return builder.getFunctionType(argTypes, results);
+  };
+  return function_interface_impl::parseFunctionOp(
+      parser, result, /*allowVariadic=*/false,
+      getFunctionTypeAttrName(result.name), buildFuncType,
+      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+}
+
+void KernelOp::print(OpAsmPrinter &printer) {
+  function_interface_impl::printFunctionOp(
+      printer, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+std::optional<int64_t> KernelOp::getParamValue(StringRef name) {
+  DictionaryAttr params = getParamsAttr();
+  if (!params)
+    return std::nullopt;
+  if (auto value = dyn_cast_or_null<IntegerAttr>(params.get(name)))
+    return value.getInt();
+  return std::nullopt;
+}
+
+LogicalResult KernelOp::verify() {
+  FunctionType type = getFunctionType();
+  if (type.getNumResults() != 0)
+    return emitOpError() << "kernels return nothing; write results to a view";
+  for (auto [i, arg] : llvm::enumerate(type.getInputs()))
+    if (!isa<ViewType>(arg) && !isScalarType(arg))
+      return emitOpError() << "argument " << i << " is " << arg
+                           << ": kernel arguments are views (!tile.view) or "
+                              "scalars";
+  int32_t warps = getNumWarps();
+  if (warps < 1 || warps > 32 || (warps & (warps - 1)))
+    return emitOpError() << "num_warps must be a power of two from 1 to 32, "
+                            "not "
+                         << warps;
+  if (getOccupancy() < 1)
+    return emitOpError() << "occupancy must be at least 1";
+  if (DictionaryAttr params = getParamsAttr())
+    for (NamedAttribute param : params) {
+      auto value = dyn_cast<IntegerAttr>(param.getValue());
+      if (!value || value.getInt() <= 0)
+        return emitOpError() << "parameter " << param.getName()
+                             << " needs a positive integer default value";
+    }
+  return success();
+}
+
+LogicalResult KernelOp::verifyRegions() {
+  Region &body = getBody();
+  if (body.empty())
+    return emitOpError() << "needs a body";
+  Block &entry = body.front();
+  if (entry.getArgumentTypes() != getFunctionType().getInputs())
+    return emitOpError() << "entry block arguments must match the signature";
+  // Every tile extent that is not a number must name a declared parameter,
+  // or tile-bind-params could not give it a value.
+  auto checkType = [&](Type type, Location loc) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || tensor.hasStaticShape())
+      return success();
+    for (TileDim dim : getTileDims(tensor)) {
+      if (dim.isStatic() && ShapedType::isDynamic(dim.size))
+        return mlir::emitError(loc) << "a tile extent is '?' without a parameter "
+                                 "name; write the shape with #tile.dims";
+      if (!dim.isStatic() && !getParamValue(dim.symbol))
+        return mlir::emitError(loc)
+               << "tile shape uses parameter '" << dim.symbol.getValue()
+               << "', which kernel @" << getSymName() << " does not declare";
+    }
+    return success();
+  };
+  WalkResult walk = body.walk([&](Operation *op) {
+    for (Value result : op->getResults())
+      if (failed(checkType(result.getType(), op->getLoc())))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(checkType(arg.getType(), op->getLoc())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars
+//===----------------------------------------------------------------------===//
+
+LogicalResult ParamOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
+    return emitOpError() << "must be inside a tile.kernel";
+  if (!kernel.getParamValue(getName()))
+    return emitOpError() << "kernel @" << kernel.getSymName()
+                         << " declares no parameter '" << getName() << "'";
+  return success();
+}
+
+LogicalResult DimOp::verify() {
+  unsigned rank = getView().getType().getRank();
+  if (getDim() < 0 || getDim() >= static_cast<int64_t>(rank))
+    return emitOpError() << "dimension " << getDim()
+                         << " is not one of the view's " << rank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult LoadOp::verify() {
+  if (getLatency() && *getLatency() < 1)
+    return emitOpError() << "latency is a number of iterations, at least 1";
+  return verifyViewAccess(*this, getView().getType(), getType(),
+                          getIndices().size(), getOrder());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyViewAccess(*this, getView().getType(), getValue().getType(),
+                          getIndices().size(), getOrder());
+}
+
+//===----------------------------------------------------------------------===//
+// Tile construction and movement
+//===----------------------------------------------------------------------===//
+
+LogicalResult ArangeOp::verify() {
+  if (getType().getRank() != 1)
+    return emitOpError() << "makes a 1-D tile, not a " << describe(getType());
+  return success();
+}
+
+LogicalResult ExtractOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "the sub-tile must hold the source's "
+                         << source.getElementType();
+  if (source.getRank() != result.getRank())
+    return emitOpError() << "a " << describe(result)
+                         << " cannot be a sub-tile of a " << describe(source)
+                         << ": ranks differ";
+  if (getIndices().size() != static_cast<size_t>(source.getRank()))
+    return emitOpError() << "takes one tile index per dimension: "
+                         << source.getRank() << ", not "
+                         << getIndices().size();
+  for (auto [s, r] : llvm::zip(getTileDims(source), getTileDims(result)))
+    if (s.isStatic() && r.isStatic() && (r.size <= 0 || s.size % r.size))
+      return emitOpError() << "the source's extents must be multiples of the "
+                           << "sub-tile's: " << formatTileShape(source)
+                           << " is not tiled by " << formatTileShape(result);
+  return success();
+}
+
+OpFoldResult ExtractOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  return {};
+}
+
+LogicalResult BroadcastOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "broadcast keeps the element type "
+                         << source.getElementType();
+  if (source.getRank() != result.getRank())
+    return emitOpError() << "source and result ranks differ ("
+                         << source.getRank() << " and " << result.getRank()
+                         << "); use tile.reshape to add extent-1 axes first";
+  for (auto [i, dims] :
+       llvm::enumerate(llvm::zip(getTileDims(source), getTileDims(result)))) {
+    auto [s, r] = dims;
+    if (!(s.isStatic() && s.size == 1) && !s.mayEqual(r))
+      return emitOpError() << "dimension " << i << " of the source is "
+                           << s.str() << ": it must be 1 or equal the "
+                           << "result's " << r.str();
+  }
+  return success();
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  return {};
+}
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "reshape keeps the element type "
+                         << source.getElementType();
+  std::optional<int64_t> in = getStaticElementCount(source);
+  std::optional<int64_t> out = getStaticElementCount(result);
+  if (in && out && *in != *out)
+    return emitOpError() << "a " << formatTileShape(source) << " tile has "
+                         << *in << " elements, a " << formatTileShape(result)
+                         << " tile " << *out;
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  // reshape(reshape(x)) is one reshape.
+  if (auto inner = getSource().getDefiningOp<ReshapeOp>()) {
+    getSourceMutable().assign(inner.getSource());
+    return getResult();
+  }
+  return {};
+}
+
+LogicalResult PermuteOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  ArrayRef<int64_t> perm = getPermutation();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "permute keeps the element type "
+                         << source.getElementType();
+  if (perm.size() != static_cast<size_t>(source.getRank()) ||
+      result.getRank() != source.getRank())
+    return emitOpError() << "the permutation must list each of the source's "
+                         << source.getRank() << " dimensions once";
+  SmallVector<bool> seen(perm.size(), false);
+  for (int64_t d : perm) {
+    if (d < 0 || d >= source.getRank() || seen[d])
+      return emitOpError() << "the permutation must list each of the "
+                           << "source's " << source.getRank()
+                           << " dimensions once";
+    seen[d] = true;
+  }
+  SmallVector<TileDim> in = getTileDims(source), out = getTileDims(result);
+  for (auto [k, d] : llvm::enumerate(perm))
+    if (!out[k].mayEqual(in[d]))
+      return emitOpError() << "result dimension " << k << " is source "
+                           << "dimension " << d << " of extent " << in[d].str()
+                           << ", not " << out[k].str();
+  return success();
+}
+
+OpFoldResult PermuteOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perm = getPermutation();
+  if (llvm::all_of(llvm::enumerate(perm),
+                   [](auto it) { return it.value() == (int64_t)it.index(); }))
+    return getSource();
+  // permute(permute(x, p), q) is x when q undoes p.
+  if (auto inner = getSource().getDefiningOp<PermuteOp>()) {
+    ArrayRef<int64_t> first = inner.getPermutation();
+    bool identity = true;
+    for (auto [k, d] : llvm::enumerate(perm))
+      identity &= first[d] == static_cast<int64_t>(k);
+    if (identity && inner.getSource().getType() == getType())
+      return inner.getSource();
+  }
+  return {};
+}
+
+LogicalResult ConvertOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  if (source.getRank() != result.getRank())
+    return emitOpError() << "convert keeps the shape: "
+                         << formatTileShape(source) << " cannot become "
+                         << formatTileShape(result);
+  for (auto [s, r] : llvm::zip(getTileDims(source), getTileDims(result)))
+    if (!s.mayEqual(r))
+      return emitOpError() << "convert keeps the shape: "
+                           << formatTileShape(source) << " cannot become "
+                           << formatTileShape(result);
+  if (isa<FloatTF32Type>(result.getElementType()) &&
+      !source.getElementType().isF32() &&
+      !isa<FloatTF32Type>(source.getElementType()))
+    return emitOpError() << "only f32 tiles round to tf32";
+  return success();
+}
+
+OpFoldResult ConvertOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  return {};
+}
+
+//===----------------------------------------------------------------------===//
+// Computation
+//===----------------------------------------------------------------------===//
+
+LogicalResult CumsumOp::verify() {
+  return verifyAxis(*this, getType(), getAxis());
+}
+
+LogicalResult ReduceOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  if (failed(verifyAxis(*this, source, getAxis())))
+    return failure();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "the result must hold the source's "
+                         << source.getElementType();
+  SmallVector<TileDim> in = getTileDims(source), out = getTileDims(result);
+  in.erase(in.begin() + getAxis());
+  bool match = in.size() == out.size();
+  for (size_t i = 0; match && i < in.size(); ++i)
+    match = in[i].mayEqual(out[i]);
+  if (!match)
+    return emitOpError() << "reducing a " << formatTileShape(source)
+                         << " tile along axis " << getAxis()
+                         << " leaves the other extents, not "
+                         << formatTileShape(result);
+  return success();
+}
+
+LogicalResult MmaOp::verify() {
+  RankedTensorType a = getA().getType(), b = getB().getType(),
+                   acc = getAcc().getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)
+    return emitOpError() << "multiplies matrices: a, b and acc must be 2-D "
+                            "tiles (a is "
+                         << formatTileShape(a) << ", b is "
+                         << formatTileShape(b) << ", acc is "
+                         << formatTileShape(acc) << ")";
+  if (a.getElementType() != b.getElementType())
+    return emitOpError() << "a and b must have one element type; a holds "
+                         << a.getElementType() << " and b holds "
+                         << b.getElementType();
+  SmallVector<TileDim> da = getTileDims(a), db = getTileDims(b),
+                       dc = getTileDims(acc);
+  if (!da[1].mayEqual(db[0]))
+    return emitOpError() << "a is " << formatTileShape(a) << " and b is "
+                         << formatTileShape(b) << ": a's columns (K = "
+                         << da[1].str() << ") must equal b's rows (K = "
+                         << db[0].str() << ")";
+  if (!da[0].mayEqual(dc[0]) || !db[1].mayEqual(dc[1]))
+    return emitOpError() << "a " << formatTileShape(a) << " by "
+                         << formatTileShape(b) << " product is "
+                         << da[0].str() << "x" << db[1].str()
+                         << ", but acc is " << formatTileShape(acc);
+  return success();
+}
+
+LogicalResult WhereOp::verify() {
+  RankedTensorType cond = getCondition().getType(), value = getType();
+  bool match = cond.getRank() == value.getRank();
+  for (auto [c, v] : llvm::zip(getTileDims(cond), getTileDims(value)))
+    match &= c.mayEqual(v);
+  if (!match)
+    return emitOpError() << "the condition is " << formatTileShape(cond)
+                         << " but the values are " << formatTileShape(value);
+  return success();
+}
+
+OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
+  if (getTrueValue() == getFalseValue())
+    return getTrueValue();
+  auto cond = dyn_cast_or_null<DenseElementsAttr>(adaptor.getCondition());
+  if (cond && cond.isSplat())
+    return cond.getSplatValue<bool>() ? getTrueValue() : getFalseValue();
+  return {};
+}

@@ -1,0 +1,33 @@
+//===- InitAll.h - dialects and passes the tools register -------*- C++ -*-===//
+
+#ifndef TILEC_INITALL_H
+#define TILEC_INITALL_H
+
+#include "tile/IR/Tile.h"
+#include "tile/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/DialectRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+namespace tilec {
+
+/// The dialects a tile kernel may contain.
+inline void registerKernelDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::tile::TileDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::scf::SCFDialect>();
+}
+
+/// The project's passes and the upstream ones its pipelines use.
+inline void registerPasses() {
+  mlir::tile::registerTileTransformsPasses();
+  mlir::registerCanonicalizerPass();
+  mlir::registerCSEPass();
+  mlir::registerInlinerPass();
+}
+
+} // namespace tilec
+
+#endif // TILEC_INITALL_H
