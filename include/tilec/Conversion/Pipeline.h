@@ -1,0 +1,37 @@
+//===- Pipeline.h - tile IR to LLVM + NVVM ----------------------*- C++ -*-===//
+//
+// The lowering from bound tile IR to the LLVM and NVVM dialects, per target.
+//
+// Kernel ABI of the lowered code (what generated launchers pass): each
+// `tile.kernel` becomes an `llvm.func` of the same name with `nvvm.kernel`,
+// taking, for each tile argument in order,
+//   - a view of rank r: `!llvm.ptr<1>` (global address), r x i64 sizes,
+//     r x i64 strides (in elements);
+//   - a scalar: its LLVM type (`index` as i64).
+// It is launched with 32 * num_warps threads per block in x. The function
+// carries `tile.num_warps` (i32) and `tile.shared_bytes` (i64: the dynamic
+// shared memory to launch it with, 0 when none).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CONVERSION_PIPELINE_H
+#define TILEC_CONVERSION_PIPELINE_H
+
+#include "mlir/Pass/PassManager.h"
+
+namespace tilec {
+
+struct LoweringOptions {
+  /// Compute capability times 10: 80 (portable), 90 (Hopper), 100 (Blackwell).
+  unsigned smVersion = 80;
+};
+
+/// Appends the passes that take a module of bound tile kernels (every tile
+/// shape static) to the LLVM and NVVM dialects, ready for translation to LLVM
+/// IR.
+void buildTileToLLVMPipeline(mlir::OpPassManager &pm,
+                             const LoweringOptions &options);
+
+} // namespace tilec
+
+#endif // TILEC_CONVERSION_PIPELINE_H
