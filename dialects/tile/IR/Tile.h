@@ -34,16 +34,22 @@
 namespace mlir::tile {
 
 /// One extent of a tile: a number, or the name of a kernel parameter whose
-/// value is not bound yet.
+/// value is not bound yet. A `?` extent with no name (rejected inside kernels)
+/// is neither: its size is ShapedType::kDynamic and it has no symbol.
 struct TileDim {
   int64_t size = ShapedType::kDynamic;
   StringAttr symbol;
 
+  /// Not a parameter name (a number, or an unnamed `?`).
   bool isStatic() const { return !symbol; }
-  /// False only when both are known and differ.
+  /// Whether the extents can be equal once parameters are bound. Two
+  /// different numbers cannot, and neither can two different parameters: a
+  /// kernel must not rely on two parameters being bound to the same value. A
+  /// parameter may equal any number; the verifier checks again after binding.
   bool mayEqual(const TileDim &other) const;
   /// True only when both are known to be equal.
   bool knownEqual(const TileDim &other) const;
+  /// "64", "CHUNK" or "?".
   std::string str() const;
 };
 

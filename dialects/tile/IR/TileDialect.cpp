@@ -63,7 +63,7 @@ Attribute DimsAttr::parse(AsmParser &parser, Type) {
   Builder &b = parser.getBuilder();
   SmallVector<Attribute> dims;
   auto parseDim = [&]() -> ParseResult {
-    int64_t size;
+    int64_t size = 0;
     OptionalParseResult number = parser.parseOptionalInteger(size);
     if (number.has_value()) {
       if (failed(*number))

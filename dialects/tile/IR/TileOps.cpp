@@ -118,7 +118,9 @@ LogicalResult KernelOp::verify() {
     return emitOpError() << "num_warps must be a power of two from 1 to 32, "
                             "not "
                          << warps;
-  if (getOccupancy() < 1)
+  // The accessors return the attributes' bits as unsigned numbers; read them
+  // signed so that a negative value is rejected rather than wrapped.
+  if (static_cast<int32_t>(getOccupancy()) < 1)
     return emitOpError() << "occupancy must be at least 1";
   if (DictionaryAttr params = getParamsAttr())
     for (NamedAttribute param : params) {
@@ -130,13 +132,10 @@ LogicalResult KernelOp::verify() {
   return success();
 }
 
+// The body's presence (SizedRegion<1>) and its entry block's argument types
+// (FunctionOpInterface) are verified before this runs.
 LogicalResult KernelOp::verifyRegions() {
   Region &body = getBody();
-  if (body.empty())
-    return emitOpError() << "needs a body";
-  Block &entry = body.front();
-  if (entry.getArgumentTypes() != getFunctionType().getInputs())
-    return emitOpError() << "entry block arguments must match the signature";
   // Every tile extent that is not a number must name a declared parameter,
   // or tile-bind-params could not give it a value.
   auto checkType = [&](Type type, Location loc) -> LogicalResult {
@@ -184,9 +183,10 @@ LogicalResult ParamOp::verify() {
 
 LogicalResult DimOp::verify() {
   unsigned rank = getView().getType().getRank();
-  if (getDim() < 0 || getDim() >= static_cast<int64_t>(rank))
-    return emitOpError() << "dimension " << getDim()
-                         << " is not one of the view's " << rank;
+  int64_t dim = getDimAttr().getInt();
+  if (dim < 0 || dim >= static_cast<int64_t>(rank))
+    return emitOpError() << "dimension " << dim << " is not one of the view's "
+                         << rank;
   return success();
 }
 
@@ -195,7 +195,7 @@ LogicalResult DimOp::verify() {
 //===----------------------------------------------------------------------===//
 
 LogicalResult LoadOp::verify() {
-  if (getLatency() && *getLatency() < 1)
+  if (IntegerAttr latency = getLatencyAttr(); latency && latency.getInt() < 1)
     return emitOpError() << "latency is a number of iterations, at least 1";
   return verifyViewAccess(*this, getView().getType(), getType(),
                           getIndices().size(), getOrder());
@@ -229,8 +229,9 @@ LogicalResult ExtractOp::verify() {
     return emitOpError() << "takes one tile index per dimension: "
                          << source.getRank() << ", not "
                          << getIndices().size();
-  for (auto [s, r] : llvm::zip(getTileDims(source), getTileDims(result)))
-    if (s.isStatic() && r.isStatic() && (r.size <= 0 || s.size % r.size))
+  for (auto [s, r] : llvm::zip(source.getShape(), result.getShape()))
+    if (!ShapedType::isDynamic(s) && !ShapedType::isDynamic(r) &&
+        (r <= 0 || s % r))
       return emitOpError() << "the source's extents must be multiples of the "
                            << "sub-tile's: " << formatTileShape(source)
                            << " is not tiled by " << formatTileShape(result);
@@ -263,10 +264,67 @@ LogicalResult BroadcastOp::verify() {
   return success();
 }
 
+/// Whether broadcasting `source` to `result` verifies.
+static bool isBroadcastable(RankedTensorType source, RankedTensorType result) {
+  if (source.getRank() != result.getRank())
+    return false;
+  for (auto [s, r] : llvm::zip(getTileDims(source), getTileDims(result)))
+    if (!(s.isStatic() && s.size == 1) && !s.mayEqual(r))
+      return false;
+  return true;
+}
+
 OpFoldResult BroadcastOp::fold(FoldAdaptor) {
   if (getSource().getType() == getType())
     return getSource();
+  // broadcast(broadcast(x)) is one broadcast. With parameters in the shapes
+  // the two steps may verify when the one does not (64 -> CHUNK -> BLOCK).
+  if (auto inner = getSource().getDefiningOp<BroadcastOp>()) {
+    if (isBroadcastable(inner.getSource().getType(), getType())) {
+      getSourceMutable().assign(inner.getSource());
+      return getResult();
+    }
+  }
   return {};
+}
+
+/// Whether a `source` tile may have as many elements as a `result` tile once
+/// parameters are bound. Parameters that both shapes use cancel; what is left
+/// can be decided when one side has no parameter left: its number of
+/// elements must then equal (or, if the other side still has parameters, be
+/// a multiple of) the product of the other side's numbers.
+static bool mayHaveEqualCounts(RankedTensorType source,
+                               RankedTensorType result) {
+  auto split = [](RankedTensorType type, int64_t &product,
+                  SmallVector<StringRef> &symbols) {
+    product = 1;
+    for (TileDim dim : getTileDims(type)) {
+      if (!dim.isStatic())
+        symbols.push_back(dim.symbol.getValue());
+      else if (ShapedType::isDynamic(dim.size))
+        return false;
+      else
+        product *= dim.size;
+    }
+    llvm::sort(symbols);
+    return true;
+  };
+  int64_t in, out;
+  SmallVector<StringRef> inSymbols, outSymbols;
+  if (!split(source, in, inSymbols) || !split(result, out, outSymbols))
+    return true;
+  SmallVector<StringRef> inOnly, outOnly;
+  std::set_difference(inSymbols.begin(), inSymbols.end(), outSymbols.begin(),
+                      outSymbols.end(), std::back_inserter(inOnly));
+  std::set_difference(outSymbols.begin(), outSymbols.end(), inSymbols.begin(),
+                      inSymbols.end(), std::back_inserter(outOnly));
+  if (inOnly.empty() && outOnly.empty())
+    return in == out;
+  if (inOnly.empty())
+    return out == 0 ? in == 0 : in % out == 0;
+  if (outOnly.empty())
+    return in == 0 ? out == 0 : out % in == 0;
+  return true;
 }
 
 LogicalResult ReshapeOp::verify() {
@@ -274,22 +332,23 @@ LogicalResult ReshapeOp::verify() {
   if (source.getElementType() != result.getElementType())
     return emitOpError() << "reshape keeps the element type "
                          << source.getElementType();
-  std::optional<int64_t> in = getStaticElementCount(source);
-  std::optional<int64_t> out = getStaticElementCount(result);
-  if (in && out && *in != *out)
-    return emitOpError() << "a " << formatTileShape(source) << " tile has "
-                         << *in << " elements, a " << formatTileShape(result)
-                         << " tile " << *out;
+  if (!mayHaveEqualCounts(source, result))
+    return emitOpError() << "a " << formatTileShape(source)
+                         << " tile cannot have as many elements as a "
+                         << formatTileShape(result) << " tile";
   return success();
 }
 
 OpFoldResult ReshapeOp::fold(FoldAdaptor) {
   if (getSource().getType() == getType())
     return getSource();
-  // reshape(reshape(x)) is one reshape.
+  // reshape(reshape(x)) is one reshape, unless only the intermediate shape
+  // made the counts of x and the result comparable.
   if (auto inner = getSource().getDefiningOp<ReshapeOp>()) {
-    getSourceMutable().assign(inner.getSource());
-    return getResult();
+    if (mayHaveEqualCounts(inner.getSource().getType(), getType())) {
+      getSourceMutable().assign(inner.getSource());
+      return getResult();
+    }
   }
   return {};
 }
@@ -323,19 +382,63 @@ LogicalResult PermuteOp::verify() {
 
 OpFoldResult PermuteOp::fold(FoldAdaptor) {
   ArrayRef<int64_t> perm = getPermutation();
-  if (llvm::all_of(llvm::enumerate(perm),
-                   [](auto it) { return it.value() == (int64_t)it.index(); }))
+  // An identity permutation between a `#tile.dims` type and a static one is
+  // not a no-op: it changes the type.
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())) &&
+      getSource().getType() == getType())
     return getSource();
-  // permute(permute(x, p), q) is x when q undoes p.
+  // permute(permute(x, p), q) is permute(x, p o q): result dimension k is
+  // dimension q[k] of the inner result, which is dimension p[q[k]] of x.
   if (auto inner = getSource().getDefiningOp<PermuteOp>()) {
     ArrayRef<int64_t> first = inner.getPermutation();
-    bool identity = true;
-    for (auto [k, d] : llvm::enumerate(perm))
-      identity &= first[d] == static_cast<int64_t>(k);
-    if (identity && inner.getSource().getType() == getType())
+    SmallVector<int64_t> composed;
+    for (int64_t d : perm)
+      composed.push_back(first[d]);
+    SmallVector<TileDim> in = getTileDims(inner.getSource().getType()),
+                         out = getTileDims(getType());
+    for (auto [k, d] : llvm::enumerate(composed))
+      if (!out[k].mayEqual(in[d]))
+        return {};
+    if (llvm::equal(composed, llvm::seq<int64_t>(0, composed.size())) &&
+        inner.getSource().getType() == getType())
       return inner.getSource();
+    getSourceMutable().assign(inner.getSource());
+    setPermutation(composed);
+    return getResult();
   }
   return {};
+}
+
+/// Whether tile.convert may convert `from` to `to`: tf32 is made only by
+/// rounding f32.
+static bool isConvertible(Type from, Type to) {
+  return !isa<FloatTF32Type>(to) || isa<Float32Type, FloatTF32Type>(from);
+}
+
+/// Whether every value of `from` is a value of `to`, so that converting to
+/// `to` first changes the result of no later conversion. Every conversion is
+/// a function of the value alone (docs/dialect.md). i1 is left out: it
+/// converts as 0 or 1 rather than as a sign-extended integer.
+static bool isExact(Type from, Type to) {
+  if (from.isInteger(1) || to.isInteger(1))
+    return false;
+  auto toFloat = dyn_cast<FloatType>(to);
+  if (auto fromFloat = dyn_cast<FloatType>(from))
+    return toFloat && APFloat::isRepresentableBy(fromFloat.getFloatSemantics(),
+                                                 toFloat.getFloatSemantics());
+  auto fromInt = dyn_cast<IntegerType>(from);
+  if (!fromInt)
+    return false;
+  if (auto toInt = dyn_cast<IntegerType>(to))
+    return fromInt.getWidth() <= toInt.getWidth();
+  // A float holds every integer of magnitude up to 2^precision, and the
+  // integers of an iN have magnitudes up to 2^(N-1).
+  if (!toFloat)
+    return false;
+  const llvm::fltSemantics &semantics = toFloat.getFloatSemantics();
+  int64_t magnitudeBits = fromInt.getWidth() - 1;
+  return magnitudeBits <= APFloat::semanticsPrecision(semantics) &&
+         magnitudeBits <= APFloat::semanticsMaxExponent(semantics);
 }
 
 LogicalResult ConvertOp::verify() {
@@ -349,9 +452,7 @@ LogicalResult ConvertOp::verify() {
       return emitOpError() << "convert keeps the shape: "
                            << formatTileShape(source) << " cannot become "
                            << formatTileShape(result);
-  if (isa<FloatTF32Type>(result.getElementType()) &&
-      !source.getElementType().isF32() &&
-      !isa<FloatTF32Type>(source.getElementType()))
+  if (!isConvertible(source.getElementType(), result.getElementType()))
     return emitOpError() << "only f32 tiles round to tf32";
   return success();
 }
@@ -359,7 +460,24 @@ LogicalResult ConvertOp::verify() {
 OpFoldResult ConvertOp::fold(FoldAdaptor) {
   if (getSource().getType() == getType())
     return getSource();
-  return {};
+  // convert(convert(x)) is one conversion when the first one is exact
+  // (bf16 -> f32 -> tf32 is bf16 -> tf32, but f32 -> bf16 -> f32 rounds and
+  // stays). The shapes must still agree without the intermediate type.
+  auto inner = getSource().getDefiningOp<ConvertOp>();
+  if (!inner)
+    return {};
+  RankedTensorType original = inner.getSource().getType(), result = getType();
+  if (!isExact(original.getElementType(), inner.getType().getElementType()))
+    return {};
+  if (original == result)
+    return inner.getSource();
+  if (!isConvertible(original.getElementType(), result.getElementType()))
+    return {};
+  for (auto [s, r] : llvm::zip(getTileDims(original), getTileDims(result)))
+    if (!s.mayEqual(r))
+      return {};
+  getSourceMutable().assign(inner.getSource());
+  return getResult();
 }
 
 //===----------------------------------------------------------------------===//
@@ -367,12 +485,12 @@ OpFoldResult ConvertOp::fold(FoldAdaptor) {
 //===----------------------------------------------------------------------===//
 
 LogicalResult CumsumOp::verify() {
-  return verifyAxis(*this, getType(), getAxis());
+  return verifyAxis(*this, getType(), getAxisAttr().getInt());
 }
 
 LogicalResult ReduceOp::verify() {
   RankedTensorType source = getSource().getType(), result = getType();
-  if (failed(verifyAxis(*this, source, getAxis())))
+  if (failed(verifyAxis(*this, source, getAxisAttr().getInt())))
     return failure();
   if (source.getElementType() != result.getElementType())
     return emitOpError() << "the result must hold the source's "

@@ -5,7 +5,15 @@
 using namespace mlir;
 using namespace mlir::tile;
 
+// An extent is a number, a parameter name, or `?` (a dynamic extent with no
+// name, which kernels reject but a type outside a kernel may have).
+static bool isUnknown(const TileDim &dim) {
+  return dim.isStatic() && ShapedType::isDynamic(dim.size);
+}
+
 bool TileDim::mayEqual(const TileDim &other) const {
+  if (isUnknown(*this) || isUnknown(other))
+    return true;
   if (isStatic() && other.isStatic())
     return size == other.size;
   if (!isStatic() && !other.isStatic())
@@ -15,13 +23,17 @@ bool TileDim::mayEqual(const TileDim &other) const {
 }
 
 bool TileDim::knownEqual(const TileDim &other) const {
+  if (isUnknown(*this) || isUnknown(other))
+    return false;
   if (isStatic() && other.isStatic())
     return size == other.size;
   return !isStatic() && symbol == other.symbol;
 }
 
 std::string TileDim::str() const {
-  return isStatic() ? std::to_string(size) : symbol.getValue().str();
+  if (!isStatic())
+    return symbol.getValue().str();
+  return isUnknown(*this) ? "?" : std::to_string(size);
 }
 
 SmallVector<TileDim> tile::getTileDims(RankedTensorType type) {
@@ -42,10 +54,7 @@ std::string tile::formatTileShape(RankedTensorType type) {
   for (auto [i, dim] : llvm::enumerate(getTileDims(type))) {
     if (i)
       text += "x";
-    text += dim.isStatic() ? (ShapedType::isDynamic(dim.size)
-                                  ? std::string("?")
-                                  : std::to_string(dim.size))
-                           : dim.str();
+    text += dim.str();
   }
   return text.empty() ? "scalar" : text;
 }

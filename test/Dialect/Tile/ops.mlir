@@ -1,0 +1,240 @@
+// RUN: tile-opt %s | tile-opt | FileCheck %s
+// RUN: tile-opt %s --mlir-print-op-generic | tile-opt | FileCheck %s
+
+// Every op of the dialect, in its custom form. Inside a kernel `tile` is the
+// default dialect, so the printer leaves the prefix off its ops and types.
+
+// CHECK-LABEL: tile.kernel @grid
+// CHECK-SAME: (%{{.*}}: !tile.view<1, i32>)
+// CHECK-SAME: attributes {num_warps = 1 : i32, occupancy = 1 : i32}
+// CHECK: %[[X:.*]] = block_id x
+// CHECK: %[[Y:.*]] = block_id y
+// CHECK: %[[Z:.*]] = block_id z
+// CHECK: num_blocks x
+// CHECK: num_blocks y
+// CHECK: num_blocks z
+// CHECK: dim %{{.*}}[0] : <1, i32>
+// CHECK: return
+tile.kernel @grid(%out: !tile.view<1, i32>) attributes {num_warps = 1 : i32} {
+  %x = tile.block_id x
+  %y = tile.block_id y
+  %z = tile.block_id z
+  %nx = tile.num_blocks x
+  %ny = tile.num_blocks y
+  %nz = tile.num_blocks z
+  %n = tile.dim %out[0] : !tile.view<1, i32>
+  tile.return
+}
+
+// The prefix may be left off in the input too.
+// CHECK-LABEL: tile.kernel @short_names
+// CHECK: block_id x
+// CHECK: return
+tile.kernel @short_names() {
+  %x = block_id x
+  return
+}
+
+// CHECK-LABEL: tile.kernel @defaults
+// CHECK-SAME: attributes {num_warps = 4 : i32, occupancy = 1 : i32}
+tile.kernel @defaults(%s: f32, %i: i32, %b: i1, %n: index) {
+  tile.return
+}
+
+// CHECK-LABEL: tile.kernel @scalars
+// CHECK-SAME: (%{{.*}}: f32, %{{.*}}: f16, %{{.*}}: bf16, %{{.*}}: i1, %{{.*}}: i8, %{{.*}}: i16, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: index)
+// CHECK-SAME: attributes {num_warps = 8 : i32, occupancy = 2 : i32}
+tile.kernel @scalars(%a: f32, %b: f16, %c: bf16, %d: i1, %e: i8, %f: i16,
+                     %g: i32, %h: i64, %i: index)
+    attributes {num_warps = 8 : i32, occupancy = 2 : i32} {
+  tile.return
+}
+
+// Views of every element type and of ranks 1 and 8.
+// CHECK-LABEL: tile.kernel @views
+// CHECK-SAME: !tile.view<1, f32>, %{{.*}}: !tile.view<2, f16>, %{{.*}}: !tile.view<3, bf16>, %{{.*}}: !tile.view<4, i8>, %{{.*}}: !tile.view<5, i16>, %{{.*}}: !tile.view<6, i32>, %{{.*}}: !tile.view<8, i64>
+tile.kernel @views(%a: !tile.view<1, f32>, %b: !tile.view<2, f16>,
+                   %c: !tile.view<3, bf16>, %d: !tile.view<4, i8>,
+                   %e: !tile.view<5, i16>, %f: !tile.view<6, i32>,
+                   %g: !tile.view<8, i64>) {
+  tile.return
+}
+
+// Private kernels keep their visibility.
+// CHECK-LABEL: tile.kernel private @hidden
+tile.kernel private @hidden() {
+  tile.return
+}
+
+// CHECK-LABEL: tile.kernel @memory
+tile.kernel @memory(%v: !tile.view<2, bf16>, %w: !tile.view<2, f32>) {
+  %i = tile.block_id x
+  %j = tile.block_id y
+  // CHECK: %[[A:.*]] = load %{{.*}}[%{{.*}}, %{{.*}}] : <2, bf16> -> tensor<64x32xbf16>
+  %a = tile.load %v[%i, %j] : !tile.view<2, bf16> -> tensor<64x32xbf16>
+  // The default padding is not printed.
+  // CHECK: load %{{.*}}[%{{.*}}, %{{.*}}] : <2, bf16> -> tensor<64x32xbf16>
+  %b = tile.load %v[%i, %j] padding = zero : !tile.view<2, bf16> -> tensor<64x32xbf16>
+  // CHECK: load %{{.*}}[%{{.*}}, %{{.*}}] padding = nan : <2, f32>
+  %c = tile.load %w[%i, %j] padding = nan : !tile.view<2, f32> -> tensor<16x16xf32>
+  // CHECK: load %{{.*}}[%{{.*}}, %{{.*}}] padding = neg_inf : <2, f32>
+  %d = tile.load %w[%i, %j] padding = neg_inf : !tile.view<2, f32> -> tensor<16x16xf32>
+  // CHECK: load %{{.*}}[%{{.*}}, %{{.*}}] padding = pos_inf : <2, f32>
+  %e = tile.load %w[%i, %j] padding = pos_inf : !tile.view<2, f32> -> tensor<16x16xf32>
+  // CHECK: load %{{.*}}[%{{.*}}, %{{.*}}] order = [1, 0] : <2, bf16> -> tensor<32x64xbf16>
+  %f = tile.load %v[%i, %j] order = [1, 0] : !tile.view<2, bf16> -> tensor<32x64xbf16>
+  // CHECK: load %{{.*}}[%{{.*}}, %{{.*}}] latency = 2 : <2, bf16> -> tensor<64x32xbf16>
+  %g = tile.load %v[%i, %j] latency = 2 : !tile.view<2, bf16> -> tensor<64x32xbf16>
+  // CHECK: load %{{.*}}[%{{.*}}, %{{.*}}] padding = neg_inf order = [1, 0] latency = 3 : <2, f32> -> tensor<8x16xf32>
+  %h = tile.load %w[%i, %j] padding = neg_inf order = [1, 0] latency = 3 : !tile.view<2, f32> -> tensor<8x16xf32>
+  // CHECK: store %[[A]], %{{.*}}[%{{.*}}, %{{.*}}] : tensor<64x32xbf16>, <2, bf16>
+  tile.store %a, %v[%i, %j] : tensor<64x32xbf16>, !tile.view<2, bf16>
+  // CHECK: store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] order = [1, 0] : tensor<32x64xbf16>, <2, bf16>
+  tile.store %f, %v[%i, %j] order = [1, 0] : tensor<32x64xbf16>, !tile.view<2, bf16>
+  tile.return
+}
+
+// CHECK-LABEL: tile.kernel @movement
+tile.kernel @movement(%s: f32, %h: bf16, %k: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK: %[[F:.*]] = full %{{.*}} : tensor<64x32xf32>
+  %f = tile.full %s : tensor<64x32xf32>
+  // CHECK: full %{{.*}} : tensor<16xbf16>
+  %fh = tile.full %h : tensor<16xbf16>
+  // CHECK: full %{{.*}} : tensor<4x4xi32>
+  %fk = tile.full %k : tensor<4x4xi32>
+  // CHECK: arange : tensor<64xi32>
+  %r32 = tile.arange : tensor<64xi32>
+  // CHECK: arange : tensor<128xi64>
+  %r64 = tile.arange : tensor<128xi64>
+  // CHECK: %[[ROW:.*]] = extract %[[F]][%{{.*}}, %{{.*}}] : tensor<64x32xf32> -> tensor<1x32xf32>
+  %row = tile.extract %f[%c1, %c0] : tensor<64x32xf32> -> tensor<1x32xf32>
+  // CHECK: broadcast %[[ROW]] : tensor<1x32xf32> -> tensor<64x32xf32>
+  %b = tile.broadcast %row : tensor<1x32xf32> -> tensor<64x32xf32>
+  // CHECK: reshape %[[F]] : tensor<64x32xf32> -> tensor<2x32x32xf32>
+  %r = tile.reshape %f : tensor<64x32xf32> -> tensor<2x32x32xf32>
+  // CHECK: permute %{{.*}} [2, 0, 1] : tensor<2x32x32xf32> -> tensor<32x2x32xf32>
+  %p = tile.permute %r [2, 0, 1] : tensor<2x32x32xf32> -> tensor<32x2x32xf32>
+  // CHECK: convert %[[F]] : tensor<64x32xf32> -> tensor<64x32xtf32>
+  %t = tile.convert %f : tensor<64x32xf32> -> tensor<64x32xtf32>
+  // CHECK: convert %[[F]] : tensor<64x32xf32> -> tensor<64x32xbf16>
+  %cb = tile.convert %f : tensor<64x32xf32> -> tensor<64x32xbf16>
+  // CHECK: convert %{{.*}} : tensor<4x4xi32> -> tensor<4x4xf16>
+  %ci = tile.convert %fk : tensor<4x4xi32> -> tensor<4x4xf16>
+  // CHECK: convert %{{.*}} : tensor<64xi32> -> tensor<64xi1>
+  %cm = tile.convert %r32 : tensor<64xi32> -> tensor<64xi1>
+  tile.return
+}
+
+// CHECK-LABEL: tile.kernel @compute
+tile.kernel @compute(%s: f32, %h: bf16, %k: i32) {
+  %a = tile.full %s : tensor<64x8xf32>
+  %ai = tile.full %k : tensor<64x8xi32>
+  // CHECK: cumsum %{{.*}} axis = 0 : tensor<64x8xf32>
+  %g = tile.cumsum %a axis = 0 : tensor<64x8xf32>
+  // CHECK: cumsum %{{.*}} axis = 1 : tensor<64x8xi32>
+  %gi = tile.cumsum %ai axis = 1 : tensor<64x8xi32>
+  // CHECK: reduce sum %{{.*}} axis = 0 : tensor<64x8xf32> -> tensor<8xf32>
+  %rs = tile.reduce sum %a axis = 0 : tensor<64x8xf32> -> tensor<8xf32>
+  // CHECK: reduce max %{{.*}} axis = 1 : tensor<64x8xf32> -> tensor<64xf32>
+  %rm = tile.reduce max %a axis = 1 : tensor<64x8xf32> -> tensor<64xf32>
+  // CHECK: reduce min %{{.*}} axis = 1 : tensor<64x8xi32> -> tensor<64xi32>
+  %rn = tile.reduce min %ai axis = 1 : tensor<64x8xi32> -> tensor<64xi32>
+  // CHECK: reduce sum %{{.*}} axis = 0 : tensor<64xf32> -> tensor<f32>
+  %r0 = tile.reduce sum %rm axis = 0 : tensor<64xf32> -> tensor<f32>
+  %x = tile.full %h : tensor<64x16xbf16>
+  %y = tile.full %h : tensor<16x32xbf16>
+  %acc = tile.full %s : tensor<64x32xf32>
+  // CHECK: mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+  %d = tile.mma %x, %y, %acc : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+  %x32 = tile.full %s : tensor<64x16xf32>
+  %y32 = tile.full %s : tensor<16x32xf32>
+  // CHECK: mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x16xf32>, tensor<16x32xf32>, tensor<64x32xf32>
+  %d32 = tile.mma %x32, %y32, %acc : tensor<64x16xf32>, tensor<16x32xf32>, tensor<64x32xf32>
+  %xt = tile.convert %x32 : tensor<64x16xf32> -> tensor<64x16xtf32>
+  %yt = tile.convert %y32 : tensor<16x32xf32> -> tensor<16x32xtf32>
+  // CHECK: mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x16xtf32>, tensor<16x32xtf32>, tensor<64x32xf32>
+  %dt = tile.mma %xt, %yt, %acc : tensor<64x16xtf32>, tensor<16x32xtf32>, tensor<64x32xf32>
+  %x16 = tile.convert %x32 : tensor<64x16xf32> -> tensor<64x16xf16>
+  %y16 = tile.convert %y32 : tensor<16x32xf32> -> tensor<16x32xf16>
+  // CHECK: mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x16xf16>, tensor<16x32xf16>, tensor<64x32xf32>
+  %d16 = tile.mma %x16, %y16, %acc : tensor<64x16xf16>, tensor<16x32xf16>, tensor<64x32xf32>
+  // CHECK: exp2 %{{.*}} : tensor<64x32xf32>
+  %e = tile.exp2 %d : tensor<64x32xf32>
+  %i = tile.arange : tensor<64xi32>
+  %ic = tile.reshape %i : tensor<64xi32> -> tensor<64x1xi32>
+  %ir = tile.reshape %i : tensor<64xi32> -> tensor<1x64xi32>
+  %bc = tile.broadcast %ic : tensor<64x1xi32> -> tensor<64x64xi32>
+  %br = tile.broadcast %ir : tensor<1x64xi32> -> tensor<64x64xi32>
+  %causal = arith.cmpi sge, %bc, %br : tensor<64x64xi32>
+  %one = tile.full %s : tensor<64x64xf32>
+  %zero = arith.constant dense<0.0> : tensor<64x64xf32>
+  // CHECK: where %{{.*}}, %{{.*}}, %{{.*}} : tensor<64x64xi1>, tensor<64x64xf32>
+  %w = tile.where %causal, %one, %zero : tensor<64x64xi1>, tensor<64x64xf32>
+  tile.return
+}
+
+// Symbolic shapes: `?` extents named by parameters through #tile.dims, mixed
+// with numbers, in every op that takes a tile, and in scf.for iter_args.
+!Chunk = tensor<?xf32, #tile.dims<[CHUNK]>>
+!ChunkxP = tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+!PxChunk = tensor<?x?xf32, #tile.dims<[P, CHUNK]>>
+
+// CHECK-LABEL: tile.kernel @symbolic
+// CHECK-SAME: params = {CHUNK = 64 : i64, P = 32 : i64}
+tile.kernel @symbolic(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>, %s: f32)
+    attributes {params = {CHUNK = 64 : i64, P = 32 : i64}} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %i = tile.block_id x
+  // CHECK: param "CHUNK"
+  %chunk = tile.param "CHUNK"
+  // CHECK: load %{{.*}}[%{{.*}}, %{{.*}}] : <2, f32> -> tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+  %t = tile.load %x[%i, %c0] : !tile.view<2, f32> -> !ChunkxP
+  // CHECK: load %{{.*}}[%{{.*}}, %{{.*}}] order = [1, 0] : <2, f32> -> tensor<?x?xf32, #tile.dims<[P, CHUNK]>>
+  %u = tile.load %x[%i, %c0] order = [1, 0] : !tile.view<2, f32> -> !PxChunk
+  // A number where a parameter could stand is kept as a number.
+  // CHECK: full %{{.*}} : tensor<?x16xf32, #tile.dims<[CHUNK, 16]>>
+  %z = tile.full %s : tensor<?x16xf32, #tile.dims<[CHUNK, 16]>>
+  // CHECK: cumsum %{{.*}} axis = 0 : tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+  %g = tile.cumsum %t axis = 0 : !ChunkxP
+  // CHECK: reduce sum %{{.*}} axis = 1 : tensor<?x?xf32, #tile.dims<[CHUNK, P]>> -> tensor<?xf32, #tile.dims<[CHUNK]>>
+  %r = tile.reduce sum %g axis = 1 : !ChunkxP -> !Chunk
+  // CHECK: permute %{{.*}} [1, 0] : tensor<?x?xf32, #tile.dims<[CHUNK, P]>> -> tensor<?x?xf32, #tile.dims<[P, CHUNK]>>
+  %p = tile.permute %g [1, 0] : !ChunkxP -> !PxChunk
+  // CHECK: mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x?xf32, #tile.dims<[CHUNK, P]>>, tensor<?x?xf32, #tile.dims<[P, CHUNK]>>, tensor<?x?xf32, #tile.dims<[CHUNK, CHUNK]>>
+  %acc = tile.full %s : tensor<?x?xf32, #tile.dims<[CHUNK, CHUNK]>>
+  %m = tile.mma %t, %p, %acc : !ChunkxP, !PxChunk, tensor<?x?xf32, #tile.dims<[CHUNK, CHUNK]>>
+  // CHECK: reshape %{{.*}} : tensor<?xf32, #tile.dims<[CHUNK]>> -> tensor<?x1xf32, #tile.dims<[CHUNK, 1]>>
+  %rc = tile.reshape %r : !Chunk -> tensor<?x1xf32, #tile.dims<[CHUNK, 1]>>
+  // CHECK: broadcast %{{.*}} : tensor<?x1xf32, #tile.dims<[CHUNK, 1]>> -> tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+  %bc = tile.broadcast %rc : tensor<?x1xf32, #tile.dims<[CHUNK, 1]>> -> !ChunkxP
+  // CHECK: extract %{{.*}}[%{{.*}}, %{{.*}}] : tensor<?x?xf32, #tile.dims<[CHUNK, P]>> -> tensor<1x?xf32, #tile.dims<[1, P]>>
+  %row = tile.extract %bc[%c1, %c0] : !ChunkxP -> tensor<1x?xf32, #tile.dims<[1, P]>>
+  // CHECK: exp2 %{{.*}} : tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+  %e = tile.exp2 %bc : !ChunkxP
+  // CHECK: convert %{{.*}} : tensor<?x?xf32, #tile.dims<[CHUNK, P]>> -> tensor<?x?xbf16, #tile.dims<[CHUNK, P]>>
+  %h = tile.convert %e : !ChunkxP -> tensor<?x?xbf16, #tile.dims<[CHUNK, P]>>
+  %ar = tile.arange : tensor<?xi32, #tile.dims<[CHUNK]>>
+  %arc = tile.reshape %ar : tensor<?xi32, #tile.dims<[CHUNK]>> -> tensor<?x1xi32, #tile.dims<[CHUNK, 1]>>
+  %arb = tile.broadcast %arc : tensor<?x1xi32, #tile.dims<[CHUNK, 1]>> -> tensor<?x?xi32, #tile.dims<[CHUNK, P]>>
+  %zero = arith.constant 0 : i32
+  %zeros = tile.full %zero : tensor<?x?xi32, #tile.dims<[CHUNK, P]>>
+  %mask = arith.cmpi sgt, %arb, %zeros : tensor<?x?xi32, #tile.dims<[CHUNK, P]>>
+  // CHECK: where %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x?xi1, #tile.dims<[CHUNK, P]>>, tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+  %w = tile.where %mask, %e, %t : tensor<?x?xi1, #tile.dims<[CHUNK, P]>>, !ChunkxP
+  // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<?x?xf32, #tile.dims<[CHUNK, P]>>)
+  %n = tile.dim %x[0] : !tile.view<2, f32>
+  %sum = scf.for %k = %c0 to %n step %chunk iter_args(%acc2 = %w) -> (!ChunkxP) {
+    // CHECK: tile.load
+    %l = tile.load %x[%k, %c0] latency = 2 : !tile.view<2, f32> -> !ChunkxP
+    %next = arith.addf %acc2, %l : !ChunkxP
+    scf.yield %next : !ChunkxP
+  }
+  // CHECK: store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : tensor<?x?xf32, #tile.dims<[CHUNK, P]>>, <2, f32>
+  tile.store %sum, %y[%i, %c0] : !ChunkxP, !tile.view<2, f32>
+  // CHECK: store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] order = [1, 0] : tensor<?x?xf32, #tile.dims<[P, CHUNK]>>, <2, f32>
+  tile.store %u, %y[%i, %c0] order = [1, 0] : !PxChunk, !tile.view<2, f32>
+  tile.return
+}
