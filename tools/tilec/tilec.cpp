@@ -1,24 +1,38 @@
 //===- tilec.cpp - the tilec compiler driver --------------------*- C++ -*-===//
 //
-// tilec KERNEL.mlir [-o OUT] [--emit=tile] [-D NAME=VALUE ...]
+// tilec KERNEL.mlir [-o OUT] [--emit=KIND] [--target=sm_80,sm_90]
+//       [-D NAME=VALUE ...] [--kernel-suffix=SUFFIX]
 //
-// Parses and verifies a tile-dialect file, binds its compile-time
-// parameters and writes the result. Diagnostics carry file:line:col and any
-// error gives a non-zero exit status.
+// Parses and verifies a tile-dialect file, binds its compile-time parameters
+// and compiles it as far as --emit asks: tile IR, the LLVM + NVVM dialects,
+// LLVM IR, PTX, a cubin, a fatbin of every --target, or a C++ source and
+// header with the fatbin and a typed launcher per kernel. A module already in
+// the LLVM dialect (e.g. from --emit=llvm-dialect) skips the lowering.
+// Diagnostics carry file:line:col and any error gives a non-zero exit
+// status.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Conversion/Pipeline.h"
 #include "tilec/InitAll.h"
+#include "tilec/Target/Launcher.h"
+#include "tilec/Target/Target.h"
 
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/IR/AsmState.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
 #include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/Path.h"
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 
@@ -26,40 +40,270 @@ using namespace mlir;
 namespace cl = llvm::cl;
 
 namespace {
-enum class Emit { Tile };
+enum class Emit { Tile, LLVMDialect, LLVMIR, PTX, Cubin, Fatbin, Cpp };
 
 cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<kernel.mlir>"),
                                    cl::init("-"));
-cl::opt<std::string> outputFilename("o", cl::desc("output file"),
-                                    cl::value_desc("filename"), cl::init("-"));
+cl::opt<std::string>
+    outputFilename("o",
+                   cl::desc("output file; for --emit=cpp, the base name of "
+                            "the .cpp and .h"),
+                   cl::value_desc("filename"), cl::init("-"));
 cl::opt<Emit> emitKind(
     "emit", cl::desc("what to write"), cl::init(Emit::Tile),
-    cl::values(clEnumValN(Emit::Tile, "tile",
-                          "tile IR with parameters bound and canonicalized")));
+    cl::values(
+        clEnumValN(Emit::Tile, "tile",
+                   "tile IR with parameters bound and canonicalized"),
+        clEnumValN(Emit::LLVMDialect, "llvm-dialect",
+                   "the LLVM and NVVM dialects (one target)"),
+        clEnumValN(Emit::LLVMIR, "llvm-ir", "optimized LLVM IR (one target)"),
+        clEnumValN(Emit::PTX, "ptx", "PTX (one target)"),
+        clEnumValN(Emit::Cubin, "cubin", "a cubin (one target)"),
+        clEnumValN(Emit::Fatbin, "fatbin",
+                   "a fatbin with a cubin per target and portable PTX"),
+        clEnumValN(Emit::Cpp, "cpp",
+                   "a C++ source and header: the fatbin and a launcher per "
+                   "kernel")));
+cl::opt<std::string>
+    targetList("target",
+               cl::desc("comma-separated GPU targets (default sm_80,sm_90; "
+                        "sm_80 for the one-target kinds)"),
+               cl::value_desc("targets"), cl::init("sm_80,sm_90"));
 cl::list<std::string> defines("D", cl::desc("bind a kernel parameter"),
                               cl::value_desc("NAME=VALUE"), cl::Prefix);
+cl::opt<std::string> kernelSuffix(
+    "kernel-suffix",
+    cl::desc("append to every kernel's name (and its launcher's), to link "
+             "several instantiations of one source"),
+    cl::value_desc("suffix"));
+cl::opt<std::string> ptxasPath("ptxas", cl::desc("the ptxas to run"),
+                               cl::value_desc("path"));
+cl::opt<std::string> fatbinaryPath("fatbinary",
+                                   cl::desc("the fatbinary to run"),
+                                   cl::value_desc("path"));
+cl::opt<std::string> libdevicePath("libdevice",
+                                   cl::desc("the libdevice.10.bc to link"),
+                                   cl::value_desc("path"));
+
+StringRef getEmitName(Emit kind) {
+  switch (kind) {
+  case Emit::Tile:
+    return "tile";
+  case Emit::LLVMDialect:
+    return "llvm-dialect";
+  case Emit::LLVMIR:
+    return "llvm-ir";
+  case Emit::PTX:
+    return "ptx";
+  case Emit::Cubin:
+    return "cubin";
+  case Emit::Fatbin:
+    return "fatbin";
+  case Emit::Cpp:
+    return "cpp";
+  }
+  llvm_unreachable("unknown emit kind");
+}
+
+bool isSingleTarget(Emit kind) {
+  return kind == Emit::LLVMDialect || kind == Emit::LLVMIR ||
+         kind == Emit::PTX || kind == Emit::Cubin;
+}
+
+/// Where the output goes: one stream, or for --emit=cpp a source and a
+/// header.
+struct Outputs {
+  std::unique_ptr<llvm::ToolOutputFile> main;
+  std::unique_ptr<llvm::ToolOutputFile> header;
+  std::string headerName;
+};
+
+LogicalResult openOutputs(Outputs &outputs) {
+  std::string error;
+  std::string path = outputFilename;
+  if (emitKind == Emit::Cpp) {
+    if (path == "-") {
+      llvm::errs() << "tilec: --emit=cpp writes two files; give their base "
+                      "name with -o\n";
+      return failure();
+    }
+    StringRef base = StringRef(path).ends_with(".cpp")
+                         ? StringRef(path).drop_back(4)
+                         : StringRef(path);
+    std::string header = (base + ".h").str();
+    outputs.headerName = llvm::sys::path::filename(header).str();
+    outputs.header = openOutputFile(header, &error);
+    if (!outputs.header) {
+      llvm::errs() << "tilec: " << error << "\n";
+      return failure();
+    }
+    path = (base + ".cpp").str();
+  }
+  outputs.main = openOutputFile(path, &error);
+  if (!outputs.main) {
+    llvm::errs() << "tilec: " << error << "\n";
+    return failure();
+  }
+  return success();
+}
+
+/// A description of the compilation for the generated files' banner.
+std::string describeCompilation(ArrayRef<const tilec::GpuTarget *> targets) {
+  std::string text = "from " + llvm::sys::path::filename(inputFilename).str();
+  for (const std::string &define : defines)
+    text += " -D " + define;
+  if (!kernelSuffix.empty())
+    text += " --kernel-suffix=" + kernelSuffix;
+  text += " for";
+  for (const tilec::GpuTarget *target : targets)
+    text += " " + target->name.str();
+  return text;
+}
 
 LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
-                      raw_ostream &os) {
+                      ArrayRef<const tilec::GpuTarget *> targets,
+                      Outputs &outputs) {
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return failure();
 
-  PassManager pm(&context);
-  if (failed(applyPassManagerCLOptions(pm)))
-    return failure();
   DefaultTimingManager tm;
   applyDefaultTimingManagerCLOptions(tm);
   TimingScope timing = tm.getRootScope();
-  pm.enableTiming(timing);
-  tile::TileBindParamsOptions bind;
-  bind.params.assign(defines.begin(), defines.end());
-  pm.addPass(tile::createTileBindParams(bind));
-  pm.addPass(createCanonicalizerPass());
-  pm.addPass(createCSEPass());
-  if (failed(pm.run(*module)))
+  auto runPasses = [&](ModuleOp op,
+                       function_ref<void(PassManager &)> build) {
+    PassManager pm(&context);
+    if (failed(applyPassManagerCLOptions(pm)))
+      return failure();
+    pm.enableTiming(timing);
+    build(pm);
+    return pm.run(op);
+  };
+
+  LogicalResult bound = runPasses(*module, [](PassManager &pm) {
+    tile::TileBindParamsOptions bind;
+    bind.params.assign(defines.begin(), defines.end());
+    pm.addPass(tile::createTileBindParams(bind));
+    pm.addPass(createCanonicalizerPass());
+    pm.addPass(createCSEPass());
+  });
+  if (failed(bound))
     return failure();
-  module->print(os);
+  auto kernels = llvm::to_vector(module->getOps<tile::KernelOp>());
+  if (!kernelSuffix.empty())
+    for (tile::KernelOp kernel : kernels)
+      SymbolTable::setSymbolName(kernel, kernel.getSymName().str() +
+                                             kernelSuffix.getValue());
+  raw_ostream &os = outputs.main->os();
+  if (emitKind == Emit::Tile) {
+    module->print(os);
+    return success();
+  }
+
+  // Without tile kernels, the module is taken to be lowered already.
+  bool lowered = kernels.empty();
+  SmallVector<tilec::LauncherKernel> launchers;
+  if (emitKind == Emit::Cpp) {
+    if (lowered)
+      return emitError(module->getLoc())
+             << "--emit=cpp needs tile kernels: launcher argument types come "
+                "from their signatures";
+    auto collected = tilec::collectLauncherKernels(*module, &sourceMgr);
+    if (failed(collected))
+      return failure();
+    launchers = std::move(*collected);
+  }
+
+  tilec::CudaToolkit toolkit = tilec::CudaToolkit::configured();
+  if (!ptxasPath.empty())
+    toolkit.ptxas = ptxasPath;
+  if (!fatbinaryPath.empty())
+    toolkit.fatbinary = fatbinaryPath;
+  if (!libdevicePath.empty())
+    toolkit.libdevice = libdevicePath;
+
+  SmallVector<tilec::FatbinImage> images;
+  std::optional<tilec::FatbinImage> portablePTX;
+  for (const tilec::GpuTarget *target : targets) {
+    OwningOpRef<ModuleOp> copy = module->clone();
+    if (!lowered) {
+      tilec::LoweringOptions options;
+      options.smVersion = target->loweringSm;
+      if (failed(runPasses(*copy, [&](PassManager &pm) {
+            tilec::buildTileToLLVMPipeline(pm, options);
+          })))
+        return failure();
+    }
+    if (emitKind == Emit::LLVMDialect) {
+      copy->print(os);
+      return success();
+    }
+    if (emitKind == Emit::Cpp &&
+        failed(tilec::readLaunchConfig(*copy, target->name, launchers)))
+      return failure();
+
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> llvmModule;
+    {
+      TimingScope scope = timing.nest("Translate to LLVM IR and optimize");
+      llvmModule =
+          tilec::translateToLLVMIR(*copy, llvmContext, *target, toolkit);
+    }
+    if (!llvmModule)
+      return failure();
+    if (emitKind == Emit::LLVMIR) {
+      llvmModule->print(os, nullptr);
+      return success();
+    }
+    FailureOr<std::string> ptx;
+    {
+      TimingScope scope = timing.nest("NVPTX backend");
+      ptx = tilec::emitPTX(copy->getLoc(), *llvmModule, *target);
+    }
+    if (failed(ptx))
+      return failure();
+    if (emitKind == Emit::PTX) {
+      os << *ptx;
+      return success();
+    }
+    FailureOr<std::string> cubin;
+    {
+      TimingScope scope = timing.nest("ptxas");
+      cubin = tilec::assembleCubin(copy->getLoc(), *ptx, *target, toolkit);
+    }
+    if (failed(cubin))
+      return failure();
+    if (emitKind == Emit::Cubin) {
+      os << *cubin;
+      return success();
+    }
+    images.push_back({target, /*isPTX=*/false, std::move(*cubin)});
+    // The PTX of the oldest architecture-neutral target lets the driver JIT
+    // compile the kernels for GPUs no cubin matches.
+    if (!target->archSpecific &&
+        (!portablePTX || target->sm < portablePTX->target->sm))
+      portablePTX = tilec::FatbinImage{target, /*isPTX=*/true, *ptx};
+  }
+  if (portablePTX)
+    images.push_back(std::move(*portablePTX));
+
+  FailureOr<std::string> fatbin;
+  {
+    TimingScope scope = timing.nest("fatbinary");
+    fatbin = tilec::bundleFatbin(module->getLoc(), images, toolkit);
+  }
+  if (failed(fatbin))
+    return failure();
+  if (emitKind == Emit::Fatbin) {
+    os << *fatbin;
+    return success();
+  }
+  FailureOr<tilec::LauncherFiles> files = tilec::emitLaunchers(
+      launchers, *fatbin, outputs.headerName, describeCompilation(targets));
+  if (failed(files))
+    return failure();
+  os << files->source;
+  outputs.header->os() << files->header;
   return success();
 }
 } // namespace
@@ -73,12 +317,28 @@ int main(int argc, char **argv) {
   tilec::registerPasses();
   cl::ParseCommandLineOptions(argc, argv, "tilec: the tile kernel compiler\n");
 
+  SmallVector<const tilec::GpuTarget *> targets;
+  std::string error;
+  std::string list = targetList;
+  if (isSingleTarget(emitKind) && targetList.getNumOccurrences() == 0)
+    list = "sm_80";
+  if (failed(tilec::parseGpuTargets(list, targets, error))) {
+    llvm::errs() << "tilec: --target: " << error << "\n";
+    return 1;
+  }
+  if (isSingleTarget(emitKind) && targets.size() != 1) {
+    llvm::errs() << "tilec: --emit=" << getEmitName(emitKind) << " writes one "
+                 << "target's code; got --target=" << targetList << "\n";
+    return 1;
+  }
+
   DialectRegistry registry;
   tilec::registerKernelDialects(registry);
+  registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+  tilec::registerTargetTranslations(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
 
-  std::string error;
   std::unique_ptr<llvm::MemoryBuffer> input =
       openInputFile(inputFilename, &error);
   if (!input) {
@@ -89,14 +349,12 @@ int main(int argc, char **argv) {
   sourceMgr.AddNewSourceBuffer(std::move(input), llvm::SMLoc());
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputFilename, &error);
-  if (!output) {
-    llvm::errs() << "tilec: " << error << "\n";
+  Outputs outputs;
+  if (failed(openOutputs(outputs)) ||
+      failed(compile(context, sourceMgr, targets, outputs)))
     return 1;
-  }
-  if (failed(compile(context, sourceMgr, output->os())))
-    return 1;
-  output->keep();
+  outputs.main->keep();
+  if (outputs.header)
+    outputs.header->keep();
   return 0;
 }

@@ -1,0 +1,58 @@
+# tilec_add_kernel_library(NAME SOURCES a.mlir ...
+#                          [DEFINES NAME=VALUE ...] [TARGETS sm_80,sm_90]
+#                          [KERNEL_SUFFIX suffix])
+#
+# Compiles each tile-dialect source with `tilec --emit=cpp` at build time and
+# builds the generated launchers into the static library NAME, which links
+# tilec_runtime. For a.mlir, consumers include "a.h". Editing a kernel or
+# rebuilding tilec regenerates its launchers.
+function(tilec_add_kernel_library name)
+  cmake_parse_arguments(ARG "" "TARGETS;KERNEL_SUFFIX" "SOURCES;DEFINES" ${ARGN})
+  if(ARG_UNPARSED_ARGUMENTS)
+    message(FATAL_ERROR "tilec_add_kernel_library(${name}): unknown arguments "
+                        "${ARG_UNPARSED_ARGUMENTS}")
+  endif()
+  if(NOT ARG_SOURCES)
+    message(FATAL_ERROR "tilec_add_kernel_library(${name}): no SOURCES")
+  endif()
+  if(NOT TARGET tilec_runtime OR NOT TILEC_PTXAS OR NOT TILEC_FATBINARY)
+    message(FATAL_ERROR "tilec_add_kernel_library(${name}) needs the CUDA "
+                        "toolkit (set TILEC_CUDA_ROOT)")
+  endif()
+
+  set(options --emit=cpp)
+  if(ARG_TARGETS)
+    list(APPEND options --target=${ARG_TARGETS})
+  endif()
+  if(ARG_KERNEL_SUFFIX)
+    list(APPEND options --kernel-suffix=${ARG_KERNEL_SUFFIX})
+  endif()
+  foreach(define ${ARG_DEFINES})
+    list(APPEND options -D ${define})
+  endforeach()
+
+  set(outdir ${CMAKE_CURRENT_BINARY_DIR}/${name})
+  set(generated)
+  set(stems)
+  foreach(source ${ARG_SOURCES})
+    get_filename_component(source ${source} ABSOLUTE)
+    get_filename_component(stem ${source} NAME_WE)
+    if(stem IN_LIST stems)
+      message(FATAL_ERROR "tilec_add_kernel_library(${name}): two sources "
+                          "named ${stem}; their launchers would collide")
+    endif()
+    list(APPEND stems ${stem})
+    add_custom_command(
+      OUTPUT ${outdir}/${stem}.cpp ${outdir}/${stem}.h
+      COMMAND ${CMAKE_COMMAND} -E make_directory ${outdir}
+      COMMAND tilec ${source} -o ${outdir}/${stem} ${options}
+      DEPENDS ${source} tilec
+      COMMENT "tilec: compiling ${stem}.mlir into launchers"
+      VERBATIM)
+    list(APPEND generated ${outdir}/${stem}.cpp)
+  endforeach()
+
+  add_library(${name} STATIC ${generated})
+  target_include_directories(${name} PUBLIC ${outdir})
+  target_link_libraries(${name} PUBLIC tilec_runtime)
+endfunction()

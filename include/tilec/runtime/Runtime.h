@@ -1,0 +1,136 @@
+/*===- Runtime.h - launching tilec kernels ------------------------*- C -*-===*
+ *
+ * The runtime that generated launchers call. It depends on the CUDA driver
+ * API only, and loads the driver (libcuda.so.1) with dlopen on first use, so
+ * a program linked with it starts on a machine without a GPU and gets an
+ * error status there. It never depends on LLVM or MLIR.
+ *
+ * Every function returns a tilec_status; on failure the calling thread's
+ * tilec_last_error() says what went wrong. Launches are asynchronous on the
+ * caller's stream and never synchronize with the host, so they can be
+ * captured in a CUDA graph once the kernel's module is loaded in the context
+ * (tilec_prepare, or any earlier launch).
+ *
+ * Environment: TILEC_CUDA_DRIVER names the driver library to load instead of
+ * libcuda.so.1.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TILEC_RUNTIME_RUNTIME_H
+#define TILEC_RUNTIME_RUNTIME_H
+
+#include <cuda.h>
+#include <stddef.h>
+#include <stdint.h>
+#ifndef __cplusplus
+#include <stdbool.h>
+#endif
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tilec_status {
+  TILEC_SUCCESS = 0,
+  /* A launcher or runtime function got an argument it cannot use. */
+  TILEC_ERROR_INVALID_ARGUMENT = 1,
+  /* The CUDA driver library cannot be loaded, or is too old. */
+  TILEC_ERROR_NO_DRIVER = 2,
+  /* The driver is there but sees no CUDA device. */
+  TILEC_ERROR_NO_DEVICE = 3,
+  /* The calling thread has no current CUDA context. */
+  TILEC_ERROR_NO_CONTEXT = 4,
+  /* The kernel's fatbin has no image the device can run. */
+  TILEC_ERROR_NO_KERNEL_IMAGE = 5,
+  /* The device cannot give the kernel the resources it needs. */
+  TILEC_ERROR_OUT_OF_RESOURCES = 6,
+  /* Any other error the driver reports. */
+  TILEC_ERROR_DRIVER = 7
+} tilec_status;
+
+/* The name of a status, e.g. "TILEC_ERROR_NO_DRIVER". */
+const char *tilec_status_name(tilec_status status);
+
+/* What the last failing tilec call on this thread reported. The string stays
+ * valid until the next tilec call on this thread; "" when nothing failed. */
+const char *tilec_last_error(void);
+
+/* A launch grid. Signed so that a negative size is reported, not wrapped. */
+typedef struct tilec_grid {
+  int64_t x, y, z;
+} tilec_grid;
+
+/* A compiled kernel as generated launchers describe it. */
+typedef struct tilec_kernel {
+  const void *fatbin;    /* fatbin image, 8-byte aligned, static lifetime */
+  const char *name;      /* entry point in the image */
+  unsigned block_threads; /* threads per block (x) */
+  size_t shared_bytes;   /* dynamic shared memory per block */
+} tilec_kernel;
+
+/* Loads the driver and initializes it (cuInit) once per process. Every other
+ * function calls it; calling it first only moves the cost. */
+tilec_status tilec_init(void);
+
+/* Loads the kernel's module into the current context and sets its shared
+ * memory limit, as the first launch in the context would. */
+tilec_status tilec_prepare(const tilec_kernel *kernel);
+
+/* Launches `kernel` on `grid` in the current context on `stream` with the
+ * kernel parameters `args` (cuLaunchKernel's kernelParams). */
+tilec_status tilec_launch(const tilec_kernel *kernel, tilec_grid grid,
+                          CUstream stream, void **args);
+
+/* Checks a view argument of a launcher: shape and strides non-negative, data
+ * non-null unless the view is empty, every element offset within int64_t. */
+tilec_status tilec_check_view(const char *kernel, const char *arg,
+                              const void *data, int rank,
+                              const int64_t *shape, const int64_t *strides);
+
+/* Looks up a driver entry point by its base name (e.g. "cuMemAlloc") for the
+ * driver API version of the cuda.h the runtime was built with, so programs
+ * can use the driver without linking libcuda. */
+tilec_status tilec_driver_entry_point(const char *symbol, void **function);
+
+/* Storage of 16-bit floats; bit-compatible with __half and __nv_bfloat16. */
+typedef struct tilec_f16 {
+  uint16_t bits;
+} tilec_f16;
+typedef struct tilec_bf16 {
+  uint16_t bits;
+} tilec_bf16;
+
+/* A strided view of global memory, the run-time form of !tile.view<R, T>:
+ * tilec_view_<T>_<R>d. Shapes and strides count elements. */
+#define TILEC_DEFINE_VIEW(NAME, TYPE, RANK)                                    \
+  typedef struct tilec_view_##NAME##_##RANK##d {                               \
+    TYPE *data;                                                                \
+    int64_t shape[RANK];                                                       \
+    int64_t strides[RANK];                                                     \
+  } tilec_view_##NAME##_##RANK##d;
+#define TILEC_DEFINE_VIEWS(NAME, TYPE)                                         \
+  TILEC_DEFINE_VIEW(NAME, TYPE, 1)                                             \
+  TILEC_DEFINE_VIEW(NAME, TYPE, 2)                                             \
+  TILEC_DEFINE_VIEW(NAME, TYPE, 3)                                             \
+  TILEC_DEFINE_VIEW(NAME, TYPE, 4)                                             \
+  TILEC_DEFINE_VIEW(NAME, TYPE, 5)                                             \
+  TILEC_DEFINE_VIEW(NAME, TYPE, 6)
+TILEC_DEFINE_VIEWS(f32, float)
+TILEC_DEFINE_VIEWS(f16, tilec_f16)
+TILEC_DEFINE_VIEWS(bf16, tilec_bf16)
+TILEC_DEFINE_VIEWS(i1, bool)
+TILEC_DEFINE_VIEWS(i8, int8_t)
+TILEC_DEFINE_VIEWS(i16, int16_t)
+TILEC_DEFINE_VIEWS(i32, int32_t)
+TILEC_DEFINE_VIEWS(i64, int64_t)
+#undef TILEC_DEFINE_VIEWS
+#undef TILEC_DEFINE_VIEW
+
+/* The largest view rank with a tilec_view type. */
+#define TILEC_MAX_VIEW_RANK 6
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TILEC_RUNTIME_RUNTIME_H */

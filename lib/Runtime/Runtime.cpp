@@ -1,0 +1,467 @@
+//===- Runtime.cpp - launching tilec kernels through the driver API -------===//
+//
+// The driver is reached only through entry points resolved at run time
+// (dlopen + cuGetProcAddress), never linked: a program must start, and report
+// an error status, on a machine without one. Nothing here may depend on LLVM
+// or MLIR: this library runs on GPU machines that have neither.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/runtime/Runtime.h"
+
+#include <dlfcn.h>
+
+#include <cstdarg>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <functional>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+#include <unordered_map>
+
+namespace {
+
+thread_local std::string lastError;
+
+tilec_status fail(tilec_status status, const char *format, ...)
+    __attribute__((format(printf, 2, 3)));
+
+tilec_status fail(tilec_status status, const char *format, ...) {
+  char buffer[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buffer, sizeof(buffer), format, args);
+  va_end(args);
+  lastError = buffer;
+  return status;
+}
+
+/// The driver entry points the runtime uses, typed after cuda.h.
+struct Driver {
+  decltype(&::cuInit) init = nullptr;
+  decltype(&::cuGetErrorName) getErrorName = nullptr;
+  decltype(&::cuGetErrorString) getErrorString = nullptr;
+  decltype(&::cuDeviceGetCount) deviceGetCount = nullptr;
+  decltype(&::cuDeviceGetAttribute) deviceGetAttribute = nullptr;
+  decltype(&::cuCtxGetCurrent) ctxGetCurrent = nullptr;
+  decltype(&::cuCtxGetDevice) ctxGetDevice = nullptr;
+  decltype(&::cuCtxGetId) ctxGetId = nullptr;
+  decltype(&::cuModuleLoadData) moduleLoadData = nullptr;
+  decltype(&::cuModuleGetFunction) moduleGetFunction = nullptr;
+  decltype(&::cuFuncGetAttribute) funcGetAttribute = nullptr;
+  decltype(&::cuFuncSetAttribute) funcSetAttribute = nullptr;
+  decltype(&::cuLaunchKernel) launchKernel = nullptr;
+  // cuda.h renames cuGetProcAddress to its _v2 with a status argument.
+  decltype(&::cuGetProcAddress_v2) getProcAddress = nullptr;
+};
+
+struct InitResult {
+  tilec_status status = TILEC_SUCCESS;
+  std::string message;
+};
+
+Driver driver;
+InitResult initResult;
+std::once_flag initOnce;
+
+/// A driver error as "CUDA_ERROR_X (description)".
+std::string describe(CUresult result) {
+  const char *name = nullptr;
+  const char *text = nullptr;
+  if (driver.getErrorName)
+    driver.getErrorName(result, &name);
+  if (driver.getErrorString)
+    driver.getErrorString(result, &text);
+  std::string s = name ? name : "CUDA error " + std::to_string(result);
+  if (text)
+    s += std::string(" (") + text + ")";
+  return s;
+}
+
+tilec_status classify(CUresult result) {
+  switch (result) {
+  case CUDA_SUCCESS:
+    return TILEC_SUCCESS;
+  case CUDA_ERROR_NO_DEVICE:
+    return TILEC_ERROR_NO_DEVICE;
+  case CUDA_ERROR_STUB_LIBRARY:
+  case CUDA_ERROR_SYSTEM_DRIVER_MISMATCH:
+  case CUDA_ERROR_COMPAT_NOT_SUPPORTED_ON_DEVICE:
+    return TILEC_ERROR_NO_DRIVER;
+  case CUDA_ERROR_INVALID_CONTEXT:
+  case CUDA_ERROR_CONTEXT_IS_DESTROYED:
+    return TILEC_ERROR_NO_CONTEXT;
+  case CUDA_ERROR_NO_BINARY_FOR_GPU:
+  case CUDA_ERROR_UNSUPPORTED_PTX_VERSION:
+  case CUDA_ERROR_JIT_COMPILER_NOT_FOUND:
+  case CUDA_ERROR_INVALID_PTX:
+  case CUDA_ERROR_INVALID_IMAGE:
+    return TILEC_ERROR_NO_KERNEL_IMAGE;
+  case CUDA_ERROR_OUT_OF_MEMORY:
+  case CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES:
+    return TILEC_ERROR_OUT_OF_RESOURCES;
+  default:
+    return TILEC_ERROR_DRIVER;
+  }
+}
+
+tilec_status failDriver(CUresult result, const char *what, const char *kernel) {
+  return fail(classify(result), "tilec: %s%s%s failed: %s", kernel ? kernel : "",
+              kernel ? ": " : "", what, describe(result).c_str());
+}
+
+template <typename F>
+bool resolve(F &entry, const char *symbol) {
+  void *fn = nullptr;
+  CUdriverProcAddressQueryResult found;
+  if (driver.getProcAddress(symbol, &fn, CUDA_VERSION,
+                            CU_GET_PROC_ADDRESS_DEFAULT,
+                            &found) != CUDA_SUCCESS ||
+      found != CU_GET_PROC_ADDRESS_SUCCESS || !fn)
+    return false;
+  entry = reinterpret_cast<F>(fn);
+  return true;
+}
+
+InitResult loadDriver() {
+  const char *path = std::getenv("TILEC_CUDA_DRIVER");
+  if (!path || !*path)
+    path = "libcuda.so.1";
+  void *handle = dlopen(path, RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char *why = dlerror();
+    return {TILEC_ERROR_NO_DRIVER,
+            std::string("tilec: no CUDA driver: cannot load ") + path + ": " +
+                (why ? why : "unknown error")};
+  }
+  // The handle stays open for the life of the process: modules and
+  // functions it made are cached.
+  driver.getProcAddress = reinterpret_cast<decltype(driver.getProcAddress)>(
+      dlsym(handle, "cuGetProcAddress_v2"));
+  if (!driver.getProcAddress)
+    return {TILEC_ERROR_NO_DRIVER,
+            std::string("tilec: no CUDA driver: ") + path +
+                " has no cuGetProcAddress_v2; a CUDA 12.0 or newer driver "
+                "is needed"};
+
+  const char *missing = nullptr;
+  auto need = [&](auto &entry, const char *symbol) {
+    if (!missing && !resolve(entry, symbol))
+      missing = symbol;
+  };
+  need(driver.init, "cuInit");
+  need(driver.getErrorName, "cuGetErrorName");
+  need(driver.getErrorString, "cuGetErrorString");
+  need(driver.deviceGetCount, "cuDeviceGetCount");
+  need(driver.deviceGetAttribute, "cuDeviceGetAttribute");
+  need(driver.ctxGetCurrent, "cuCtxGetCurrent");
+  need(driver.ctxGetDevice, "cuCtxGetDevice");
+  need(driver.ctxGetId, "cuCtxGetId");
+  need(driver.moduleLoadData, "cuModuleLoadData");
+  need(driver.moduleGetFunction, "cuModuleGetFunction");
+  need(driver.funcGetAttribute, "cuFuncGetAttribute");
+  need(driver.funcSetAttribute, "cuFuncSetAttribute");
+  need(driver.launchKernel, "cuLaunchKernel");
+  if (missing)
+    return {TILEC_ERROR_NO_DRIVER,
+            std::string("tilec: no CUDA driver: ") + path + " lacks " +
+                missing + "; a CUDA 12.0 or newer driver is needed"};
+
+  CUresult result = driver.init(0);
+  if (result != CUDA_SUCCESS) {
+    tilec_status status = classify(result);
+    const char *what = status == TILEC_ERROR_NO_DEVICE ? "no CUDA device"
+                       : status == TILEC_ERROR_NO_DRIVER
+                           ? "no usable CUDA driver"
+                           : "CUDA driver initialization failed";
+    return {status == TILEC_SUCCESS ? TILEC_ERROR_DRIVER : status,
+            std::string("tilec: ") + what + ": cuInit: " + describe(result)};
+  }
+  int count = 0;
+  result = driver.deviceGetCount(&count);
+  if (result != CUDA_SUCCESS)
+    return {classify(result),
+            "tilec: cuDeviceGetCount failed: " + describe(result)};
+  if (count == 0)
+    return {TILEC_ERROR_NO_DEVICE, "tilec: no CUDA device"};
+  return {};
+}
+
+/// A kernel's function in one context, ready to launch.
+struct FunctionKey {
+  const void *fatbin;
+  std::string name;
+  unsigned long long context;
+  bool operator==(const FunctionKey &other) const {
+    return fatbin == other.fatbin && context == other.context &&
+           name == other.name;
+  }
+};
+struct FunctionKeyHash {
+  size_t operator()(const FunctionKey &key) const {
+    size_t h = std::hash<const void *>()(key.fatbin);
+    h = h * 31 + std::hash<std::string>()(key.name);
+    return h * 31 + std::hash<unsigned long long>()(key.context);
+  }
+};
+struct ModuleKey {
+  const void *fatbin;
+  unsigned long long context;
+  bool operator==(const ModuleKey &other) const {
+    return fatbin == other.fatbin && context == other.context;
+  }
+};
+struct ModuleKeyHash {
+  size_t operator()(const ModuleKey &key) const {
+    return std::hash<const void *>()(key.fatbin) * 31 +
+           std::hash<unsigned long long>()(key.context);
+  }
+};
+
+// Keyed by context id, which the driver never reuses, rather than by the
+// CUcontext pointer, which a new context may reuse after one is destroyed.
+// Modules are never unloaded: a kernel library stays loaded as long as its
+// context lives.
+std::shared_mutex cacheMutex;
+std::unordered_map<ModuleKey, CUmodule, ModuleKeyHash> modules;
+std::unordered_map<FunctionKey, CUfunction, FunctionKeyHash> functions;
+
+/// The largest dynamic shared memory a kernel may use without opting in.
+constexpr int kDefaultSharedLimit = 48 * 1024;
+
+/// Loads the kernel's function in the current context and lets it use the
+/// dynamic shared memory it asks for. Called with cacheMutex held exclusively.
+tilec_status loadFunction(const tilec_kernel &kernel,
+                          unsigned long long contextId, CUfunction &function) {
+  ModuleKey moduleKey{kernel.fatbin, contextId};
+  auto module = modules.find(moduleKey);
+  if (module == modules.end()) {
+    CUmodule loaded;
+    // The driver picks the best cubin of the fatbin for the device, or JIT
+    // compiles its PTX when there is none.
+    CUresult result = driver.moduleLoadData(&loaded, kernel.fatbin);
+    if (result != CUDA_SUCCESS)
+      return failDriver(result, "loading the kernel image (cuModuleLoadData)",
+                        kernel.name);
+    module = modules.emplace(moduleKey, loaded).first;
+  }
+  CUresult result =
+      driver.moduleGetFunction(&function, module->second, kernel.name);
+  if (result != CUDA_SUCCESS)
+    return failDriver(result, "finding the kernel in its image", kernel.name);
+
+  int staticBytes = 0;
+  result = driver.funcGetAttribute(
+      &staticBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function);
+  if (result != CUDA_SUCCESS)
+    return failDriver(result, "cuFuncGetAttribute", kernel.name);
+  if (staticBytes + kernel.shared_bytes > size_t(kDefaultSharedLimit)) {
+    CUdevice device;
+    int limit = 0;
+    result = driver.ctxGetDevice(&device);
+    if (result == CUDA_SUCCESS)
+      result = driver.deviceGetAttribute(
+          &limit, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
+          device);
+    if (result != CUDA_SUCCESS)
+      return failDriver(result, "querying the shared memory limit",
+                        kernel.name);
+    if (staticBytes + kernel.shared_bytes > size_t(limit))
+      return fail(TILEC_ERROR_OUT_OF_RESOURCES,
+                  "tilec: %s: needs %zu bytes of shared memory per block "
+                  "(%d static + %zu dynamic), the device allows %d",
+                  kernel.name, staticBytes + kernel.shared_bytes, staticBytes,
+                  kernel.shared_bytes, limit);
+    result = driver.funcSetAttribute(
+        function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+        int(kernel.shared_bytes));
+    if (result != CUDA_SUCCESS)
+      return failDriver(result, "raising the dynamic shared memory limit",
+                        kernel.name);
+  }
+  return TILEC_SUCCESS;
+}
+
+tilec_status checkKernel(const tilec_kernel *kernel) {
+  if (!kernel || !kernel->fatbin || !kernel->name)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: a kernel descriptor, its image and its name must not "
+                "be null");
+  if (kernel->block_threads < 1 || kernel->block_threads > 1024)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: %s: %u threads per block is outside [1, 1024]",
+                kernel->name, kernel->block_threads);
+  if (kernel->shared_bytes > size_t(INT32_MAX))
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: %s: %zu bytes of shared memory is too many",
+                kernel->name, kernel->shared_bytes);
+  return TILEC_SUCCESS;
+}
+
+/// The kernel's function in the current context, loaded on first use.
+tilec_status getFunction(const tilec_kernel &kernel, CUfunction &function) {
+  if (tilec_status status = tilec_init())
+    return status;
+  CUcontext context = nullptr;
+  CUresult result = driver.ctxGetCurrent(&context);
+  if (result != CUDA_SUCCESS)
+    return failDriver(result, "cuCtxGetCurrent", kernel.name);
+  if (!context)
+    return fail(TILEC_ERROR_NO_CONTEXT,
+                "tilec: %s: no current CUDA context on this thread (make one "
+                "current, e.g. cudaSetDevice or cuCtxSetCurrent)",
+                kernel.name);
+  unsigned long long contextId = 0;
+  result = driver.ctxGetId(context, &contextId);
+  if (result != CUDA_SUCCESS)
+    return failDriver(result, "cuCtxGetId", kernel.name);
+
+  FunctionKey key{kernel.fatbin, kernel.name, contextId};
+  {
+    std::shared_lock<std::shared_mutex> lock(cacheMutex);
+    auto it = functions.find(key);
+    if (it != functions.end()) {
+      function = it->second;
+      return TILEC_SUCCESS;
+    }
+  }
+  // Loading holds the lock so that one thread loads a module (and JIT
+  // compiles it, if it must) while the others wait for it.
+  std::unique_lock<std::shared_mutex> lock(cacheMutex);
+  auto it = functions.find(key);
+  if (it != functions.end()) {
+    function = it->second;
+    return TILEC_SUCCESS;
+  }
+  if (tilec_status status = loadFunction(kernel, contextId, function))
+    return status;
+  functions.emplace(std::move(key), function);
+  return TILEC_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+const char *tilec_status_name(tilec_status status) {
+  switch (status) {
+  case TILEC_SUCCESS:
+    return "TILEC_SUCCESS";
+  case TILEC_ERROR_INVALID_ARGUMENT:
+    return "TILEC_ERROR_INVALID_ARGUMENT";
+  case TILEC_ERROR_NO_DRIVER:
+    return "TILEC_ERROR_NO_DRIVER";
+  case TILEC_ERROR_NO_DEVICE:
+    return "TILEC_ERROR_NO_DEVICE";
+  case TILEC_ERROR_NO_CONTEXT:
+    return "TILEC_ERROR_NO_CONTEXT";
+  case TILEC_ERROR_NO_KERNEL_IMAGE:
+    return "TILEC_ERROR_NO_KERNEL_IMAGE";
+  case TILEC_ERROR_OUT_OF_RESOURCES:
+    return "TILEC_ERROR_OUT_OF_RESOURCES";
+  case TILEC_ERROR_DRIVER:
+    return "TILEC_ERROR_DRIVER";
+  }
+  return "TILEC_ERROR_UNKNOWN";
+}
+
+const char *tilec_last_error(void) { return lastError.c_str(); }
+
+tilec_status tilec_init(void) {
+  std::call_once(initOnce, [] { initResult = loadDriver(); });
+  if (initResult.status != TILEC_SUCCESS)
+    return fail(initResult.status, "%s", initResult.message.c_str());
+  return TILEC_SUCCESS;
+}
+
+tilec_status tilec_prepare(const tilec_kernel *kernel) {
+  if (tilec_status status = checkKernel(kernel))
+    return status;
+  CUfunction function;
+  return getFunction(*kernel, function);
+}
+
+tilec_status tilec_launch(const tilec_kernel *kernel, tilec_grid grid,
+                          CUstream stream, void **args) {
+  if (tilec_status status = checkKernel(kernel))
+    return status;
+  // The driver's limits on grid dimensions for every supported GPU.
+  if (grid.x < 1 || grid.x > INT32_MAX || grid.y < 1 || grid.y > 65535 ||
+      grid.z < 1 || grid.z > 65535)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: %s: grid (%lld, %lld, %lld) is outside [1, 2^31-1] x "
+                "[1, 65535] x [1, 65535]",
+                kernel->name, (long long)grid.x, (long long)grid.y,
+                (long long)grid.z);
+  CUfunction function;
+  if (tilec_status status = getFunction(*kernel, function))
+    return status;
+  CUresult result = driver.launchKernel(
+      function, unsigned(grid.x), unsigned(grid.y), unsigned(grid.z),
+      kernel->block_threads, 1, 1, unsigned(kernel->shared_bytes), stream,
+      args, nullptr);
+  if (result != CUDA_SUCCESS)
+    return failDriver(result, "cuLaunchKernel", kernel->name);
+  return TILEC_SUCCESS;
+}
+
+tilec_status tilec_check_view(const char *kernel, const char *arg,
+                              const void *data, int rank,
+                              const int64_t *shape, const int64_t *strides) {
+  if (!kernel)
+    kernel = "?";
+  if (!arg)
+    arg = "?";
+  if (rank < 0 || (rank > 0 && (!shape || !strides)))
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: %s: view %s has no shape or strides", kernel, arg);
+  bool empty = false;
+  for (int d = 0; d < rank; ++d) {
+    if (shape[d] < 0 || strides[d] < 0)
+      return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                  "tilec: %s: view %s has a negative %s (%lld) in dimension %d",
+                  kernel, arg, shape[d] < 0 ? "size" : "stride",
+                  (long long)(shape[d] < 0 ? shape[d] : strides[d]), d);
+    empty |= shape[d] == 0;
+  }
+  if (empty)
+    return TILEC_SUCCESS;
+  if (!data)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: %s: view %s is a null pointer with a non-empty shape",
+                kernel, arg);
+  // Kernels address elements with 64-bit offsets: the last element's must
+  // be representable.
+  int64_t last = 0;
+  for (int d = 0; d < rank; ++d) {
+    int64_t step;
+    if (__builtin_mul_overflow(shape[d] - 1, strides[d], &step) ||
+        __builtin_add_overflow(last, step, &last))
+      return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                  "tilec: %s: view %s spans more elements than a 64-bit "
+                  "offset can address",
+                  kernel, arg);
+  }
+  return TILEC_SUCCESS;
+}
+
+tilec_status tilec_driver_entry_point(const char *symbol, void **function) {
+  if (!symbol || !function)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: tilec_driver_entry_point needs a symbol and a result");
+  if (tilec_status status = tilec_init())
+    return status;
+  CUdriverProcAddressQueryResult found;
+  CUresult result = driver.getProcAddress(symbol, function, CUDA_VERSION,
+                                          CU_GET_PROC_ADDRESS_DEFAULT, &found);
+  if (result != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS ||
+      !*function)
+    return fail(TILEC_ERROR_NO_DRIVER,
+                "tilec: the CUDA driver has no entry point %s for CUDA %d",
+                symbol, CUDA_VERSION);
+  return TILEC_SUCCESS;
+}
+
+} // extern "C"

@@ -1,0 +1,323 @@
+//===- Launcher.cpp - C++ launchers for compiled kernels ------------------===//
+
+#include "tilec/Target/Launcher.h"
+
+#include "tile/IR/Tile.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/LLVMTypes.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Diagnostics.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/ADT/StringSet.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+using namespace mlir;
+
+namespace tilec {
+namespace {
+
+/// How a tile element or scalar type appears in C: the suffix of its view
+/// type (tilec_view_<suffix>_<rank>d) and its C type.
+struct CType {
+  StringRef viewSuffix;
+  StringRef scalar;
+};
+
+std::optional<CType> getCType(Type type) {
+  // tf32 is stored as f32; index arguments are passed as i64.
+  if (type.isF32() || isa<FloatTF32Type>(type))
+    return CType{"f32", "float"};
+  if (type.isF16())
+    return CType{"f16", "tilec_f16"};
+  if (type.isBF16())
+    return CType{"bf16", "tilec_bf16"};
+  if (type.isInteger(1))
+    return CType{"i1", "bool"};
+  if (type.isInteger(8))
+    return CType{"i8", "int8_t"};
+  if (type.isInteger(16))
+    return CType{"i16", "int16_t"};
+  if (type.isInteger(32))
+    return CType{"i32", "int32_t"};
+  if (type.isInteger(64) || type.isIndex())
+    return CType{"i64", "int64_t"};
+  return std::nullopt;
+}
+
+bool isIdentifier(StringRef name) {
+  return !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
+         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+/// Names a launcher parameter may not take: C and C++ keywords, the
+/// launcher's own parameters, and the prefix of the generated code's names.
+bool isReserved(StringRef name) {
+  static const llvm::StringSet<> reserved = {
+      "grid",      "stream",   "int8_t",   "int16_t",   "int32_t",  "int64_t",
+      "uint16_t",  "CUstream", "alignas",  "alignof",   "and",      "asm",
+      "auto",      "bool",     "break",    "case",      "catch",    "char",
+      "class",     "const",    "constexpr", "continue", "default",  "delete",
+      "do",        "double",   "else",     "enum",      "explicit", "export",
+      "extern",    "false",    "float",    "for",       "friend",   "goto",
+      "if",        "inline",   "int",      "long",      "mutable",  "namespace",
+      "new",       "noexcept", "not",      "nullptr",   "operator", "or",
+      "private",   "protected", "public",  "register",  "return",   "short",
+      "signed",    "sizeof",   "static",   "struct",    "switch",   "template",
+      "this",      "throw",    "true",     "try",       "typedef",  "typename",
+      "union",     "unsigned", "using",    "virtual",   "void",     "volatile",
+      "while",     "xor"};
+  return reserved.contains(name) || name.starts_with("tilec_");
+}
+
+/// The name of `arg` in the source text (`%x` -> "x"), or "" when it has
+/// none that is a C identifier. The parser locates a block argument at its
+/// name.
+std::string getSourceName(BlockArgument arg, llvm::SourceMgr *sourceMgr) {
+  auto loc = dyn_cast<FileLineColLoc>(arg.getLoc());
+  if (!loc || !sourceMgr)
+    return "";
+  for (unsigned id = 1, e = sourceMgr->getNumBuffers(); id <= e; ++id) {
+    const llvm::MemoryBuffer *buffer = sourceMgr->getMemoryBuffer(id);
+    if (buffer->getBufferIdentifier() != loc.getFilename().getValue())
+      continue;
+    llvm::SMLoc at =
+        sourceMgr->FindLocForLineAndColumn(id, loc.getLine(), loc.getColumn());
+    if (!at.isValid())
+      return "";
+    StringRef rest(at.getPointer(), buffer->getBufferEnd() - at.getPointer());
+    if (!rest.consume_front("%"))
+      return "";
+    // SSA names may also hold '$', '.' and '-'; those are not C names.
+    StringRef name = rest.take_while([](char c) {
+      return llvm::isAlnum(c) || c == '_' || c == '$' || c == '.' || c == '-';
+    });
+    return isIdentifier(name) ? name.str() : "";
+  }
+  return "";
+}
+
+/// The lowered parameter types of a kernel argument (Pipeline.h's ABI).
+void appendABITypes(const LauncherArg &arg, SmallVectorImpl<Type> &types) {
+  MLIRContext *context = arg.type.getContext();
+  if (arg.rank == 0) {
+    types.push_back(arg.type.isIndex() ? IntegerType::get(context, 64)
+                                       : arg.type);
+    return;
+  }
+  types.push_back(LLVM::LLVMPointerType::get(context, /*addressSpace=*/1));
+  types.append(2 * arg.rank, IntegerType::get(context, 64));
+}
+
+std::string headerGuard(StringRef headerName) {
+  std::string guard = "TILEC_GENERATED_";
+  for (char c : headerName)
+    guard += llvm::isAlnum(c) ? llvm::toUpper(c) : '_';
+  return guard;
+}
+
+void emitSignature(raw_ostream &os, const LauncherKernel &kernel) {
+  os << "tilec_status tile_" << kernel.name << "(";
+  for (const LauncherArg &arg : kernel.args) {
+    CType type = *getCType(arg.type);
+    if (arg.rank)
+      os << "const tilec_view_" << type.viewSuffix << "_" << arg.rank
+         << "d &" << arg.name << ", ";
+    else
+      os << type.scalar << " " << arg.name << ", ";
+  }
+  os << "tilec_grid grid, CUstream stream)";
+}
+
+} // namespace
+
+FailureOr<SmallVector<LauncherKernel>>
+collectLauncherKernels(ModuleOp module, llvm::SourceMgr *sourceMgr) {
+  SmallVector<LauncherKernel> kernels;
+  for (auto kernel : module.getOps<tile::KernelOp>()) {
+    StringRef name = kernel.getSymName();
+    if (!isIdentifier(name))
+      return emitError(kernel.getLoc()) << "kernel name '" << name
+                                << "' is not a C identifier; a launcher "
+                                   "cannot be named after it";
+    LauncherKernel &launcher =
+        kernels.emplace_back(LauncherKernel{name.str(), kernel.getLoc()});
+    llvm::StringSet<> used;
+    for (BlockArgument arg : kernel.getBody().getArguments()) {
+      LauncherArg &out = launcher.args.emplace_back();
+      if (auto view = dyn_cast<tile::ViewType>(arg.getType())) {
+        out.rank = view.getRank();
+        out.type = view.getElementType();
+        if (out.rank > 6)
+          return emitError(kernel.getLoc())
+                 << "argument " << arg.getArgNumber() << " is a view of rank "
+                 << out.rank << "; launchers support ranks up to 6";
+      } else {
+        out.type = arg.getType();
+      }
+      if (!getCType(out.type))
+        return emitError(kernel.getLoc()) << "argument " << arg.getArgNumber()
+                                  << " has type " << arg.getType()
+                                  << ", which launchers cannot pass";
+      std::string base = getSourceName(arg, sourceMgr);
+      if (base.empty())
+        base = "arg" + std::to_string(arg.getArgNumber());
+      out.name = base;
+      while (isReserved(out.name) || used.contains(out.name))
+        out.name += "_";
+      used.insert(out.name);
+    }
+  }
+  if (kernels.empty())
+    return emitError(module.getLoc()) << "no tile.kernel to build launchers for";
+  return kernels;
+}
+
+LogicalResult readLaunchConfig(ModuleOp module, StringRef targetName,
+                               MutableArrayRef<LauncherKernel> kernels) {
+  for (LauncherKernel &kernel : kernels) {
+    auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(kernel.name);
+    if (!func)
+      return emitError(kernel.loc)
+             << "the lowering for " << targetName << " produced no llvm.func @"
+             << kernel.name;
+    SmallVector<Type> expected;
+    for (const LauncherArg &arg : kernel.args)
+      appendABITypes(arg, expected);
+    ArrayRef<Type> actual = func.getFunctionType().getParams();
+    if (actual != ArrayRef<Type>(expected)) {
+      InFlightDiagnostic diag =
+          emitError(func.getLoc()) << "lowered kernel @" << kernel.name << " for "
+                           << targetName
+                           << " does not follow the kernel ABI: parameters (";
+      llvm::interleaveComma(actual, diag);
+      diag << "), expected (";
+      llvm::interleaveComma(expected, diag);
+      return diag << ")";
+    }
+    auto warps = func->getAttrOfType<IntegerAttr>("tile.num_warps");
+    auto shared = func->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+    if (!warps || !shared)
+      return emitError(func.getLoc()) << "lowered kernel @" << kernel.name
+                              << " lacks integer attributes tile.num_warps "
+                                 "and tile.shared_bytes";
+    int64_t numWarps = warps.getValue().getSExtValue();
+    int64_t sharedBytes = shared.getValue().getSExtValue();
+    if (numWarps < 1 || numWarps > 32 || sharedBytes < 0 ||
+        sharedBytes > INT32_MAX)
+      return emitError(func.getLoc())
+             << "lowered kernel @" << kernel.name << " has " << numWarps
+             << " warps and " << sharedBytes
+             << " bytes of shared memory; a block has 1 to 32 warps";
+    if (kernel.numWarps == 0) {
+      kernel.numWarps = numWarps;
+      kernel.sharedBytes = sharedBytes;
+      kernel.configTarget = targetName.str();
+    } else if (kernel.numWarps != uint64_t(numWarps) ||
+               kernel.sharedBytes != uint64_t(sharedBytes)) {
+      return emitError(kernel.loc)
+             << "kernel @" << kernel.name << " launches with " << numWarps
+             << " warps and " << sharedBytes << " bytes of shared memory on "
+             << targetName << " but " << kernel.numWarps << " and "
+             << kernel.sharedBytes << " on " << kernel.configTarget
+             << "; one launcher serves every target of a fatbin, so build "
+                "these targets into separate libraries";
+    }
+  }
+  return success();
+}
+
+FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
+                                       StringRef fatbin, StringRef headerName,
+                                       StringRef description) {
+  for (const LauncherKernel &kernel : kernels)
+    if (kernel.numWarps == 0)
+      return emitError(kernel.loc) << "no launch configuration was read for @"
+                                   << kernel.name;
+  LauncherFiles files;
+  std::string banner =
+      ("// Generated by tilec: " + description + ". Do not edit.\n").str();
+
+  llvm::raw_string_ostream h(files.header);
+  std::string guard = headerGuard(headerName);
+  h << banner << "\n#ifndef " << guard << "\n#define " << guard << "\n\n"
+    << "#include \"tilec/runtime/Runtime.h\"\n";
+  for (const LauncherKernel &kernel : kernels) {
+    h << "\n// Launches " << kernel.name << " on `grid` blocks of "
+      << 32 * kernel.numWarps << " threads with " << kernel.sharedBytes
+      << " bytes of dynamic shared\n"
+      << "// memory, asynchronously on `stream` in the current context. "
+         "Views are device\n"
+      << "// memory with shapes and strides in elements. On failure, "
+         "tilec_last_error()\n// says why.\n";
+    emitSignature(h, kernel);
+    h << ";\n// Loads " << kernel.name
+      << " into the current context, as its first launch would: call it "
+         "before\n// capturing launches in a CUDA graph.\n"
+      << "tilec_status tile_" << kernel.name << "_prepare();\n";
+  }
+  h << "\n#endif // " << guard << "\n";
+
+  llvm::raw_string_ostream cpp(files.source);
+  cpp << banner << "\n#include \"" << headerName << "\"\n\nnamespace {\n\n"
+      << "alignas(16) const unsigned char tilec_fatbin[" << fatbin.size()
+      << "] = {";
+  for (size_t i = 0; i < fatbin.size(); ++i) {
+    cpp << (i % 16 ? " " : "\n    ")
+        << llvm::format("0x%02x,", (unsigned char)fatbin[i]);
+  }
+  cpp << "\n};\n\n";
+  for (const LauncherKernel &kernel : kernels)
+    cpp << "const tilec_kernel tilec_kernel_" << kernel.name
+        << " = {tilec_fatbin, \"" << kernel.name << "\", "
+        << 32 * kernel.numWarps << ", " << kernel.sharedBytes << "};\n";
+  cpp << "\n// Kernel parameters are passed to the driver by address.\n"
+      << "void *tilec_arg(const void *value) { return const_cast<void "
+         "*>(value); }\n\n} // namespace\n";
+
+  for (const LauncherKernel &kernel : kernels) {
+    cpp << "\n";
+    emitSignature(cpp, kernel);
+    cpp << " {\n";
+    for (const LauncherArg &arg : kernel.args) {
+      if (!arg.rank)
+        continue;
+      cpp << "  if (tilec_status tilec_st = tilec_check_view(\"" << kernel.name
+          << "\", \"" << arg.name << "\", " << arg.name << ".data, "
+          << arg.rank << ", " << arg.name << ".shape, " << arg.name
+          << ".strides))\n    return tilec_st;\n";
+    }
+    if (kernel.args.empty()) {
+      cpp << "  void **tilec_args = nullptr;\n";
+    } else {
+      cpp << "  void *tilec_args[] = {";
+      bool first = true;
+      auto add = [&](const Twine &value) {
+        cpp << (first ? "" : ",") << "\n      tilec_arg(&" << value << ")";
+        first = false;
+      };
+      for (const LauncherArg &arg : kernel.args) {
+        if (!arg.rank) {
+          add(arg.name);
+          continue;
+        }
+        add(arg.name + ".data");
+        for (unsigned d = 0; d < arg.rank; ++d)
+          add(arg.name + ".shape[" + Twine(d) + "]");
+        for (unsigned d = 0; d < arg.rank; ++d)
+          add(arg.name + ".strides[" + Twine(d) + "]");
+      }
+      cpp << "};\n";
+    }
+    cpp << "  return tilec_launch(&tilec_kernel_" << kernel.name
+        << ", grid, stream, tilec_args);\n}\n\n"
+        << "tilec_status tile_" << kernel.name << "_prepare() {\n"
+        << "  return tilec_prepare(&tilec_kernel_" << kernel.name << ");\n}\n";
+  }
+  return files;
+}
+
+} // namespace tilec
