@@ -1,0 +1,12 @@
+// out[j, i] = in[i, j]: a transposed load (order) and a transposed store.
+// Grid (ceil(M/32), ceil(N/16)); `out` is N x M.
+tile.kernel @transpose(%in: !tile.view<2, bf16>, %out: !tile.view<2, bf16>,
+                       %out2: !tile.view<2, bf16>) {
+  %i = tile.block_id x
+  %j = tile.block_id y
+  %t = tile.load %in[%j, %i] order = [1, 0] : !tile.view<2, bf16> -> tensor<32x16xbf16>
+  %u = tile.permute %t [1, 0] : tensor<32x16xbf16> -> tensor<16x32xbf16>
+  tile.store %u, %out[%i, %j] order = [1, 0] : tensor<16x32xbf16>, !tile.view<2, bf16>
+  tile.store %t, %out2[%i, %j] : tensor<32x16xbf16>, !tile.view<2, bf16>
+  tile.return
+}

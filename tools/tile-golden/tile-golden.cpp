@@ -1,0 +1,427 @@
+//===- tile-golden.cpp - GPU test cases from the interpreter ----*- C++ -*-===//
+//
+// tile-golden MANIFEST --src DIR -o OUTDIR [--seed N] [--targets sm_80,sm_90]
+//
+// For each case of the manifest: binds the kernel's parameters, fills its
+// views with fresh random values, runs it in the interpreter, compiles it to
+// a fatbin, and writes OUTDIR/NAME.case for tilec-gpu-check. The manifest:
+//
+//   case NAME
+//     kernel PATH.mlir          (relative to --src)
+//     define NAME=VALUE         (any number)
+//     grid X Y Z
+//     tolerance T               (optional; default 1e-5)
+//     view 64x40 [strides 80,1] [range LO HI]   (one line per argument,
+//     scalar VALUE                               in the kernel's order)
+//   end
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Conversion/Pipeline.h"
+#include "tilec/InitAll.h"
+#include "tilec/Interpreter/Interpreter.h"
+#include "tilec/Interpreter/Numerics.h"
+#include "tilec/Target/Target.h"
+#include "tilec/golden/CaseFile.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Transforms/Passes.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/SourceMgr.h"
+
+#include <fstream>
+#include <random>
+#include <sstream>
+
+using namespace mlir;
+using namespace tilec;
+namespace cl = llvm::cl;
+
+namespace {
+cl::opt<std::string> manifestPath(cl::Positional, cl::Required,
+                                  cl::desc("<manifest>"));
+cl::opt<std::string> srcDir("src", cl::desc("root of kernel paths"),
+                            cl::init("."));
+cl::opt<std::string> outDir("o", cl::desc("output directory"), cl::Required);
+cl::opt<uint64_t> seedOpt("seed", cl::desc("random seed (default: fresh)"),
+                          cl::init(0));
+cl::opt<std::string> targetsOpt("targets", cl::desc("GPU targets"),
+                                cl::init("sm_80,sm_90"));
+
+struct ViewSpec {
+  std::vector<int64_t> shape, strides;
+  double lo = -1, hi = 1;
+};
+
+struct CaseSpec {
+  std::string name, kernelPath;
+  std::vector<std::string> defines;
+  int64_t grid[3] = {1, 1, 1};
+  double tolerance = 1e-5;
+  /// In argument order: a view, or a scalar's text.
+  std::vector<std::variant<ViewSpec, std::string>> args;
+};
+
+std::vector<int64_t> parseList(const std::string &text, char sep) {
+  std::vector<int64_t> values;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, sep))
+    values.push_back(std::stoll(item));
+  return values;
+}
+
+bool parseManifest(const std::string &path, std::vector<CaseSpec> &cases,
+                   std::string &error) {
+  std::ifstream file(path);
+  if (!file) {
+    error = "cannot open " + path;
+    return false;
+  }
+  std::string line;
+  int lineNo = 0;
+  CaseSpec *current = nullptr;
+  while (std::getline(file, line)) {
+    ++lineNo;
+    std::stringstream in(line);
+    std::string word;
+    if (!(in >> word) || word[0] == '#')
+      continue;
+    auto bad = [&](const std::string &why) {
+      error = path + ":" + std::to_string(lineNo) + ": " + why;
+      return false;
+    };
+    try {
+      if (word == "case") {
+        cases.emplace_back();
+        current = &cases.back();
+        in >> current->name;
+        continue;
+      }
+      if (!current)
+        return bad("expected 'case NAME'");
+      if (word == "end") {
+        current = nullptr;
+      } else if (word == "kernel") {
+        in >> current->kernelPath;
+      } else if (word == "define") {
+        current->defines.emplace_back();
+        in >> current->defines.back();
+      } else if (word == "grid") {
+        in >> current->grid[0] >> current->grid[1] >> current->grid[2];
+      } else if (word == "tolerance") {
+        in >> current->tolerance;
+      } else if (word == "scalar") {
+        std::string value;
+        in >> value;
+        current->args.emplace_back(value);
+      } else if (word == "view") {
+        ViewSpec view;
+        std::string shape, key;
+        in >> shape;
+        view.shape = parseList(shape, 'x');
+        while (in >> key) {
+          if (key == "strides") {
+            std::string strides;
+            in >> strides;
+            view.strides = parseList(strides, ',');
+          } else if (key == "range") {
+            in >> view.lo >> view.hi;
+          } else {
+            return bad("unknown view attribute '" + key + "'");
+          }
+        }
+        if (view.strides.empty())
+          view.strides = interp::HostView::contiguousStrides(view.shape);
+        if (view.strides.size() != view.shape.size())
+          return bad("strides and shape differ in rank");
+        current->args.emplace_back(view);
+      } else {
+        return bad("unknown directive '" + word + "'");
+      }
+      if (in.fail())
+        return bad("malformed '" + word + "' line");
+    } catch (const std::exception &) {
+      return bad("malformed number");
+    }
+  }
+  return true;
+}
+
+std::optional<golden::ElemType> elemTypeOf(Type type) {
+  if (type.isF32())
+    return golden::ElemType::F32;
+  if (type.isF16())
+    return golden::ElemType::F16;
+  if (type.isBF16())
+    return golden::ElemType::BF16;
+  if (type.isInteger(8))
+    return golden::ElemType::I8;
+  if (type.isInteger(16))
+    return golden::ElemType::I16;
+  if (type.isInteger(32))
+    return golden::ElemType::I32;
+  if (type.isInteger(64))
+    return golden::ElemType::I64;
+  return std::nullopt;
+}
+
+/// Random contents for a view's allocation, as stored.
+std::vector<uint8_t> randomContents(golden::ElemType type, size_t count,
+                                    const ViewSpec &spec, std::mt19937_64 &rng) {
+  std::vector<uint8_t> bytes(count * golden::elemSize(type));
+  std::uniform_real_distribution<double> real(spec.lo, spec.hi);
+  std::uniform_int_distribution<int64_t> integer(
+      static_cast<int64_t>(spec.lo * 100), static_cast<int64_t>(spec.hi * 100));
+  for (size_t i = 0; i < count; ++i) {
+    uint8_t *p = bytes.data() + i * golden::elemSize(type);
+    switch (type) {
+    case golden::ElemType::F32: {
+      float f = static_cast<float>(real(rng));
+      std::memcpy(p, &f, 4);
+      break;
+    }
+    case golden::ElemType::F16: {
+      uint16_t h = interp::floatToF16Bits(static_cast<float>(real(rng)));
+      std::memcpy(p, &h, 2);
+      break;
+    }
+    case golden::ElemType::BF16: {
+      uint16_t h = interp::floatToBF16Bits(static_cast<float>(real(rng)));
+      std::memcpy(p, &h, 2);
+      break;
+    }
+    default: {
+      int64_t v = integer(rng);
+      std::memcpy(p, &v, golden::elemSize(type)); // little-endian truncation
+      break;
+    }
+    }
+  }
+  return bytes;
+}
+
+/// The bytes of a scalar argument as the kernel ABI passes it.
+FailureOr<std::vector<uint8_t>> scalarBytes(Type type, const std::string &text,
+                                            interp::Scalar &value) {
+  std::vector<uint8_t> bytes;
+  auto put = [&](const void *p, size_t n) {
+    const auto *b = static_cast<const uint8_t *>(p);
+    bytes.assign(b, b + n);
+  };
+  try {
+    if (type.isF32()) {
+      float f = std::stof(text);
+      value = static_cast<double>(f);
+      put(&f, 4);
+    } else if (type.isIndex() || type.isInteger(64)) {
+      int64_t v = std::stoll(text);
+      value = v;
+      put(&v, 8);
+    } else if (type.isInteger(32)) {
+      int32_t v = std::stoi(text);
+      value = static_cast<int64_t>(v);
+      put(&v, 4);
+    } else {
+      return failure();
+    }
+  } catch (const std::exception &) {
+    return failure();
+  }
+  return bytes;
+}
+
+/// Lowers and compiles `module` into a fatbin; records the launch
+/// configuration of `kernelName`.
+LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
+                            golden::Case &c) {
+  SmallVector<const GpuTarget *> targets;
+  std::string error;
+  if (failed(parseGpuTargets(targetsOpt, targets, error))) {
+    llvm::errs() << "tile-golden: " << error << "\n";
+    return failure();
+  }
+  CudaToolkit toolkit = CudaToolkit::configured();
+  SmallVector<FatbinImage> images;
+  for (const GpuTarget *target : targets) {
+    OwningOpRef<ModuleOp> lowered = module.clone();
+    PassManager pm(module.getContext());
+    LoweringOptions options;
+    options.smVersion = target->loweringSm;
+    buildTileToLLVMPipeline(pm, options);
+    if (failed(pm.run(*lowered)))
+      return failure();
+    auto func = lowered->lookupSymbol<LLVM::LLVMFuncOp>(kernelName);
+    if (!func)
+      return module.emitError() << "lowering lost kernel " << kernelName;
+    auto warps = func->getAttrOfType<IntegerAttr>("tile.num_warps");
+    auto shared = func->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+    if (!warps || !shared)
+      return func.emitError() << "lowered kernel lacks its launch attributes";
+    c.blockThreads = 32 * warps.getInt();
+    c.sharedBytes = shared.getInt();
+    llvm::LLVMContext llvmContext;
+    std::unique_ptr<llvm::Module> llvmModule =
+        translateToLLVMIR(*lowered, llvmContext, *target, toolkit);
+    if (!llvmModule)
+      return failure();
+    FailureOr<std::string> ptx = emitPTX(module.getLoc(), *llvmModule, *target);
+    if (failed(ptx))
+      return failure();
+    FailureOr<std::string> cubin =
+        assembleCubin(module.getLoc(), *ptx, *target, toolkit);
+    if (failed(cubin))
+      return failure();
+    images.push_back({target, false, *cubin});
+    if (target == targets.front())
+      images.push_back({target, true, *ptx});
+  }
+  FailureOr<std::string> fatbin = bundleFatbin(module.getLoc(), images, toolkit);
+  if (failed(fatbin))
+    return failure();
+  c.fatbin.assign(fatbin->begin(), fatbin->end());
+  return success();
+}
+
+LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
+                        std::mt19937_64 &rng) {
+  std::string path = srcDir + "/" + spec.kernelPath;
+  llvm::SourceMgr sourceMgr;
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(path, sourceMgr, &context);
+  if (!module)
+    return failure();
+  PassManager pm(&context);
+  tile::TileBindParamsOptions bind;
+  bind.params.assign(spec.defines.begin(), spec.defines.end());
+  pm.addPass(tile::createTileBindParams(bind));
+  pm.addPass(createCanonicalizerPass());
+  if (failed(pm.run(*module)))
+    return failure();
+  auto kernels = module->getOps<tile::KernelOp>();
+  if (std::distance(kernels.begin(), kernels.end()) != 1)
+    return module->emitError() << "case " << spec.name
+                               << ": the file must hold one kernel";
+  tile::KernelOp kernel = *kernels.begin();
+  ArrayRef<Type> argTypes = kernel.getArgumentTypes();
+  if (argTypes.size() != spec.args.size())
+    return kernel.emitError() << "case " << spec.name << " gives "
+                              << spec.args.size() << " arguments for "
+                              << argTypes.size();
+
+  golden::Case c;
+  c.name = spec.name;
+  c.kernel = kernel.getSymName().str();
+  std::copy(std::begin(spec.grid), std::end(spec.grid), c.grid);
+  c.tolerance = spec.tolerance;
+  std::vector<interp::Scalar> scalars(argTypes.size());
+  for (auto [type, argSpec] : llvm::zip(argTypes, spec.args)) {
+    golden::CaseArg arg;
+    if (auto *viewSpec = std::get_if<ViewSpec>(&argSpec)) {
+      auto view = dyn_cast<tile::ViewType>(type);
+      if (!view || view.getRank() != viewSpec->shape.size())
+        return kernel.emitError() << "case " << spec.name << ": argument "
+                                  << c.args.size() << " is " << type
+                                  << ", not a view of rank "
+                                  << viewSpec->shape.size();
+      std::optional<golden::ElemType> elem = elemTypeOf(view.getElementType());
+      if (!elem)
+        return kernel.emitError() << "unsupported view element type";
+      int64_t extent = 1;
+      for (auto [size, stride] : llvm::zip(viewSpec->shape, viewSpec->strides))
+        extent = size == 0 ? 0 : extent + (size - 1) * stride;
+      for (int64_t size : viewSpec->shape)
+        if (size == 0)
+          extent = 0;
+      arg.isView = true;
+      arg.elemType = *elem;
+      arg.shape = viewSpec->shape;
+      arg.strides = viewSpec->strides;
+      arg.initial = randomContents(*elem, extent, *viewSpec, rng);
+      arg.expected = arg.initial;
+      c.args.push_back(std::move(arg));
+    } else {
+      FailureOr<std::vector<uint8_t>> bytes = scalarBytes(
+          type, std::get<std::string>(argSpec), scalars[c.args.size()]);
+      if (failed(bytes))
+        return kernel.emitError() << "case " << spec.name << ": argument "
+                                  << c.args.size() << " of type " << type
+                                  << " cannot take '"
+                                  << std::get<std::string>(argSpec) << "'";
+      arg.scalar = *bytes;
+      c.args.push_back(std::move(arg));
+    }
+  }
+  // Views point into `expected`, which the interpreter updates in place.
+  std::vector<interp::KernelArg> args;
+  for (auto [i, arg] : llvm::enumerate(c.args)) {
+    if (!arg.isView) {
+      args.push_back(scalars[i]);
+      continue;
+    }
+    interp::HostView view;
+    view.data = arg.expected.data();
+    view.dtype = static_cast<interp::DType>(arg.elemType);
+    view.shape = arg.shape;
+    view.strides = arg.strides;
+    args.push_back(view);
+  }
+  interp::Grid grid;
+  std::copy(std::begin(spec.grid), std::end(spec.grid), grid.size.begin());
+  std::string error;
+  if (failed(interp::runKernel(kernel, args, grid, error)))
+    return kernel.emitError() << "case " << spec.name << ": " << error;
+  if (failed(compileFatbin(*module, c.kernel, c)))
+    return failure();
+  std::string out = outDir + "/" + spec.name + ".case";
+  if (!golden::writeCase(out, c, error)) {
+    llvm::errs() << "tile-golden: " << error << "\n";
+    return failure();
+  }
+  return success();
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "tile-golden: GPU test cases\n");
+  std::vector<CaseSpec> cases;
+  std::string error;
+  if (!parseManifest(manifestPath, cases, error)) {
+    llvm::errs() << "tile-golden: " << error << "\n";
+    return 1;
+  }
+  if (std::error_code ec = llvm::sys::fs::create_directories(outDir)) {
+    llvm::errs() << "tile-golden: cannot create " << outDir << ": "
+                 << ec.message() << "\n";
+    return 1;
+  }
+  uint64_t seed = seedOpt ? seedOpt.getValue() : std::random_device{}();
+  llvm::outs() << "tile-golden: seed " << seed << "\n";
+  std::mt19937_64 rng(seed);
+
+  DialectRegistry registry;
+  registerKernelDialects(registry);
+  registerTargetTranslations(registry);
+  registry.insert<LLVM::LLVMDialect>();
+  MLIRContext context(registry);
+  context.loadAllAvailableDialects();
+  int failures = 0;
+  for (const CaseSpec &spec : cases) {
+    if (failed(buildCase(context, spec, rng))) {
+      llvm::errs() << "tile-golden: case " << spec.name << " failed\n";
+      ++failures;
+      continue;
+    }
+    llvm::outs() << "tile-golden: wrote " << spec.name << ".case\n";
+  }
+  return failures ? 1 : 0;
+}
