@@ -1,0 +1,1009 @@
+//===- ComputeTest.cpp - elementwise ops, scans, reductions, mma -*- C++ -*-===//
+//
+// Each op on random inputs against a direct C++ computation. Kernels read
+// flat f32 or i32 views, reshape, compute and write a flat view that starts
+// poisoned; every element is checked.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include <algorithm>
+#include <functional>
+#include <limits>
+
+using namespace tilec::interp;
+using namespace tilec::interp::test;
+
+namespace {
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+class ComputeTest : public KernelTest {
+protected:
+  /// Random floats with a sprinkling of NaN, infinities, signed zeros and
+  /// repeats of the previous value (for comparisons and max/min ties).
+  std::vector<float> specialFloats(size_t n, float lo = -8, float hi = 8) {
+    std::vector<float> values = randomFloats(n, lo, hi);
+    const float specials[] = {kNaN, INFINITY, -INFINITY, 0.0f, -0.0f, 1.0f};
+    for (size_t i = 0; i < n; ++i) {
+      int64_t pick = uniformInt(0, 9);
+      if (pick < 6 && uniformInt(0, 2) == 0)
+        values[i] = specials[pick];
+      else if (pick == 6 && i > 0)
+        values[i] = values[i - 1];
+    }
+    return values;
+  }
+  std::vector<int32_t> randomInts(size_t n, int64_t lo, int64_t hi) {
+    std::vector<int32_t> values(n);
+    for (int32_t &v : values)
+      v = static_cast<int32_t>(uniformInt(lo, hi));
+    return values;
+  }
+};
+
+/// Float round-trip through a tile element type in the tests' references.
+float roundRef(float x, const std::string &elem) {
+  if (elem == "bf16")
+    return refBF16(x);
+  if (elem == "f16")
+    return refF16(x);
+  if (elem == "tf32")
+    return refTF32(x);
+  return x;
+}
+/// Rounding of arithmetic results: to nearest even in every type.
+float roundResult(float x, const std::string &elem) {
+  if (elem == "tf32")
+    return apRound(x, llvm::APFloat::FloatTF32());
+  return roundRef(x, elem);
+}
+
+float refMaximum(float x, float y) {
+  if (std::isnan(x) || std::isnan(y))
+    return kNaN;
+  if (x == 0 && y == 0)
+    return std::signbit(x) && std::signbit(y) ? -0.0f : 0.0f;
+  return x > y ? x : y;
+}
+float refMinimum(float x, float y) {
+  if (std::isnan(x) || std::isnan(y))
+    return kNaN;
+  if (x == 0 && y == 0)
+    return std::signbit(x) || std::signbit(y) ? -0.0f : 0.0f;
+  return x < y ? x : y;
+}
+
+//===----------------------------------------------------------------------===//
+// Float arithmetic
+//===----------------------------------------------------------------------===//
+
+const char *kFloatBinary = R"(
+tile.kernel @binary(%a: !tile.view<1, f32>, %b: !tile.view<1, f32>,
+                    %o: !tile.view<1, f32>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0] : !tile.view<1, f32> -> tensor<96xf32>
+  %y = tile.load %b[%c0] : !tile.view<1, f32> -> tensor<96xf32>
+  %xs = tile.reshape %x : tensor<96xf32> -> tensor<8x12xf32>
+  %ys = tile.reshape %y : tensor<96xf32> -> tensor<8x12xf32>
+  %xc = tile.convert %xs : tensor<8x12xf32> -> tensor<8x12x$E>
+  %yc = tile.convert %ys : tensor<8x12xf32> -> tensor<8x12x$E>
+  %r = $OP %xc, %yc : tensor<8x12x$E>
+  %rc = tile.convert %r : tensor<8x12x$E> -> tensor<8x12xf32>
+  %rf = tile.reshape %rc : tensor<8x12xf32> -> tensor<96xf32>
+  tile.store %rf, %o[%c0] : tensor<96xf32>, !tile.view<1, f32>
+  tile.return
+}
+)";
+
+TEST_F(ComputeTest, FloatBinaryOpsInEveryFloatType) {
+  using Fn = std::function<float(float, float)>;
+  const std::vector<std::pair<std::string, Fn>> ops = {
+      {"arith.addf", [](float x, float y) { return x + y; }},
+      {"arith.subf", [](float x, float y) { return x - y; }},
+      {"arith.mulf", [](float x, float y) { return x * y; }},
+      {"arith.divf", [](float x, float y) { return x / y; }},
+      {"arith.maximumf", refMaximum},
+      {"arith.minimumf", refMinimum},
+      {"arith.maxnumf",
+       [](float x, float y) {
+         return std::isnan(x) ? y : std::isnan(y) ? x : refMaximum(x, y);
+       }},
+      {"arith.minnumf",
+       [](float x, float y) {
+         return std::isnan(x) ? y : std::isnan(y) ? x : refMinimum(x, y);
+       }},
+      {"math.powf", [](float x, float y) { return std::pow(x, y); }},
+      {"math.copysign", [](float x, float y) { return std::copysign(x, y); }},
+  };
+  for (const std::string elem : {"f32", "bf16", "f16", "tf32"}) {
+    for (const auto &[name, fn] : ops) {
+      SCOPED_TRACE(name + " on " + elem);
+      std::vector<float> a = specialFloats(96), b = specialFloats(96),
+                         o(96, kPoison);
+      run(parse(subst(kFloatBinary, {{"$OP", name}, {"$E", elem}})),
+          {viewOf(a, DType::F32, {96}), viewOf(b, DType::F32, {96}),
+           viewOf(o, DType::F32, {96})});
+      for (int i = 0; i < 96; ++i) {
+        float expect =
+            roundResult(fn(roundRef(a[i], elem), roundRef(b[i], elem)), elem);
+        ASSERT_TRUE(sameFloat(o[i], expect))
+            << i << ": " << a[i] << ", " << b[i] << " gave " << o[i]
+            << ", expected " << expect;
+      }
+    }
+  }
+}
+
+const char *kFloatUnary = R"(
+tile.kernel @unary(%a: !tile.view<1, f32>, %o: !tile.view<1, f32>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0] : !tile.view<1, f32> -> tensor<64xf32>
+  %xc = tile.convert %x : tensor<64xf32> -> tensor<64x$E>
+  %r = $OP %xc : tensor<64x$E>
+  %rc = tile.convert %r : tensor<64x$E> -> tensor<64xf32>
+  tile.store %rc, %o[%c0] : tensor<64xf32>, !tile.view<1, f32>
+  tile.return
+}
+)";
+
+TEST_F(ComputeTest, FloatUnaryOps) {
+  using Fn = std::function<float(float)>;
+  const std::vector<std::pair<std::string, Fn>> ops = {
+      {"arith.negf", [](float x) { return -x; }},
+      {"math.exp", [](float x) { return std::exp(x); }},
+      {"math.exp2", [](float x) { return std::exp2(x); }},
+      {"tile.exp2", [](float x) { return std::exp2(x); }},
+      {"math.expm1", [](float x) { return std::expm1(x); }},
+      {"math.log", [](float x) { return std::log(x); }},
+      {"math.log2", [](float x) { return std::log2(x); }},
+      {"math.log1p", [](float x) { return std::log1p(x); }},
+      {"math.sqrt", [](float x) { return std::sqrt(x); }},
+      {"math.rsqrt",
+       [](float x) {
+         return static_cast<float>(1.0 / std::sqrt(static_cast<double>(x)));
+       }},
+      {"math.absf", [](float x) { return std::fabs(x); }},
+      {"math.tanh", [](float x) { return std::tanh(x); }},
+      {"math.floor", [](float x) { return std::floor(x); }},
+      {"math.ceil", [](float x) { return std::ceil(x); }},
+  };
+  for (const std::string elem : {"f32", "bf16"}) {
+    for (const auto &[name, fn] : ops) {
+      // tile.exp2 is defined on f32 tiles only.
+      if (name == "tile.exp2" && elem != "f32")
+        continue;
+      SCOPED_TRACE(name + " on " + elem);
+      std::vector<float> a = specialFloats(64, -20, 20), o(64, kPoison);
+      run(parse(subst(kFloatUnary, {{"$OP", name}, {"$E", elem}})),
+          {viewOf(a, DType::F32, {64}), viewOf(o, DType::F32, {64})});
+      for (int i = 0; i < 64; ++i) {
+        float expect = roundResult(fn(roundRef(a[i], elem)), elem);
+        ASSERT_TRUE(sameFloat(o[i], expect))
+            << i << ": " << a[i] << " gave " << o[i] << ", expected "
+            << expect;
+      }
+    }
+  }
+}
+
+TEST_F(ComputeTest, Exp2OfLargeAndSmallArguments) {
+  std::vector<float> a = {-INFINITY, INFINITY, kNaN,   128.0f, 127.99f,
+                          200.0f,    -126.0f,  -149.0f, -150.0f, -1000.0f,
+                          0.0f,      -0.0f,    1.0f,   -1.0f,  0.5f,
+                          10.0f};
+  a.resize(64, 3.0f);
+  std::vector<float> o(64, kPoison);
+  run(parse(subst(kFloatUnary, {{"$OP", "tile.exp2"}, {"$E", "f32"}})),
+      {viewOf(a, DType::F32, {64}), viewOf(o, DType::F32, {64})});
+  EXPECT_EQ(o[0], 0.0f);
+  EXPECT_EQ(o[1], INFINITY);
+  EXPECT_TRUE(std::isnan(o[2]));
+  EXPECT_EQ(o[3], INFINITY);
+  EXPECT_TRUE(std::isfinite(o[4]));
+  EXPECT_EQ(o[5], INFINITY);
+  EXPECT_EQ(o[6], 0x1p-126f);
+  EXPECT_EQ(o[7], 0x1p-149f);
+  EXPECT_EQ(o[8], 0.0f);
+  EXPECT_EQ(o[9], 0.0f);
+  EXPECT_EQ(o[10], 1.0f);
+  EXPECT_EQ(o[11], 1.0f);
+  EXPECT_EQ(o[12], 2.0f);
+  EXPECT_EQ(o[13], 0.5f);
+  EXPECT_EQ(o[14], std::sqrt(2.0f));
+  EXPECT_EQ(o[15], 1024.0f);
+  for (int i = 16; i < 64; ++i)
+    EXPECT_EQ(o[i], 8.0f);
+}
+
+const char *kFloatCompare = R"(
+tile.kernel @cmp(%a: !tile.view<1, f32>, %b: !tile.view<1, f32>,
+                 %o: !tile.view<1, i32>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0] : !tile.view<1, f32> -> tensor<128xf32>
+  %y = tile.load %b[%c0] : !tile.view<1, f32> -> tensor<128xf32>
+  %c = arith.cmpf $PRED, %x, %y : tensor<128xf32>
+  %r = arith.extui %c : tensor<128xi1> to tensor<128xi32>
+  tile.store %r, %o[%c0] : tensor<128xi32>, !tile.view<1, i32>
+  tile.return
+}
+)";
+
+TEST_F(ComputeTest, CmpfEveryPredicate) {
+  using Fn = std::function<bool(float, float)>;
+  auto un = [](float x, float y) { return std::isnan(x) || std::isnan(y); };
+  const std::vector<std::pair<std::string, Fn>> preds = {
+      {"false", [](float, float) { return false; }},
+      {"oeq", [](float x, float y) { return x == y; }},
+      {"ogt", [](float x, float y) { return x > y; }},
+      {"oge", [](float x, float y) { return x >= y; }},
+      {"olt", [](float x, float y) { return x < y; }},
+      {"ole", [](float x, float y) { return x <= y; }},
+      {"one", [=](float x, float y) { return !un(x, y) && x != y; }},
+      {"ord", [=](float x, float y) { return !un(x, y); }},
+      {"ueq", [=](float x, float y) { return un(x, y) || x == y; }},
+      {"ugt", [=](float x, float y) { return un(x, y) || x > y; }},
+      {"uge", [=](float x, float y) { return un(x, y) || x >= y; }},
+      {"ult", [=](float x, float y) { return un(x, y) || x < y; }},
+      {"ule", [=](float x, float y) { return un(x, y) || x <= y; }},
+      {"une", [=](float x, float y) { return un(x, y) || x != y; }},
+      {"uno", un},
+      {"true", [](float, float) { return true; }},
+  };
+  for (const auto &[pred, fn] : preds) {
+    SCOPED_TRACE(pred);
+    std::vector<float> a = specialFloats(128), b = specialFloats(128);
+    for (int i = 0; i < 128; i += 5)
+      b[i] = a[i];
+    std::vector<int32_t> o(128, kPoisonInt);
+    run(parse(subst(kFloatCompare, {{"$PRED", pred}})),
+        {viewOf(a, DType::F32, {128}), viewOf(b, DType::F32, {128}),
+         viewOf(o, DType::I32, {128})});
+    for (int i = 0; i < 128; ++i)
+      ASSERT_EQ(o[i], fn(a[i], b[i]) ? 1 : 0) << a[i] << " vs " << b[i];
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Integer arithmetic
+//===----------------------------------------------------------------------===//
+
+const char *kIntBinary = R"(
+tile.kernel @binary(%a: !tile.view<2, i32>, %b: !tile.view<2, i32>,
+                    %o: !tile.view<2, i32>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0, %c0] : !tile.view<2, i32> -> tensor<4x32xi32>
+  %y = tile.load %b[%c0, %c0] : !tile.view<2, i32> -> tensor<4x32xi32>
+  %r = $OP %x, %y : tensor<4x32xi32>
+  tile.store %r, %o[%c0, %c0] : tensor<4x32xi32>, !tile.view<2, i32>
+  tile.return
+}
+)";
+
+int32_t wrap(int64_t v) { return static_cast<int32_t>(static_cast<uint32_t>(v)); }
+
+TEST_F(ComputeTest, IntegerBinaryOps) {
+  using Fn = std::function<int32_t(int32_t, int32_t)>;
+  auto floorDiv = [](int64_t x, int64_t y) {
+    int64_t q = x / y;
+    return (x % y != 0 && ((x < 0) != (y < 0))) ? q - 1 : q;
+  };
+  auto ceilDiv = [](int64_t x, int64_t y) {
+    int64_t q = x / y;
+    return (x % y != 0 && ((x < 0) == (y < 0))) ? q + 1 : q;
+  };
+  auto uns = [](int32_t v) { return static_cast<uint64_t>(static_cast<uint32_t>(v)); };
+  const std::vector<std::tuple<std::string, Fn, bool>> ops = {
+      {"arith.addi", [](int32_t x, int32_t y) { return wrap(int64_t(x) + y); }, false},
+      {"arith.subi", [](int32_t x, int32_t y) { return wrap(int64_t(x) - y); }, false},
+      {"arith.muli", [](int32_t x, int32_t y) { return wrap(int64_t(x) * y); }, false},
+      {"arith.divsi", [](int32_t x, int32_t y) { return wrap(int64_t(x) / y); }, true},
+      {"arith.remsi", [](int32_t x, int32_t y) { return wrap(int64_t(x) % y); }, true},
+      {"arith.divui", [=](int32_t x, int32_t y) { return wrap(uns(x) / uns(y)); }, true},
+      {"arith.remui", [=](int32_t x, int32_t y) { return wrap(uns(x) % uns(y)); }, true},
+      {"arith.ceildivsi", [=](int32_t x, int32_t y) { return wrap(ceilDiv(x, y)); }, true},
+      {"arith.floordivsi", [=](int32_t x, int32_t y) { return wrap(floorDiv(x, y)); }, true},
+      {"arith.ceildivui",
+       [=](int32_t x, int32_t y) {
+         return wrap(uns(x) / uns(y) + (uns(x) % uns(y) != 0));
+       },
+       true},
+      {"arith.maxsi", [](int32_t x, int32_t y) { return std::max(x, y); }, false},
+      {"arith.minsi", [](int32_t x, int32_t y) { return std::min(x, y); }, false},
+      {"arith.maxui", [=](int32_t x, int32_t y) { return uns(x) >= uns(y) ? x : y; }, false},
+      {"arith.minui", [=](int32_t x, int32_t y) { return uns(x) <= uns(y) ? x : y; }, false},
+      {"arith.andi", [](int32_t x, int32_t y) { return x & y; }, false},
+      {"arith.ori", [](int32_t x, int32_t y) { return x | y; }, false},
+      {"arith.xori", [](int32_t x, int32_t y) { return x ^ y; }, false},
+      {"arith.shli",
+       [=](int32_t x, int32_t y) {
+         return uns(y) >= 32 ? 0 : wrap(uns(x) << uns(y));
+       },
+       false},
+      {"arith.shrsi",
+       [=](int32_t x, int32_t y) {
+         return uns(y) >= 32 ? (x < 0 ? -1 : 0) : x >> uns(y);
+       },
+       false},
+      {"arith.shrui",
+       [=](int32_t x, int32_t y) {
+         return uns(y) >= 32 ? 0 : wrap(uns(x) >> uns(y));
+       },
+       false},
+  };
+  for (const auto &[name, fn, divides] : ops) {
+    SCOPED_TRACE(name);
+    bool shifts = name.find("sh") != std::string::npos;
+    std::vector<int32_t> a = randomInts(128, INT32_MIN, INT32_MAX);
+    std::vector<int32_t> b =
+        shifts ? randomInts(128, 0, 40) : randomInts(128, -1000, 1000);
+    for (int i = 0; i < 128; i += 3)
+      a[i] = static_cast<int32_t>(uniformInt(-50, 50));
+    for (int i = 0; i < 128 && !shifts; i += 7)
+      b[i] = static_cast<int32_t>(uniformInt(INT32_MIN, INT32_MAX));
+    if (!shifts) {
+      // The one signed overflow of division: MIN / -1 wraps to MIN.
+      a[1] = INT32_MIN;
+      b[1] = -1;
+    }
+    for (int32_t &v : b)
+      if (divides && v == 0)
+        v = 3;
+    std::vector<int32_t> o(128, kPoisonInt);
+    run(parse(subst(kIntBinary, {{"$OP", name}})),
+        {viewOf(a, DType::I32, {4, 32}), viewOf(b, DType::I32, {4, 32}),
+         viewOf(o, DType::I32, {4, 32})});
+    for (int i = 0; i < 128; ++i)
+      ASSERT_EQ(o[i], fn(a[i], b[i])) << a[i] << ", " << b[i];
+  }
+}
+
+const char *kIntCompare = R"(
+tile.kernel @cmp(%a: !tile.view<1, i32>, %b: !tile.view<1, i32>,
+                 %o: !tile.view<1, i32>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0] : !tile.view<1, i32> -> tensor<128xi32>
+  %y = tile.load %b[%c0] : !tile.view<1, i32> -> tensor<128xi32>
+  %c = arith.cmpi $PRED, %x, %y : tensor<128xi32>
+  %one = arith.constant dense<1> : tensor<128xi32>
+  %zero = arith.constant dense<0> : tensor<128xi32>
+  %r = arith.select %c, %one, %zero : tensor<128xi1>, tensor<128xi32>
+  tile.store %r, %o[%c0] : tensor<128xi32>, !tile.view<1, i32>
+  tile.return
+}
+)";
+
+TEST_F(ComputeTest, CmpiEveryPredicate) {
+  using Fn = std::function<bool(int32_t, int32_t)>;
+  auto u = [](int32_t v) { return static_cast<uint32_t>(v); };
+  const std::vector<std::pair<std::string, Fn>> preds = {
+      {"eq", [](int32_t x, int32_t y) { return x == y; }},
+      {"ne", [](int32_t x, int32_t y) { return x != y; }},
+      {"slt", [](int32_t x, int32_t y) { return x < y; }},
+      {"sle", [](int32_t x, int32_t y) { return x <= y; }},
+      {"sgt", [](int32_t x, int32_t y) { return x > y; }},
+      {"sge", [](int32_t x, int32_t y) { return x >= y; }},
+      {"ult", [=](int32_t x, int32_t y) { return u(x) < u(y); }},
+      {"ule", [=](int32_t x, int32_t y) { return u(x) <= u(y); }},
+      {"ugt", [=](int32_t x, int32_t y) { return u(x) > u(y); }},
+      {"uge", [=](int32_t x, int32_t y) { return u(x) >= u(y); }},
+  };
+  for (const auto &[pred, fn] : preds) {
+    SCOPED_TRACE(pred);
+    std::vector<int32_t> a = randomInts(128, -5, 5), b = randomInts(128, -5, 5);
+    for (int i = 0; i < 128; i += 4)
+      a[i] = static_cast<int32_t>(uniformInt(INT32_MIN, INT32_MAX));
+    std::vector<int32_t> o(128, kPoisonInt);
+    run(parse(subst(kIntCompare, {{"$PRED", pred}})),
+        {viewOf(a, DType::I32, {128}), viewOf(b, DType::I32, {128}),
+         viewOf(o, DType::I32, {128})});
+    for (int i = 0; i < 128; ++i)
+      ASSERT_EQ(o[i], fn(a[i], b[i]) ? 1 : 0) << a[i] << " vs " << b[i];
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+TEST_F(ComputeTest, ConvertFloatToNarrowFloats) {
+  const char *source = R"(
+tile.kernel @narrow(%a: !tile.view<1, f32>, %o: !tile.view<1, f32>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0] : !tile.view<1, f32> -> tensor<256xf32>
+  %n = tile.convert %x : tensor<256xf32> -> tensor<256x$E>
+  %r = tile.convert %n : tensor<256x$E> -> tensor<256xf32>
+  tile.store %r, %o[%c0] : tensor<256xf32>, !tile.view<1, f32>
+  tile.return
+}
+)";
+  for (const std::string elem : {"bf16", "f16", "tf32"}) {
+    SCOPED_TRACE(elem);
+    // Random bit patterns (every exponent, NaN, inf, subnormals) and ties.
+    std::vector<float> a(256), o(256, kPoison);
+    for (int i = 0; i < 256; ++i) {
+      uint32_t bits = static_cast<uint32_t>(rng());
+      if (i % 4 == 1)
+        bits = (bits & ~0xffffu) | 0x8000u;
+      else if (i % 4 == 2)
+        bits = (bits & ~0x1fffu) | 0x1000u;
+      else if (i % 4 == 3)
+        bits = floatBits(uniform(-70000, 70000));
+      a[i] = bitsFloat(bits);
+    }
+    run(parse(subst(source, {{"$E", elem}})),
+        {viewOf(a, DType::F32, {256}), viewOf(o, DType::F32, {256})});
+    for (int i = 0; i < 256; ++i)
+      ASSERT_TRUE(sameFloat(o[i], roundRef(a[i], elem)))
+          << std::hex << floatBits(a[i]) << " gave " << floatBits(o[i]);
+  }
+}
+
+TEST_F(ComputeTest, ConvertFloatToIntegersSaturates) {
+  const char *source = R"(
+tile.kernel @toint(%a: !tile.view<1, f32>, %o: !tile.view<1, i64>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0] : !tile.view<1, f32> -> tensor<64xf32>
+  %n = tile.convert %x : tensor<64xf32> -> tensor<64x$E>
+  %r = tile.convert %n : tensor<64x$E> -> tensor<64xi64>
+  tile.store %r, %o[%c0] : tensor<64xi64>, !tile.view<1, i64>
+  tile.return
+}
+)";
+  for (auto [elem, bits] : std::vector<std::pair<std::string, int>>{
+           {"i8", 8}, {"i16", 16}, {"i32", 32}, {"i64", 64}}) {
+    SCOPED_TRACE(elem);
+    std::vector<float> a = specialFloats(64, -200, 200);
+    a[0] = 3e9f;
+    a[1] = -3e9f;
+    a[2] = 1e30f;
+    a[3] = -2.75f;
+    a[4] = 2.75f;
+    std::vector<int64_t> o(64, kPoisonInt);
+    run(parse(subst(source, {{"$E", elem}})),
+        {viewOf(a, DType::F32, {64}), viewOf(o, DType::I64, {64})});
+    double lo = -std::ldexp(1.0, bits - 1), hi = std::ldexp(1.0, bits - 1) - 1;
+    for (int i = 0; i < 64; ++i) {
+      int64_t expect;
+      if (std::isnan(a[i]))
+        expect = 0;
+      else if (std::trunc(a[i]) <= lo)
+        expect = static_cast<int64_t>(lo);
+      else if (std::trunc(a[i]) >= hi)
+        expect = bits == 64 ? INT64_MAX : static_cast<int64_t>(hi);
+      else
+        expect = static_cast<int64_t>(std::trunc(a[i]));
+      ASSERT_EQ(o[i], expect) << a[i];
+    }
+  }
+}
+
+TEST_F(ComputeTest, ConvertIntegersRoundToNearestEven) {
+  const char *source = R"(
+tile.kernel @tofloat(%a: !tile.view<1, i64>, %o: !tile.view<1, f32>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0] : !tile.view<1, i64> -> tensor<64xi64>
+  %n = tile.convert %x : tensor<64xi64> -> tensor<64x$E>
+  %r = tile.convert %n : tensor<64x$E> -> tensor<64xf32>
+  tile.store %r, %o[%c0] : tensor<64xf32>, !tile.view<1, f32>
+  tile.return
+}
+)";
+  for (auto [elem, semantics] :
+       std::vector<std::pair<std::string, const llvm::fltSemantics *>>{
+           {"f32", &llvm::APFloat::IEEEsingle()},
+           {"bf16", &llvm::APFloat::BFloat()},
+           {"f16", &llvm::APFloat::IEEEhalf()}}) {
+    SCOPED_TRACE(elem);
+    std::vector<int64_t> a(64);
+    for (int i = 0; i < 64; ++i) {
+      int shift = static_cast<int>(uniformInt(0, 62));
+      a[i] = static_cast<int64_t>(rng() >> (63 - shift + 1)) *
+             (uniformInt(0, 1) ? 1 : -1);
+    }
+    // Ties in each format: 2^24 + 1, 2^8 + 1 (bf16), 2^11 + 1 (f16), and
+    // the extremes.
+    a[0] = (1 << 24) + 1;
+    a[1] = (1 << 24) + 3;
+    a[2] = 257;
+    a[3] = 259;
+    a[4] = 2049;
+    a[5] = 2051;
+    a[6] = INT64_MIN;
+    a[7] = INT64_MAX;
+    a[8] = 65519;
+    a[9] = 65520;
+    std::vector<float> o(64, kPoison);
+    run(parse(subst(source, {{"$E", elem}})),
+        {viewOf(a, DType::I64, {64}), viewOf(o, DType::F32, {64})});
+    for (int i = 0; i < 64; ++i) {
+      llvm::APFloat ref(*semantics);
+      ref.convertFromAPInt(llvm::APInt(64, a[i], /*isSigned=*/true), true,
+                           llvm::RoundingMode::NearestTiesToEven);
+      bool lost;
+      ref.convert(llvm::APFloat::IEEEsingle(),
+                  llvm::RoundingMode::NearestTiesToEven, &lost);
+      ASSERT_EQ(o[i], ref.convertToFloat()) << a[i];
+    }
+  }
+}
+
+TEST_F(ComputeTest, IntegerWidthConversionsAndCasts) {
+  const char *source = R"(
+tile.kernel @casts(%a: !tile.view<2, i32>, %f: !tile.view<2, f32>,
+                   %o: !tile.view<2, i64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
+  %c5 = arith.constant 5 : index
+  %c6 = arith.constant 6 : index
+  %c7 = arith.constant 7 : index
+  %c8 = arith.constant 8 : index
+  %c9 = arith.constant 9 : index
+  %x = tile.load %a[%c0, %c0] : !tile.view<2, i32> -> tensor<1x32xi32>
+  %y = tile.load %f[%c0, %c0] : !tile.view<2, f32> -> tensor<1x32xf32>
+  // Row 0: truncation to i8 and sign extension back (tile.convert).
+  %t8 = tile.convert %x : tensor<1x32xi32> -> tensor<1x32xi8>
+  %r0 = tile.convert %t8 : tensor<1x32xi8> -> tensor<1x32xi64>
+  tile.store %r0, %o[%c0, %c0] : tensor<1x32xi64>, !tile.view<2, i64>
+  // Row 1: i1 (the low bit) reads as 0 or 1.
+  %t1 = tile.convert %x : tensor<1x32xi32> -> tensor<1x32xi1>
+  %r1 = tile.convert %t1 : tensor<1x32xi1> -> tensor<1x32xi64>
+  tile.store %r1, %o[%c1, %c0] : tensor<1x32xi64>, !tile.view<2, i64>
+  // Row 2: arith.extui of i8 and row 3: arith.extsi of i1.
+  %ti8 = arith.trunci %x : tensor<1x32xi32> to tensor<1x32xi8>
+  %r2 = arith.extui %ti8 : tensor<1x32xi8> to tensor<1x32xi64>
+  tile.store %r2, %o[%c2, %c0] : tensor<1x32xi64>, !tile.view<2, i64>
+  %ti1 = arith.trunci %x : tensor<1x32xi32> to tensor<1x32xi1>
+  %r3 = arith.extsi %ti1 : tensor<1x32xi1> to tensor<1x32xi64>
+  tile.store %r3, %o[%c3, %c0] : tensor<1x32xi64>, !tile.view<2, i64>
+  // Row 4: bitcast f32 -> i32, sign-extended.
+  %bc = arith.bitcast %y : tensor<1x32xf32> to tensor<1x32xi32>
+  %r4 = arith.extsi %bc : tensor<1x32xi32> to tensor<1x32xi64>
+  tile.store %r4, %o[%c4, %c0] : tensor<1x32xi64>, !tile.view<2, i64>
+  // Row 5: fptosi and row 6: fptoui (saturating; NaN gives 0).
+  %si = arith.fptosi %y : tensor<1x32xf32> to tensor<1x32xi16>
+  %r5 = arith.extsi %si : tensor<1x32xi16> to tensor<1x32xi64>
+  tile.store %r5, %o[%c5, %c0] : tensor<1x32xi64>, !tile.view<2, i64>
+  %ui = arith.fptoui %y : tensor<1x32xf32> to tensor<1x32xi16>
+  %r6 = arith.extui %ui : tensor<1x32xi16> to tensor<1x32xi64>
+  tile.store %r6, %o[%c6, %c0] : tensor<1x32xi64>, !tile.view<2, i64>
+  // Row 7: uitofp of i32 (the f32 bits), row 8: sitofp.
+  %uf = arith.uitofp %x : tensor<1x32xi32> to tensor<1x32xf32>
+  %ub = arith.bitcast %uf : tensor<1x32xf32> to tensor<1x32xi32>
+  %r7 = arith.extui %ub : tensor<1x32xi32> to tensor<1x32xi64>
+  tile.store %r7, %o[%c7, %c0] : tensor<1x32xi64>, !tile.view<2, i64>
+  %sf = arith.sitofp %x : tensor<1x32xi32> to tensor<1x32xf32>
+  %sb = arith.bitcast %sf : tensor<1x32xf32> to tensor<1x32xi32>
+  %r8 = arith.extui %sb : tensor<1x32xi32> to tensor<1x32xi64>
+  tile.store %r8, %o[%c8, %c0] : tensor<1x32xi64>, !tile.view<2, i64>
+  // Row 9: truncf to bf16 and extf back, then the bits.
+  %h = arith.truncf %y : tensor<1x32xf32> to tensor<1x32xbf16>
+  %e = arith.extf %h : tensor<1x32xbf16> to tensor<1x32xf32>
+  %eb = arith.bitcast %e : tensor<1x32xf32> to tensor<1x32xi32>
+  %r9 = arith.extui %eb : tensor<1x32xi32> to tensor<1x32xi64>
+  tile.store %r9, %o[%c9, %c0] : tensor<1x32xi64>, !tile.view<2, i64>
+  tile.return
+}
+)";
+  std::vector<int32_t> a(32);
+  for (int32_t &v : a)
+    v = static_cast<int32_t>(rng());
+  a[0] = -1;
+  a[1] = 255;
+  a[2] = 128;
+  std::vector<float> f = specialFloats(32, -70000, 70000);
+  std::vector<int64_t> o(10 * 32, kPoisonInt);
+  run(parse(source), {viewOf(a, DType::I32, {1, 32}),
+                      viewOf(f, DType::F32, {1, 32}),
+                      viewOf(o, DType::I64, {10, 32})});
+  auto sat = [](float x, double lo, double hi) -> int64_t {
+    if (std::isnan(x))
+      return 0;
+    double t = std::trunc(x);
+    return static_cast<int64_t>(std::min(std::max(t, lo), hi));
+  };
+  for (int i = 0; i < 32; ++i) {
+    SCOPED_TRACE(i);
+    EXPECT_EQ(o[0 * 32 + i], static_cast<int8_t>(a[i]));
+    EXPECT_EQ(o[1 * 32 + i], a[i] & 1);
+    EXPECT_EQ(o[2 * 32 + i], static_cast<uint8_t>(a[i]));
+    EXPECT_EQ(o[3 * 32 + i], (a[i] & 1) ? -1 : 0);
+    EXPECT_EQ(o[4 * 32 + i], static_cast<int32_t>(floatBits(f[i])));
+    EXPECT_EQ(o[5 * 32 + i], sat(f[i], -32768, 32767));
+    EXPECT_EQ(o[6 * 32 + i], sat(f[i], 0, 65535));
+    EXPECT_EQ(o[7 * 32 + i],
+              floatBits(static_cast<float>(static_cast<uint32_t>(a[i]))));
+    EXPECT_EQ(o[8 * 32 + i], floatBits(static_cast<float>(a[i])));
+    EXPECT_TRUE(sameFloat(bitsFloat(static_cast<uint32_t>(o[9 * 32 + i])),
+                          refBF16(f[i])));
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Scans and reductions
+//===----------------------------------------------------------------------===//
+
+/// Shape helpers for 3-D references.
+struct Shape3 {
+  int64_t d[3];
+  int64_t size() const { return d[0] * d[1] * d[2]; }
+  int64_t at(int64_t i, int64_t j, int64_t k) const {
+    return (i * d[1] + j) * d[2] + k;
+  }
+};
+
+const char *kCumsum = R"(
+tile.kernel @cumsum(%a: !tile.view<1, f32>, %o: !tile.view<1, f32>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0] : !tile.view<1, f32> -> tensor<$Nxf32>
+  %xs = tile.reshape %x : tensor<$Nxf32> -> tensor<$Sxf32>
+  %xc = tile.convert %xs : tensor<$Sxf32> -> tensor<$Sx$E>
+  %s = tile.cumsum %xc axis = $AXIS : tensor<$Sx$E>
+  %sc = tile.convert %s : tensor<$Sx$E> -> tensor<$Sxf32>
+  %r = tile.reshape %sc : tensor<$Sxf32> -> tensor<$Nxf32>
+  tile.store %r, %o[%c0] : tensor<$Nxf32>, !tile.view<1, f32>
+  tile.return
+}
+)";
+
+TEST_F(ComputeTest, CumsumAlongEachAxisAccumulatesInF32) {
+  Shape3 shape = {{uniformInt(1, 6), uniformInt(1, 40), uniformInt(1, 6)}};
+  std::string dims = std::to_string(shape.d[0]) + "x" +
+                     std::to_string(shape.d[1]) + "x" +
+                     std::to_string(shape.d[2]);
+  for (const std::string elem : {"f32", "bf16"}) {
+    for (int axis = 0; axis < 3; ++axis) {
+      SCOPED_TRACE(elem + " " + dims + " axis " + std::to_string(axis));
+      std::vector<float> a = randomFloats(shape.size(), -3, 3),
+                         o(shape.size(), kPoison);
+      run(parse(subst(kCumsum, {{"$N", std::to_string(shape.size())},
+                                {"$S", dims},
+                                {"$E", elem},
+                                {"$AXIS", std::to_string(axis)}})),
+          {viewOf(a, DType::F32, {shape.size()}),
+           viewOf(o, DType::F32, {shape.size()})});
+      for (int64_t i = 0; i < shape.d[0]; ++i)
+        for (int64_t j = 0; j < shape.d[1]; ++j)
+          for (int64_t k = 0; k < shape.d[2]; ++k) {
+            int64_t idx[3] = {i, j, k};
+            float sum = 0;
+            for (int64_t l = 0; l <= idx[axis]; ++l) {
+              int64_t at[3] = {i, j, k};
+              at[axis] = l;
+              sum += roundRef(a[shape.at(at[0], at[1], at[2])], elem);
+            }
+            ASSERT_EQ(o[shape.at(i, j, k)], roundResult(sum, elem))
+                << i << "," << j << "," << k;
+          }
+    }
+  }
+}
+
+TEST_F(ComputeTest, IntegerCumsumWraps) {
+  const char *source = R"(
+tile.kernel @cumsum(%a: !tile.view<1, i32>, %o: !tile.view<1, i32>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0] : !tile.view<1, i32> -> tensor<64xi32>
+  %s = tile.cumsum %x axis = 0 : tensor<64xi32>
+  tile.store %s, %o[%c0] : tensor<64xi32>, !tile.view<1, i32>
+  tile.return
+}
+)";
+  std::vector<int32_t> a = randomInts(64, INT32_MIN, INT32_MAX),
+                       o(64, kPoisonInt);
+  run(parse(source), {viewOf(a, DType::I32, {64}), viewOf(o, DType::I32, {64})});
+  uint32_t sum = 0;
+  for (int i = 0; i < 64; ++i) {
+    sum += static_cast<uint32_t>(a[i]);
+    ASSERT_EQ(o[i], static_cast<int32_t>(sum));
+  }
+}
+
+const char *kReduce = R"(
+tile.kernel @reduce(%a: !tile.view<1, $E>, %o: !tile.view<1, $E>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0] : !tile.view<1, $E> -> tensor<$Nx$E>
+  %xs = tile.reshape %x : tensor<$Nx$E> -> tensor<$Sx$E>
+  %s = tile.reduce $KIND %xs axis = $AXIS : tensor<$Sx$E> -> tensor<$Rx$E>
+  %r = tile.reshape %s : tensor<$Rx$E> -> tensor<$Mx$E>
+  tile.store %r, %o[%c0] : tensor<$Mx$E>, !tile.view<1, $E>
+  tile.return
+}
+)";
+
+TEST_F(ComputeTest, ReduceAlongEachAxis) {
+  Shape3 shape = {{uniformInt(1, 6), uniformInt(1, 30), uniformInt(1, 6)}};
+  std::string dims = std::to_string(shape.d[0]) + "x" +
+                     std::to_string(shape.d[1]) + "x" +
+                     std::to_string(shape.d[2]);
+  for (const std::string elem : {"f32", "i32"}) {
+    for (const std::string kind : {"sum", "max", "min"}) {
+      for (int axis = 0; axis < 3; ++axis) {
+        SCOPED_TRACE(elem + " " + kind + " " + dims + " axis " +
+                     std::to_string(axis));
+        std::string rest;
+        int64_t m = 1;
+        for (int k = 0; k < 3; ++k)
+          if (k != axis) {
+            rest += (rest.empty() ? "" : "x") + std::to_string(shape.d[k]);
+            m *= shape.d[k];
+          }
+        std::string source =
+            subst(kReduce, {{"$N", std::to_string(shape.size())},
+                            {"$S", dims},
+                            {"$R", rest},
+                            {"$M", std::to_string(m)},
+                            {"$E", elem},
+                            {"$KIND", kind},
+                            {"$AXIS", std::to_string(axis)}});
+        bool isFloat = elem == "f32";
+        std::vector<float> af, of(m, kPoison);
+        std::vector<int32_t> ai, oi(m, kPoisonInt);
+        // NaNs only for max and min, whose propagation is specified.
+        if (isFloat)
+          af = kind == "sum" ? randomFloats(shape.size())
+                             : specialFloats(shape.size());
+        else
+          ai = randomInts(shape.size(), INT32_MIN, INT32_MAX);
+        if (isFloat)
+          run(parse(source), {viewOf(af, DType::F32, {shape.size()}),
+                              viewOf(of, DType::F32, {m})});
+        else
+          run(parse(source), {viewOf(ai, DType::I32, {shape.size()}),
+                              viewOf(oi, DType::I32, {m})});
+        int64_t out = 0;
+        for (int64_t i = 0; i < shape.d[0]; ++i)
+          for (int64_t j = 0; j < shape.d[1]; ++j)
+            for (int64_t k = 0; k < shape.d[2]; ++k) {
+              int64_t idx[3] = {i, j, k};
+              if (idx[axis] != 0)
+                continue;
+              float accF = 0;
+              uint32_t accI = 0;
+              for (int64_t l = 0; l < shape.d[axis]; ++l) {
+                int64_t at[3] = {i, j, k};
+                at[axis] = l;
+                int64_t flat = shape.at(at[0], at[1], at[2]);
+                if (isFloat) {
+                  float v = af[flat];
+                  accF = l == 0          ? v
+                         : kind == "sum" ? accF + v
+                         : kind == "max" ? refMaximum(accF, v)
+                                         : refMinimum(accF, v);
+                } else {
+                  int32_t v = ai[flat], acc = static_cast<int32_t>(accI);
+                  accI = l == 0 ? static_cast<uint32_t>(v)
+                         : kind == "sum"
+                             ? accI + static_cast<uint32_t>(v)
+                             : static_cast<uint32_t>(
+                                   kind == "max" ? std::max(acc, v)
+                                                 : std::min(acc, v));
+                }
+              }
+              // The output is row-major over the remaining axes, which is
+              // the order this loop visits them in.
+              if (isFloat)
+                ASSERT_TRUE(sameFloat(of[out], accF))
+                    << out << ": " << of[out] << " vs " << accF;
+              else
+                ASSERT_EQ(oi[out], static_cast<int32_t>(accI)) << out;
+              ++out;
+            }
+        ASSERT_EQ(out, m);
+      }
+    }
+  }
+}
+
+//===----------------------------------------------------------------------===//
+// Matrix products
+//===----------------------------------------------------------------------===//
+
+const char *kMma = R"(
+tile.kernel @mma(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>,
+                 %c: !tile.view<2, f32>, %o: !tile.view<2, f32>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0, %c0] : !tile.view<2, f32> -> tensor<$Mx$Kxf32>
+  %y = tile.load %b[%c0, %c0] : !tile.view<2, f32> -> tensor<$Kx$Nxf32>
+  %acc = tile.load %c[%c0, %c0] : !tile.view<2, f32> -> tensor<$Mx$Nxf32>
+  %xc = tile.convert %x : tensor<$Mx$Kxf32> -> tensor<$Mx$Kx$E>
+  %yc = tile.convert %y : tensor<$Kx$Nxf32> -> tensor<$Kx$Nx$E>
+  %d = tile.mma %xc, %yc, %acc : tensor<$Mx$Kx$E>, tensor<$Kx$Nx$E>, tensor<$Mx$Nxf32>
+  tile.store %d, %o[%c0, %c0] : tensor<$Mx$Nxf32>, !tile.view<2, f32>
+  tile.return
+}
+)";
+
+TEST_F(ComputeTest, MmaWithEachOperandType) {
+  for (const std::string elem : {"f32", "bf16", "f16", "tf32"}) {
+    int64_t m = uniformInt(1, 40), n = uniformInt(1, 40), k = uniformInt(1, 70);
+    SCOPED_TRACE(elem + " " + std::to_string(m) + "x" + std::to_string(n) +
+                 "x" + std::to_string(k));
+    std::vector<float> a = randomFloats(m * k, -2, 2),
+                       b = randomFloats(k * n, -2, 2),
+                       c = randomFloats(m * n, -8, 8), o(m * n, kPoison);
+    run(parse(subst(kMma, {{"$M", std::to_string(m)},
+                           {"$N", std::to_string(n)},
+                           {"$K", std::to_string(k)},
+                           {"$E", elem}})),
+        {viewOf(a, DType::F32, {m, k}), viewOf(b, DType::F32, {k, n}),
+         viewOf(c, DType::F32, {m, n}), viewOf(o, DType::F32, {m, n})});
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        // One rounding per term, in increasing k: for narrow operands the
+        // product is exact, so this is also "exact product, f32 sum".
+        float acc = c[i * n + j];
+        double exact = acc;
+        for (int64_t p = 0; p < k; ++p) {
+          float x = roundRef(a[i * k + p], elem),
+                y = roundRef(b[p * n + j], elem);
+          acc = std::fma(x, y, acc);
+          exact += static_cast<double>(x) * y;
+        }
+        ASSERT_EQ(o[i * n + j], acc) << i << ", " << j;
+        ASSERT_NEAR(o[i * n + j], exact, 1e-4 * (1 + std::fabs(exact)));
+      }
+  }
+}
+
+TEST_F(ComputeTest, MmaOnBF16ViewsAndTransposedOperand) {
+  const char *source = R"(
+tile.kernel @mma(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
+                 %o: !tile.view<2, f32>) {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %x = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x32xbf16>
+  // b is stored N x K; read it as K x N.
+  %y = tile.load %b[%c0, %c0] order = [1, 0] : !tile.view<2, bf16> -> tensor<32x8xbf16>
+  %acc = tile.full %zero : tensor<16x8xf32>
+  %d = tile.mma %x, %y, %acc : tensor<16x32xbf16>, tensor<32x8xbf16>, tensor<16x8xf32>
+  tile.store %d, %o[%c0, %c0] : tensor<16x8xf32>, !tile.view<2, f32>
+  tile.return
+}
+)";
+  std::vector<uint16_t> a(16 * 32), b(8 * 32);
+  for (uint16_t &v : a)
+    v = floatToBF16Bits(uniform(-3, 3));
+  for (uint16_t &v : b)
+    v = floatToBF16Bits(uniform(-3, 3));
+  std::vector<float> o(16 * 8, kPoison);
+  run(parse(source), {viewOf(a, DType::BF16, {16, 32}),
+                      viewOf(b, DType::BF16, {8, 32}),
+                      viewOf(o, DType::F32, {16, 8})});
+  for (int i = 0; i < 16; ++i)
+    for (int j = 0; j < 8; ++j) {
+      float acc = 0;
+      for (int p = 0; p < 32; ++p)
+        acc = std::fma(bf16BitsToFloat(a[i * 32 + p]),
+                       bf16BitsToFloat(b[j * 32 + p]), acc);
+      ASSERT_EQ(o[i * 8 + j], acc) << i << ", " << j;
+    }
+}
+
+//===----------------------------------------------------------------------===//
+// Tile construction and movement
+//===----------------------------------------------------------------------===//
+
+TEST_F(ComputeTest, ExtractWithDynamicIndices) {
+  const char *source = R"(
+tile.kernel @extract(%a: !tile.view<2, f32>, %o: !tile.view<2, f32>,
+                     %i: index, %j: index) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0, %c0] : !tile.view<2, f32> -> tensor<12x20xf32>
+  %s = tile.extract %x[%i, %j] : tensor<12x20xf32> -> tensor<3x5xf32>
+  tile.store %s, %o[%c0, %c0] : tensor<3x5xf32>, !tile.view<2, f32>
+  tile.return
+}
+)";
+  mlir::tile::KernelOp kernel = parse(source);
+  std::vector<float> a = randomFloats(12 * 20);
+  for (int64_t i = 0; i < 4; ++i)
+    for (int64_t j = 0; j < 4; ++j) {
+      std::vector<float> o(15, kPoison);
+      run(kernel, {viewOf(a, DType::F32, {12, 20}),
+                   viewOf(o, DType::F32, {3, 5}), Scalar(i), Scalar(j)});
+      for (int r = 0; r < 3; ++r)
+        for (int c = 0; c < 5; ++c)
+          ASSERT_EQ(o[r * 5 + c], a[(i * 3 + r) * 20 + j * 5 + c]);
+    }
+}
+
+TEST_F(ComputeTest, BroadcastReshapePermuteFullArangeWhere) {
+  const char *source = R"(
+tile.kernel @move(%a: !tile.view<1, f32>, %s: f32, %o: !tile.view<2, f32>,
+                  %p: !tile.view<4, f32>, %q: !tile.view<1, i64>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %x = tile.load %a[%c0] : !tile.view<1, f32> -> tensor<24xf32>
+  // Row 0 of o: x broadcast along rows (from 1x24) + column broadcast of
+  // x[0..4) (from 4x1), row 1-3 of the sum.
+  %row = tile.reshape %x : tensor<24xf32> -> tensor<1x24xf32>
+  %rows = tile.broadcast %row : tensor<1x24xf32> -> tensor<4x24xf32>
+  %head = tile.extract %x[%c0] : tensor<24xf32> -> tensor<4xf32>
+  %col = tile.reshape %head : tensor<4xf32> -> tensor<4x1xf32>
+  %cols = tile.broadcast %col : tensor<4x1xf32> -> tensor<4x24xf32>
+  %sum = arith.addf %rows, %cols : tensor<4x24xf32>
+  tile.store %sum, %o[%c0, %c0] : tensor<4x24xf32>, !tile.view<2, f32>
+  // Rows 4-7: where(arange(24) < 10 per column, full(s), sum).
+  %ar = tile.arange : tensor<24xi32>
+  %ar2 = tile.reshape %ar : tensor<24xi32> -> tensor<1x24xi32>
+  %arb = tile.broadcast %ar2 : tensor<1x24xi32> -> tensor<4x24xi32>
+  %ten = arith.constant dense<10> : tensor<4x24xi32>
+  %m = arith.cmpi slt, %arb, %ten : tensor<4x24xi32>
+  %f = tile.full %s : tensor<4x24xf32>
+  %w = tile.where %m, %f, %sum : tensor<4x24xi1>, tensor<4x24xf32>
+  tile.store %w, %o[%c1, %c0] : tensor<4x24xf32>, !tile.view<2, f32>
+  // p: x as 2x3x4, permuted [2, 0, 1] to 4x2x3, with a leading 1.
+  %t3 = tile.reshape %x : tensor<24xf32> -> tensor<2x3x4xf32>
+  %pm = tile.permute %t3 [2, 0, 1] : tensor<2x3x4xf32> -> tensor<4x2x3xf32>
+  %p4 = tile.reshape %pm : tensor<4x2x3xf32> -> tensor<1x4x2x3xf32>
+  tile.store %p4, %p[%c0, %c0, %c0, %c0] : tensor<1x4x2x3xf32>, !tile.view<4, f32>
+  // q: arange in i64, and a select on a scalar condition.
+  %ai = tile.arange : tensor<8xi64>
+  %true = arith.constant true
+  %neg = arith.constant dense<-1> : tensor<8xi64>
+  %sel = arith.select %true, %ai, %neg : tensor<8xi64>
+  tile.store %sel, %q[%c0] : tensor<8xi64>, !tile.view<1, i64>
+  tile.return
+}
+)";
+  std::vector<float> a = randomFloats(24), o(8 * 24, kPoison),
+                     p(24, kPoison);
+  std::vector<int64_t> q(8, kPoisonInt);
+  float s = uniform(-1, 1);
+  run(parse(source), {viewOf(a, DType::F32, {24}), Scalar(double(s)),
+                      viewOf(o, DType::F32, {8, 24}),
+                      viewOf(p, DType::F32, {1, 4, 2, 3}),
+                      viewOf(q, DType::I64, {8})});
+  for (int r = 0; r < 4; ++r)
+    for (int c = 0; c < 24; ++c) {
+      float sum = a[c] + a[r];
+      ASSERT_EQ(o[r * 24 + c], sum);
+      ASSERT_EQ(o[(4 + r) * 24 + c], c < 10 ? s : sum);
+    }
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 2; ++j)
+      for (int k = 0; k < 3; ++k)
+        ASSERT_EQ(p[(i * 2 + j) * 3 + k], a[(j * 3 + k) * 4 + i]);
+  for (int i = 0; i < 8; ++i)
+    ASSERT_EQ(q[i], i);
+}
+
+TEST_F(ComputeTest, DenseAndScalarConstants) {
+  const char *source = R"(
+tile.kernel @constants(%o: !tile.view<1, f32>, %q: !tile.view<1, i32>) {
+  %c0 = arith.constant 0 : index
+  %d = arith.constant dense<[1.5, -2.0, 3.25, 0.1]> : tensor<4xf32>
+  %h = arith.constant dense<[0.1, 0.2, 0.3, 65519.0]> : tensor<4xf16>
+  %hf = tile.convert %h : tensor<4xf16> -> tensor<4xf32>
+  %sum = arith.addf %d, %hf : tensor<4xf32>
+  tile.store %sum, %o[%c0] : tensor<4xf32>, !tile.view<1, f32>
+  %i = arith.constant dense<[7, -8, 2147483647, -2147483648]> : tensor<4xi32>
+  %b = arith.constant dense<[true, false, true, true]> : tensor<4xi1>
+  %bi = arith.extui %b : tensor<4xi1> to tensor<4xi32>
+  %r = arith.addi %i, %bi : tensor<4xi32>
+  tile.store %r, %q[%c0] : tensor<4xi32>, !tile.view<1, i32>
+  tile.return
+}
+)";
+  std::vector<float> o(4, kPoison);
+  std::vector<int32_t> q(4, kPoisonInt);
+  run(parse(source),
+      {viewOf(o, DType::F32, {4}), viewOf(q, DType::I32, {4})});
+  EXPECT_EQ(o[0], 1.5f + refF16(0.1f));
+  EXPECT_EQ(o[1], -2.0f + refF16(0.2f));
+  EXPECT_EQ(o[2], 3.25f + refF16(0.3f));
+  EXPECT_EQ(o[3], 0.1f + 65504.0f);
+  EXPECT_EQ(q[0], 8);
+  EXPECT_EQ(q[1], -8);
+  EXPECT_EQ(q[2], INT32_MIN);
+  EXPECT_EQ(q[3], -2147483647);
+}
+
+} // namespace

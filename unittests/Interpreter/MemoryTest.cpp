@@ -1,0 +1,441 @@
+//===- MemoryTest.cpp - tile.load, tile.store and the grid ------*- C++ -*-===//
+//
+// Loads and stores at random tile indices of random strided views, with every
+// order and padding, checked element by element against the definition:
+// tile element r of a load with order p reads view coordinate
+// c[p[k]] = index[p[k]] * shape[k] + r[k], or the padding outside the view.
+//
+//===----------------------------------------------------------------------===//
+
+#include "TestUtil.h"
+
+#include <algorithm>
+#include <numeric>
+
+using namespace tilec::interp;
+using namespace tilec::interp::test;
+
+namespace {
+
+struct DTypeCase {
+  DType dtype;
+  const char *name;
+  bool isFloat;
+};
+
+const DTypeCase kDTypes[] = {
+    {DType::F32, "f32", true},  {DType::F16, "f16", true},
+    {DType::BF16, "bf16", true}, {DType::I8, "i8", false},
+    {DType::I16, "i16", false}, {DType::I32, "i32", false},
+    {DType::I64, "i64", false},
+};
+
+/// Raw host memory of any dtype, read and written element by element.
+struct RawBuffer {
+  DType dtype;
+  std::vector<uint8_t> bytes;
+
+  RawBuffer(DType dtype, int64_t n) : dtype(dtype), bytes(n * dtypeSize(dtype)) {}
+  int64_t size() const { return bytes.size() / dtypeSize(dtype); }
+
+  float getFloat(int64_t i) const {
+    if (dtype == DType::F32) {
+      float v;
+      std::memcpy(&v, &bytes[i * 4], 4);
+      return v;
+    }
+    uint16_t h;
+    std::memcpy(&h, &bytes[i * 2], 2);
+    return dtype == DType::F16 ? f16BitsToFloat(h) : bf16BitsToFloat(h);
+  }
+  void setFloat(int64_t i, float v) {
+    if (dtype == DType::F32) {
+      std::memcpy(&bytes[i * 4], &v, 4);
+      return;
+    }
+    uint16_t h = dtype == DType::F16 ? floatToF16Bits(v) : floatToBF16Bits(v);
+    std::memcpy(&bytes[i * 2], &h, 2);
+  }
+  int64_t getInt(int64_t i) const {
+    switch (dtype) {
+    case DType::I8:
+      return static_cast<int8_t>(bytes[i]);
+    case DType::I16: {
+      int16_t v;
+      std::memcpy(&v, &bytes[i * 2], 2);
+      return v;
+    }
+    case DType::I32: {
+      int32_t v;
+      std::memcpy(&v, &bytes[i * 4], 4);
+      return v;
+    }
+    default: {
+      int64_t v;
+      std::memcpy(&v, &bytes[i * 8], 8);
+      return v;
+    }
+    }
+  }
+  void setInt(int64_t i, int64_t v) {
+    size_t size = dtypeSize(dtype);
+    // Little-endian: the low bytes are the truncated value.
+    std::memcpy(&bytes[i * size], &v, size);
+  }
+  HostView view(std::vector<int64_t> shape, std::vector<int64_t> strides) {
+    HostView v;
+    v.data = bytes.data();
+    v.dtype = dtype;
+    v.shape = std::move(shape);
+    v.strides = std::move(strides);
+    return v;
+  }
+};
+
+class MemoryTest : public KernelTest {
+protected:
+  void fillRandom(RawBuffer &buffer, bool isFloat) {
+    for (int64_t i = 0; i < buffer.size(); ++i) {
+      if (isFloat)
+        buffer.setFloat(i, uniform(-100, 100));
+      else
+        buffer.setInt(i, static_cast<int64_t>(rng()));
+    }
+  }
+  void poison(RawBuffer &buffer, bool isFloat) {
+    for (int64_t i = 0; i < buffer.size(); ++i) {
+      if (isFloat)
+        buffer.setFloat(i, kPoison);
+      else
+        buffer.setInt(i, kPoisonInt);
+    }
+  }
+
+  /// Random extents in [1, maxExtent] and strides of a random memory
+  /// order with gaps between dimensions: distinct elements never alias.
+  void randomLayout(unsigned rank, int64_t maxExtent,
+                    std::vector<int64_t> &shape,
+                    std::vector<int64_t> &strides, int64_t &span) {
+    shape.resize(rank);
+    strides.resize(rank);
+    for (int64_t &s : shape)
+      s = uniformInt(1, maxExtent);
+    std::vector<unsigned> memoryOrder(rank);
+    std::iota(memoryOrder.begin(), memoryOrder.end(), 0);
+    std::shuffle(memoryOrder.begin(), memoryOrder.end(), rng);
+    int64_t stride = uniformInt(1, 2);
+    for (unsigned d : memoryOrder) {
+      strides[d] = stride;
+      stride = stride * shape[d] + uniformInt(0, 3);
+    }
+    span = 1;
+    for (unsigned d = 0; d < rank; ++d)
+      span += (shape[d] - 1) * strides[d];
+  }
+};
+
+std::string tileType(const std::vector<int64_t> &shape, const char *elem) {
+  std::string text = "tensor<";
+  for (int64_t s : shape)
+    text += std::to_string(s) + "x";
+  return text + elem + ">";
+}
+
+std::string orderText(const std::vector<unsigned> &order) {
+  std::string text = "[";
+  for (size_t k = 0; k < order.size(); ++k)
+    text += (k ? ", " : "") + std::to_string(order[k]);
+  return text + "]";
+}
+
+/// Calls `fn(index)` for each multi-index of `shape`, row-major.
+template <typename Fn>
+void forEachIndex(const std::vector<int64_t> &shape, Fn fn) {
+  std::vector<int64_t> index(shape.size(), 0);
+  int64_t total = 1;
+  for (int64_t s : shape)
+    total *= s;
+  for (int64_t n = 0; n < total; ++n) {
+    fn(index, n);
+    for (int k = static_cast<int>(shape.size()) - 1; k >= 0; --k) {
+      if (++index[k] < shape[k])
+        break;
+      index[k] = 0;
+    }
+  }
+}
+
+const char *kLoadKernel = R"(
+tile.kernel @load(%v: !tile.view<3, $E>, %o: !tile.view<3, $E>, %i0: index,
+                  %i1: index, %i2: index) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %v[%i0, %i1, %i2] padding = $PAD order = $ORDER
+      : !tile.view<3, $E> -> $TILE
+  tile.store %t, %o[%c0, %c0, %c0] : $TILE, !tile.view<3, $E>
+  tile.return
+}
+)";
+
+const char *kStoreKernel = R"(
+tile.kernel @store(%v: !tile.view<3, $E>, %o: !tile.view<3, $E>, %i0: index,
+                   %i1: index, %i2: index) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %v[%c0, %c0, %c0] : !tile.view<3, $E> -> $TILE
+  tile.store %t, %o[%i0, %i1, %i2] order = $ORDER : $TILE, !tile.view<3, $E>
+  tile.return
+}
+)";
+
+TEST_F(MemoryTest, LoadEveryDTypePaddingAndOrder) {
+  const char *paddings[] = {"zero", "nan", "neg_inf", "pos_inf"};
+  const float padValues[] = {0.0f, NAN, -INFINITY, INFINITY};
+  for (const DTypeCase &dt : kDTypes) {
+    for (int p = 0; p < 4; ++p) {
+      if (!dt.isFloat && p != 0)
+        continue;
+      for (int trial = 0; trial < 12; ++trial) {
+        SCOPED_TRACE(std::string(dt.name) + " padding " + paddings[p] +
+                     " trial " + std::to_string(trial));
+        std::vector<int64_t> viewShape, strides, tile(3);
+        int64_t span;
+        randomLayout(3, 9, viewShape, strides, span);
+        for (int64_t &t : tile)
+          t = uniformInt(1, 5);
+        std::vector<unsigned> order = {0, 1, 2};
+        std::shuffle(order.begin(), order.end(), rng);
+        // Tile indices from one before the view to one past its end.
+        std::vector<int64_t> index(3);
+        for (unsigned k = 0; k < 3; ++k) {
+          unsigned d = order[k];
+          index[d] = uniformInt(-1, viewShape[d] / tile[k] + 1);
+        }
+        RawBuffer in(dt.dtype, span), out(dt.dtype, tile[0] * tile[1] * tile[2]);
+        fillRandom(in, dt.isFloat);
+        poison(out, dt.isFloat);
+        mlir::tile::KernelOp kernel = parse(
+            subst(kLoadKernel, {{"$E", dt.name},
+                                {"$PAD", paddings[p]},
+                                {"$ORDER", orderText(order)},
+                                {"$TILE", tileType(tile, dt.name)}}));
+        run(kernel, {in.view(viewShape, strides), out.view(tile, HostView::contiguousStrides(tile)),
+                     Scalar(index[0]), Scalar(index[1]), Scalar(index[2])});
+        std::vector<int64_t> tileStrides = HostView::contiguousStrides(tile);
+        forEachIndex(tile, [&](const std::vector<int64_t> &r, int64_t n) {
+          std::vector<int64_t> coord(3);
+          bool inside = true;
+          int64_t offset = 0;
+          for (unsigned k = 0; k < 3; ++k) {
+            unsigned d = order[k];
+            coord[d] = index[d] * tile[k] + r[k];
+            inside &= coord[d] >= 0 && coord[d] < viewShape[d];
+          }
+          for (unsigned d = 0; inside && d < 3; ++d)
+            offset += coord[d] * strides[d];
+          if (dt.isFloat) {
+            float expect = inside ? in.getFloat(offset) : padValues[p];
+            ASSERT_TRUE(sameFloat(out.getFloat(n), expect))
+                << "element " << n << ": " << out.getFloat(n) << " vs "
+                << expect;
+          } else {
+            int64_t expect = inside ? in.getInt(offset) : 0;
+            ASSERT_EQ(out.getInt(n), expect) << "element " << n;
+          }
+        });
+      }
+    }
+  }
+}
+
+TEST_F(MemoryTest, StoreMasksEveryDTypeAndOrder) {
+  for (const DTypeCase &dt : kDTypes) {
+    for (int trial = 0; trial < 12; ++trial) {
+      SCOPED_TRACE(std::string(dt.name) + " trial " + std::to_string(trial));
+      std::vector<int64_t> viewShape, strides, tile(3);
+      int64_t span;
+      randomLayout(3, 9, viewShape, strides, span);
+      for (int64_t &t : tile)
+        t = uniformInt(1, 5);
+      std::vector<unsigned> order = {0, 1, 2};
+      std::shuffle(order.begin(), order.end(), rng);
+      std::vector<int64_t> index(3);
+      for (unsigned k = 0; k < 3; ++k) {
+        unsigned d = order[k];
+        index[d] = uniformInt(-1, viewShape[d] / tile[k] + 1);
+      }
+      // Slack after the view: a write past its end would land there.
+      RawBuffer in(dt.dtype, tile[0] * tile[1] * tile[2]),
+          out(dt.dtype, span + 16);
+      fillRandom(in, dt.isFloat);
+      poison(out, dt.isFloat);
+      RawBuffer expect = out;
+      mlir::tile::KernelOp kernel =
+          parse(subst(kStoreKernel, {{"$E", dt.name},
+                                     {"$ORDER", orderText(order)},
+                                     {"$TILE", tileType(tile, dt.name)}}));
+      run(kernel, {in.view(tile, HostView::contiguousStrides(tile)),
+                   out.view(viewShape, strides), Scalar(index[0]),
+                   Scalar(index[1]), Scalar(index[2])});
+      forEachIndex(tile, [&](const std::vector<int64_t> &r, int64_t n) {
+        bool inside = true;
+        int64_t offset = 0;
+        for (unsigned k = 0; k < 3; ++k) {
+          unsigned d = order[k];
+          int64_t coord = index[d] * tile[k] + r[k];
+          inside &= coord >= 0 && coord < viewShape[d];
+          offset += coord * strides[d];
+        }
+        if (!inside)
+          return;
+        if (dt.isFloat)
+          expect.setFloat(offset, in.getFloat(n));
+        else
+          expect.setInt(offset, in.getInt(n));
+      });
+      for (int64_t i = 0; i < out.size(); ++i) {
+        if (dt.isFloat)
+          ASSERT_TRUE(sameFloat(out.getFloat(i), expect.getFloat(i)))
+              << "element " << i;
+        else
+          ASSERT_EQ(out.getInt(i), expect.getInt(i)) << "element " << i;
+      }
+    }
+  }
+}
+
+// A copy tiled over a grid with parameter tile sizes that do not divide the
+// view: the ragged last tiles read padding and their writes are masked.
+TEST_F(MemoryTest, RaggedGridCopyWithBoundParameters) {
+  const char *source = R"(
+!Tile = tensor<?x?xf32, #tile.dims<[BM, BN]>>
+tile.kernel @copy(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>)
+    attributes {params = {BM = 16 : i64, BN = 16 : i64}} {
+  %i = tile.block_id x
+  %j = tile.block_id y
+  %t = tile.load %x[%i, %j] : !tile.view<2, f32> -> !Tile
+  tile.store %t, %y[%i, %j] : !Tile, !tile.view<2, f32>
+  tile.return
+}
+)";
+  for (int trial = 0; trial < 8; ++trial) {
+    int64_t bm = uniformInt(1, 9), bn = uniformInt(1, 9);
+    int64_t m = uniformInt(1, 40), n = uniformInt(1, 40);
+    int64_t ldx = n + uniformInt(0, 3), ldy = n + uniformInt(1, 3);
+    SCOPED_TRACE("BM=" + std::to_string(bm) + " BN=" + std::to_string(bn) +
+                 " view " + std::to_string(m) + "x" + std::to_string(n));
+    std::vector<float> x = randomFloats(m * ldx), y(m * ldy + 8, kPoison);
+    mlir::tile::KernelOp kernel =
+        parse(source, /*bind=*/true,
+              {"BM=" + std::to_string(bm), "BN=" + std::to_string(bn)});
+    Grid grid;
+    grid.size = {(m + bm - 1) / bm, (n + bn - 1) / bn, 1};
+    run(kernel,
+        {viewOf(x, DType::F32, {m, n}, {ldx, 1}),
+         viewOf(y, DType::F32, {m, n}, {ldy, 1})},
+        grid, static_cast<unsigned>(uniformInt(1, 4)));
+    for (int64_t r = 0; r < m; ++r)
+      for (int64_t c = 0; c < ldy; ++c)
+        ASSERT_EQ(y[r * ldy + c], c < n ? x[r * ldx + c] : kPoison)
+            << "at " << r << ", " << c;
+    for (int64_t k = m * ldy; k < static_cast<int64_t>(y.size()); ++k)
+      ASSERT_EQ(y[k], kPoison);
+  }
+}
+
+// A transposing copy: load with order [1, 0] from a ragged view, store into
+// the transposed view; what falls outside either view is padding or masked.
+TEST_F(MemoryTest, TransposedLoadFeedsPlainStore) {
+  const char *source = R"(
+tile.kernel @transpose(%x: !tile.view<2, bf16>, %y: !tile.view<2, bf16>) {
+  %i = tile.block_id x
+  %j = tile.block_id y
+  %t = tile.load %x[%j, %i] order = [1, 0] : !tile.view<2, bf16> -> tensor<4x8xbf16>
+  tile.store %t, %y[%i, %j] : tensor<4x8xbf16>, !tile.view<2, bf16>
+  tile.return
+}
+)";
+  int64_t m = uniformInt(1, 30), n = uniformInt(1, 30);
+  SCOPED_TRACE(std::to_string(m) + "x" + std::to_string(n));
+  std::vector<uint16_t> x(m * n), y(n * m, floatToBF16Bits(kPoison));
+  for (uint16_t &v : x)
+    v = floatToBF16Bits(uniform(-10, 10));
+  Grid grid;
+  grid.size = {(n + 3) / 4, (m + 7) / 8, 1};
+  run(parse(source),
+      {viewOf(x, DType::BF16, {m, n}), viewOf(y, DType::BF16, {n, m})}, grid);
+  for (int64_t r = 0; r < n; ++r)
+    for (int64_t c = 0; c < m; ++c)
+      ASSERT_EQ(y[r * m + c], x[c * n + r]) << "at " << r << ", " << c;
+}
+
+TEST_F(MemoryTest, GridCoordinatesAndViewExtents) {
+  const char *source = R"(
+tile.kernel @ids(%o: !tile.view<3, i64>) {
+  %x = tile.block_id x
+  %y = tile.block_id y
+  %z = tile.block_id z
+  %nx = tile.num_blocks x
+  %ny = tile.num_blocks y
+  %nz = tile.num_blocks z
+  %d0 = tile.dim %o[0] : !tile.view<3, i64>
+  %c10 = arith.constant 10 : index
+  %c1000 = arith.constant 1000 : index
+  // ((x * 10 + y) * 10 + z) + 1000 * (((nx * 10 + ny) * 10 + nz) * 10 + d0)
+  %a = arith.muli %x, %c10 : index
+  %b = arith.addi %a, %y : index
+  %c = arith.muli %b, %c10 : index
+  %d = arith.addi %c, %z : index
+  %e = arith.muli %nx, %c10 : index
+  %f = arith.addi %e, %ny : index
+  %g = arith.muli %f, %c10 : index
+  %h = arith.addi %g, %nz : index
+  %k = arith.muli %h, %c10 : index
+  %l = arith.addi %k, %d0 : index
+  %m = arith.muli %l, %c1000 : index
+  %v = arith.addi %d, %m : index
+  %w = arith.index_cast %v : index to i64
+  %t = tile.full %w : tensor<1x1x1xi64>
+  tile.store %t, %o[%z, %y, %x] : tensor<1x1x1xi64>, !tile.view<3, i64>
+  tile.return
+}
+)";
+  int64_t gx = uniformInt(1, 5), gy = uniformInt(1, 5), gz = uniformInt(1, 5);
+  std::vector<int64_t> o(gx * gy * gz, kPoisonInt);
+  Grid grid;
+  grid.size = {gx, gy, gz};
+  run(parse(source), {viewOf(o, DType::I64, {gz, gy, gx})}, grid);
+  int64_t tail = 1000 * (((gx * 10 + gy) * 10 + gz) * 10 + gz);
+  for (int64_t z = 0; z < gz; ++z)
+    for (int64_t y = 0; y < gy; ++y)
+      for (int64_t x = 0; x < gx; ++x)
+        ASSERT_EQ(o[(z * gy + y) * gx + x], (x * 10 + y) * 10 + z + tail);
+}
+
+// Offsets past 2^32 elements: rows 3 * 2^31 elements apart. Only row 1 of
+// each view is touched, so both views are placed such that row 1 lies in a
+// small buffer (the pointers to their row 0 are formed, never dereferenced);
+// an offset computed in 32 bits would land elsewhere.
+TEST_F(MemoryTest, SixtyFourBitOffsets) {
+  const char *source = R"(
+tile.kernel @far(%x: !tile.view<2, i8>, %y: !tile.view<2, i8>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %t = tile.load %x[%c1, %c0] : !tile.view<2, i8> -> tensor<1x1xi8>
+  tile.store %t, %y[%c1, %c0] : tensor<1x1xi8>, !tile.view<2, i8>
+  tile.return
+}
+)";
+  int64_t stride = int64_t(3) << 31;
+  std::vector<int8_t> memory = {0, 9, kPoisonInt, kPoisonInt};
+  auto address = reinterpret_cast<uintptr_t>(memory.data());
+  HostView x, y;
+  x.dtype = y.dtype = DType::I8;
+  x.shape = y.shape = {2, 1};
+  x.strides = y.strides = {stride, 1};
+  x.data = reinterpret_cast<void *>(address + 1 - stride);
+  y.data = reinterpret_cast<void *>(address + 2 - stride);
+  run(parse(source), {x, y});
+  EXPECT_EQ(memory[2], 9);
+  EXPECT_EQ(memory[3], kPoisonInt);
+}
+
+} // namespace
