@@ -1,0 +1,164 @@
+/*===- tilec_mamba2.h - the Mamba-2 forward pass on the GPU, C ABI -*- C -*-===*
+ *
+ * A C interface to forwardGpu (Mamba2Gpu.h) for callers that are not C++
+ * (Python through ctypes or cffi, other languages). Tensors are described by
+ * plain pointers and shape/stride arrays in elements, in mamba_ssm's layouts
+ * (docs/mamba2-gpu.md). Every function returns a tilec_mamba2_status; on
+ * failure tilec_mamba2_last_error() says, for the calling thread, what was
+ * wrong. Arguments are checked before the CUDA driver is used, so an invalid
+ * call fails the same way on a machine without a GPU.
+ *
+ * This header needs no CUDA header: the stream is a void * holding a
+ * CUstream or cudaStream_t (the same handle); NULL is the legacy default
+ * stream.
+ *
+ *===----------------------------------------------------------------------===*/
+
+#ifndef TILEC_MAMBA2_TILEC_MAMBA2_H
+#define TILEC_MAMBA2_TILEC_MAMBA2_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef enum tilec_mamba2_status {
+  TILEC_MAMBA2_SUCCESS = 0,
+  /* A size of the problem is not positive, a tensor's rank or shape is not
+   * the one the problem implies (or its rank is outside [0,
+   * TILEC_MAMBA2_MAX_RANK]), or a size is beyond what the kernels' grids or
+   * 64-bit byte counts can cover. */
+  TILEC_MAMBA2_ERROR_INVALID_SHAPE = 1,
+  /* A stride is negative, an output has stride 0 along a dimension of more
+   * than one element, or a strides array is missing for a rank > 0. */
+  TILEC_MAMBA2_ERROR_INVALID_STRIDE = 2,
+  /* A tensor's dtype is not a tilec_mamba2_dtype or not the one supported
+   * for it (x, B, C bf16; everything else f32). */
+  TILEC_MAMBA2_ERROR_INVALID_DTYPE = 3,
+  /* A data pointer is not aligned to its element size, or the workspace is
+   * not 16-byte aligned. */
+  TILEC_MAMBA2_ERROR_UNALIGNED = 4,
+  /* heads is not a multiple of groups. */
+  TILEC_MAMBA2_ERROR_GROUPS_DO_NOT_DIVIDE_HEADS = 5,
+  /* chunk is not 64, 128 or 256 (the chunk sizes the kernels are built for). */
+  TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK = 6,
+  /* A required argument (problem, tensor descriptor, data pointer, shape
+   * array, workspace size result) is NULL. */
+  TILEC_MAMBA2_ERROR_NULL_POINTER = 7,
+  /* A data pointer (or the workspace) is not device memory of the CUDA
+   * driver, e.g. ordinary or pinned host memory. */
+  TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER = 8,
+  /* The CUDA driver library cannot be loaded or is too old. */
+  TILEC_MAMBA2_ERROR_NO_DRIVER = 9,
+  /* The driver sees no CUDA device. */
+  TILEC_MAMBA2_ERROR_NO_DEVICE = 10,
+  /* The calling thread has no current CUDA context. */
+  TILEC_MAMBA2_ERROR_NO_CONTEXT = 11,
+  /* The workspace given is smaller than tilec_mamba2_workspace_size. */
+  TILEC_MAMBA2_ERROR_WORKSPACE_TOO_SMALL = 12,
+  /* Allocating the workspace on the stream (cuMemAllocAsync) failed. */
+  TILEC_MAMBA2_ERROR_OUT_OF_MEMORY = 13,
+  /* Loading or launching a kernel failed (the message has the driver's
+   * error). */
+  TILEC_MAMBA2_ERROR_LAUNCH_FAILURE = 14,
+  /* Any other invalid argument, e.g. tile sizes other than the compiled
+   * ones (C++ API only). */
+  TILEC_MAMBA2_ERROR_INVALID_ARGUMENT = 15
+} tilec_mamba2_status;
+
+/* The largest rank a tensor descriptor may claim; the tensors of the pass
+ * have rank 1 to 4. */
+#define TILEC_MAMBA2_MAX_RANK 8
+
+typedef enum tilec_mamba2_dtype {
+  TILEC_MAMBA2_F32 = 0,
+  TILEC_MAMBA2_F16 = 1,
+  TILEC_MAMBA2_BF16 = 2
+} tilec_mamba2_dtype;
+
+/* The sizes of one forward pass (Problem in Mamba2.h). */
+typedef struct tilec_mamba2_problem {
+  int64_t batch;
+  int64_t seqlen;
+  int64_t heads;
+  int64_t groups;
+  int64_t headdim;
+  int64_t dstate;
+  int64_t chunk;
+} tilec_mamba2_problem;
+
+/* A strided array in device memory. `dtype` holds a tilec_mamba2_dtype (an
+ * int32_t so that any value a caller passes is reported, not undefined).
+ * `shape` and `strides` have `rank` elements and count elements; `strides`
+ * may be NULL for a row-major (contiguous) tensor. The arrays need to live
+ * only for the duration of the call. */
+typedef struct tilec_mamba2_tensor {
+  void *data;
+  int32_t dtype;
+  int32_t rank;
+  const int64_t *shape;
+  const int64_t *strides;
+} tilec_mamba2_tensor;
+
+/* The name of a status, e.g. "TILEC_MAMBA2_ERROR_UNALIGNED". */
+const char *tilec_mamba2_status_name(int status);
+
+/* What the last failing tilec_mamba2 call of the calling thread reported;
+ * "" when none failed. Valid until the thread's next tilec_mamba2 call. */
+const char *tilec_mamba2_last_error(void);
+
+/* Bytes of device workspace tilec_mamba2_forward needs for `problem`.
+ * Needs no driver. */
+int tilec_mamba2_workspace_size(const tilec_mamba2_problem *problem,
+                                size_t *bytes);
+
+/* Loads every kernel into the calling thread's current context, as the
+ * first tilec_mamba2_forward for each chunk size would. Call it before
+ * capturing tilec_mamba2_forward in a CUDA graph. */
+int tilec_mamba2_prepare(void);
+
+/* The Mamba-2 forward pass, enqueued on `stream` in the calling thread's
+ * current CUDA context; returns without waiting for the kernels.
+ *
+ *   x              (batch, seqlen, heads, headdim)  bf16
+ *   dt             (batch, seqlen, heads)           f32, after softplus
+ *   A              (heads)                          f32
+ *   B, C           (batch, seqlen, groups, dstate)  bf16
+ *   D              (heads)                          f32
+ *   initial_state  (batch, heads, headdim, dstate)  f32, or NULL: zero
+ *   y              (batch, seqlen, heads, headdim)  f32, written
+ *   final_state    (batch, heads, headdim, dstate)  f32, or NULL: not written
+ *
+ * `workspace` is device memory of at least `workspace_bytes` >=
+ * tilec_mamba2_workspace_size bytes, 16-byte aligned, that nothing else uses
+ * until the kernels are done; NULL allocates it on the stream
+ * (cuMemAllocAsync) and frees it after the kernels (cuMemFreeAsync). No call
+ * synchronizes with the host, so the call can be captured in a CUDA graph.
+ * Checks, in order: the descriptors themselves (non-null problem and
+ * required tensors, rank, shape array, dtype value), in the order x, dt, A,
+ * B, C, D, initial_state, y, final_state; the problem and then each tensor
+ * against it, in that order (the validation forwardCpu runs too); the grid
+ * limits (batch and heads at most 65535); the alignment of each data
+ * pointer to its element size and of the workspace to 16 bytes; the
+ * workspace size. Then, through the driver: the driver and a device, a
+ * current context, and that every pointer is device memory. */
+int tilec_mamba2_forward(const tilec_mamba2_problem *problem,
+                         const tilec_mamba2_tensor *x,
+                         const tilec_mamba2_tensor *dt,
+                         const tilec_mamba2_tensor *A,
+                         const tilec_mamba2_tensor *B,
+                         const tilec_mamba2_tensor *C,
+                         const tilec_mamba2_tensor *D,
+                         const tilec_mamba2_tensor *initial_state,
+                         const tilec_mamba2_tensor *y,
+                         const tilec_mamba2_tensor *final_state,
+                         void *workspace, size_t workspace_bytes,
+                         void *stream);
+
+#ifdef __cplusplus
+} /* extern "C" */
+#endif
+
+#endif /* TILEC_MAMBA2_TILEC_MAMBA2_H */

@@ -1,0 +1,53 @@
+//===- CApiTesting.cpp - C ABI arguments for the tests ----------*- C++ -*-===//
+
+#include "CApiTesting.h"
+
+using namespace tilec::mamba2::testing;
+
+CTensor::CTensor(void *data, tilec_mamba2_dtype dtype,
+                 std::vector<int64_t> shape)
+    : shape(std::move(shape)) {
+  descriptor.data = data;
+  descriptor.dtype = dtype;
+  descriptor.rank = int32_t(this->shape.size());
+  strides.assign(this->shape.size(), 1);
+  for (size_t d = this->shape.size(); d-- > 1;)
+    strides[d - 1] = strides[d] * this->shape[d];
+}
+
+const tilec_mamba2_tensor *CTensor::get() {
+  descriptor.shape = shape.data();
+  descriptor.strides = nullStrides ? nullptr : strides.data();
+  return &descriptor;
+}
+
+CArguments CArguments::fake(const tilec_mamba2_problem &p) {
+  CArguments args;
+  args.problem = p;
+  uintptr_t next = uintptr_t(1) << 40;
+  auto address = [&] {
+    next += uintptr_t(1) << 32;
+    return reinterpret_cast<void *>(next);
+  };
+  const std::vector<int64_t> tokens = {p.batch, p.seqlen, p.heads, p.headdim};
+  const std::vector<int64_t> groups = {p.batch, p.seqlen, p.groups, p.dstate};
+  const std::vector<int64_t> state = {p.batch, p.heads, p.headdim, p.dstate};
+  args.x = CTensor(address(), TILEC_MAMBA2_BF16, tokens);
+  args.dt = CTensor(address(), TILEC_MAMBA2_F32, {p.batch, p.seqlen, p.heads});
+  args.A = CTensor(address(), TILEC_MAMBA2_F32, {p.heads});
+  args.B = CTensor(address(), TILEC_MAMBA2_BF16, groups);
+  args.C = CTensor(address(), TILEC_MAMBA2_BF16, groups);
+  args.D = CTensor(address(), TILEC_MAMBA2_F32, {p.heads});
+  args.initialState = CTensor(address(), TILEC_MAMBA2_F32, state);
+  args.y = CTensor(address(), TILEC_MAMBA2_F32, tokens);
+  args.finalState = CTensor(address(), TILEC_MAMBA2_F32, state);
+  return args;
+}
+
+int CArguments::forward() {
+  return tilec_mamba2_forward(
+      &problem, x.get(), dt.get(), A.get(), B.get(), C.get(), D.get(),
+      withInitialState ? initialState.get() : nullptr, y.get(),
+      withFinalState ? finalState.get() : nullptr, workspace, workspaceBytes,
+      stream);
+}

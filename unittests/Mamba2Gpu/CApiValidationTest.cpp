@@ -1,0 +1,411 @@
+//===- CApiValidationTest.cpp - argument checks of the C ABI ----*- C++ -*-===//
+//
+// One test per rule of tilec_mamba2_forward: each breaks the rule in an
+// otherwise valid call and expects the status that names it. These checks
+// come before any use of the driver, so the tests run (and pass) on a
+// machine without a GPU; the data pointers are fake and never dereferenced.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CApiTesting.h"
+
+#include "tilec/mamba2/Mamba2Gpu.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <set>
+#include <string>
+
+using namespace tilec::mamba2;
+using namespace tilec::mamba2::testing;
+
+namespace {
+
+const tilec_mamba2_problem kProblem = {/*batch=*/2,    /*seqlen=*/100,
+                                       /*heads=*/4,    /*groups=*/2,
+                                       /*headdim=*/32, /*dstate=*/16,
+                                       /*chunk=*/64};
+
+class CApiValidation : public ::testing::Test {
+protected:
+  CArguments args = CArguments::fake(kProblem);
+  /// The tensors in the order they are checked.
+  std::vector<std::pair<const char *, CTensor *>> tensors() {
+    return {{"x", &args.x},
+            {"dt", &args.dt},
+            {"A", &args.A},
+            {"B", &args.B},
+            {"C", &args.C},
+            {"D", &args.D},
+            {"initial state", &args.initialState},
+            {"y", &args.y},
+            {"final state", &args.finalState}};
+  }
+};
+
+bool reachedTheDriver(int status) {
+  return status == TILEC_MAMBA2_ERROR_NO_DRIVER ||
+         status == TILEC_MAMBA2_ERROR_NO_DEVICE ||
+         status == TILEC_MAMBA2_ERROR_NO_CONTEXT;
+}
+
+TEST_F(CApiValidation, ValidArgumentsPassValidationAndReachTheDriver) {
+  // No current context in this program: with a driver, NO_CONTEXT; without,
+  // NO_DRIVER or NO_DEVICE. Either way, validation accepted the call.
+  int status = args.forward();
+  EXPECT_TRUE(reachedTheDriver(status))
+      << statusName(status) << ": " << tilec_mamba2_last_error();
+  args.withInitialState = false;
+  args.withFinalState = false;
+  status = args.forward();
+  EXPECT_TRUE(reachedTheDriver(status))
+      << statusName(status) << ": " << tilec_mamba2_last_error();
+}
+
+TEST_F(CApiValidation, NullProblem) {
+  EXPECT_MAMBA2_STATUS(
+      tilec_mamba2_forward(nullptr, args.x.get(), args.dt.get(), args.A.get(),
+                           args.B.get(), args.C.get(), args.D.get(), nullptr,
+                           args.y.get(), nullptr, nullptr, 0, nullptr),
+      TILEC_MAMBA2_ERROR_NULL_POINTER);
+}
+
+TEST_F(CApiValidation, NullRequiredTensorDescriptor) {
+  const tilec_mamba2_tensor *t[7];
+  for (int missing = 0; missing < 7; ++missing) {
+    CArguments a = CArguments::fake(kProblem);
+    CTensor *all[7] = {&a.x, &a.dt, &a.A, &a.B, &a.C, &a.D, &a.y};
+    for (int i = 0; i < 7; ++i)
+      t[i] = i == missing ? nullptr : all[i]->get();
+    EXPECT_MAMBA2_STATUS(tilec_mamba2_forward(&a.problem, t[0], t[1], t[2],
+                                              t[3], t[4], t[5], nullptr, t[6],
+                                              nullptr, nullptr, 0, nullptr),
+                         TILEC_MAMBA2_ERROR_NULL_POINTER);
+  }
+}
+
+TEST_F(CApiValidation, NullDataPointer) {
+  for (auto [name, tensor] : tensors()) {
+    CArguments saved = args;
+    tensor->descriptor.data = nullptr;
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_NULL_POINTER);
+    EXPECT_NE(std::string(tilec_mamba2_last_error()).find(name),
+              std::string::npos)
+        << tilec_mamba2_last_error();
+    args = saved;
+  }
+}
+
+TEST_F(CApiValidation, NullShapeArray) {
+  tilec_mamba2_tensor x = *args.x.get();
+  x.shape = nullptr;
+  EXPECT_MAMBA2_STATUS(
+      tilec_mamba2_forward(&args.problem, &x, args.dt.get(), args.A.get(),
+                           args.B.get(), args.C.get(), args.D.get(), nullptr,
+                           args.y.get(), nullptr, nullptr, 0, nullptr),
+      TILEC_MAMBA2_ERROR_NULL_POINTER);
+}
+
+TEST_F(CApiValidation, NonPositiveProblemSize) {
+  int64_t tilec_mamba2_problem::*sizes[] = {
+      &tilec_mamba2_problem::batch,   &tilec_mamba2_problem::seqlen,
+      &tilec_mamba2_problem::heads,   &tilec_mamba2_problem::groups,
+      &tilec_mamba2_problem::headdim, &tilec_mamba2_problem::dstate,
+      &tilec_mamba2_problem::chunk};
+  for (auto size : sizes)
+    for (int64_t value : {int64_t(0), int64_t(-1)}) {
+      CArguments a = CArguments::fake(kProblem);
+      a.problem.*size = value;
+      EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+    }
+}
+
+TEST_F(CApiValidation, GroupsDoNotDivideHeads) {
+  tilec_mamba2_problem p = kProblem;
+  p.heads = 6;
+  p.groups = 4;
+  CArguments a = CArguments::fake(p);
+  EXPECT_MAMBA2_STATUS(a.forward(),
+                       TILEC_MAMBA2_ERROR_GROUPS_DO_NOT_DIVIDE_HEADS);
+}
+
+TEST_F(CApiValidation, UnsupportedChunk) {
+  for (int64_t chunk : {32, 96, 100, 512}) {
+    tilec_mamba2_problem p = kProblem;
+    p.chunk = chunk;
+    CArguments a = CArguments::fake(p);
+    EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK);
+  }
+}
+
+TEST_F(CApiValidation, WrongRank) {
+  for (auto [name, tensor] : tensors()) {
+    CArguments saved = args;
+    tensor->shape.push_back(1);
+    tensor->strides.push_back(1);
+    tensor->descriptor.rank += 1;
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+    args = saved;
+  }
+}
+
+TEST_F(CApiValidation, RankOutOfRange) {
+  for (int32_t rank : {-1, TILEC_MAMBA2_MAX_RANK + 1}) {
+    CArguments saved = args;
+    args.dt.descriptor.rank = rank;
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+    args = saved;
+  }
+}
+
+TEST_F(CApiValidation, WrongShape) {
+  for (auto [name, tensor] : tensors()) {
+    CArguments saved = args;
+    tensor->shape.back() += 1;
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+    args = saved;
+  }
+}
+
+TEST_F(CApiValidation, DtypeValueOutOfRange) {
+  args.A.descriptor.dtype = 7;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  args.A.descriptor.dtype = -1;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+}
+
+TEST_F(CApiValidation, UnsupportedDtype) {
+  for (auto [name, tensor] : tensors()) {
+    const int32_t supported = tensor->descriptor.dtype;
+    for (int32_t dtype :
+         {TILEC_MAMBA2_F32, TILEC_MAMBA2_F16, TILEC_MAMBA2_BF16}) {
+      if (dtype == supported)
+        continue;
+      tensor->descriptor.dtype = dtype;
+      EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+    }
+    tensor->descriptor.dtype = supported;
+  }
+}
+
+TEST_F(CApiValidation, NegativeStride) {
+  for (auto [name, tensor] : tensors()) {
+    CArguments saved = args;
+    tensor->strides.front() = -tensor->strides.front();
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+    args = saved;
+  }
+}
+
+TEST_F(CApiValidation, OutputStrideZero) {
+  // Two elements of an output at one address.
+  args.y.strides[1] = 0;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+  args.y.strides[1] = args.y.strides[2] * args.y.shape[2];
+  args.finalState.strides[2] = 0;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+}
+
+TEST_F(CApiValidation, InputStrideZeroBroadcastsAndPasses) {
+  // A broadcast input (stride 0) is valid: the call gets to the driver.
+  args.B.strides = {0, 0, 0, 1};
+  args.A.strides = {0};
+  int status = args.forward();
+  EXPECT_TRUE(reachedTheDriver(status))
+      << statusName(status) << ": " << tilec_mamba2_last_error();
+}
+
+TEST_F(CApiValidation, NullStridesMeanRowMajor) {
+  for (auto [name, tensor] : tensors())
+    tensor->nullStrides = true;
+  int status = args.forward();
+  EXPECT_TRUE(reachedTheDriver(status))
+      << statusName(status) << ": " << tilec_mamba2_last_error();
+}
+
+TEST_F(CApiValidation, SpanBeyond64BitOffsets) {
+  args.x.strides[0] = int64_t(1) << 62;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+}
+
+TEST_F(CApiValidation, GridLimits) {
+  // batch and heads are grid dimensions y or z: at most 65535.
+  for (auto [batch, heads] : {std::pair{int64_t(65536), int64_t(4)},
+                              std::pair{int64_t(1), int64_t(65536)}}) {
+    tilec_mamba2_problem p = kProblem;
+    p.batch = batch;
+    p.heads = heads;
+    p.groups = 1;
+    CArguments a = CArguments::fake(p);
+    EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+  }
+}
+
+TEST_F(CApiValidation, UnalignedData) {
+  for (auto [name, tensor] : tensors()) {
+    CArguments saved = args;
+    // One byte past an aligned address: no element size divides it.
+    tensor->descriptor.data = static_cast<char *>(tensor->descriptor.data) + 1;
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_UNALIGNED);
+    args = saved;
+  }
+  // Two bytes: aligned for bf16, not for f32.
+  args.dt.descriptor.data = static_cast<char *>(args.dt.descriptor.data) + 2;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_UNALIGNED);
+}
+
+TEST_F(CApiValidation, UnalignedWorkspace) {
+  size_t bytes = 0;
+  ASSERT_EQ(tilec_mamba2_workspace_size(&args.problem, &bytes),
+            TILEC_MAMBA2_SUCCESS);
+  args.workspace = reinterpret_cast<void *>((uintptr_t(1) << 41) + 8);
+  args.workspaceBytes = bytes;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_UNALIGNED);
+}
+
+TEST_F(CApiValidation, WorkspaceTooSmall) {
+  size_t bytes = 0;
+  ASSERT_EQ(tilec_mamba2_workspace_size(&args.problem, &bytes),
+            TILEC_MAMBA2_SUCCESS);
+  args.workspace = reinterpret_cast<void *>(uintptr_t(1) << 41);
+  args.workspaceBytes = bytes - 1;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_WORKSPACE_TOO_SMALL);
+  args.workspaceBytes = bytes;
+  int status = args.forward();
+  EXPECT_TRUE(reachedTheDriver(status))
+      << statusName(status) << ": " << tilec_mamba2_last_error();
+}
+
+TEST_F(CApiValidation, ChecksComeInTheDocumentedOrder) {
+  // The descriptors before the problem; the problem before the tensors;
+  // the tensors in order; dtype before shape before strides within one;
+  // validation before alignment.
+  CArguments a = args;
+  a.problem.chunk = 100;
+  a.y.descriptor.dtype = 42;
+  EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  a.y.descriptor.dtype = TILEC_MAMBA2_F32;
+  a.x.shape[0] = 3;
+  EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK);
+  a.problem.chunk = 64;
+  a.dt.strides[0] = -1;
+  EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+  a.x.shape[0] = 2;
+  a.dt.descriptor.dtype = TILEC_MAMBA2_BF16;
+  EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  a.dt.descriptor.dtype = TILEC_MAMBA2_F32;
+  a.x.descriptor.data = static_cast<char *>(a.x.descriptor.data) + 1;
+  EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+}
+
+TEST_F(CApiValidation, WorkspaceSizeQuery) {
+  size_t bytes = 0;
+  ASSERT_EQ(tilec_mamba2_workspace_size(&args.problem, &bytes),
+            TILEC_MAMBA2_SUCCESS);
+  // G: 2 * 4 * 2 chunks * 64; states: 2 * 2 * 4 * 32 * 16; final state:
+  // 2 * 4 * 32 * 16; f32, each buffer starting on 256 bytes.
+  const size_t g = 2 * 4 * 2 * 64 * 4, states = 2 * 2 * 4 * 32 * 16 * 4,
+               final = 2 * 4 * 32 * 16 * 4;
+  auto align = [](size_t v) { return (v + 255) / 256 * 256; };
+  EXPECT_EQ(bytes, align(align(g) + states) + final);
+
+  Problem p{2, 100, 4, 2, 32, 16, 64};
+  size_t cppBytes = 0;
+  ASSERT_TRUE(gpuWorkspaceSize(p, cppBytes).ok());
+  EXPECT_EQ(cppBytes, bytes);
+
+  EXPECT_MAMBA2_STATUS(tilec_mamba2_workspace_size(nullptr, &bytes),
+                       TILEC_MAMBA2_ERROR_NULL_POINTER);
+  EXPECT_MAMBA2_STATUS(tilec_mamba2_workspace_size(&args.problem, nullptr),
+                       TILEC_MAMBA2_ERROR_NULL_POINTER);
+  tilec_mamba2_problem bad = args.problem;
+  bad.chunk = 32;
+  EXPECT_MAMBA2_STATUS(tilec_mamba2_workspace_size(&bad, &bytes),
+                       TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK);
+  bad = args.problem;
+  bad.groups = 3;
+  EXPECT_MAMBA2_STATUS(tilec_mamba2_workspace_size(&bad, &bytes),
+                       TILEC_MAMBA2_ERROR_GROUPS_DO_NOT_DIVIDE_HEADS);
+  bad = args.problem;
+  bad.dstate = 0;
+  EXPECT_MAMBA2_STATUS(tilec_mamba2_workspace_size(&bad, &bytes),
+                       TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+  bad = args.problem;
+  bad.dstate = int64_t(1) << 60;
+  EXPECT_MAMBA2_STATUS(tilec_mamba2_workspace_size(&bad, &bytes),
+                       TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+}
+
+TEST_F(CApiValidation, WorkspaceSizeOfTheLargeProblems) {
+  // 64-bit sizes: (4, 16384, 8 heads, 64, 128) in chunks of 128 needs
+  // 128 MiB of chunk states; 300,000 tokens in chunks of 256 about 300 MB.
+  size_t bytes = 0;
+  tilec_mamba2_problem p = {4, 16384, 8, 1, 64, 128, 128};
+  ASSERT_EQ(tilec_mamba2_workspace_size(&p, &bytes), TILEC_MAMBA2_SUCCESS);
+  EXPECT_GT(bytes, size_t(4) * 128 * 8 * 64 * 128 * 4);
+  p = {1, 300000, 8, 1, 64, 128, 256};
+  ASSERT_EQ(tilec_mamba2_workspace_size(&p, &bytes), TILEC_MAMBA2_SUCCESS);
+  EXPECT_GT(bytes, size_t(1172) * 8 * 64 * 128 * 4);
+}
+
+TEST(CApiStatus, EveryStatusHasItsOwnName) {
+  std::set<std::string> names;
+  for (int status = TILEC_MAMBA2_SUCCESS;
+       status <= TILEC_MAMBA2_ERROR_INVALID_ARGUMENT; ++status) {
+    std::string name = tilec_mamba2_status_name(status);
+    EXPECT_EQ(name.rfind("TILEC_MAMBA2_", 0), 0u) << name;
+    EXPECT_NE(name, "TILEC_MAMBA2_ERROR_UNKNOWN") << status;
+    EXPECT_TRUE(names.insert(name).second) << name;
+  }
+  EXPECT_STREQ(tilec_mamba2_status_name(-1), "TILEC_MAMBA2_ERROR_UNKNOWN");
+}
+
+TEST(CppApi, TileConfigMustBeTheCompiledOne) {
+  for (int64_t chunk : {64, 128, 256}) {
+    TileConfig tiles = gpuTileConfig(chunk);
+    EXPECT_GT(tiles.blockH, 0);
+    EXPECT_GT(tiles.blockP, 0);
+    EXPECT_GT(tiles.blockN, 0);
+    EXPECT_EQ(chunk % tiles.blockM, 0);
+    EXPECT_EQ(chunk % tiles.blockK, 0);
+  }
+  EXPECT_EQ(gpuTileConfig(32).blockP, 0);
+
+  CArguments a = CArguments::fake(kProblem);
+  auto tensor = [](CTensor &t, DType dtype) {
+    Tensor out;
+    out.data = t.descriptor.data;
+    out.dtype = dtype;
+    out.shape = t.shape;
+    out.strides = t.strides;
+    return out;
+  };
+  Problem p{2, 100, 4, 2, 32, 16, 64};
+  Inputs in;
+  in.x = tensor(a.x, DType::BF16);
+  in.dt = tensor(a.dt, DType::F32);
+  in.A = tensor(a.A, DType::F32);
+  in.B = tensor(a.B, DType::BF16);
+  in.C = tensor(a.C, DType::BF16);
+  in.D = tensor(a.D, DType::F32);
+  Outputs out;
+  out.y = tensor(a.y, DType::F32);
+  GpuOptions options;
+  options.tiles.blockP = gpuTileConfig(64).blockP * 2;
+  Status status = forwardGpu(p, in, out, options);
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("compiled"), std::string::npos)
+      << status.message();
+  options.tiles.blockP = 3;
+  status = forwardGpu(p, in, out, options);
+  EXPECT_NE(status.message().find("power of two"), std::string::npos)
+      << status.message();
+  // The shared validation's words, as forwardCpu reports them.
+  options.tiles = {};
+  in.x.shape[3] = 33;
+  status = forwardGpu(p, in, out, options);
+  EXPECT_EQ(status.message(), validate(p, in, out).message());
+}
+
+} // namespace

@@ -1,0 +1,363 @@
+//===- ForwardTest.cpp - the Mamba-2 forward pass on the GPU ----*- C++ -*-===//
+//
+// forwardGpu against the f64 recurrence on the shapes of the brief, with
+// and without an initial state, on fresh random inputs per run (the seed is
+// printed; TILEC_TEST_SEED repeats a run); capture in a CUDA graph and
+// replay; the C ABI on strided tensors; and the errors that need a device:
+// host pointers, no context, a failing launch, no memory for the workspace.
+// Every test skips without a driver or a device.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CApiTesting.h"
+#include "GpuTesting.h"
+
+#include "tilec/mamba2/tilec_mamba2.h"
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <thread>
+
+using namespace tilec::mamba2;
+using namespace tilec::mamba2::testing;
+
+namespace {
+
+class ForwardGpuTest : public GpuTest {
+protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped() || HasFatalFailure())
+      return;
+    TILEC_CU_ASSERT(cu().streamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  }
+  void TearDown() override {
+    if (stream)
+      cu().streamDestroy(stream);
+  }
+
+  CUstream stream = nullptr;
+};
+
+/// (batch, seqlen, groups, heads, dstate, headdim, chunk), as the brief
+/// lists them.
+struct Shape {
+  int64_t batch, seqlen, groups, heads, dstate, headdim, chunk;
+  Problem problem() const {
+    return Problem{batch, seqlen, heads, groups, headdim, dstate, chunk};
+  }
+};
+
+const Shape kShapes[] = {
+    {1, 64, 1, 4, 16, 32, 64},
+    {2, 128, 1, 4, 16, 32, 64},
+    {1, 64, 2, 4, 16, 32, 64},
+    {2, 128, 2, 8, 32, 64, 64},
+    {1, 192, 1, 4, 16, 32, 64},
+    {1, 256, 4, 4, 128, 64, 128},
+    {2, 100, 1, 4, 16, 32, 64},
+    {1, 300, 2, 4, 64, 64, 128},
+    // Every chunk size, a ragged last chunk of 256, headdim and dstate that
+    // are no multiples of the tiles.
+    {2, 600, 2, 4, 64, 64, 256},
+    {1, 77, 1, 2, 24, 40, 128}};
+
+class ForwardShapes
+    : public ForwardGpuTest,
+      public ::testing::WithParamInterface<std::tuple<Shape, bool>> {};
+
+TEST_P(ForwardShapes, MatchesTheF64Reference) {
+  auto [shape, withInitialState] = GetParam();
+  EXPECT_TRUE(
+      forwardMatchesReference(cu(), shape.problem(), withInitialState, stream));
+}
+
+std::string
+shapeName(const ::testing::TestParamInfo<std::tuple<Shape, bool>> &info) {
+  auto [s, init] = info.param;
+  return "b" + std::to_string(s.batch) + "_l" + std::to_string(s.seqlen) +
+         "_g" + std::to_string(s.groups) + "_h" + std::to_string(s.heads) +
+         "_n" + std::to_string(s.dstate) + "_p" + std::to_string(s.headdim) +
+         "_c" + std::to_string(s.chunk) + (init ? "_init" : "_noinit");
+}
+
+INSTANTIATE_TEST_SUITE_P(Shapes, ForwardShapes,
+                         ::testing::Combine(::testing::ValuesIn(kShapes),
+                                            ::testing::Bool()),
+                         shapeName);
+
+TEST_F(ForwardGpuTest, DefaultStream) {
+  EXPECT_TRUE(
+      forwardMatchesReference(cu(), kShapes[3].problem(), true, nullptr));
+}
+
+TEST_F(ForwardGpuTest, CallerWorkspaceAndNoFinalState) {
+  const Problem p = kShapes[7].problem();
+  HostProblem host = HostProblem::random(p, testSeed());
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  ASSERT_TRUE(device.upload());
+  ASSERT_TRUE(device.poisonOutputs());
+  size_t bytes = 0;
+  ASSERT_TRUE(gpuWorkspaceSize(p, bytes).ok());
+  DeviceBuffer workspace(cu(), bytes);
+  ASSERT_TRUE(workspace.ok());
+  GpuOptions options;
+  options.workspace = workspace.get();
+  options.workspaceBytes = bytes;
+  options.tiles = gpuTileConfig(p.chunk); // the compiled sizes, spelled out
+  Outputs out = device.outputs();
+  out.finalState.reset();
+  Status status = forwardGpu(p, device.inputs(true), out, options, stream);
+  ASSERT_TRUE(status.ok()) << status.message();
+  TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+  ASSERT_TRUE(device.download());
+  // The final state was not asked for: its buffer keeps its NaNs.
+  for (float v : host.finalState)
+    ASSERT_TRUE(std::isnan(v));
+  ReferenceResult want = parallelReference(host, true);
+  const double yError = normwiseRelativeError(host.outputs().y, want.y);
+  for (float v : host.y)
+    ASSERT_TRUE(std::isfinite(v));
+  EXPECT_LE(yError, 1e-2);
+}
+
+TEST_F(ForwardGpuTest, GraphCaptureAndReplay) {
+  // Both ways to get the workspace: allocated on the stream (a memory node
+  // of the graph) and given by the caller.
+  const Problem p = kShapes[5].problem();
+  ASSERT_TRUE(prepareGpu().ok());
+  size_t bytes = 0;
+  ASSERT_TRUE(gpuWorkspaceSize(p, bytes).ok());
+  DeviceBuffer workspace(cu(), bytes);
+  ASSERT_TRUE(workspace.ok());
+  for (bool callerWorkspace : {false, true}) {
+    SCOPED_TRACE(callerWorkspace ? "caller workspace" : "stream-ordered");
+    HostProblem host = HostProblem::random(p, testSeed());
+    DeviceProblem device(cu(), host);
+    ASSERT_TRUE(device.ok());
+    GpuOptions options;
+    if (callerWorkspace) {
+      options.workspace = workspace.get();
+      options.workspaceBytes = bytes;
+    }
+    // Global mode: the strictest, any call unsafe during capture fails.
+    TILEC_CU_ASSERT(
+        cu().streamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL));
+    Status status =
+        forwardGpu(p, device.inputs(true), device.outputs(), options, stream);
+    CUgraph graph = nullptr;
+    TILEC_CU_ASSERT(cu().streamEndCapture(stream, &graph));
+    ASSERT_TRUE(status.ok()) << status.message();
+    CUgraphExec exec = nullptr;
+    TILEC_CU_ASSERT(cu().graphInstantiate(&exec, graph, 0));
+    // Replays see the inputs of the moment: new ones each time.
+    for (int replay = 0; replay < 3; ++replay) {
+      SCOPED_TRACE("replay " + std::to_string(replay));
+      HostProblem fresh = HostProblem::random(p, testSeed());
+      host.x = fresh.x;
+      host.dt = fresh.dt;
+      host.A = fresh.A;
+      host.B = fresh.B;
+      host.C = fresh.C;
+      host.D = fresh.D;
+      host.initialState = fresh.initialState;
+      ASSERT_TRUE(device.upload());
+      ASSERT_TRUE(device.poisonOutputs());
+      TILEC_CU_ASSERT(cu().graphLaunch(exec, stream));
+      TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+      ASSERT_TRUE(device.download());
+      EXPECT_TRUE(matchesReference(host, parallelReference(host, true)));
+    }
+    cu().graphExecDestroy(exec);
+    cu().graphDestroy(graph);
+  }
+}
+
+/// C ABI arguments on a DeviceProblem's buffers.
+CArguments deviceArguments(const DeviceProblem &device, const Problem &p) {
+  CArguments args = CArguments::fake(
+      {p.batch, p.seqlen, p.heads, p.groups, p.headdim, p.dstate, p.chunk});
+  const Inputs in = device.inputs(true);
+  const Outputs out = device.outputs();
+  args.x.descriptor.data = in.x.data;
+  args.dt.descriptor.data = in.dt.data;
+  args.A.descriptor.data = in.A.data;
+  args.B.descriptor.data = in.B.data;
+  args.C.descriptor.data = in.C.data;
+  args.D.descriptor.data = in.D.data;
+  args.initialState.descriptor.data = in.initialState->data;
+  args.y.descriptor.data = out.y.data;
+  args.finalState.descriptor.data = out.finalState->data;
+  return args;
+}
+
+TEST_F(ForwardGpuTest, CApiOnStridedTensors) {
+  // x and y inside buffers with room between heads (a slice of a wider
+  // tensor): the kernels follow the strides, and leave the gaps alone.
+  const Problem p = kShapes[6].problem();
+  HostProblem host = HostProblem::random(p, testSeed());
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  ASSERT_TRUE(device.upload());
+  ASSERT_TRUE(device.poisonOutputs());
+  CArguments args = deviceArguments(device, p);
+
+  const int64_t pitch = p.headdim + 8; // elements between heads
+  const int64_t rows = p.batch * p.seqlen * p.heads;
+  std::vector<uint16_t> xWide(rows * pitch, 0);
+  for (int64_t r = 0; r < rows; ++r)
+    std::copy_n(&host.x[r * p.headdim], p.headdim, &xWide[r * pitch]);
+  DeviceBuffer x(cu(), xWide.size() * 2), y(cu(), rows * pitch * 4);
+  ASSERT_TRUE(x.ok() && y.ok());
+  TILEC_CU_ASSERT(cu().memcpyHtoD(x.address(), xWide.data(), x.size()));
+  const unsigned int sentinel = 0x7fc0dead; // a NaN the pass must not touch
+  TILEC_CU_ASSERT(cu().memsetD32(y.address(), sentinel, rows * pitch));
+  for (CTensor *t : {&args.x, &args.y}) {
+    t->strides = {p.seqlen * p.heads * pitch, p.heads * pitch, pitch, 1};
+  }
+  args.x.descriptor.data = x.get();
+  args.y.descriptor.data = y.get();
+  args.stream = stream;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+
+  std::vector<float> yWide(rows * pitch);
+  TILEC_CU_ASSERT(cu().memcpyDtoH(yWide.data(), y.address(), y.size()));
+  for (int64_t r = 0; r < rows; ++r) {
+    std::copy_n(&yWide[r * pitch], p.headdim, &host.y[r * p.headdim]);
+    for (int64_t i = p.headdim; i < pitch; ++i) {
+      uint32_t bits;
+      std::memcpy(&bits, &yWide[r * pitch + i], 4);
+      ASSERT_EQ(bits, sentinel) << "row " << r << " gap element " << i;
+    }
+  }
+  ASSERT_TRUE(device.download());
+  // download() overwrote y with the untouched dense buffer: take the
+  // strided result again.
+  for (int64_t r = 0; r < rows; ++r)
+    std::copy_n(&yWide[r * pitch], p.headdim, &host.y[r * p.headdim]);
+  EXPECT_TRUE(matchesReference(host, parallelReference(host, true)));
+}
+
+TEST_F(ForwardGpuTest, HostPointersAreNotDevicePointers) {
+  const Problem p = kShapes[0].problem();
+  HostProblem host = HostProblem::random(p, 1);
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+
+  // Pageable host memory, which the driver does not know.
+  CArguments args = deviceArguments(device, p);
+  args.y.descriptor.data = host.y.data();
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("y"),
+            std::string::npos);
+
+  // Pinned host memory, which it does.
+  void *pinned = nullptr;
+  TILEC_CU_ASSERT(cu().memAllocHost(&pinned, host.x.size() * 2));
+  args = deviceArguments(device, p);
+  args.x.descriptor.data = pinned;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("host memory"),
+            std::string::npos)
+      << tilec_mamba2_last_error();
+
+  // A host workspace.
+  size_t bytes = 0;
+  ASSERT_EQ(tilec_mamba2_workspace_size(&args.problem, &bytes),
+            TILEC_MAMBA2_SUCCESS);
+  std::vector<float> hostWorkspace(bytes / 4 + 4);
+  args = deviceArguments(device, p);
+  args.workspace = reinterpret_cast<void *>(
+      (reinterpret_cast<uintptr_t>(hostWorkspace.data()) + 15) / 16 * 16);
+  args.workspaceBytes = bytes;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER);
+  cu().memFreeHost(pinned);
+
+  // The C++ API says the same.
+  Inputs in = host.inputs(false);
+  Status status = forwardGpu(p, in, host.outputs(), {}, stream);
+  EXPECT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("device memory"), std::string::npos)
+      << status.message();
+}
+
+TEST_F(ForwardGpuTest, NoCurrentContext) {
+  const Problem p = kShapes[0].problem();
+  HostProblem host = HostProblem::random(p, 1);
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  CArguments args = deviceArguments(device, p);
+  int status = -1;
+  std::string message;
+  // A new thread has no current context.
+  std::thread([&] {
+    status = args.forward();
+    message = tilec_mamba2_last_error();
+  }).join();
+  EXPECT_EQ(statusName(status), statusName(TILEC_MAMBA2_ERROR_NO_CONTEXT))
+      << message;
+}
+
+TEST_F(ForwardGpuTest, LaunchFailure) {
+  // A stream of another context: the arguments are fine, the launch is not.
+  const Problem p = kShapes[0].problem();
+  HostProblem host = HostProblem::random(p, 1);
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  CUdevice dev;
+  TILEC_CU_ASSERT(cu().deviceGet(&dev, 0));
+  CUcontext other = nullptr;
+  TILEC_CU_ASSERT(cu().ctxCreate(&other, nullptr, 0, dev));
+  CUstream foreign = nullptr;
+  TILEC_CU_ASSERT(cu().streamCreate(&foreign, CU_STREAM_NON_BLOCKING));
+  makeCurrent();
+
+  size_t bytes = 0;
+  CArguments args = deviceArguments(device, p);
+  ASSERT_EQ(tilec_mamba2_workspace_size(&args.problem, &bytes),
+            TILEC_MAMBA2_SUCCESS);
+  DeviceBuffer workspace(cu(), bytes);
+  args.workspace = workspace.get();
+  args.workspaceBytes = bytes;
+  args.stream = foreign;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_LAUNCH_FAILURE);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("chunk_cumsum"),
+            std::string::npos)
+      << tilec_mamba2_last_error();
+
+  cu().streamDestroy(foreign);
+  cu().ctxDestroy(other);
+  makeCurrent();
+}
+
+TEST_F(ForwardGpuTest, OutOfMemoryForTheWorkspace) {
+  // Broadcast B and C (stride 0) over a huge dstate: tiny buffers, and a
+  // workspace of 2^36 f32 chunk states and as many for the final state,
+  // which no device has.
+  const int64_t dstate = int64_t(1) << 36;
+  CArguments args = CArguments::fake({1, 64, 1, 1, 1, dstate, 64});
+  DeviceBuffer x(cu(), 64 * 2), dt(cu(), 64 * 4), A(cu(), 4), D(cu(), 4),
+      bc(cu(), 2), y(cu(), 64 * 4);
+  ASSERT_TRUE(x.ok() && dt.ok() && A.ok() && D.ok() && bc.ok() && y.ok());
+  args.x.descriptor.data = x.get();
+  args.dt.descriptor.data = dt.get();
+  args.A.descriptor.data = A.get();
+  args.D.descriptor.data = D.get();
+  args.y.descriptor.data = y.get();
+  for (CTensor *t : {&args.B, &args.C}) {
+    t->descriptor.data = bc.get();
+    t->strides = {0, 0, 0, 0};
+  }
+  args.withInitialState = args.withFinalState = false;
+  args.stream = stream;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_OUT_OF_MEMORY);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("cuMemAllocAsync"),
+            std::string::npos)
+      << tilec_mamba2_last_error();
+  TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+}
+
+} // namespace

@@ -1,0 +1,58 @@
+//===- LargeForwardTest.cpp - the Mamba-2 forward pass, large ---*- C++ -*-===//
+//
+// The problems whose sizes pass 32-bit element counts in the intermediates
+// and outputs, against the f64 recurrence (run on every core: minutes on
+// one): (batch 4, seqlen 16384, 1 group, 8 heads, dstate 128, headdim 64,
+// chunk 128) and one sequence of 300,000 tokens (8 heads, headdim 64,
+// dstate 128, 1 group) in chunks of 256 and 128, with and without an initial
+// state. Its own executable, so that it can be run, or left out, alone.
+//
+//===----------------------------------------------------------------------===//
+
+#include "GpuTesting.h"
+
+using namespace tilec::mamba2;
+using namespace tilec::mamba2::testing;
+
+namespace {
+
+class LargeForward : public GpuTest,
+                     public ::testing::WithParamInterface<bool> {
+protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped() || HasFatalFailure())
+      return;
+    TILEC_CU_ASSERT(cu().streamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  }
+  void TearDown() override {
+    if (stream)
+      cu().streamDestroy(stream);
+  }
+
+  CUstream stream = nullptr;
+};
+
+TEST_P(LargeForward, Batch4Seqlen16384) {
+  const Problem p{/*batch=*/4,  /*seqlen=*/16384, /*heads=*/8,
+                  /*groups=*/1, /*headdim=*/64,   /*dstate=*/128,
+                  /*chunk=*/128};
+  EXPECT_TRUE(forwardMatchesReference(cu(), p, GetParam(), stream));
+}
+
+TEST_P(LargeForward, Tokens300000Chunk256) {
+  const Problem p{1, 300000, 8, 1, 64, 128, 256};
+  EXPECT_TRUE(forwardMatchesReference(cu(), p, GetParam(), stream));
+}
+
+TEST_P(LargeForward, Tokens300000Chunk128) {
+  const Problem p{1, 300000, 8, 1, 64, 128, 128};
+  EXPECT_TRUE(forwardMatchesReference(cu(), p, GetParam(), stream));
+}
+
+INSTANTIATE_TEST_SUITE_P(InitialState, LargeForward, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool> &info) {
+                           return info.param ? "with" : "without";
+                         });
+
+} // namespace
