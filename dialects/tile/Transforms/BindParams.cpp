@@ -29,8 +29,7 @@ RankedTensorType bindShape(RankedTensorType type,
   return RankedTensorType::get(shape, type.getElementType());
 }
 
-LogicalResult bindKernel(KernelOp kernel,
-                         const llvm::StringMap<int64_t> &overrides) {
+void bindKernel(KernelOp kernel, const llvm::StringMap<int64_t> &overrides) {
   llvm::StringMap<int64_t> values;
   Builder builder(kernel.getContext());
   SmallVector<NamedAttribute> bound;
@@ -63,12 +62,11 @@ LogicalResult bindKernel(KernelOp kernel,
   });
   for (ParamOp param : paramOps) {
     OpBuilder b(param);
-    Value constant = arith::ConstantIndexOp::create(b, 
-        param.getLoc(), values.lookup(param.getName()));
+    Value constant = arith::ConstantIndexOp::create(
+        b, param.getLoc(), values.lookup(param.getName()));
     param.replaceAllUsesWith(constant);
     param.erase();
   }
-  return success();
 }
 
 struct TileBindParamsPass
@@ -100,9 +98,9 @@ struct TileBindParamsPass
                            << entry.getKey() << "'";
         return signalPassFailure();
       }
-    for (KernelOp kernel : module.getOps<KernelOp>())
-      if (failed(bindKernel(kernel, overrides)))
-        return signalPassFailure();
+    // Kernels in nested modules count as declaring their parameters above,
+    // so they are bound too.
+    module.walk([&](KernelOp kernel) { bindKernel(kernel, overrides); });
   }
 };
 

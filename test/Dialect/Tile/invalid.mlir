@@ -1,0 +1,952 @@
+// RUN: tile-opt %s -split-input-file -verify-diagnostics -allow-unregistered-dialect
+
+// One case per verifier rule of the dialect (TileOps.cpp, TileDialect.cpp)
+// and per ODS constraint worth a test, in the order of the sources.
+
+//===----------------------------------------------------------------------===//
+// !tile.view
+//===----------------------------------------------------------------------===//
+
+// expected-error @+1 {{a view has 1 to 8 dimensions, not 0}}
+tile.kernel @view_rank_zero(%v: !tile.view<0, f32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{a view has 1 to 8 dimensions, not 9}}
+tile.kernel @view_rank_nine(%v: !tile.view<9, f32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{a view holds f32, f16, bf16, i8, i16, i32 or i64 elements, not 'f64'}}
+tile.kernel @view_f64(%v: !tile.view<1, f64>) {
+  tile.return
+}
+
+// -----
+
+// tf32 is a register format, not a memory one.
+// expected-error @+1 {{a view holds f32, f16, bf16, i8, i16, i32 or i64 elements, not 'tf32'}}
+tile.kernel @view_tf32(%v: !tile.view<1, tf32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{a view holds f32, f16, bf16, i8, i16, i32 or i64 elements, not 'i1'}}
+tile.kernel @view_i1(%v: !tile.view<1, i1>) {
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// #tile.dims
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @dims_not_a_list(%s: f32) attributes {params = {B = 64 : i64}} {
+  // expected-error @+1 {{expected '['}}
+  %t = tile.full %s : tensor<?xf32, #tile.dims<B>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dims_float_entry(%s: f32) attributes {params = {B = 64 : i64}} {
+  // expected-error @+1 {{expected valid keyword or string}}
+  %t = tile.full %s : tensor<?xf32, #tile.dims<[1.5]>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dims_count(%s: f32) attributes {params = {B = 64 : i64}} {
+  // expected-error @+1 {{#tile.dims names 1 extents for a tile of rank 2}}
+  %t = tile.full %s : tensor<?x64xf32, #tile.dims<[B]>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dims_wrong_number(%s: f32) {
+  // expected-error @+1 {{#tile.dims gives extent 32 to dimension 1, but the tile's is 64}}
+  %t = tile.full %s : tensor<16x64xf32, #tile.dims<[16, 32]>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dims_number_for_dynamic(%s: f32) {
+  // expected-error @+1 {{#tile.dims gives extent 64 to dimension 0, but the tile's is ?}}
+  %t = tile.full %s : tensor<?xf32, #tile.dims<[64]>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dims_name_for_static(%s: f32) attributes {params = {B = 64 : i64}} {
+  // expected-error @+1 {{dimension 0 is named by parameter "B", so the tile must have '?' there, not 64}}
+  %t = tile.full %s : tensor<64xf32, #tile.dims<[B]>>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.kernel and tile.return
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{kernels return nothing; write results to a view}}
+tile.kernel @kernel_result(%s: f32) -> f32 {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{argument 1 is 'tensor<64xf32>': kernel arguments are views (!tile.view) or scalars}}
+tile.kernel @kernel_tile_argument(%v: !tile.view<1, f32>, %t: tensor<64xf32>) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 is 'tf32': kernel arguments are views (!tile.view) or scalars}}
+tile.kernel @kernel_tf32_argument(%s: tf32) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{num_warps must be a power of two from 1 to 32, not 3}}
+tile.kernel @kernel_warps_not_power_of_two() attributes {num_warps = 3 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{num_warps must be a power of two from 1 to 32, not 64}}
+tile.kernel @kernel_too_many_warps() attributes {num_warps = 64 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{num_warps must be a power of two from 1 to 32, not 0}}
+tile.kernel @kernel_no_warps() attributes {num_warps = 0 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{num_warps must be a power of two from 1 to 32, not -4}}
+tile.kernel @kernel_negative_warps() attributes {num_warps = -4 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{occupancy must be at least 1}}
+tile.kernel @kernel_occupancy_zero() attributes {occupancy = 0 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{occupancy must be at least 1}}
+tile.kernel @kernel_occupancy_negative() attributes {occupancy = -1 : i32} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{parameter "CHUNK" needs a positive integer default value}}
+tile.kernel @kernel_param_zero() attributes {params = {CHUNK = 0 : i64}} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{parameter "CHUNK" needs a positive integer default value}}
+tile.kernel @kernel_param_not_integer() attributes {params = {CHUNK = "64"}} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op attribute 'num_warps' failed to satisfy constraint: 32-bit signless integer attribute}}
+tile.kernel @kernel_warps_i64() attributes {num_warps = 4 : i64} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op region #0 ('body') failed to verify constraint: region with 1 blocks}}
+tile.kernel @kernel_declaration(%s: f32)
+
+// -----
+
+// expected-error @+1 {{type of entry block argument #0('f32') must match the type of the corresponding argument in function signature('!tile.view<1, f32>')}}
+"tile.kernel"() <{function_type = (!tile.view<1, f32>) -> (), sym_name = "entry_block_mismatch"}> ({
+^bb0(%arg0: f32):
+  "tile.return"() : () -> ()
+}) : () -> ()
+
+// -----
+
+tile.kernel @kernel_unnamed_dynamic_extent(%s: f32) {
+  // expected-error @+1 {{a tile extent is '?' without a parameter name; write the shape with #tile.dims}}
+  %t = tile.full %s : tensor<?xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @kernel_undeclared_parameter(%s: f32) attributes {params = {CHUNK = 64 : i64}} {
+  // expected-error @+1 {{tile shape uses parameter 'BLOCK', which kernel @kernel_undeclared_parameter does not declare}}
+  %t = tile.full %s : tensor<?xf32, #tile.dims<[BLOCK]>>
+  tile.return
+}
+
+// -----
+
+// The block arguments of regions are checked too.
+tile.kernel @kernel_undeclared_parameter_in_region() {
+  // expected-error @+1 {{tile shape uses parameter 'BLOCK', which kernel @kernel_undeclared_parameter_in_region does not declare}}
+  "test.region"() ({
+  ^bb0(%t: tensor<?xf32, #tile.dims<[BLOCK]>>):
+    "test.end"() : () -> ()
+  }) : () -> ()
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.return' op expects parent op 'tile.kernel'}}
+"tile.return"() : () -> ()
+
+//===----------------------------------------------------------------------===//
+// tile.param, tile.dim, tile.block_id
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{'tile.param' op must be inside a tile.kernel}}
+%p = tile.param "CHUNK"
+
+// -----
+
+tile.kernel @param_undeclared() attributes {params = {CHUNK = 64 : i64}} {
+  // expected-error @+1 {{'tile.param' op kernel @param_undeclared declares no parameter 'BLOCK'}}
+  %p = tile.param "BLOCK"
+  tile.return
+}
+
+// -----
+
+tile.kernel @param_without_params() {
+  // expected-error @+1 {{'tile.param' op kernel @param_without_params declares no parameter 'CHUNK'}}
+  %p = tile.param "CHUNK"
+  tile.return
+}
+
+// -----
+
+tile.kernel @dim_out_of_range(%v: !tile.view<2, f32>) {
+  // expected-error @+1 {{'tile.dim' op dimension 2 is not one of the view's 2}}
+  %d = tile.dim %v[2] : !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @dim_negative(%v: !tile.view<2, f32>) {
+  // expected-error @+1 {{'tile.dim' op dimension -1 is not one of the view's 2}}
+  %d = tile.dim %v[-1] : !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @block_id_axis() {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'axis' [x, y, z]}}
+  %x = tile.block_id w
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.load and tile.store
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @load_index_count(%v: !tile.view<2, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op takes one tile index per view dimension: the view has 2, but 1 indices are given}}
+  %t = tile.load %v[%i] : !tile.view<2, f32> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_rank(%v: !tile.view<2, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op a 16 f32 tile has rank 1, but the view has rank 2 (reshape to add or drop extent-1 axes)}}
+  %t = tile.load %v[%i, %i] : !tile.view<2, f32> -> tensor<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_element_type(%v: !tile.view<1, bf16>, %i: index) {
+  // expected-error @+1 {{'tile.load' op the tile holds 'f32' but the view holds 'bf16' (use tile.convert)}}
+  %t = tile.load %v[%i] : !tile.view<1, bf16> -> tensor<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_empty_tile(%v: !tile.view<2, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op tile extents must be positive}}
+  %t = tile.load %v[%i, %i] : !tile.view<2, f32> -> tensor<16x0xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_order_length(%v: !tile.view<2, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op order must list each of the view's 2 dimensions once}}
+  %t = tile.load %v[%i, %i] order = [0] : !tile.view<2, f32> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_order_repeated(%v: !tile.view<2, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op order must list each of the view's 2 dimensions once}}
+  %t = tile.load %v[%i, %i] order = [1, 1] : !tile.view<2, f32> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_order_out_of_range(%v: !tile.view<2, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op order must list each of the view's 2 dimensions once}}
+  %t = tile.load %v[%i, %i] order = [0, 2] : !tile.view<2, f32> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_order_negative(%v: !tile.view<2, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op order must list each of the view's 2 dimensions once}}
+  %t = tile.load %v[%i, %i] order = [-1, 0] : !tile.view<2, f32> -> tensor<16x16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_latency_zero(%v: !tile.view<1, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op latency is a number of iterations, at least 1}}
+  %t = tile.load %v[%i] latency = 0 : !tile.view<1, f32> -> tensor<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_latency_negative(%v: !tile.view<1, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op latency is a number of iterations, at least 1}}
+  %t = tile.load %v[%i] latency = -2 : !tile.view<1, f32> -> tensor<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_padding(%v: !tile.view<1, f32>, %i: index) {
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'padding' [zero, nan, neg_inf, pos_inf]}}
+  %t = tile.load %v[%i] padding = one : !tile.view<1, f32> -> tensor<16xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_f64(%v: !tile.view<1, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op result #0 must be ranked tensor of}}
+  %t = tile.load %v[%i] : !tile.view<1, f32> -> tensor<16xf64>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_index_count(%v: !tile.view<2, f32>, %t: f32, %i: index) {
+  %x = tile.full %t : tensor<16x16xf32>
+  // expected-error @+1 {{'tile.store' op takes one tile index per view dimension: the view has 2, but 3 indices are given}}
+  tile.store %x, %v[%i, %i, %i] : tensor<16x16xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_rank(%v: !tile.view<2, f32>, %t: f32, %i: index) {
+  %x = tile.full %t : tensor<1x16x16xf32>
+  // expected-error @+1 {{'tile.store' op a 1x16x16 f32 tile has rank 3, but the view has rank 2 (reshape to add or drop extent-1 axes)}}
+  tile.store %x, %v[%i, %i] : tensor<1x16x16xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_element_type(%v: !tile.view<1, bf16>, %t: f32, %i: index) {
+  %x = tile.full %t : tensor<16xf32>
+  // expected-error @+1 {{'tile.store' op the tile holds 'f32' but the view holds 'bf16' (use tile.convert)}}
+  tile.store %x, %v[%i] : tensor<16xf32>, !tile.view<1, bf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_empty_tile(%v: !tile.view<1, f32>, %t: f32, %i: index) {
+  %x = tile.full %t : tensor<0xf32>
+  // expected-error @+1 {{'tile.store' op tile extents must be positive}}
+  tile.store %x, %v[%i] : tensor<0xf32>, !tile.view<1, f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @store_order(%v: !tile.view<2, f32>, %t: f32, %i: index) {
+  %x = tile.full %t : tensor<16x16xf32>
+  // expected-error @+1 {{'tile.store' op order must list each of the view's 2 dimensions once}}
+  tile.store %x, %v[%i, %i] order = [0, 0] : tensor<16x16xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.full and tile.arange
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @full_element_type(%s: f32) {
+  // expected-error @+1 {{'tile.full' op failed to verify that the value has the tile's element type}}
+  %t = "tile.full"(%s) : (f32) -> tensor<16xbf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @full_index(%n: index) {
+  // expected-error @+1 {{'result' must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or tf32 type or 1-bit signless integer or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<16xindex>'}}
+  %t = tile.full %n : tensor<16xindex>
+  tile.return
+}
+
+// -----
+
+tile.kernel @arange_rank() {
+  // expected-error @+1 {{'tile.arange' op makes a 1-D tile, not a 8x8 i32 tile}}
+  %r = tile.arange : tensor<8x8xi32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @arange_float() {
+  // expected-error @+1 {{'tile.arange' op result #0 must be ranked tensor of 32-bit signless integer or 64-bit signless integer values}}
+  %r = tile.arange : tensor<8xf32>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.extract
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @extract_element_type(%s: f32, %i: index) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.extract' op the sub-tile must hold the source's 'f32'}}
+  %r = tile.extract %t[%i, %i] : tensor<64x32xf32> -> tensor<1x32xbf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @extract_rank(%s: f32, %i: index) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.extract' op a 32 f32 tile cannot be a sub-tile of a 64x32 f32 tile: ranks differ}}
+  %r = tile.extract %t[%i, %i] : tensor<64x32xf32> -> tensor<32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @extract_index_count(%s: f32, %i: index) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.extract' op takes one tile index per dimension: 2, not 1}}
+  %r = tile.extract %t[%i] : tensor<64x32xf32> -> tensor<1x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @extract_not_a_multiple(%s: f32, %i: index) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.extract' op the source's extents must be multiples of the sub-tile's: 64x32 is not tiled by 64x24}}
+  %r = tile.extract %t[%i, %i] : tensor<64x32xf32> -> tensor<64x24xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @extract_larger(%s: f32, %i: index) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.extract' op the source's extents must be multiples of the sub-tile's: 64x32 is not tiled by 128x32}}
+  %r = tile.extract %t[%i, %i] : tensor<64x32xf32> -> tensor<128x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @extract_empty(%s: f32, %i: index) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.extract' op the source's extents must be multiples of the sub-tile's: 64x32 is not tiled by 0x32}}
+  %r = tile.extract %t[%i, %i] : tensor<64x32xf32> -> tensor<0x32xf32>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.broadcast
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @broadcast_element_type(%s: f32) {
+  %t = tile.full %s : tensor<1x32xf32>
+  // expected-error @+1 {{'tile.broadcast' op broadcast keeps the element type 'f32'}}
+  %r = tile.broadcast %t : tensor<1x32xf32> -> tensor<64x32xf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @broadcast_rank(%s: f32) {
+  %t = tile.full %s : tensor<32xf32>
+  // expected-error @+1 {{'tile.broadcast' op source and result ranks differ (1 and 2); use tile.reshape to add extent-1 axes first}}
+  %r = tile.broadcast %t : tensor<32xf32> -> tensor<64x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @broadcast_extent(%s: f32) {
+  %t = tile.full %s : tensor<2x32xf32>
+  // expected-error @+1 {{'tile.broadcast' op dimension 0 of the source is 2: it must be 1 or equal the result's 64}}
+  %r = tile.broadcast %t : tensor<2x32xf32> -> tensor<64x32xf32>
+  tile.return
+}
+
+// -----
+
+// Two parameters are different extents even if their defaults agree.
+tile.kernel @broadcast_other_parameter(%s: f32)
+    attributes {params = {M = 64 : i64, N = 64 : i64}} {
+  %t = tile.full %s : tensor<?xf32, #tile.dims<[M]>>
+  // expected-error @+1 {{'tile.broadcast' op dimension 0 of the source is M: it must be 1 or equal the result's N}}
+  %r = tile.broadcast %t : tensor<?xf32, #tile.dims<[M]>> -> tensor<?xf32, #tile.dims<[N]>>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.reshape
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @reshape_element_type(%s: f32) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.reshape' op reshape keeps the element type 'f32'}}
+  %r = tile.reshape %t : tensor<64x32xf32> -> tensor<2048xi32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @reshape_count(%s: f32) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.reshape' op a 64x32 tile cannot have as many elements as a 64x16 tile}}
+  %r = tile.reshape %t : tensor<64x32xf32> -> tensor<64x16xf32>
+  tile.return
+}
+
+// -----
+
+// The parameters cancel: 32 * CHUNK elements cannot be 16 * CHUNK.
+tile.kernel @reshape_count_symbolic(%s: f32) attributes {params = {CHUNK = 64 : i64}} {
+  %t = tile.full %s : tensor<?x32xf32, #tile.dims<[CHUNK, 32]>>
+  // expected-error @+1 {{'tile.reshape' op a CHUNKx32 tile cannot have as many elements as a 16xCHUNK tile}}
+  %r = tile.reshape %t : tensor<?x32xf32, #tile.dims<[CHUNK, 32]>> -> tensor<16x?xf32, #tile.dims<[16, CHUNK]>>
+  tile.return
+}
+
+// -----
+
+// 100 elements are not 8 * CHUNK for any CHUNK.
+tile.kernel @reshape_count_not_a_multiple(%s: f32) attributes {params = {CHUNK = 64 : i64}} {
+  %t = tile.full %s : tensor<100xf32>
+  // expected-error @+1 {{'tile.reshape' op a 100 tile cannot have as many elements as a 8xCHUNK tile}}
+  %r = tile.reshape %t : tensor<100xf32> -> tensor<8x?xf32, #tile.dims<[8, CHUNK]>>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.permute
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @permute_element_type(%s: f32) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.permute' op permute keeps the element type 'f32'}}
+  %r = tile.permute %t [1, 0] : tensor<64x32xf32> -> tensor<32x64xbf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @permute_length(%s: f32) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.permute' op the permutation must list each of the source's 2 dimensions once}}
+  %r = tile.permute %t [1] : tensor<64x32xf32> -> tensor<32x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @permute_result_rank(%s: f32) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.permute' op the permutation must list each of the source's 2 dimensions once}}
+  %r = tile.permute %t [1, 0] : tensor<64x32xf32> -> tensor<32x64x1xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @permute_repeated(%s: f32) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.permute' op the permutation must list each of the source's 2 dimensions once}}
+  %r = tile.permute %t [0, 0] : tensor<64x32xf32> -> tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @permute_out_of_range(%s: f32) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.permute' op the permutation must list each of the source's 2 dimensions once}}
+  %r = tile.permute %t [2, 0] : tensor<64x32xf32> -> tensor<32x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @permute_extent(%s: f32) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.permute' op result dimension 0 is source dimension 1 of extent 32, not 64}}
+  %r = tile.permute %t [1, 0] : tensor<64x32xf32> -> tensor<64x32xf32>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.convert
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @convert_rank(%s: f32) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.convert' op convert keeps the shape: 64x32 cannot become 2048}}
+  %r = tile.convert %t : tensor<64x32xf32> -> tensor<2048xbf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @convert_shape(%s: f32) attributes {params = {CHUNK = 64 : i64}} {
+  %t = tile.full %s : tensor<?x32xf32, #tile.dims<[CHUNK, 32]>>
+  // expected-error @+1 {{'tile.convert' op convert keeps the shape: CHUNKx32 cannot become CHUNKx16}}
+  %r = tile.convert %t : tensor<?x32xf32, #tile.dims<[CHUNK, 32]>> -> tensor<?x16xbf16, #tile.dims<[CHUNK, 16]>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @convert_bf16_to_tf32(%s: bf16) {
+  %t = tile.full %s : tensor<16x16xbf16>
+  // expected-error @+1 {{'tile.convert' op only f32 tiles round to tf32}}
+  %r = tile.convert %t : tensor<16x16xbf16> -> tensor<16x16xtf32>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.cumsum and tile.reduce
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @cumsum_axis(%s: f32) {
+  %t = tile.full %s : tensor<64x8xf32>
+  // expected-error @+1 {{'tile.cumsum' op axis 2 is not a dimension of a 64x8 f32 tile}}
+  %r = tile.cumsum %t axis = 2 : tensor<64x8xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @cumsum_negative_axis(%s: f32) {
+  %t = tile.full %s : tensor<64x8xf32>
+  // expected-error @+1 {{'tile.cumsum' op axis -1 is not a dimension of a 64x8 f32 tile}}
+  %r = tile.cumsum %t axis = -1 : tensor<64x8xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @cumsum_i8(%s: i8) {
+  %t = tile.full %s : tensor<64xi8>
+  // expected-error @+1 {{'tile.cumsum' op operand #0 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or 32-bit signless integer or 64-bit signless integer values}}
+  %r = tile.cumsum %t axis = 0 : tensor<64xi8>
+  tile.return
+}
+
+// -----
+
+tile.kernel @cumsum_type(%s: f32) {
+  %t = tile.full %s : tensor<64xf32>
+  // expected-error @+1 {{'tile.cumsum' op requires the same type for all operands and results}}
+  %r = "tile.cumsum"(%t) <{axis = 0 : i64}> : (tensor<64xf32>) -> tensor<64xf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @reduce_axis(%s: f32) {
+  %t = tile.full %s : tensor<64x8xf32>
+  // expected-error @+1 {{'tile.reduce' op axis 2 is not a dimension of a 64x8 f32 tile}}
+  %r = tile.reduce sum %t axis = 2 : tensor<64x8xf32> -> tensor<64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @reduce_element_type(%s: f32) {
+  %t = tile.full %s : tensor<64x8xf32>
+  // expected-error @+1 {{'tile.reduce' op the result must hold the source's 'f32'}}
+  %r = tile.reduce max %t axis = 1 : tensor<64x8xf32> -> tensor<64xf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @reduce_extents(%s: f32) {
+  %t = tile.full %s : tensor<64x8xf32>
+  // expected-error @+1 {{'tile.reduce' op reducing a 64x8 tile along axis 1 leaves the other extents, not 8}}
+  %r = tile.reduce sum %t axis = 1 : tensor<64x8xf32> -> tensor<8xf32>
+  tile.return
+}
+
+// -----
+
+// The reduced axis is dropped, not kept with extent 1.
+tile.kernel @reduce_keeps_axis(%s: f32) {
+  %t = tile.full %s : tensor<64x8xf32>
+  // expected-error @+1 {{'tile.reduce' op reducing a 64x8 tile along axis 1 leaves the other extents, not 64x1}}
+  %r = tile.reduce sum %t axis = 1 : tensor<64x8xf32> -> tensor<64x1xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @reduce_kind(%s: f32) {
+  %t = tile.full %s : tensor<64xf32>
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'kind' [sum, max, min]}}
+  %r = tile.reduce prod %t axis = 0 : tensor<64xf32> -> tensor<f32>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.mma
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @mma_rank(%s: f32) {
+  %a = tile.full %s : tensor<2x64x16xf32>
+  %b = tile.full %s : tensor<16x32xf32>
+  %c = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.mma' op multiplies matrices: a, b and acc must be 2-D tiles (a is 2x64x16, b is 16x32, acc is 64x32)}}
+  %d = tile.mma %a, %b, %c : tensor<2x64x16xf32>, tensor<16x32xf32>, tensor<64x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_mixed_operands(%s: f32, %h: bf16) {
+  %a = tile.full %s : tensor<64x16xf32>
+  %b = tile.full %h : tensor<16x32xbf16>
+  %c = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.mma' op a and b must have one element type; a holds 'f32' and b holds 'bf16'}}
+  %d = tile.mma %a, %b, %c : tensor<64x16xf32>, tensor<16x32xbf16>, tensor<64x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_k(%h: bf16, %s: f32) {
+  %a = tile.full %h : tensor<64x16xbf16>
+  %b = tile.full %h : tensor<32x32xbf16>
+  %c = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.mma' op a is 64x16 and b is 32x32: a's columns (K = 16) must equal b's rows (K = 32)}}
+  %d = tile.mma %a, %b, %c : tensor<64x16xbf16>, tensor<32x32xbf16>, tensor<64x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_m(%h: bf16, %s: f32) {
+  %a = tile.full %h : tensor<64x16xbf16>
+  %b = tile.full %h : tensor<16x32xbf16>
+  %c = tile.full %s : tensor<128x32xf32>
+  // expected-error @+1 {{'tile.mma' op a 64x16 by 16x32 product is 64x32, but acc is 128x32}}
+  %d = tile.mma %a, %b, %c : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<128x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_n(%s: f32) attributes {params = {M = 64 : i64, N = 32 : i64}} {
+  %a = tile.full %s : tensor<?x16xf32, #tile.dims<[M, 16]>>
+  %b = tile.full %s : tensor<16x?xf32, #tile.dims<[16, N]>>
+  %c = tile.full %s : tensor<?x?xf32, #tile.dims<[M, M]>>
+  // expected-error @+1 {{'tile.mma' op a Mx16 by 16xN product is MxN, but acc is MxM}}
+  %d = tile.mma %a, %b, %c : tensor<?x16xf32, #tile.dims<[M, 16]>>, tensor<16x?xf32, #tile.dims<[16, N]>>, tensor<?x?xf32, #tile.dims<[M, M]>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_integer_operands(%k: i32, %s: f32) {
+  %a = tile.full %k : tensor<64x16xi32>
+  %b = tile.full %k : tensor<16x32xi32>
+  %c = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.mma' op operand #0 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or tf32 type values}}
+  %d = tile.mma %a, %b, %c : tensor<64x16xi32>, tensor<16x32xi32>, tensor<64x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_bf16_accumulator(%h: bf16) {
+  %a = tile.full %h : tensor<64x16xbf16>
+  %b = tile.full %h : tensor<16x32xbf16>
+  %c = tile.full %h : tensor<64x32xbf16>
+  // expected-error @+1 {{'tile.mma' op operand #2 must be ranked tensor of 32-bit float values}}
+  %d = tile.mma %a, %b, %c : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xbf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @mma_result_type(%h: bf16, %s: f32) {
+  %a = tile.full %h : tensor<64x16xbf16>
+  %b = tile.full %h : tensor<16x32xbf16>
+  %c = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.mma' op failed to verify that all of {acc, result} have same type}}
+  %d = "tile.mma"(%a, %b, %c) : (tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>) -> tensor<32x64xf32>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// tile.exp2 and tile.where
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @exp2_bf16(%h: bf16) {
+  %t = tile.full %h : tensor<64xbf16>
+  // expected-error @+1 {{'tile.exp2' op operand #0 must be ranked tensor of 32-bit float values}}
+  %e = tile.exp2 %t : tensor<64xbf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @where_shape(%b: i1, %s: f32) {
+  %c = tile.full %b : tensor<64x1xi1>
+  %t = tile.full %s : tensor<64x64xf32>
+  // expected-error @+1 {{'tile.where' op the condition is 64x1 but the values are 64x64}}
+  %w = tile.where %c, %t, %t : tensor<64x1xi1>, tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @where_rank(%b: i1, %s: f32) {
+  %c = tile.full %b : tensor<64xi1>
+  %t = tile.full %s : tensor<64x64xf32>
+  // expected-error @+1 {{'tile.where' op the condition is 64 but the values are 64x64}}
+  %w = tile.where %c, %t, %t : tensor<64xi1>, tensor<64x64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @where_integer_condition(%k: i32, %s: f32) {
+  %c = tile.full %k : tensor<64xi32>
+  %t = tile.full %s : tensor<64xf32>
+  // expected-error @+1 {{'tile.where' op operand #0 must be ranked tensor of 1-bit signless integer values}}
+  %w = "tile.where"(%c, %t, %t) : (tensor<64xi32>, tensor<64xf32>, tensor<64xf32>) -> tensor<64xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @where_value_types(%b: i1, %s: f32, %h: bf16) {
+  %c = tile.full %b : tensor<64xi1>
+  %t = tile.full %s : tensor<64xf32>
+  %u = tile.full %h : tensor<64xbf16>
+  // expected-error @+1 {{'tile.where' op failed to verify that all of {true_value, false_value, result} have same type}}
+  %w = "tile.where"(%c, %t, %u) : (tensor<64xi1>, tensor<64xf32>, tensor<64xbf16>) -> tensor<64xf32>
+  tile.return
+}
+
+//===----------------------------------------------------------------------===//
+// Element types
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @f64_tile(%s: f32) {
+  %t = tile.full %s : tensor<64xf32>
+  // expected-error @+1 {{'tile.exp2' op result #0 must be ranked tensor of 32-bit float values}}
+  %e = "tile.exp2"(%t) : (tensor<64xf32>) -> tensor<64xf64>
+  tile.return
+}
+
+// -----
+
+tile.kernel @f8_tile(%s: f32) {
+  %t = tile.full %s : tensor<64xf32>
+  // expected-error @+1 {{'tile.convert' op result #0 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or tf32 type or 1-bit signless integer or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer values}}
+  %e = tile.convert %t : tensor<64xf32> -> tensor<64xf8E4M3FN>
+  tile.return
+}
+
+// -----
+
+tile.kernel @unsigned_tile(%s: f32) {
+  %t = tile.full %s : tensor<64xf32>
+  // expected-error @+1 {{'tile.convert' op result #0 must be ranked tensor of}}
+  %e = tile.convert %t : tensor<64xf32> -> tensor<64xui32>
+  tile.return
+}
