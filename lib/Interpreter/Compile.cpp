@@ -633,13 +633,17 @@ LogicalResult Compiler::compileArith(Operation *op, Instrs &out,
     return emit(floatBinary(in[0], in[1], r(), n, e,
                             [](float x, float y) { return std::fmod(x, y); }));
   if (isa<arith::MaximumFOp>(op))
-    return emit(floatBinary(in[0], in[1], r(), n, e, maximumF));
+    return emit(floatBinary(in[0], in[1], r(), n, e,
+                            [](float x, float y) { return maximumF(x, y); }));
   if (isa<arith::MinimumFOp>(op))
-    return emit(floatBinary(in[0], in[1], r(), n, e, minimumF));
+    return emit(floatBinary(in[0], in[1], r(), n, e,
+                            [](float x, float y) { return minimumF(x, y); }));
   if (isa<arith::MaxNumFOp>(op))
-    return emit(floatBinary(in[0], in[1], r(), n, e, maxNumF));
+    return emit(floatBinary(in[0], in[1], r(), n, e,
+                            [](float x, float y) { return maxNumF(x, y); }));
   if (isa<arith::MinNumFOp>(op))
-    return emit(floatBinary(in[0], in[1], r(), n, e, minNumF));
+    return emit(floatBinary(in[0], in[1], r(), n, e,
+                            [](float x, float y) { return minNumF(x, y); }));
   if (isa<arith::NegFOp>(op))
     return emit(floatUnary(in[0], r(), n, e, [](float x) { return -x; }));
 
@@ -966,10 +970,9 @@ LogicalResult Compiler::compileMath(Operation *op, Instrs &out,
     handled = true;
     return success();
   };
-  auto unary = [&](float (*fn)(float)) {
-    return emit(floatUnary(in[0], r, n, e, fn));
-  };
-  auto binary = [&](float (*fn)(float, float)) {
+  // Generic, so that each function gets its own inlined element loop.
+  auto unary = [&](auto fn) { return emit(floatUnary(in[0], r, n, e, fn)); };
+  auto binary = [&](auto fn) {
     return emit(floatBinary(in[0], in[1], r, n, e, fn));
   };
   if (!isFloat(e)) {

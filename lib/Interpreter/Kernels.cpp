@@ -83,8 +83,14 @@ void storeTyped(const ViewArg &view, const TileGeometry &g, const In *in,
   });
 }
 
-template <typename T> int64_t widen(T value) { return value; }
-template <typename T> T narrow(int64_t value) { return static_cast<T>(value); }
+// Functors rather than function pointers, so that the element loops inline
+// the conversion.
+template <typename T> struct Widen {
+  int64_t operator()(T value) const { return value; }
+};
+template <typename T> struct Narrow {
+  T operator()(int64_t value) const { return static_cast<T>(value); }
+};
 
 } // namespace
 
@@ -94,9 +100,11 @@ void detail::loadFloats(const ViewArg &view, const TileGeometry &g, float *out,
   case DType::F32:
     return loadTyped<float>(view, g, out, padding, [](float x) { return x; });
   case DType::F16:
-    return loadTyped<uint16_t>(view, g, out, padding, f16BitsToFloat);
+    return loadTyped<uint16_t>(view, g, out, padding,
+                                  [](uint16_t h) { return f16BitsToFloat(h); });
   case DType::BF16:
-    return loadTyped<uint16_t>(view, g, out, padding, bf16BitsToFloat);
+    return loadTyped<uint16_t>(view, g, out, padding,
+                                  [](uint16_t h) { return bf16BitsToFloat(h); });
   default:
     return;
   }
@@ -106,13 +114,13 @@ void detail::loadInts(const ViewArg &view, const TileGeometry &g,
                       int64_t *out) {
   switch (view.dtype) {
   case DType::I8:
-    return loadTyped<int8_t>(view, g, out, int64_t(0), widen<int8_t>);
+    return loadTyped<int8_t>(view, g, out, int64_t(0), Widen<int8_t>());
   case DType::I16:
-    return loadTyped<int16_t>(view, g, out, int64_t(0), widen<int16_t>);
+    return loadTyped<int16_t>(view, g, out, int64_t(0), Widen<int16_t>());
   case DType::I32:
-    return loadTyped<int32_t>(view, g, out, int64_t(0), widen<int32_t>);
+    return loadTyped<int32_t>(view, g, out, int64_t(0), Widen<int32_t>());
   case DType::I64:
-    return loadTyped<int64_t>(view, g, out, int64_t(0), widen<int64_t>);
+    return loadTyped<int64_t>(view, g, out, int64_t(0), Widen<int64_t>());
   default:
     return;
   }
@@ -124,9 +132,11 @@ void detail::storeFloats(const ViewArg &view, const TileGeometry &g,
   case DType::F32:
     return storeTyped<float>(view, g, in, [](float x) { return x; });
   case DType::F16:
-    return storeTyped<uint16_t>(view, g, in, floatToF16Bits);
+    return storeTyped<uint16_t>(view, g, in,
+                                   [](float x) { return floatToF16Bits(x); });
   case DType::BF16:
-    return storeTyped<uint16_t>(view, g, in, floatToBF16Bits);
+    return storeTyped<uint16_t>(view, g, in,
+                                   [](float x) { return floatToBF16Bits(x); });
   default:
     return;
   }
@@ -136,13 +146,13 @@ void detail::storeInts(const ViewArg &view, const TileGeometry &g,
                        const int64_t *in) {
   switch (view.dtype) {
   case DType::I8:
-    return storeTyped<int8_t>(view, g, in, narrow<int8_t>);
+    return storeTyped<int8_t>(view, g, in, Narrow<int8_t>());
   case DType::I16:
-    return storeTyped<int16_t>(view, g, in, narrow<int16_t>);
+    return storeTyped<int16_t>(view, g, in, Narrow<int16_t>());
   case DType::I32:
-    return storeTyped<int32_t>(view, g, in, narrow<int32_t>);
+    return storeTyped<int32_t>(view, g, in, Narrow<int32_t>());
   case DType::I64:
-    return storeTyped<int64_t>(view, g, in, narrow<int64_t>);
+    return storeTyped<int64_t>(view, g, in, Narrow<int64_t>());
   default:
     return;
   }
@@ -226,9 +236,11 @@ void detail::reduceFloats(const float *in, float *out, AxisShape s, Elem elem,
     roundFloats(elem, out, s.outer * s.inner);
     return;
   case ReduceKind::Max:
-    return reduceAxis(in, out, s, nanMax);
+    return reduceAxis(in, out, s,
+                      [](float a, float x) { return nanMax(a, x); });
   case ReduceKind::Min:
-    return reduceAxis(in, out, s, nanMin);
+    return reduceAxis(in, out, s,
+                      [](float a, float x) { return nanMin(a, x); });
   }
 }
 
