@@ -1,0 +1,131 @@
+//===- RuntimeTest.cpp - the runtime without a GPU ------------------------===//
+//
+// Every test of this program runs as on a machine without a CUDA driver: the
+// runtime loads the driver once per process, from TILEC_CUDA_DRIVER when it
+// is set, so it is set before main.
+//
+//===----------------------------------------------------------------------===//
+
+#include "scale.h"
+#include "tilec/runtime/Runtime.h"
+
+#include <gtest/gtest.h>
+
+#include <cstdlib>
+#include <string>
+
+namespace {
+
+const bool noDriver =
+    setenv("TILEC_CUDA_DRIVER", "/nonexistent/libcuda.so.1", 1) == 0;
+
+std::string lastError() { return tilec_last_error(); }
+
+alignas(16) const unsigned char image[16] = {};
+const tilec_kernel kernel = {image, "k", 128, 0};
+const tilec_grid oneBlock = {1, 1, 1};
+
+TEST(Runtime, NoDriverIsAnError) {
+  ASSERT_TRUE(noDriver);
+  EXPECT_EQ(tilec_init(), TILEC_ERROR_NO_DRIVER);
+  EXPECT_NE(lastError().find("no CUDA driver"), std::string::npos)
+      << lastError();
+  EXPECT_NE(lastError().find("/nonexistent/libcuda.so.1"), std::string::npos)
+      << lastError();
+  // Initialization is tried once; later calls report the same error.
+  EXPECT_EQ(tilec_init(), TILEC_ERROR_NO_DRIVER);
+  EXPECT_EQ(tilec_launch(&kernel, oneBlock, nullptr, nullptr),
+            TILEC_ERROR_NO_DRIVER);
+  EXPECT_EQ(tilec_prepare(&kernel), TILEC_ERROR_NO_DRIVER);
+  void *entry = nullptr;
+  EXPECT_EQ(tilec_driver_entry_point("cuMemAlloc", &entry),
+            TILEC_ERROR_NO_DRIVER);
+}
+
+TEST(Runtime, StatusNames) {
+  EXPECT_STREQ(tilec_status_name(TILEC_SUCCESS), "TILEC_SUCCESS");
+  EXPECT_STREQ(tilec_status_name(TILEC_ERROR_NO_DEVICE),
+               "TILEC_ERROR_NO_DEVICE");
+  EXPECT_STREQ(tilec_status_name(tilec_status(99)), "TILEC_ERROR_UNKNOWN");
+}
+
+TEST(Runtime, LaunchChecksItsArgumentsFirst) {
+  EXPECT_EQ(tilec_launch(nullptr, oneBlock, nullptr, nullptr),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  const tilec_kernel noThreads = {image, "k", 0, 0};
+  EXPECT_EQ(tilec_launch(&noThreads, oneBlock, nullptr, nullptr),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  const tilec_kernel tooManyThreads = {image, "k", 2048, 0};
+  EXPECT_EQ(tilec_launch(&tooManyThreads, oneBlock, nullptr, nullptr),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("2048 threads"), std::string::npos) << lastError();
+  for (tilec_grid grid : {tilec_grid{0, 1, 1}, tilec_grid{1, -1, 1},
+                          tilec_grid{1, 1, 65536},
+                          tilec_grid{int64_t(1) << 31, 1, 1}}) {
+    EXPECT_EQ(tilec_launch(&kernel, grid, nullptr, nullptr),
+              TILEC_ERROR_INVALID_ARGUMENT);
+    EXPECT_NE(lastError().find("grid"), std::string::npos) << lastError();
+  }
+}
+
+TEST(Runtime, CheckView) {
+  float data[4] = {};
+  int64_t shape[2] = {2, 2}, strides[2] = {2, 1};
+  EXPECT_EQ(tilec_check_view("k", "x", data, 2, shape, strides),
+            TILEC_SUCCESS);
+  EXPECT_EQ(tilec_check_view("k", "x", nullptr, 2, shape, strides),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("k: view x is a null pointer"), std::string::npos)
+      << lastError();
+
+  int64_t empty[2] = {0, 2};
+  EXPECT_EQ(tilec_check_view("k", "x", nullptr, 2, empty, strides),
+            TILEC_SUCCESS);
+
+  int64_t negativeSize[2] = {2, -1};
+  EXPECT_EQ(tilec_check_view("k", "x", data, 2, negativeSize, strides),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("negative size (-1) in dimension 1"),
+            std::string::npos)
+      << lastError();
+  int64_t negativeStride[2] = {-2, 1};
+  EXPECT_EQ(tilec_check_view("k", "x", data, 2, shape, negativeStride),
+            TILEC_ERROR_INVALID_ARGUMENT);
+
+  int64_t huge[2] = {int64_t(1) << 40, int64_t(1) << 40};
+  int64_t hugeStrides[2] = {int64_t(1) << 40, 1};
+  EXPECT_EQ(tilec_check_view("k", "x", data, 2, huge, hugeStrides),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("64-bit offset"), std::string::npos)
+      << lastError();
+}
+
+// The generated launcher checks its views before it reaches the driver.
+TEST(Runtime, GeneratedLauncherChecksArguments) {
+  float data[8] = {};
+  tilec_view_f32_1d x = {data, {8}, {1}};
+  tilec_view_f32_1d y = {data, {8}, {1}};
+
+  tilec_view_f32_1d nullX = {nullptr, {8}, {1}};
+  EXPECT_EQ(tile_scale(nullX, y, 2.0f, oneBlock, nullptr),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("scale: view x is a null pointer"),
+            std::string::npos)
+      << lastError();
+
+  tilec_view_f32_1d negativeY = {data, {-8}, {1}};
+  EXPECT_EQ(tile_scale(x, negativeY, 2.0f, oneBlock, nullptr),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("scale: view y has a negative size"),
+            std::string::npos)
+      << lastError();
+
+  EXPECT_EQ(tile_scale(x, y, 2.0f, tilec_grid{0, 1, 1}, nullptr),
+            TILEC_ERROR_INVALID_ARGUMENT);
+
+  // Valid arguments get as far as the (missing) driver.
+  EXPECT_EQ(tile_scale(x, y, 2.0f, oneBlock, nullptr), TILEC_ERROR_NO_DRIVER);
+  EXPECT_EQ(tile_scale_prepare(), TILEC_ERROR_NO_DRIVER);
+}
+
+} // namespace
