@@ -9,6 +9,8 @@
 
 #include "tilec/runtime/Runtime.h"
 
+#include <cudaTypedefs.h>
+
 #include <dlfcn.h>
 
 #include <cstdarg>
@@ -16,6 +18,8 @@
 #include <cstdlib>
 #include <cstring>
 #include <functional>
+#include <iterator>
+#include <type_traits>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
@@ -38,23 +42,26 @@ tilec_status fail(tilec_status status, const char *format, ...) {
   return status;
 }
 
-/// The driver entry points the runtime uses, typed after cuda.h.
+/// The driver entry points the runtime uses, each at an explicit ABI
+/// version: a newer driver returns the newest ABI of a name unless asked for
+/// an older one, and that need not be cuda.h's prototype.
 struct Driver {
-  decltype(&::cuInit) init = nullptr;
-  decltype(&::cuGetErrorName) getErrorName = nullptr;
-  decltype(&::cuGetErrorString) getErrorString = nullptr;
-  decltype(&::cuDeviceGetCount) deviceGetCount = nullptr;
-  decltype(&::cuDeviceGetAttribute) deviceGetAttribute = nullptr;
-  decltype(&::cuCtxGetCurrent) ctxGetCurrent = nullptr;
-  decltype(&::cuCtxGetDevice) ctxGetDevice = nullptr;
-  decltype(&::cuCtxGetId) ctxGetId = nullptr;
-  decltype(&::cuModuleLoadData) moduleLoadData = nullptr;
-  decltype(&::cuModuleGetFunction) moduleGetFunction = nullptr;
-  decltype(&::cuFuncGetAttribute) funcGetAttribute = nullptr;
-  decltype(&::cuFuncSetAttribute) funcSetAttribute = nullptr;
-  decltype(&::cuLaunchKernel) launchKernel = nullptr;
-  // cuda.h renames cuGetProcAddress to its _v2 with a status argument.
-  decltype(&::cuGetProcAddress_v2) getProcAddress = nullptr;
+  PFN_cuGetProcAddress_v12000 getProcAddress = nullptr;
+  PFN_cuInit_v2000 init = nullptr;
+  PFN_cuGetErrorName_v6000 getErrorName = nullptr;
+  PFN_cuGetErrorString_v6000 getErrorString = nullptr;
+  PFN_cuDeviceGetCount_v2000 deviceGetCount = nullptr;
+  PFN_cuDeviceGetAttribute_v2000 deviceGetAttribute = nullptr;
+  PFN_cuCtxGetCurrent_v4000 ctxGetCurrent = nullptr;
+  PFN_cuCtxGetDevice_v2000 ctxGetDevice = nullptr;
+  PFN_cuCtxGetId_v12000 ctxGetId = nullptr;
+  PFN_cuModuleLoadData_v2000 moduleLoadData = nullptr;
+  PFN_cuModuleGetFunction_v2000 moduleGetFunction = nullptr;
+  PFN_cuModuleUnload_v2000 moduleUnload = nullptr;
+  PFN_cuFuncGetAttribute_v2020 funcGetAttribute = nullptr;
+  PFN_cuFuncSetAttribute_v9000 funcSetAttribute = nullptr;
+  // The legacy-stream ABI: stream 0 is the legacy default stream.
+  PFN_cuLaunchKernel_v4000 launchKernel = nullptr;
 };
 
 struct InitResult {
@@ -112,17 +119,15 @@ tilec_status failDriver(CUresult result, const char *what, const char *kernel) {
               kernel ? ": " : "", what, describe(result).c_str());
 }
 
-template <typename F>
-bool resolve(F &entry, const char *symbol) {
-  void *fn = nullptr;
+CUresult getEntryPoint(const char *symbol, int version, void **function) {
   CUdriverProcAddressQueryResult found;
-  if (driver.getProcAddress(symbol, &fn, CUDA_VERSION,
-                            CU_GET_PROC_ADDRESS_DEFAULT,
-                            &found) != CUDA_SUCCESS ||
-      found != CU_GET_PROC_ADDRESS_SUCCESS || !fn)
-    return false;
-  entry = reinterpret_cast<F>(fn);
-  return true;
+  CUresult result = driver.getProcAddress(symbol, function, version,
+                                          CU_GET_PROC_ADDRESS_LEGACY_STREAM,
+                                          &found);
+  if (result == CUDA_SUCCESS &&
+      (found != CU_GET_PROC_ADDRESS_SUCCESS || !*function))
+    result = CUDA_ERROR_NOT_FOUND;
+  return result;
 }
 
 InitResult loadDriver() {
@@ -147,23 +152,26 @@ InitResult loadDriver() {
                 "is needed"};
 
   const char *missing = nullptr;
-  auto need = [&](auto &entry, const char *symbol) {
-    if (!missing && !resolve(entry, symbol))
+  auto need = [&](auto &entry, const char *symbol, int version) {
+    void *function = nullptr;
+    if (!missing && getEntryPoint(symbol, version, &function) != CUDA_SUCCESS)
       missing = symbol;
+    entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(function);
   };
-  need(driver.init, "cuInit");
-  need(driver.getErrorName, "cuGetErrorName");
-  need(driver.getErrorString, "cuGetErrorString");
-  need(driver.deviceGetCount, "cuDeviceGetCount");
-  need(driver.deviceGetAttribute, "cuDeviceGetAttribute");
-  need(driver.ctxGetCurrent, "cuCtxGetCurrent");
-  need(driver.ctxGetDevice, "cuCtxGetDevice");
-  need(driver.ctxGetId, "cuCtxGetId");
-  need(driver.moduleLoadData, "cuModuleLoadData");
-  need(driver.moduleGetFunction, "cuModuleGetFunction");
-  need(driver.funcGetAttribute, "cuFuncGetAttribute");
-  need(driver.funcSetAttribute, "cuFuncSetAttribute");
-  need(driver.launchKernel, "cuLaunchKernel");
+  need(driver.init, "cuInit", 2000);
+  need(driver.getErrorName, "cuGetErrorName", 6000);
+  need(driver.getErrorString, "cuGetErrorString", 6000);
+  need(driver.deviceGetCount, "cuDeviceGetCount", 2000);
+  need(driver.deviceGetAttribute, "cuDeviceGetAttribute", 2000);
+  need(driver.ctxGetCurrent, "cuCtxGetCurrent", 4000);
+  need(driver.ctxGetDevice, "cuCtxGetDevice", 2000);
+  need(driver.ctxGetId, "cuCtxGetId", 12000);
+  need(driver.moduleLoadData, "cuModuleLoadData", 2000);
+  need(driver.moduleGetFunction, "cuModuleGetFunction", 2000);
+  need(driver.moduleUnload, "cuModuleUnload", 2000);
+  need(driver.funcGetAttribute, "cuFuncGetAttribute", 2020);
+  need(driver.funcSetAttribute, "cuFuncSetAttribute", 9000);
+  need(driver.launchKernel, "cuLaunchKernel", 4000);
   if (missing)
     return {TILEC_ERROR_NO_DRIVER,
             std::string("tilec: no CUDA driver: ") + path + " lacks " +
@@ -226,61 +234,77 @@ struct ModuleKeyHash {
 // context lives.
 std::shared_mutex cacheMutex;
 std::unordered_map<ModuleKey, CUmodule, ModuleKeyHash> modules;
-std::unordered_map<FunctionKey, CUfunction, FunctionKeyHash> functions;
+/// A function ready to launch with up to `dynamicLimit` bytes of dynamic
+/// shared memory.
+struct LoadedFunction {
+  CUfunction function;
+  size_t staticBytes;
+  size_t dynamicLimit;
+};
+std::unordered_map<FunctionKey, LoadedFunction, FunctionKeyHash> functions;
 
-/// The largest dynamic shared memory a kernel may use without opting in.
-constexpr int kDefaultSharedLimit = 48 * 1024;
+/// The shared memory a block may use without opting in to more.
+constexpr size_t kDefaultSharedLimit = 48 * 1024;
 
-/// Loads the kernel's function in the current context and lets it use the
-/// dynamic shared memory it asks for. Called with cacheMutex held exclusively.
+/// Loads the kernel's function in the current context. Called with
+/// cacheMutex held exclusively.
 tilec_status loadFunction(const tilec_kernel &kernel,
-                          unsigned long long contextId, CUfunction &function) {
+                          unsigned long long contextId,
+                          LoadedFunction &loaded) {
   ModuleKey moduleKey{kernel.fatbin, contextId};
   auto module = modules.find(moduleKey);
   if (module == modules.end()) {
-    CUmodule loaded;
+    CUmodule handle;
     // The driver picks the best cubin of the fatbin for the device, or JIT
     // compiles its PTX when there is none.
-    CUresult result = driver.moduleLoadData(&loaded, kernel.fatbin);
+    CUresult result = driver.moduleLoadData(&handle, kernel.fatbin);
     if (result != CUDA_SUCCESS)
       return failDriver(result, "loading the kernel image (cuModuleLoadData)",
                         kernel.name);
-    module = modules.emplace(moduleKey, loaded).first;
+    module = modules.emplace(moduleKey, handle).first;
   }
   CUresult result =
-      driver.moduleGetFunction(&function, module->second, kernel.name);
+      driver.moduleGetFunction(&loaded.function, module->second, kernel.name);
   if (result != CUDA_SUCCESS)
     return failDriver(result, "finding the kernel in its image", kernel.name);
-
   int staticBytes = 0;
   result = driver.funcGetAttribute(
-      &staticBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, function);
+      &staticBytes, CU_FUNC_ATTRIBUTE_SHARED_SIZE_BYTES, loaded.function);
   if (result != CUDA_SUCCESS)
     return failDriver(result, "cuFuncGetAttribute", kernel.name);
-  if (staticBytes + kernel.shared_bytes > size_t(kDefaultSharedLimit)) {
-    CUdevice device;
-    int limit = 0;
-    result = driver.ctxGetDevice(&device);
-    if (result == CUDA_SUCCESS)
-      result = driver.deviceGetAttribute(
-          &limit, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
-          device);
-    if (result != CUDA_SUCCESS)
-      return failDriver(result, "querying the shared memory limit",
-                        kernel.name);
-    if (staticBytes + kernel.shared_bytes > size_t(limit))
-      return fail(TILEC_ERROR_OUT_OF_RESOURCES,
-                  "tilec: %s: needs %zu bytes of shared memory per block "
-                  "(%d static + %zu dynamic), the device allows %d",
-                  kernel.name, staticBytes + kernel.shared_bytes, staticBytes,
-                  kernel.shared_bytes, limit);
-    result = driver.funcSetAttribute(
-        function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
-        int(kernel.shared_bytes));
-    if (result != CUDA_SUCCESS)
-      return failDriver(result, "raising the dynamic shared memory limit",
-                        kernel.name);
-  }
+  loaded.staticBytes = size_t(staticBytes);
+  loaded.dynamicLimit = loaded.staticBytes < kDefaultSharedLimit
+                            ? kDefaultSharedLimit - loaded.staticBytes
+                            : 0;
+  return TILEC_SUCCESS;
+}
+
+/// Lets the function use the kernel's dynamic shared memory, beyond the
+/// default limit. Called with cacheMutex held exclusively.
+tilec_status raiseSharedLimit(const tilec_kernel &kernel,
+                              LoadedFunction &loaded) {
+  CUdevice device;
+  int limit = 0;
+  CUresult result = driver.ctxGetDevice(&device);
+  if (result == CUDA_SUCCESS)
+    result = driver.deviceGetAttribute(
+        &limit, CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, device);
+  if (result != CUDA_SUCCESS)
+    return failDriver(result, "querying the shared memory limit", kernel.name);
+  size_t total = loaded.staticBytes + kernel.shared_bytes;
+  if (total > size_t(limit))
+    return fail(TILEC_ERROR_OUT_OF_RESOURCES,
+                "tilec: %s: needs %zu bytes of shared memory per block "
+                "(%zu static + %zu dynamic), the device allows %d",
+                kernel.name, total, loaded.staticBytes, kernel.shared_bytes,
+                limit);
+  result = driver.funcSetAttribute(
+      loaded.function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+      int(kernel.shared_bytes));
+  if (result != CUDA_SUCCESS)
+    return failDriver(result, "raising the dynamic shared memory limit",
+                      kernel.name);
+  loaded.dynamicLimit = kernel.shared_bytes;
   return TILEC_SUCCESS;
 }
 
@@ -322,8 +346,9 @@ tilec_status getFunction(const tilec_kernel &kernel, CUfunction &function) {
   {
     std::shared_lock<std::shared_mutex> lock(cacheMutex);
     auto it = functions.find(key);
-    if (it != functions.end()) {
-      function = it->second;
+    if (it != functions.end() &&
+        kernel.shared_bytes <= it->second.dynamicLimit) {
+      function = it->second.function;
       return TILEC_SUCCESS;
     }
   }
@@ -331,13 +356,16 @@ tilec_status getFunction(const tilec_kernel &kernel, CUfunction &function) {
   // compiles it, if it must) while the others wait for it.
   std::unique_lock<std::shared_mutex> lock(cacheMutex);
   auto it = functions.find(key);
-  if (it != functions.end()) {
-    function = it->second;
-    return TILEC_SUCCESS;
+  if (it == functions.end()) {
+    LoadedFunction loaded;
+    if (tilec_status status = loadFunction(kernel, contextId, loaded))
+      return status;
+    it = functions.emplace(std::move(key), loaded).first;
   }
-  if (tilec_status status = loadFunction(kernel, contextId, function))
-    return status;
-  functions.emplace(std::move(key), function);
+  if (kernel.shared_bytes > it->second.dynamicLimit)
+    if (tilec_status status = raiseSharedLimit(kernel, it->second))
+      return status;
+  function = it->second.function;
   return TILEC_SUCCESS;
 }
 
@@ -407,6 +435,36 @@ tilec_status tilec_launch(const tilec_kernel *kernel, tilec_grid grid,
   return TILEC_SUCCESS;
 }
 
+tilec_status tilec_forget_fatbin(const void *fatbin) {
+  if (!fatbin)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: tilec_forget_fatbin needs an image");
+  if (tilec_status status = tilec_init())
+    return status;
+  CUcontext context = nullptr;
+  unsigned long long current = 0;
+  bool hasCurrent = driver.ctxGetCurrent(&context) == CUDA_SUCCESS &&
+                    context &&
+                    driver.ctxGetId(context, &current) == CUDA_SUCCESS;
+  std::unique_lock<std::shared_mutex> lock(cacheMutex);
+  for (auto it = functions.begin(); it != functions.end();)
+    it = it->first.fatbin == fatbin ? functions.erase(it) : std::next(it);
+  tilec_status status = TILEC_SUCCESS;
+  for (auto it = modules.begin(); it != modules.end();) {
+    if (it->first.fatbin != fatbin) {
+      ++it;
+      continue;
+    }
+    if (hasCurrent && it->first.context == current) {
+      CUresult result = driver.moduleUnload(it->second);
+      if (result != CUDA_SUCCESS)
+        status = failDriver(result, "cuModuleUnload", nullptr);
+    }
+    it = modules.erase(it);
+  }
+  return status;
+}
+
 tilec_status tilec_check_view(const char *kernel, const char *arg,
                               const void *data, int rank,
                               const int64_t *shape, const int64_t *strides) {
@@ -447,20 +505,21 @@ tilec_status tilec_check_view(const char *kernel, const char *arg,
   return TILEC_SUCCESS;
 }
 
-tilec_status tilec_driver_entry_point(const char *symbol, void **function) {
+tilec_status tilec_driver_entry_point(const char *symbol, int cuda_version,
+                                      void **function) {
   if (!symbol || !function)
     return fail(TILEC_ERROR_INVALID_ARGUMENT,
                 "tilec: tilec_driver_entry_point needs a symbol and a result");
   if (tilec_status status = tilec_init())
     return status;
-  CUdriverProcAddressQueryResult found;
-  CUresult result = driver.getProcAddress(symbol, function, CUDA_VERSION,
-                                          CU_GET_PROC_ADDRESS_DEFAULT, &found);
-  if (result != CUDA_SUCCESS || found != CU_GET_PROC_ADDRESS_SUCCESS ||
-      !*function)
-    return fail(TILEC_ERROR_NO_DRIVER,
-                "tilec: the CUDA driver has no entry point %s for CUDA %d",
-                symbol, CUDA_VERSION);
+  *function = nullptr;
+  CUresult result = getEntryPoint(symbol, cuda_version, function);
+  if (result != CUDA_SUCCESS)
+    return fail(result == CUDA_ERROR_NOT_FOUND ? TILEC_ERROR_NO_DRIVER
+                                               : classify(result),
+                "tilec: the CUDA driver has no entry point %s for CUDA "
+                "version %d: %s",
+                symbol, cuda_version, describe(result).c_str());
   return TILEC_SUCCESS;
 }
 

@@ -37,8 +37,9 @@ TEST(Runtime, NoDriverIsAnError) {
   EXPECT_EQ(tilec_launch(&kernel, oneBlock, nullptr, nullptr),
             TILEC_ERROR_NO_DRIVER);
   EXPECT_EQ(tilec_prepare(&kernel), TILEC_ERROR_NO_DRIVER);
+  EXPECT_EQ(tilec_forget_fatbin(image), TILEC_ERROR_NO_DRIVER);
   void *entry = nullptr;
-  EXPECT_EQ(tilec_driver_entry_point("cuMemAlloc", &entry),
+  EXPECT_EQ(tilec_driver_entry_point("cuMemAlloc", 3020, &entry),
             TILEC_ERROR_NO_DRIVER);
 }
 
@@ -47,6 +48,12 @@ TEST(Runtime, StatusNames) {
   EXPECT_STREQ(tilec_status_name(TILEC_ERROR_NO_DEVICE),
                "TILEC_ERROR_NO_DEVICE");
   EXPECT_STREQ(tilec_status_name(tilec_status(99)), "TILEC_ERROR_UNKNOWN");
+}
+
+TEST(Runtime, ChecksArgumentsBeforeTheDriver) {
+  EXPECT_EQ(tilec_forget_fatbin(nullptr), TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tilec_driver_entry_point(nullptr, 3020, nullptr),
+            TILEC_ERROR_INVALID_ARGUMENT);
 }
 
 TEST(Runtime, LaunchChecksItsArgumentsFirst) {

@@ -9,6 +9,8 @@
 #include "scale.h"
 #include "tilec/runtime/Runtime.h"
 
+#include <cudaTypedefs.h>
+
 #include <gtest/gtest.h>
 
 #include <cstdint>
@@ -19,25 +21,25 @@
 
 namespace {
 
-/// The driver functions the test needs, typed after cuda.h.
+/// The driver functions the test needs, at the ABI versions cuda.h names.
 struct Driver {
-  decltype(&::cuDeviceGet) deviceGet;
-  decltype(&::cuDevicePrimaryCtxRetain) primaryCtxRetain;
-  decltype(&::cuDevicePrimaryCtxRelease) primaryCtxRelease;
-  decltype(&::cuCtxSetCurrent) ctxSetCurrent;
-  decltype(&::cuMemAlloc) memAlloc;
-  decltype(&::cuMemFree) memFree;
-  decltype(&::cuMemcpyHtoD) memcpyHtoD;
-  decltype(&::cuMemcpyDtoH) memcpyDtoH;
-  decltype(&::cuStreamCreate) streamCreate;
-  decltype(&::cuStreamDestroy) streamDestroy;
-  decltype(&::cuStreamSynchronize) streamSynchronize;
+  PFN_cuDeviceGet_v2000 deviceGet;
+  PFN_cuDevicePrimaryCtxRetain_v7000 primaryCtxRetain;
+  PFN_cuDevicePrimaryCtxRelease_v11000 primaryCtxRelease;
+  PFN_cuCtxSetCurrent_v4000 ctxSetCurrent;
+  PFN_cuMemAlloc_v3020 memAlloc;
+  PFN_cuMemFree_v3020 memFree;
+  PFN_cuMemcpyHtoD_v3020 memcpyHtoD;
+  PFN_cuMemcpyDtoH_v3020 memcpyDtoH;
+  PFN_cuStreamCreate_v2000 streamCreate;
+  PFN_cuStreamDestroy_v4000 streamDestroy;
+  PFN_cuStreamSynchronize_v2000 streamSynchronize;
 };
 
 template <typename F>
-void resolve(F &entry, const char *symbol) {
+void resolve(F &entry, const char *symbol, int version) {
   void *fn = nullptr;
-  ASSERT_EQ(tilec_driver_entry_point(symbol, &fn), TILEC_SUCCESS)
+  ASSERT_EQ(tilec_driver_entry_point(symbol, version, &fn), TILEC_SUCCESS)
       << tilec_last_error();
   entry = reinterpret_cast<F>(fn);
 }
@@ -58,17 +60,17 @@ protected:
     if (status == TILEC_ERROR_NO_DRIVER || status == TILEC_ERROR_NO_DEVICE)
       GTEST_SKIP() << tilec_last_error();
     CHECK_TILEC(status);
-    resolve(cu.deviceGet, "cuDeviceGet");
-    resolve(cu.primaryCtxRetain, "cuDevicePrimaryCtxRetain");
-    resolve(cu.primaryCtxRelease, "cuDevicePrimaryCtxRelease");
-    resolve(cu.ctxSetCurrent, "cuCtxSetCurrent");
-    resolve(cu.memAlloc, "cuMemAlloc");
-    resolve(cu.memFree, "cuMemFree");
-    resolve(cu.memcpyHtoD, "cuMemcpyHtoD");
-    resolve(cu.memcpyDtoH, "cuMemcpyDtoH");
-    resolve(cu.streamCreate, "cuStreamCreate");
-    resolve(cu.streamDestroy, "cuStreamDestroy");
-    resolve(cu.streamSynchronize, "cuStreamSynchronize");
+    resolve(cu.deviceGet, "cuDeviceGet", 2000);
+    resolve(cu.primaryCtxRetain, "cuDevicePrimaryCtxRetain", 7000);
+    resolve(cu.primaryCtxRelease, "cuDevicePrimaryCtxRelease", 11000);
+    resolve(cu.ctxSetCurrent, "cuCtxSetCurrent", 4000);
+    resolve(cu.memAlloc, "cuMemAlloc", 3020);
+    resolve(cu.memFree, "cuMemFree", 3020);
+    resolve(cu.memcpyHtoD, "cuMemcpyHtoD", 3020);
+    resolve(cu.memcpyDtoH, "cuMemcpyDtoH", 3020);
+    resolve(cu.streamCreate, "cuStreamCreate", 2000);
+    resolve(cu.streamDestroy, "cuStreamDestroy", 4000);
+    resolve(cu.streamSynchronize, "cuStreamSynchronize", 2000);
     CHECK_CU(cu.deviceGet(&device, 0));
     CHECK_CU(cu.primaryCtxRetain(&context, device));
     CHECK_CU(cu.ctxSetCurrent(context));

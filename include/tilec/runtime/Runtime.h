@@ -62,7 +62,8 @@ typedef struct tilec_grid {
 
 /* A compiled kernel as generated launchers describe it. */
 typedef struct tilec_kernel {
-  const void *fatbin;    /* fatbin image, 8-byte aligned, static lifetime */
+  const void *fatbin;    /* fatbin image, 8-byte aligned; see
+                            tilec_forget_fatbin before freeing it */
   const char *name;      /* entry point in the image */
   unsigned block_threads; /* threads per block (x) */
   size_t shared_bytes;   /* dynamic shared memory per block */
@@ -81,16 +82,28 @@ tilec_status tilec_prepare(const tilec_kernel *kernel);
 tilec_status tilec_launch(const tilec_kernel *kernel, tilec_grid grid,
                           CUstream stream, void **args);
 
+/* Forgets the modules loaded from `fatbin`, so that its memory may be freed
+ * and reused for another image: the runtime identifies images by address.
+ * Those of the current context are unloaded; those of other contexts stay
+ * loaded until their context is destroyed. Generated launchers' images are
+ * static and never need this. */
+tilec_status tilec_forget_fatbin(const void *fatbin);
+
 /* Checks a view argument of a launcher: shape and strides non-negative, data
  * non-null unless the view is empty, every element offset within int64_t. */
 tilec_status tilec_check_view(const char *kernel, const char *arg,
                               const void *data, int rank,
                               const int64_t *shape, const int64_t *strides);
 
-/* Looks up a driver entry point by its base name (e.g. "cuMemAlloc") for the
- * driver API version of the cuda.h the runtime was built with, so programs
- * can use the driver without linking libcuda. */
-tilec_status tilec_driver_entry_point(const char *symbol, void **function);
+/* Looks up a driver entry point, so that programs can use the driver without
+ * linking libcuda: `symbol` is its base name and `cuda_version` the version
+ * of the ABI the caller casts it to, N in cudaTypedefs.h's PFN_<symbol>_vN.
+ * E.g. cuda.h's cuMemAlloc is cuMemAlloc_v2, PFN_cuMemAlloc_v3020: ask for
+ * ("cuMemAlloc", 3020). The version matters: the latest ABI of a name can
+ * differ from cuda.h's prototype (cuCtxSynchronize takes a context from
+ * 13000 on). */
+tilec_status tilec_driver_entry_point(const char *symbol, int cuda_version,
+                                      void **function);
 
 /* Storage of 16-bit floats; bit-compatible with __half and __nv_bfloat16. */
 typedef struct tilec_f16 {
