@@ -505,11 +505,12 @@ tilec_status tilec_check_view(const char *kernel, const char *arg,
   return TILEC_SUCCESS;
 }
 
-tilec_status tilec_driver_entry_point(const char *symbol, int cuda_version,
-                                      void **function) {
+tilec_status tilec_driver_entry_point_version(const char *symbol,
+                                              int cuda_version,
+                                              void **function) {
   if (!symbol || !function)
     return fail(TILEC_ERROR_INVALID_ARGUMENT,
-                "tilec: tilec_driver_entry_point needs a symbol and a result");
+                "tilec: a driver entry point needs a symbol and a result");
   if (tilec_status status = tilec_init())
     return status;
   *function = nullptr;
@@ -521,6 +522,10 @@ tilec_status tilec_driver_entry_point(const char *symbol, int cuda_version,
                 "version %d: %s",
                 symbol, cuda_version, describe(result).c_str());
   return TILEC_SUCCESS;
+}
+
+tilec_status tilec_driver_entry_point(const char *symbol, void **function) {
+  return tilec_driver_entry_point_version(symbol, CUDA_VERSION, function);
 }
 
 } // extern "C"

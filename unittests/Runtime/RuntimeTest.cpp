@@ -39,7 +39,9 @@ TEST(Runtime, NoDriverIsAnError) {
   EXPECT_EQ(tilec_prepare(&kernel), TILEC_ERROR_NO_DRIVER);
   EXPECT_EQ(tilec_forget_fatbin(image), TILEC_ERROR_NO_DRIVER);
   void *entry = nullptr;
-  EXPECT_EQ(tilec_driver_entry_point("cuMemAlloc", 3020, &entry),
+  EXPECT_EQ(tilec_driver_entry_point_version("cuMemAlloc", 3020, &entry),
+            TILEC_ERROR_NO_DRIVER);
+  EXPECT_EQ(tilec_driver_entry_point("cuMemAlloc", &entry),
             TILEC_ERROR_NO_DRIVER);
 }
 
@@ -52,7 +54,7 @@ TEST(Runtime, StatusNames) {
 
 TEST(Runtime, ChecksArgumentsBeforeTheDriver) {
   EXPECT_EQ(tilec_forget_fatbin(nullptr), TILEC_ERROR_INVALID_ARGUMENT);
-  EXPECT_EQ(tilec_driver_entry_point(nullptr, 3020, nullptr),
+  EXPECT_EQ(tilec_driver_entry_point_version(nullptr, 3020, nullptr),
             TILEC_ERROR_INVALID_ARGUMENT);
 }
 

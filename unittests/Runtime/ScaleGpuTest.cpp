@@ -39,7 +39,7 @@ struct Driver {
 template <typename F>
 void resolve(F &entry, const char *symbol, int version) {
   void *fn = nullptr;
-  ASSERT_EQ(tilec_driver_entry_point(symbol, version, &fn), TILEC_SUCCESS)
+  ASSERT_EQ(tilec_driver_entry_point_version(symbol, version, &fn), TILEC_SUCCESS)
       << tilec_last_error();
   entry = reinterpret_cast<F>(fn);
 }

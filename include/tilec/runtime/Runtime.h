@@ -99,11 +99,17 @@ tilec_status tilec_check_view(const char *kernel, const char *arg,
  * linking libcuda: `symbol` is its base name and `cuda_version` the version
  * of the ABI the caller casts it to, N in cudaTypedefs.h's PFN_<symbol>_vN.
  * E.g. cuda.h's cuMemAlloc is cuMemAlloc_v2, PFN_cuMemAlloc_v3020: ask for
- * ("cuMemAlloc", 3020). The version matters: the latest ABI of a name can
- * differ from cuda.h's prototype (cuCtxSynchronize takes a context from
- * 13000 on). */
-tilec_status tilec_driver_entry_point(const char *symbol, int cuda_version,
-                                      void **function);
+ * ("cuMemAlloc", 3020). */
+tilec_status tilec_driver_entry_point_version(const char *symbol,
+                                              int cuda_version,
+                                              void **function);
+
+/* tilec_driver_entry_point_version at the CUDA_VERSION of the cuda.h the
+ * runtime was built with (13000): the newest ABI of `symbol`. That is cuda.h's
+ * prototype for most names, but not for those whose newer ABI has a name of
+ * its own: cuCtxSynchronize and cuCtxGetDevice take a context from 13000 on,
+ * so ask for them at 2000. */
+tilec_status tilec_driver_entry_point(const char *symbol, void **function);
 
 /* Storage of 16-bit floats; bit-compatible with __half and __nv_bfloat16. */
 typedef struct tilec_f16 {
