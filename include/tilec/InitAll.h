@@ -5,6 +5,7 @@
 
 #include "tile/IR/Tile.h"
 #include "tile/Transforms/Passes.h"
+#include "tilec/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -23,6 +24,7 @@ inline void registerKernelDialects(mlir::DialectRegistry &registry) {
 /// The project's passes and the upstream ones its pipelines use.
 inline void registerPasses() {
   mlir::tile::registerTileTransformsPasses();
+  tilec::registerConversionPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();

@@ -1,0 +1,27 @@
+//===- Passes.h - tile IR conversions ---------------------------*- C++ -*-===//
+
+#ifndef TILEC_CONVERSION_PASSES_H
+#define TILEC_CONVERSION_PASSES_H
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace tilec {
+
+#define GEN_PASS_DECL
+#include "tilec/Conversion/Passes.h.inc"
+
+#define GEN_PASS_REGISTRATION
+#include "tilec/Conversion/Passes.h.inc"
+
+/// Registers the conversion passes and the `tile-to-llvm` pipeline
+/// (`buildTileToLLVMPipeline`, option `sm`).
+void registerConversionPasses();
+
+} // namespace tilec
+
+#endif // TILEC_CONVERSION_PASSES_H

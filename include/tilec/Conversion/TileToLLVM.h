@@ -1,0 +1,56 @@
+//===- TileToLLVM.h - tile IR to the LLVM and NVVM dialects -----*- C++ -*-===//
+//
+// The pieces of the `convert-tile-to-llvm` pass, for pipelines that want to
+// mix them with other patterns. See docs/codegen.md for the design.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_CONVERSION_TILETOLLVM_H
+#define TILEC_CONVERSION_TILETOLLVM_H
+
+#include "tilec/Conversion/Layout.h"
+
+#include "mlir/Conversion/LLVMCommon/TypeConverter.h"
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/PatternMatch.h"
+
+namespace tilec {
+
+/// Name of the dynamic shared memory array every kernel addresses (an
+/// external zero-sized `llvm.mlir.global` in address space 3).
+inline constexpr llvm::StringLiteral kSharedMemoryName = "tile_smem";
+
+/// Types of one kernel whose programs run on `numThreads` threads:
+///   - a tile tensor<S x T> becomes the vector of one thread's registers in
+///     the blocked layout, vector<R x T'> with R = ceil(numel(S) / numThreads)
+///     and T' = T except f32 for tf32 (tf32 values keep their f32 bits);
+///   - a view of rank r becomes !llvm.ptr<1>, r x i64 sizes, r x i64 strides;
+///   - index becomes i64, other scalars as in LLVMTypeConverter.
+class TileTypeConverter : public mlir::LLVMTypeConverter {
+public:
+  TileTypeConverter(mlir::MLIRContext *context, int64_t numThreads);
+
+  int64_t getNumThreads() const { return numThreads; }
+  /// The register layout of a tile of this type.
+  BlockedLayout getLayout(mlir::RankedTensorType type) const;
+  /// The type a tile element has in registers (f32 for tf32).
+  static mlir::Type getRegisterType(mlir::Type element);
+
+private:
+  int64_t numThreads;
+};
+
+/// Bytes of scratch shared memory `op` uses for its exchange between threads
+/// (0 when it needs none). All ops share one scratch area at offset 0: each
+/// one ends with a barrier after its last read.
+int64_t getSharedScratchBytes(mlir::Operation *op);
+
+/// Patterns lowering tile ops, `tile.kernel`, elementwise arith/math ops on
+/// tiles and scf ops carrying tiles, for kernels of `converter`'s thread
+/// count.
+void populateTileToLLVMConversionPatterns(TileTypeConverter &converter,
+                                          mlir::RewritePatternSet &patterns);
+
+} // namespace tilec
+
+#endif // TILEC_CONVERSION_TILETOLLVM_H

@@ -1,0 +1,182 @@
+//===- LowerMemory.cpp - tile.load and tile.store ---------------*- C++ -*-===//
+//
+// Each thread reads or writes the elements of its registers, one predicated
+// access per element: the element's view coordinates are the tile's origin
+// (tile index times tile extent) plus its coordinates in the tile, the
+// offset sum(coord_d * stride_d) is computed in i64 (sizes may pass 2^31),
+// and an element outside the view is not accessed (a load yields the padding
+// value). Consecutive threads hold consecutive elements along the tile's last
+// dimension, so accesses along a contiguous last view dimension coalesce.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::detail;
+
+namespace {
+
+/// The elements one tile access touches in a view.
+class ViewAccess {
+public:
+  /// `view` is the lowered view (pointer, sizes, strides), `indices` the
+  /// tile index per view dimension (i64), `order` the view dimension of
+  /// each tile dimension.
+  ViewAccess(Emitter &e, ValueRange view, ValueRange indices,
+             RankedTensorType tileType, std::optional<ArrayRef<int64_t>> order,
+             Type element)
+      : e(e), element(element) {
+    int64_t rank = tileType.getRank();
+    base = view[0];
+    sizes.assign(view.begin() + 1, view.begin() + 1 + rank);
+    strides.assign(view.begin() + 1 + rank, view.end());
+    viewDims.resize(rank);
+    for (int64_t k = 0; k < rank; ++k)
+      viewDims[k] = order ? (*order)[k] : k;
+    // The tile spans T'[viewDims[k]] = shape[k] elements of each view
+    // dimension, from origin index * T'.
+    origin.resize(rank);
+    for (int64_t k = 0; k < rank; ++k) {
+      int64_t d = viewDims[k];
+      origin[d] = e.mul(indices[d], e.i64(tileType.getDimSize(k)));
+    }
+  }
+
+  /// The address of the element at row-major index `linear` of the tile and
+  /// whether it lies inside the view (the bounds check folds in `valid`).
+  std::pair<Value, Value> address(Value linear, Value valid,
+                                  ArrayRef<int64_t> shape) {
+    SmallVector<Value> coords = e.delinearize(linear, shape);
+    Value inBounds = valid;
+    Value offset;
+    for (auto [k, coord] : llvm::enumerate(coords)) {
+      int64_t d = viewDims[k];
+      Value index = e.add(origin[d], e.toI64(coord));
+      inBounds = e.logicalAnd(inBounds, e.ult(index, sizes[d]));
+      Value term = e.mul(index, strides[d]);
+      offset = offset ? e.add(offset, term) : term;
+    }
+    if (!offset)
+      offset = e.i64(0);
+    Value pointer = LLVM::GEPOp::create(e.b, e.loc, base.getType(), element,
+                                        base, ValueRange{offset});
+    return {pointer, inBounds};
+  }
+
+  int64_t alignment() const {
+    return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
+  }
+
+private:
+  Emitter &e;
+  Type element;
+  Value base;
+  SmallVector<Value> sizes, strides, origin;
+  SmallVector<int64_t> viewDims;
+};
+
+/// The value an out-of-bounds load reads. Integer tiles read 0 for zero and
+/// nan, the smallest or largest value for neg_inf and pos_inf.
+Value paddingValue(Emitter &e, Type element, tile::Padding padding) {
+  TypedAttr value;
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+    llvm::APFloat number = llvm::APFloat::getZero(semantics);
+    if (padding == tile::Padding::nan)
+      number = llvm::APFloat::getQNaN(semantics);
+    else if (padding == tile::Padding::neg_inf)
+      number = llvm::APFloat::getInf(semantics, /*Negative=*/true);
+    else if (padding == tile::Padding::pos_inf)
+      number = llvm::APFloat::getInf(semantics);
+    value = FloatAttr::get(element, number);
+  } else {
+    unsigned bits = element.getIntOrFloatBitWidth();
+    llvm::APInt number(bits, 0);
+    if (padding == tile::Padding::neg_inf && bits > 1)
+      number = llvm::APInt::getSignedMinValue(bits);
+    else if (padding == tile::Padding::pos_inf)
+      number = bits > 1 ? llvm::APInt::getSignedMaxValue(bits)
+                        : llvm::APInt(1, 1);
+    value = IntegerAttr::get(element, number);
+  }
+  return LLVM::ConstantOp::create(e.b, e.loc, element, value);
+}
+
+struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::LoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &converter = *getTypeConverter<TileTypeConverter>();
+    Emitter e(rewriter, op.getLoc());
+    RankedTensorType tileType = op.getType();
+    auto type = cast<VectorType>(converter.convertType(tileType));
+    Type element = type.getElementType();
+    SmallVector<Value> indices;
+    for (ValueRange index : adaptor.getIndices())
+      indices.push_back(index.front());
+    ViewAccess access(e, adaptor.getView(), indices, tileType, op.getOrder(),
+                      element);
+    BlockedLayout layout = converter.getLayout(tileType);
+    Value padding = paddingValue(e, element, op.getPadding());
+    Value result = e.zeros(type);
+    for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
+      auto [pointer, inBounds] =
+          access.address(e.linearIndex(layout, r, /*clamp=*/false),
+                         e.holdsElement(layout, r), tileType.getShape());
+      Value value = e.ifThenElse(
+          inBounds,
+          [&] {
+            return LLVM::LoadOp::create(rewriter, op.getLoc(), element, pointer,
+                                        access.alignment());
+          },
+          padding);
+      result = e.insert(result, value, r);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::StoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const auto &converter = *getTypeConverter<TileTypeConverter>();
+    Emitter e(rewriter, op.getLoc());
+    RankedTensorType tileType = op.getValue().getType();
+    Value tile = adaptor.getValue().front();
+    Type element = cast<VectorType>(tile.getType()).getElementType();
+    SmallVector<Value> indices;
+    for (ValueRange index : adaptor.getIndices())
+      indices.push_back(index.front());
+    ViewAccess access(e, adaptor.getView(), indices, tileType, op.getOrder(),
+                      element);
+    BlockedLayout layout = converter.getLayout(tileType);
+    for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
+      auto [pointer, inBounds] =
+          access.address(e.linearIndex(layout, r, /*clamp=*/false),
+                         e.holdsElement(layout, r), tileType.getShape());
+      Value value = e.extract(tile, r);
+      e.ifThen(inBounds, [&] {
+        LLVM::StoreOp::create(rewriter, op.getLoc(), value, pointer,
+                              access.alignment());
+      });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
+void tilec::detail::populateMemoryPatterns(TileTypeConverter &converter,
+                                    RewritePatternSet &patterns) {
+  patterns.add<LoadOpLowering, StoreOpLowering>(converter,
+                                                patterns.getContext());
+}

@@ -1,0 +1,313 @@
+//===- LowerShared.cpp - ops that move elements between threads -*- C++ -*-===//
+//
+// broadcast, permute, extract, reduce and cumsum read elements that other
+// threads hold. Each one writes its source tile into the shared scratch area
+// (row-major, offset 0), waits at a barrier, reads what each of its result
+// registers needs, and waits at a second barrier so that the next op may
+// overwrite the scratch area. Reductions and scans run serially per result
+// element in index order, which is also the order the dialect specifies for
+// float sums.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::detail;
+
+namespace {
+
+/// The source tile in the scratch area.
+SharedLayout exchangeLayout(RankedTensorType source) {
+  return SharedLayout::rowMajor(source.getShape(),
+                                getSharedBytes(source.getElementType()), 0);
+}
+
+template <typename Op>
+struct ExchangePattern : OpConversionPattern<Op> {
+  using OpConversionPattern<Op>::OpConversionPattern;
+  using OpAdaptor = typename Op::Adaptor;
+
+  const TileTypeConverter &converter() const {
+    return *this->template getTypeConverter<TileTypeConverter>();
+  }
+
+  /// Writes `tile` (a value of `type`) to the scratch area and waits for all
+  /// threads to have done so.
+  SharedLayout publish(Emitter &e, Value tile, RankedTensorType type) const {
+    SharedLayout shared = exchangeLayout(type);
+    storeTileToShared(e, converter().getLayout(type), tile,
+                      TileTypeConverter::getRegisterType(type.getElementType()),
+                      shared);
+    e.barrier();
+    return shared;
+  }
+};
+
+struct BroadcastOpLowering : ExchangePattern<tile::BroadcastOp> {
+  using ExchangePattern::ExchangePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    RankedTensorType source = op.getSource().getType();
+    SharedLayout shared = publish(e, adaptor.getSource(), source);
+    Value result = gatherFromShared(e, converter(), op.getType(), shared,
+                          [&](ArrayRef<Value> coords) {
+                            SmallVector<Value> from(coords);
+                            for (auto [d, size] :
+                                 llvm::enumerate(source.getShape()))
+                              if (size == 1)
+                                from[d] = e.i32(0);
+                            return from;
+                          });
+    e.barrier();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct PermuteOpLowering : ExchangePattern<tile::PermuteOp> {
+  using ExchangePattern::ExchangePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::PermuteOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    SharedLayout shared =
+        publish(e, adaptor.getSource(), op.getSource().getType());
+    ArrayRef<int64_t> permutation = op.getPermutation();
+    Value result = gatherFromShared(e, converter(), op.getType(), shared,
+                          [&](ArrayRef<Value> coords) {
+                            // Result dimension k is source dimension p[k].
+                            SmallVector<Value> from(coords.size());
+                            for (auto [k, d] : llvm::enumerate(permutation))
+                              from[d] = coords[k];
+                            return from;
+                          });
+    e.barrier();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct ExtractOpLowering : ExchangePattern<tile::ExtractOp> {
+  using ExchangePattern::ExchangePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ExtractOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    SharedLayout shared =
+        publish(e, adaptor.getSource(), op.getSource().getType());
+    // The sub-tile starts at index * extent; the dialect makes an index
+    // outside the source undefined, so 32 bits hold it.
+    SmallVector<Value> origin;
+    for (auto [index, size] :
+         llvm::zip(adaptor.getIndices(), op.getType().getShape())) {
+      Value start = arith::TruncIOp::create(rewriter, op.getLoc(),
+                                            rewriter.getI32Type(), index);
+      origin.push_back(e.mul(start, e.i32(size)));
+    }
+    Value result = gatherFromShared(e, converter(), op.getType(), shared,
+                          [&](ArrayRef<Value> coords) {
+                            SmallVector<Value> from;
+                            for (auto [start, coord] : llvm::zip(origin, coords))
+                              from.push_back(e.add(start, coord));
+                            return from;
+                          });
+    e.barrier();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// Float sums and scans accumulate in f32; everything else in its own type.
+Type accumulatorType(Type element) {
+  if (isa<FloatType>(element))
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+Value toAccumulator(Emitter &e, Value value, Type accumulator) {
+  if (value.getType() == accumulator)
+    return value;
+  return LLVM::FPExtOp::create(e.b, e.loc, accumulator, value);
+}
+
+Value fromAccumulator(Emitter &e, Value value, Type element) {
+  if (value.getType() == element)
+    return value;
+  return LLVM::FPTruncOp::create(e.b, e.loc, element, value);
+}
+
+Value combine(Emitter &e, tile::ReduceKind kind, Value x, Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (kind) {
+  case tile::ReduceKind::sum:
+    return isFloat ? LLVM::FAddOp::create(e.b, e.loc, x, y).getResult()
+                   : LLVM::AddOp::create(e.b, e.loc, x, y).getResult();
+  case tile::ReduceKind::max:
+    // llvm.maximum propagates NaN, as the dialect specifies.
+    return isFloat ? LLVM::MaximumOp::create(e.b, e.loc, x, y).getResult()
+                   : LLVM::SMaxOp::create(e.b, e.loc, x, y).getResult();
+  case tile::ReduceKind::min:
+    return isFloat ? LLVM::MinimumOp::create(e.b, e.loc, x, y).getResult()
+                   : LLVM::SMinOp::create(e.b, e.loc, x, y).getResult();
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+Value zero(Emitter &e, Type type) {
+  return LLVM::ConstantOp::create(e.b, e.loc, type, e.b.getZeroAttr(type));
+}
+
+struct ReduceOpLowering : ExchangePattern<tile::ReduceOp> {
+  using ExchangePattern::ExchangePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    RankedTensorType source = op.getSource().getType();
+    SharedLayout shared = publish(e, adaptor.getSource(), source);
+    int64_t axis = op.getAxis();
+    SliceLayout slice(source.getShape(), axis);
+    Type element = source.getElementType();
+    tile::ReduceKind kind = op.getKind();
+    Type accumulator = kind == tile::ReduceKind::sum ? accumulatorType(element)
+                                                     : element;
+    int64_t extent = source.getDimSize(axis);
+
+    auto type = cast<VectorType>(converter().convertType(op.getType()));
+    BlockedLayout layout = converter().getLayout(op.getType());
+    Value result = e.zeros(type);
+    for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
+      SmallVector<Value> coords = e.delinearize(
+          e.linearIndex(layout, r, /*clamp=*/true), op.getType().getShape());
+      SmallVector<Value> parent(source.getRank(), e.i32(0));
+      for (auto [d, coord] : llvm::enumerate(coords))
+        parent[slice.getParentDim(d)] = coord;
+      Value base = e.dot(parent, shared.strides);
+      auto load = [&](Value k) {
+        Value offset = e.add(base, e.mul(k, e.i32(shared.strides[axis])));
+        return toAccumulator(
+            e, e.loadShared(element, e.sharedAddress(shared, element, offset)),
+            accumulator);
+      };
+      // Sums start from 0, max and min from the first element.
+      bool isSum = kind == tile::ReduceKind::sum;
+      Value init = isSum ? zero(e, accumulator) : load(e.i32(0));
+      Value total = e.loop(e.i32(isSum ? 0 : 1), e.i32(extent), init,
+                           [&](Value k, ValueRange acc) {
+                             return SmallVector<Value>{
+                                 combine(e, kind, acc[0], load(k))};
+                           })[0];
+      result = e.insert(result, fromAccumulator(e, total, element), r);
+    }
+    e.barrier();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct CumsumOpLowering : ExchangePattern<tile::CumsumOp> {
+  using ExchangePattern::ExchangePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::CumsumOp op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    RankedTensorType tileType = op.getType();
+    SharedLayout shared = publish(e, adaptor.getSource(), tileType);
+    int64_t axis = op.getAxis();
+    Type element = tileType.getElementType();
+    Type accumulator = accumulatorType(element);
+
+    auto type = cast<VectorType>(converter().convertType(tileType));
+    BlockedLayout layout = converter().getLayout(tileType);
+    Value result = e.zeros(type);
+    for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
+      SmallVector<Value> coords = e.delinearize(
+          e.linearIndex(layout, r, /*clamp=*/true), tileType.getShape());
+      Value last = coords[axis];
+      coords[axis] = e.i32(0);
+      Value base = e.dot(coords, shared.strides);
+      // Element i sums source elements 0..i along the axis, in order.
+      Value total =
+          e.loop(e.i32(0), e.add(last, e.i32(1)), zero(e, accumulator),
+                 [&](Value k, ValueRange acc) {
+                   Value offset =
+                       e.add(base, e.mul(k, e.i32(shared.strides[axis])));
+                   Value value = toAccumulator(
+                       e,
+                       e.loadShared(element,
+                                    e.sharedAddress(shared, element, offset)),
+                       accumulator);
+                   return SmallVector<Value>{
+                       combine(e, tile::ReduceKind::sum, acc[0], value)};
+                 })[0];
+      result = e.insert(result, fromAccumulator(e, total, element), r);
+    }
+    e.barrier();
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+} // namespace
+
+Value tilec::detail::gatherFromShared(
+    Emitter &e, const TileTypeConverter &converter,
+    RankedTensorType resultType, const SharedLayout &source,
+    function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords) {
+  auto type = cast<VectorType>(converter.convertType(resultType));
+  BlockedLayout layout = converter.getLayout(resultType);
+  Type element = resultType.getElementType();
+  Type registerType = type.getElementType();
+  Value result = e.zeros(type);
+  for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
+    SmallVector<Value> coords = e.delinearize(
+        e.linearIndex(layout, r, /*clamp=*/true), resultType.getShape());
+    Value offset = e.dot(sourceCoords(coords), source.strides);
+    Value value = e.loadShared(
+        registerType, e.sharedAddress(source, element, offset));
+    result = e.insert(result, value, r);
+  }
+  return result;
+}
+
+void tilec::detail::storeTileToShared(Emitter &e, const BlockedLayout &layout,
+                               Value tile, Type element,
+                               const SharedLayout &shared) {
+  bool dense = ArrayRef<int64_t>(shared.strides) ==
+               ArrayRef<int64_t>(getRowMajorStrides(layout.getShape()));
+  for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
+    Value linear = e.linearIndex(layout, r, /*clamp=*/false);
+    Value value = e.extract(tile, r);
+    e.ifThen(e.holdsElement(layout, r), [&] {
+      Value offset =
+          dense ? linear
+                : e.dot(e.delinearize(linear, layout.getShape()),
+                        shared.strides);
+      e.storeShared(value, e.sharedAddress(shared, element, offset));
+    });
+  }
+}
+
+int64_t tilec::detail::getExchangeScratchBytes(Operation *op) {
+  if (!isa<tile::BroadcastOp, tile::PermuteOp, tile::ExtractOp,
+           tile::ReduceOp, tile::CumsumOp>(op))
+    return 0;
+  return exchangeLayout(cast<RankedTensorType>(op->getOperand(0).getType()))
+      .sizeBytes;
+}
+
+void tilec::detail::populateSharedPatterns(TileTypeConverter &converter,
+                                    RewritePatternSet &patterns) {
+  patterns.add<BroadcastOpLowering, PermuteOpLowering, ExtractOpLowering,
+               ReduceOpLowering, CumsumOpLowering>(converter,
+                                                   patterns.getContext());
+}

@@ -1,0 +1,54 @@
+//===- Pipeline.cpp - tile IR to LLVM + NVVM, end to end --------*- C++ -*-===//
+
+#include "tilec/Conversion/Pipeline.h"
+#include "tilec/Conversion/Passes.h"
+
+#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
+#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
+#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+
+void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
+                                    const LoweringOptions &options) {
+  // Folds identity reshapes, broadcasts and permutes before they cost a trip
+  // through shared memory.
+  pm.addPass(createCanonicalizerPass());
+  ConvertTileToLLVMOptions tileOptions;
+  tileOptions.sm = options.smVersion;
+  pm.addPass(createConvertTileToLLVM(tileOptions));
+  // What convert-tile-to-llvm leaves: scalar and per-thread vector arith and
+  // math, and scf control flow (the user's and the lowering's own).
+  pm.addPass(createSCFToControlFlowPass());
+  pm.addPass(createArithToLLVMConversionPass());
+  pm.addPass(createConvertMathToLLVMPass());
+  pm.addPass(createConvertControlFlowToLLVMPass());
+  pm.addPass(createReconcileUnrealizedCastsPass());
+  pm.addPass(createCanonicalizerPass());
+  pm.addPass(createCSEPass());
+}
+
+namespace {
+struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
+  Option<unsigned> sm{*this, "sm",
+                      llvm::cl::desc("compute capability times 10"),
+                      llvm::cl::init(80)};
+};
+} // namespace
+
+void tilec::registerConversionPasses() {
+  registerTilecConversionPasses();
+  PassPipelineRegistration<PipelineOptions>(
+      "tile-to-llvm",
+      "bound tile kernels to LLVM + NVVM, ready for mlir-translate "
+      "(buildTileToLLVMPipeline)",
+      [](OpPassManager &pm, const PipelineOptions &options) {
+        LoweringOptions lowering;
+        lowering.smVersion = options.sm;
+        buildTileToLLVMPipeline(pm, lowering);
+      });
+}

@@ -1,0 +1,414 @@
+//===- TileToLLVM.cpp - tile kernels to LLVM + NVVM -------------*- C++ -*-===//
+//
+// The `convert-tile-to-llvm` pass: type conversion, code-building helpers,
+// the kernel signature (the ABI of Pipeline.h) and the driver. The lowering
+// of the ops themselves lives in Lower*.cpp; docs/codegen.md is the design.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "tilec/Conversion/Passes.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/Transforms/Patterns.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace tilec {
+#define GEN_PASS_DEF_CONVERTTILETOLLVM
+#include "tilec/Conversion/Passes.h.inc"
+} // namespace tilec
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::detail;
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+TileTypeConverter::TileTypeConverter(MLIRContext *context, int64_t numThreads)
+    : LLVMTypeConverter(context), numThreads(numThreads) {
+  addConversion([this](RankedTensorType type) -> std::optional<Type> {
+    if (!type.hasStaticShape())
+      return Type();
+    return VectorType::get({getLayout(type).getNumRegisters()},
+                           getRegisterType(type.getElementType()));
+  });
+  addConversion([context](tile::ViewType type, SmallVectorImpl<Type> &results)
+                    -> std::optional<LogicalResult> {
+    results.push_back(LLVM::LLVMPointerType::get(context, /*addressSpace=*/1));
+    results.append(2 * type.getRank(), IntegerType::get(context, 64));
+    return success();
+  });
+}
+
+BlockedLayout TileTypeConverter::getLayout(RankedTensorType type) const {
+  return BlockedLayout(type.getShape(), numThreads);
+}
+
+Type TileTypeConverter::getRegisterType(Type element) {
+  if (isa<FloatTF32Type>(element))
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+//===----------------------------------------------------------------------===//
+// Emitter
+//===----------------------------------------------------------------------===//
+
+Value Emitter::i32(int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 32);
+}
+
+Value Emitter::i64(int64_t value) {
+  return arith::ConstantIntOp::create(b, loc, value, 64);
+}
+
+Value Emitter::add(Value x, Value y) { return arith::AddIOp::create(b, loc, x, y); }
+
+Value Emitter::mul(Value x, Value y) { return arith::MulIOp::create(b, loc, x, y); }
+
+Value Emitter::udiv(Value x, int64_t y) {
+  if (y == 1)
+    return x;
+  return arith::DivUIOp::create(
+      b, loc, x, arith::ConstantIntOp::create(b, loc, x.getType(), y));
+}
+
+Value Emitter::urem(Value x, int64_t y) {
+  return arith::RemUIOp::create(
+      b, loc, x, arith::ConstantIntOp::create(b, loc, x.getType(), y));
+}
+
+Value Emitter::ult(Value x, Value y) {
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ult, x, y);
+}
+
+Value Emitter::logicalAnd(Value x, Value y) {
+  if (!x)
+    return y;
+  if (!y)
+    return x;
+  return arith::AndIOp::create(b, loc, x, y);
+}
+
+Value Emitter::toI64(Value x) {
+  return arith::ExtUIOp::create(b, loc, b.getI64Type(), x);
+}
+
+Value Emitter::threadId() {
+  return NVVM::ThreadIdXOp::create(b, loc, b.getI32Type());
+}
+
+void Emitter::barrier() { NVVM::Barrier0Op::create(b, loc); }
+
+Value Emitter::extract(Value vector, int64_t position) {
+  return LLVM::ExtractElementOp::create(b, loc, vector, i32(position));
+}
+
+Value Emitter::insert(Value vector, Value element, int64_t position) {
+  return LLVM::InsertElementOp::create(b, loc, vector, element, i32(position));
+}
+
+Value Emitter::zeros(Type type) { return LLVM::ZeroOp::create(b, loc, type); }
+
+Value Emitter::splat(VectorType type, Value scalar) {
+  Value first = insert(LLVM::PoisonOp::create(b, loc, type), scalar, 0);
+  SmallVector<int32_t> mask(type.getNumElements(), 0);
+  return LLVM::ShuffleVectorOp::create(b, loc, first, first, mask);
+}
+
+Value Emitter::linearIndex(const BlockedLayout &layout, int64_t reg,
+                           bool clamp) {
+  Value linear = threadId();
+  if (layout.getVectorWidth() != 1)
+    linear = mul(linear, i32(layout.getVectorWidth()));
+  if (int64_t base = layout.getRegisterBase(reg))
+    linear = add(linear, i32(base));
+  if (clamp && layout.mayBePadding(reg))
+    linear = arith::MinUIOp::create(b, loc, linear,
+                                    i32(layout.getNumElements() - 1));
+  return linear;
+}
+
+Value Emitter::holdsElement(const BlockedLayout &layout, int64_t reg) {
+  if (!layout.mayBePadding(reg))
+    return Value();
+  return ult(linearIndex(layout, reg, /*clamp=*/false),
+             i32(layout.getNumElements()));
+}
+
+SmallVector<Value> Emitter::delinearize(Value linear, ArrayRef<int64_t> shape) {
+  SmallVector<int64_t> strides = getRowMajorStrides(shape);
+  SmallVector<Value> coords;
+  for (auto [d, size] : llvm::enumerate(shape)) {
+    Value coord = udiv(linear, strides[d]);
+    // The first coordinate needs no wrap-around: linear < numel.
+    if (d != 0)
+      coord = size == 1 ? i32(0) : urem(coord, size);
+    coords.push_back(coord);
+  }
+  return coords;
+}
+
+Value Emitter::dot(ValueRange coords, ArrayRef<int64_t> strides) {
+  if (coords.empty())
+    return i32(0);
+  Type type = coords.front().getType();
+  Value sum;
+  for (auto [coord, stride] : llvm::zip(coords, strides)) {
+    Value term = stride == 1 ? coord
+                             : mul(coord, arith::ConstantIntOp::create(
+                                              b, loc, type, stride));
+    sum = sum ? add(sum, term) : term;
+  }
+  return sum;
+}
+
+Value Emitter::sharedBase() {
+  return LLVM::AddressOfOp::create(
+      b, loc, LLVM::LLVMPointerType::get(b.getContext(), /*addressSpace=*/3),
+      kSharedMemoryName);
+}
+
+Value Emitter::sharedAddress(const SharedLayout &layout, Type element,
+                             Value elementOffset) {
+  auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
+  Value tileBase = LLVM::GEPOp::create(
+      b, loc, ptrType, b.getI8Type(), sharedBase(),
+      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(layout.offset)});
+  return LLVM::GEPOp::create(b, loc, ptrType, getSharedType(element), tileBase,
+                             ValueRange{elementOffset});
+}
+
+Value Emitter::loadShared(Type element, Value address) {
+  Type stored = getSharedType(element);
+  Value value = LLVM::LoadOp::create(b, loc, stored, address,
+                                     getSharedBytes(element));
+  if (stored != element)
+    value = LLVM::TruncOp::create(b, loc, element, value);
+  return value;
+}
+
+void Emitter::storeShared(Value value, Value address) {
+  Type stored = getSharedType(value.getType());
+  if (stored != value.getType())
+    value = LLVM::ZExtOp::create(b, loc, stored, value);
+  LLVM::StoreOp::create(b, loc, value, address,
+                        getSharedBytes(value.getType()));
+}
+
+void Emitter::ifThen(Value condition, function_ref<void()> body) {
+  if (!condition)
+    return body();
+  scf::IfOp::create(b, loc, condition, [&](OpBuilder &, Location l) {
+    body();
+    scf::YieldOp::create(b, l);
+  });
+}
+
+Value Emitter::ifThenElse(Value condition, function_ref<Value()> then,
+                          Value otherwise) {
+  if (!condition)
+    return then();
+  auto ifOp = scf::IfOp::create(
+      b, loc, condition,
+      [&](OpBuilder &, Location l) { scf::YieldOp::create(b, l, then()); },
+      [&](OpBuilder &, Location l) { scf::YieldOp::create(b, l, otherwise); });
+  return ifOp.getResult(0);
+}
+
+SmallVector<Value> Emitter::loop(
+    Value lower, Value upper, ValueRange init,
+    function_ref<SmallVector<Value>(Value, ValueRange)> body, int64_t step) {
+  auto forOp = scf::ForOp::create(
+      b, loc, lower, upper, i32(step), init,
+      [&](OpBuilder &, Location l, Value iv, ValueRange args) {
+        scf::YieldOp::create(b, l, body(iv, args));
+      });
+  return SmallVector<Value>(forOp.getResults());
+}
+
+Type tilec::detail::getSharedType(Type element) {
+  if (element.isInteger(1))
+    return IntegerType::get(element.getContext(), 8);
+  return TileTypeConverter::getRegisterType(element);
+}
+
+int64_t tilec::detail::getSharedBytes(Type element) {
+  return llvm::divideCeil(getSharedType(element).getIntOrFloatBitWidth(), 8);
+}
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// tile.kernel -> llvm.func with the ABI of Pipeline.h.
+struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::KernelOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    const TypeConverter &converter = *getTypeConverter();
+    MLIRContext *context = op.getContext();
+    TypeConverter::SignatureConversion signature(op.getNumArguments());
+    for (auto [i, type] : llvm::enumerate(op.getArgumentTypes()))
+      if (failed(converter.convertSignatureArg(i, type, signature)))
+        return op.emitOpError() << "argument " << i << " of type " << type
+                                << " has no LLVM type";
+    auto type = LLVM::LLVMFunctionType::get(LLVM::LLVMVoidType::get(context),
+                                            signature.getConvertedTypes());
+    auto func =
+        LLVM::LLVMFuncOp::create(rewriter, op.getLoc(), op.getSymName(), type);
+    int32_t numThreads = 32 * op.getNumWarps();
+    func->setAttr(NVVM::NVVMDialect::getKernelFuncAttrName(),
+                  rewriter.getUnitAttr());
+    func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
+                  rewriter.getDenseI32ArrayAttr({numThreads, 1, 1}));
+    func->setAttr("tile.num_warps",
+                  rewriter.getI32IntegerAttr(op.getNumWarps()));
+    auto shared = op->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+    func->setAttr("tile.shared_bytes",
+                  rewriter.getI64IntegerAttr(shared ? shared.getInt() : 0));
+    rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
+    if (failed(rewriter.convertRegionTypes(&func.getBody(), converter,
+                                           &signature)))
+      return op.emitOpError() << "has a block whose types cannot be lowered";
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+struct ReturnOpLowering : OpConversionPattern<tile::ReturnOp> {
+  using OpConversionPattern::OpConversionPattern;
+
+  LogicalResult
+  matchAndRewrite(tile::ReturnOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    rewriter.replaceOpWithNewOp<LLVM::ReturnOp>(op, ValueRange());
+    return success();
+  }
+};
+
+bool isTileOrView(Type type) {
+  return isa<RankedTensorType, tile::ViewType>(type);
+}
+
+/// Whether `op` touches a tile or a view (then it must be lowered here).
+bool hasTileOrViewTypes(Operation *op) {
+  if (llvm::any_of(op->getOperandTypes(), isTileOrView) ||
+      llvm::any_of(op->getResultTypes(), isTileOrView))
+    return true;
+  for (Region &region : op->getRegions())
+    for (Block &block : region)
+      if (llvm::any_of(block.getArgumentTypes(), isTileOrView))
+        return true;
+  return false;
+}
+
+/// Checks that tile-bind-params ran: no tile.param, every tile shape static.
+LogicalResult checkBound(ModuleOp module) {
+  WalkResult walk = module.walk([](Operation *op) {
+    if (isa<tile::ParamOp>(op)) {
+      op->emitOpError() << "is not bound: run tile-bind-params first";
+      return WalkResult::interrupt();
+    }
+    auto symbolic = [](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      return tensor && !tensor.hasStaticShape();
+    };
+    bool unbound = llvm::any_of(op->getResultTypes(), symbolic);
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        unbound |= llvm::any_of(block.getArgumentTypes(), symbolic);
+    if (unbound) {
+      op->emitOpError() << "has a tile whose shape names a parameter: run "
+                           "tile-bind-params first";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+struct ConvertTileToLLVMPass
+    : public tilec::impl::ConvertTileToLLVMBase<ConvertTileToLLVMPass> {
+  using ConvertTileToLLVMBase::ConvertTileToLLVMBase;
+
+  void runOnOperation() override {
+    ModuleOp module = getOperation();
+    MLIRContext *context = &getContext();
+    if (sm < 80) {
+      module.emitError() << "convert-tile-to-llvm targets sm_80 and later "
+                            "(mma.sync with bf16 and tf32), not sm_"
+                         << sm;
+      return signalPassFailure();
+    }
+    if (failed(checkBound(module)))
+      return signalPassFailure();
+
+    // Every op with a scratch area starts it at offset 0 and ends with a
+    // barrier, so a kernel needs the largest of them.
+    SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
+    bool usesShared = false;
+    for (tile::KernelOp kernel : kernels) {
+      int64_t bytes = 0;
+      kernel.walk([&](Operation *op) {
+        bytes = std::max(bytes, getSharedScratchBytes(op));
+      });
+      kernel->setAttr("tile.shared_bytes",
+                      IntegerAttr::get(IntegerType::get(context, 64), bytes));
+      usesShared |= bytes > 0;
+    }
+    if (usesShared && !module.lookupSymbol(kSharedMemoryName)) {
+      OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
+      LLVM::GlobalOp::create(
+          builder, module.getLoc(),
+          LLVM::LLVMArrayType::get(IntegerType::get(context, 8), 0),
+          /*isConstant=*/false, LLVM::Linkage::External, kSharedMemoryName,
+          Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+    }
+
+    for (tile::KernelOp kernel : kernels) {
+      TileTypeConverter converter(context, 32 * kernel.getNumWarps());
+      RewritePatternSet patterns(context);
+      populateTileToLLVMConversionPatterns(converter, patterns);
+      ConversionTarget target(*context);
+      target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+      target.addIllegalDialect<tile::TileDialect>();
+      target.addLegalOp<UnrealizedConversionCastOp>();
+      target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect,
+                                        scf::SCFDialect>(
+          [](Operation *op) { return !hasTileOrViewTypes(op); });
+      // No upstream lowering of these reaches PTX (they would need libdevice).
+      target.addIllegalOp<math::ExpOp, math::Exp2Op, math::LogOp,
+                          math::Log2Op>();
+      if (failed(applyPartialConversion(kernel.getOperation(), target,
+                                        std::move(patterns))))
+        return signalPassFailure();
+    }
+  }
+};
+
+} // namespace
+
+int64_t tilec::getSharedScratchBytes(Operation *op) {
+  if (auto mma = dyn_cast<tile::MmaOp>(op))
+    return getMmaScratchBytes(mma);
+  return getExchangeScratchBytes(op);
+}
+
+void tilec::populateTileToLLVMConversionPatterns(
+    TileTypeConverter &converter, RewritePatternSet &patterns) {
+  patterns.add<KernelOpLowering, ReturnOpLowering>(converter,
+                                                   patterns.getContext());
+  populateValuePatterns(converter, patterns);
+  populateMemoryPatterns(converter, patterns);
+  populateSharedPatterns(converter, patterns);
+  populateMmaPatterns(converter, patterns);
+  scf::populateSCFStructuralTypeConversions(converter, patterns);
+}
