@@ -5,6 +5,8 @@
 #include "Kernels.h"
 #include "Program.h"
 
+#include "llvm/ADT/APFloat.h"
+
 #include <atomic>
 #include <mutex>
 #include <thread>
@@ -120,11 +122,26 @@ LogicalResult bindScalar(const ScalarParam &param, const Scalar &scalar,
   std::string what = "argument " + std::to_string(param.argIndex) + ": ";
   if (isFloat(param.elem)) {
     float value;
-    if (const double *d = std::get_if<double>(&scalar))
-      value = static_cast<float>(*d);
-    else
-      value = static_cast<float>(std::get<int64_t>(scalar));
-    roundFloats(param.elem, &value, 1);
+    if (const double *d = std::get_if<double>(&scalar)) {
+      // Straight from double to the argument's type: rounding through f32
+      // first could round a bf16 or f16 value twice.
+      const llvm::fltSemantics &semantics =
+          param.elem == Elem::BF16  ? llvm::APFloat::BFloat()
+          : param.elem == Elem::F16 ? llvm::APFloat::IEEEhalf()
+                                    : llvm::APFloat::IEEEsingle();
+      llvm::APFloat rounded(*d);
+      bool lost;
+      rounded.convert(semantics, llvm::APFloat::rmNearestTiesToEven, &lost);
+      rounded.convert(llvm::APFloat::IEEEsingle(),
+                      llvm::APFloat::rmNearestTiesToEven, &lost);
+      value = rounded.convertToFloat();
+    } else {
+      int64_t i = std::get<int64_t>(scalar);
+      value = i < 0 ? integerToFloat(0 - static_cast<uint64_t>(i), true,
+                                     param.elem)
+                    : integerToFloat(static_cast<uint64_t>(i), false,
+                                     param.elem);
+    }
     buffer.f.assign(1, value);
     return success();
   }
@@ -158,6 +175,10 @@ Executable::~Executable() = default;
 
 std::unique_ptr<Executable> Executable::compile(tile::KernelOp kernel,
                                                 std::string &error) {
+  if (!kernel) {
+    error = "no kernel to compile";
+    return nullptr;
+  }
   auto impl = std::make_unique<Impl>();
   if (failed(compileKernel(kernel, impl->program, error)))
     return nullptr;

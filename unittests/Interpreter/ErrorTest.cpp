@@ -198,6 +198,26 @@ tile.kernel @k(%x: !tile.view<1, i32>, %d: i32) {
   EXPECT_THAT(error, HasSubstr("'arith.divsi'"));
   EXPECT_THAT(error, HasSubstr("division by zero"));
 
+  // Only program 2 of 4 divides by zero; the others may have run.
+  const char *oneProgram = R"(
+tile.kernel @k(%x: !tile.view<1, i32>) {
+  %c2 = arith.constant 2 : index
+  %i = tile.block_id x
+  %d = arith.subi %i, %c2 : index
+  %q = arith.divui %c2, %d : index
+  %v = arith.index_cast %q : index to i32
+  %t = tile.full %v : tensor<1xi32>
+  tile.store %t, %x[%i] : tensor<1xi32>, !tile.view<1, i32>
+  tile.return
+}
+)";
+  std::vector<int32_t> out(4, kPoisonInt);
+  Grid four;
+  four.size = {4, 1, 1};
+  EXPECT_THAT(runFails(parse(oneProgram), {viewOf(out, DType::I32, {4})}, four),
+              HasSubstr("program (2, 0, 0)"));
+  EXPECT_EQ(out[2], kPoisonInt);
+
   const char *extract = R"(
 tile.kernel @k(%x: !tile.view<1, f32>, %i: index) {
   %c0 = arith.constant 0 : index
