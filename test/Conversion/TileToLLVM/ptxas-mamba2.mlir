@@ -1,0 +1,26 @@
+// REQUIRES: ptxas
+// The Mamba-2 kernels with their default parameters, through the whole
+// pipeline to ptxas for sm_80 and sm_90.
+// RUN: tile-opt %tilec_src/kernels/mamba2/chunk_cumsum.mlir --tile-bind-params --tile-to-llvm="sm=80" | mlir-translate --mlir-to-llvmir -o %t.cumsum.ll
+// RUN: tile-opt %tilec_src/kernels/mamba2/fwd_pass_state.mlir --tile-bind-params --tile-to-llvm="sm=80" | mlir-translate --mlir-to-llvmir -o %t.state.ll
+// RUN: tile-opt %tilec_src/kernels/mamba2/compute_out.mlir --tile-bind-params --tile-to-llvm="sm=80" | mlir-translate --mlir-to-llvmir -o %t.out.ll
+// RUN: for k in cumsum state out; do \
+// RUN:   for sm in 80 90; do \
+// RUN:     llc -march=nvptx64 -mcpu=sm_$sm -mattr=+ptx80 %t.$k.ll -o %t.$k.$sm.ptx && \
+// RUN:     %ptxas -arch=sm_$sm %t.$k.$sm.ptx -o %t.$k.$sm.cubin || exit 1; \
+// RUN:   done; \
+// RUN: done
+// RUN: FileCheck %s --check-prefix=CUMSUM < %t.cumsum.80.ptx
+// RUN: FileCheck %s --check-prefix=STATE < %t.state.80.ptx
+// RUN: FileCheck %s --check-prefix=OUT < %t.out.80.ptx
+
+// CUMSUM: .entry chunk_cumsum(
+// CUMSUM: bar.sync 0
+
+// STATE: .entry fwd_pass_state(
+// STATE-DAG: mma.sync.aligned.m16n8k
+// STATE-DAG: ex2.approx.f32
+
+// OUT: .entry compute_out(
+// OUT-DAG: mma.sync.aligned.m16n8k
+// OUT-DAG: ex2.approx.f32
