@@ -1,0 +1,264 @@
+// Runs the kernels of checks.mlir (compiled to a cubin by run.sh) on a GPU
+// through the driver API and compares them with host references.
+#include <cuda.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+static void check(CUresult r, const char *what) {
+  if (r != CUDA_SUCCESS) {
+    const char *s = nullptr;
+    cuGetErrorString(r, &s);
+    std::fprintf(stderr, "%s: %s\n", what, s ? s : "?");
+    std::exit(2);
+  }
+}
+
+static uint16_t toBf16(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u += 0x7fff + ((u >> 16) & 1);
+  return uint16_t(u >> 16);
+}
+static float fromBf16(uint16_t h) {
+  uint32_t u = uint32_t(h) << 16;
+  float f;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+// cvt.rna.tf32.f32: round to nearest, ties away, keep 10 mantissa bits.
+static float toTf32(float f) {
+  uint32_t u;
+  std::memcpy(&u, &f, 4);
+  u = (u + 0x1000u) & 0xffffe000u;
+  std::memcpy(&f, &u, 4);
+  return f;
+}
+
+struct Args {
+  std::vector<std::vector<char>> storage;
+  std::vector<void *> pointers;
+  template <typename T> void add(T value) {
+    std::vector<char> bytes(sizeof(T));
+    std::memcpy(bytes.data(), &value, sizeof(T));
+    storage.push_back(bytes);
+  }
+  // A row-major view: pointer, sizes, strides.
+  void view(CUdeviceptr p, std::vector<int64_t> sizes) {
+    add<uint64_t>(p);
+    for (int64_t s : sizes)
+      add<int64_t>(s);
+    int64_t stride = 1;
+    std::vector<int64_t> strides(sizes.size());
+    for (int d = int(sizes.size()) - 1; d >= 0; --d) {
+      strides[d] = stride;
+      stride *= sizes[d];
+    }
+    for (int64_t s : strides)
+      add<int64_t>(s);
+  }
+  void **get() {
+    pointers.clear();
+    for (auto &s : storage)
+      pointers.push_back(s.data());
+    return pointers.data();
+  }
+};
+
+template <typename T> static CUdeviceptr upload(const std::vector<T> &v) {
+  CUdeviceptr p;
+  check(cuMemAlloc(&p, v.size() * sizeof(T)), "alloc");
+  check(cuMemcpyHtoD(p, v.data(), v.size() * sizeof(T)), "upload");
+  return p;
+}
+template <typename T> static std::vector<T> download(CUdeviceptr p, size_t n) {
+  std::vector<T> v(n);
+  check(cuMemcpyDtoH(v.data(), p, n * sizeof(T)), "download");
+  return v;
+}
+
+static CUmodule module;
+static int failures = 0;
+
+/// Launches with the kernel's 32 * num_warps threads and 48 KiB of dynamic
+/// shared memory (more than any of these kernels' tile.shared_bytes).
+static void launch(const char *name, unsigned gx, unsigned gy, unsigned threads,
+                   Args &args) {
+  CUfunction f;
+  check(cuModuleGetFunction(&f, module, name), name);
+  check(cuLaunchKernel(f, gx, gy, 1, threads, 1, 1, 48 * 1024, nullptr,
+                       args.get(), nullptr),
+        name);
+  check(cuCtxSynchronize(), name);
+}
+
+static void compare(const char *what, const std::vector<float> &got,
+                    const std::vector<float> &want, float tol) {
+  int bad = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    bool same = (std::isnan(want[i]) && std::isnan(got[i])) ||
+                got[i] == want[i] ||
+                std::fabs(got[i] - want[i]) <= tol * (1 + std::fabs(want[i]));
+    if (!same && bad++ < 5)
+      std::printf("  %s[%zu] = %g, want %g\n", what, i, got[i], want[i]);
+  }
+  std::printf("%s %s (%zu values)\n", bad ? "FAIL" : "ok  ", what, want.size());
+  failures += bad != 0;
+}
+
+static float value(int i) { return float((i * 37) % 19) / 8.0f - 1.0f; }
+
+int main(int argc, char **argv) {
+  check(cuInit(0), "init");
+  CUdevice dev;
+  check(cuDeviceGet(&dev, 0), "device");
+  CUcontext ctx;
+  check(cuDevicePrimaryCtxRetain(&ctx, dev), "ctx");
+  check(cuCtxSetCurrent(ctx), "ctx");
+  std::ifstream in(argv[1], std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  std::string image = ss.str();
+  check(cuModuleLoadData(&module, image.data()), "module");
+  CUfunction f;
+  const char *names[] = {"mma_bf16", "mma_tf32", "mma_f32", "load_scan",
+                         "movement"};
+  for (const char *n : names) {
+    check(cuModuleGetFunction(&f, module, n), n);
+    check(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             48 * 1024),
+          "smem");
+  }
+
+  { // mma_bf16: 64x32 @ 32x48
+    int M = 64, K = 32, N = 48;
+    std::vector<uint16_t> a(M * K), b(K * N);
+    std::vector<float> c(M * N), want(M * N);
+    for (int i = 0; i < M * K; ++i) a[i] = toBf16(value(i));
+    for (int i = 0; i < K * N; ++i) b[i] = toBf16(value(3 * i + 1));
+    for (int i = 0; i < M * N; ++i) c[i] = value(5 * i);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        double s = c[m * N + n];
+        for (int k = 0; k < K; ++k)
+          s += double(fromBf16(a[m * K + k])) * fromBf16(b[k * N + n]);
+        want[m * N + n] = float(s);
+      }
+    CUdeviceptr da = upload(a), db = upload(b), dc = upload(c);
+    Args args;
+    args.view(da, {M, K});
+    args.view(db, {K, N});
+    args.view(dc, {M, N});
+    launch("mma_bf16", 1, 1, 128, args);
+    compare("mma_bf16", download<float>(dc, M * N), want, 1e-5f);
+  }
+  { // mma_tf32: 20x12 @ 12x6, padded
+    int M = 20, K = 12, N = 6;
+    std::vector<float> a(M * K), b(K * N), c(M * N), want(M * N);
+    for (int i = 0; i < M * K; ++i) a[i] = value(i) * 1.0001f;
+    for (int i = 0; i < K * N; ++i) b[i] = value(7 * i + 2) * 0.9997f;
+    for (int i = 0; i < M * N; ++i) c[i] = value(11 * i);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        double s = c[m * N + n];
+        for (int k = 0; k < K; ++k)
+          s += double(toTf32(a[m * K + k])) * toTf32(b[k * N + n]);
+        want[m * N + n] = float(s);
+      }
+    CUdeviceptr da = upload(a), db = upload(b), dc = upload(c);
+    Args args;
+    args.view(da, {M, K});
+    args.view(db, {K, N});
+    args.view(dc, {M, N});
+    launch("mma_tf32", 1, 1, 64, args);
+    compare("mma_tf32", download<float>(dc, M * N), want, 1e-5f);
+  }
+  { // mma_f32: 8x5 @ 5x8
+    int M = 8, K = 5, N = 8;
+    std::vector<float> a(M * K), b(K * N), c(M * N), want(M * N);
+    for (int i = 0; i < M * K; ++i) a[i] = value(i) * 1.37f;
+    for (int i = 0; i < K * N; ++i) b[i] = value(7 * i + 2) * 0.71f;
+    for (int i = 0; i < M * N; ++i) c[i] = value(11 * i);
+    for (int m = 0; m < M; ++m)
+      for (int n = 0; n < N; ++n) {
+        float s = c[m * N + n];
+        for (int k = 0; k < K; ++k)
+          s = std::fma(a[m * K + k], b[k * N + n], s);
+        want[m * N + n] = s;
+      }
+    CUdeviceptr da = upload(a), db = upload(b), dc = upload(c);
+    Args args;
+    args.view(da, {M, K});
+    args.view(db, {K, N});
+    args.view(dc, {M, N});
+    launch("mma_f32", 1, 1, 32, args);
+    compare("mma_f32", download<float>(dc, M * N), want, 0.0f);
+  }
+  { // load_scan on a ragged 37x21 view with 16x8 tiles.
+    int R = 37, C = 21, TI = 3, TJ = 3;
+    std::vector<float> x(R * C);
+    for (int i = 0; i < R * C; ++i) x[i] = value(i) + 0.25f * (i % 3);
+    const float sentinel = -12345.0f;
+    std::vector<float> y(C * R, sentinel), z(R * C, sentinel),
+        s(R * TJ, sentinel);
+    std::vector<float> wy(C * R), wz(R * C), ws(R * TJ);
+    for (int r = 0; r < R; ++r)
+      for (int c = 0; c < C; ++c)
+        wy[c * R + r] = x[r * C + c];
+    for (int r = 0; r < R; ++r)
+      for (int j = 0; j < TJ; ++j) {
+        float m = -INFINITY;
+        for (int c = 8 * j; c < std::min(C, 8 * j + 8); ++c)
+          m = std::max(m, x[r * C + c]);
+        ws[r * TJ + j] = m;
+      }
+    for (int c = 0; c < C; ++c)
+      for (int r = 0; r < R; ++r) {
+        float acc = 0;
+        for (int k = 16 * (r / 16); k <= r; ++k)
+          acc += x[k * C + c];
+        wz[r * C + c] = acc;
+      }
+    CUdeviceptr dx = upload(x), dy = upload(y), dz = upload(z),
+                ds = upload(s);
+    Args args;
+    args.view(dx, {R, C});
+    args.view(dy, {C, R});
+    args.view(dz, {R, C});
+    args.view(ds, {R, TJ});
+    launch("load_scan", TI, TJ, 64, args);
+    compare("load_order_transpose", download<float>(dy, C * R), wy, 0.0f);
+    compare("reduce_max_neg_inf_padding", download<float>(ds, R * TJ), ws,
+            0.0f);
+    compare("cumsum", download<float>(dz, R * C), wz, 0.0f);
+  }
+  { // movement
+    std::vector<float> x(64), o(5 * 64, -7.0f), want(5 * 64, -7.0f);
+    for (int i = 0; i < 64; ++i) x[i] = value(i) * 3.0f;
+    for (int r = 0; r < 8; ++r)
+      for (int c = 0; c < 8; ++c) {
+        want[0 * 64 + r * 8 + c] = x[c * 8 + r];
+        want[1 * 64 + r * 8 + c] = x[3 * 8 + c];
+        want[4 * 64 + r * 8 + c] = std::exp2(x[r * 8 + c]);
+      }
+    for (int r = 0; r < 2; ++r)
+      for (int c = 0; c < 8; ++c)
+        want[2 * 64 + r * 8 + c] = x[(4 + r) * 8 + c];
+    CUdeviceptr dx = upload(x), dout = upload(o);
+    Args args;
+    args.view(dx, {8, 8});
+    args.view(dout, {5, 8, 8});
+    launch("movement", 1, 1, 32, args);
+    compare("permute_broadcast_extract_exp2", download<float>(dout, 5 * 64),
+            want, 3e-7f);
+  }
+  std::printf("%d failures\n", failures);
+  return failures != 0;
+}

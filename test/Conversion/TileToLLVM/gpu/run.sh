@@ -1,0 +1,17 @@
+#!/bin/sh
+# Builds the GPU checks here (tile-opt, mlir-translate, llc, ptxas, g++) into
+# $1 (default /tmp/tile-gpu-checks); run "$1/check $1/checks.cubin" on a GPU.
+# Last run: all checks pass on an H200 (driver 580), 2026-11-30.
+set -e
+here=$(dirname "$0")
+out=${1:-/tmp/tile-gpu-checks}
+bin=${TILE_OPT:-tile-opt}
+llvm=${LLVM_BIN:-/usr/lib/llvm-22/bin}
+cuda=${CUDA_ROOT:-/usr/local/cuda}
+mkdir -p "$out"
+"$bin" "$here/checks.mlir" --tile-to-llvm="sm=90" -o "$out/checks.llvm.mlir"
+"$llvm/mlir-translate" --mlir-to-llvmir "$out/checks.llvm.mlir" -o "$out/checks.ll"
+"$llvm/llc" -march=nvptx64 -mcpu=sm_90 -mattr=+ptx80 "$out/checks.ll" -o "$out/checks.ptx"
+"$cuda/bin/ptxas" -arch=sm_90 "$out/checks.ptx" -o "$out/checks.cubin"
+g++ -O1 -std=c++17 -I"$cuda/include" "$here/check.cpp" -L"$cuda/lib64/stubs" \
+  -lcuda -static-libstdc++ -static-libgcc -o "$out/check"
