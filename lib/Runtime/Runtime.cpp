@@ -19,10 +19,10 @@
 #include <cstring>
 #include <functional>
 #include <iterator>
-#include <type_traits>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <type_traits>
 #include <unordered_map>
 
 namespace {
@@ -115,15 +115,15 @@ tilec_status classify(CUresult result) {
 }
 
 tilec_status failDriver(CUresult result, const char *what, const char *kernel) {
-  return fail(classify(result), "tilec: %s%s%s failed: %s", kernel ? kernel : "",
-              kernel ? ": " : "", what, describe(result).c_str());
+  return fail(classify(result), "tilec: %s%s%s failed: %s",
+              kernel ? kernel : "", kernel ? ": " : "", what,
+              describe(result).c_str());
 }
 
 CUresult getEntryPoint(const char *symbol, int version, void **function) {
   CUdriverProcAddressQueryResult found;
-  CUresult result = driver.getProcAddress(symbol, function, version,
-                                          CU_GET_PROC_ADDRESS_LEGACY_STREAM,
-                                          &found);
+  CUresult result = driver.getProcAddress(
+      symbol, function, version, CU_GET_PROC_ADDRESS_LEGACY_STREAM, &found);
   if (result == CUDA_SUCCESS &&
       (found != CU_GET_PROC_ADDRESS_SUCCESS || !*function))
     result = CUDA_ERROR_NOT_FOUND;
@@ -156,7 +156,8 @@ InitResult loadDriver() {
     void *function = nullptr;
     if (!missing && getEntryPoint(symbol, version, &function) != CUDA_SUCCESS)
       missing = symbol;
-    entry = reinterpret_cast<std::remove_reference_t<decltype(entry)>>(function);
+    entry =
+        reinterpret_cast<std::remove_reference_t<decltype(entry)>>(function);
   };
   need(driver.init, "cuInit", 2000);
   need(driver.getErrorName, "cuGetErrorName", 6000);
@@ -428,8 +429,8 @@ tilec_status tilec_launch(const tilec_kernel *kernel, tilec_grid grid,
     return status;
   CUresult result = driver.launchKernel(
       function, unsigned(grid.x), unsigned(grid.y), unsigned(grid.z),
-      kernel->block_threads, 1, 1, unsigned(kernel->shared_bytes), stream,
-      args, nullptr);
+      kernel->block_threads, 1, 1, unsigned(kernel->shared_bytes), stream, args,
+      nullptr);
   if (result != CUDA_SUCCESS)
     return failDriver(result, "cuLaunchKernel", kernel->name);
   return TILEC_SUCCESS;
@@ -443,8 +444,7 @@ tilec_status tilec_forget_fatbin(const void *fatbin) {
     return status;
   CUcontext context = nullptr;
   unsigned long long current = 0;
-  bool hasCurrent = driver.ctxGetCurrent(&context) == CUDA_SUCCESS &&
-                    context &&
+  bool hasCurrent = driver.ctxGetCurrent(&context) == CUDA_SUCCESS && context &&
                     driver.ctxGetId(context, &current) == CUDA_SUCCESS;
   std::unique_lock<std::shared_mutex> lock(cacheMutex);
   for (auto it = functions.begin(); it != functions.end();)
@@ -466,8 +466,8 @@ tilec_status tilec_forget_fatbin(const void *fatbin) {
 }
 
 tilec_status tilec_check_view(const char *kernel, const char *arg,
-                              const void *data, int rank,
-                              const int64_t *shape, const int64_t *strides) {
+                              const void *data, int rank, const int64_t *shape,
+                              const int64_t *strides) {
   if (!kernel)
     kernel = "?";
   if (!arg)

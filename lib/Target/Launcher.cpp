@@ -50,26 +50,27 @@ std::optional<CType> getCType(Type type) {
 
 bool isIdentifier(StringRef name) {
   return !name.empty() && (llvm::isAlpha(name[0]) || name[0] == '_') &&
-         llvm::all_of(name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+         llvm::all_of(name,
+                      [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }
 
 /// Names a launcher parameter may not take: C and C++ keywords, the
 /// launcher's own parameters, and the prefix of the generated code's names.
 bool isReserved(StringRef name) {
   static const llvm::StringSet<> reserved = {
-      "grid",      "stream",   "int8_t",   "int16_t",   "int32_t",  "int64_t",
-      "uint16_t",  "CUstream", "alignas",  "alignof",   "and",      "asm",
-      "auto",      "bool",     "break",    "case",      "catch",    "char",
-      "class",     "const",    "constexpr", "continue", "default",  "delete",
-      "do",        "double",   "else",     "enum",      "explicit", "export",
-      "extern",    "false",    "float",    "for",       "friend",   "goto",
-      "if",        "inline",   "int",      "long",      "mutable",  "namespace",
-      "new",       "noexcept", "not",      "nullptr",   "operator", "or",
-      "private",   "protected", "public",  "register",  "return",   "short",
-      "signed",    "sizeof",   "static",   "struct",    "switch",   "template",
-      "this",      "throw",    "true",     "try",       "typedef",  "typename",
-      "union",     "unsigned", "using",    "virtual",   "void",     "volatile",
-      "while",     "xor"};
+      "grid",     "stream",    "int8_t",    "int16_t",  "int32_t",  "int64_t",
+      "uint16_t", "CUstream",  "alignas",   "alignof",  "and",      "asm",
+      "auto",     "bool",      "break",     "case",     "catch",    "char",
+      "class",    "const",     "constexpr", "continue", "default",  "delete",
+      "do",       "double",    "else",      "enum",     "explicit", "export",
+      "extern",   "false",     "float",     "for",      "friend",   "goto",
+      "if",       "inline",    "int",       "long",     "mutable",  "namespace",
+      "new",      "noexcept",  "not",       "nullptr",  "operator", "or",
+      "private",  "protected", "public",    "register", "return",   "short",
+      "signed",   "sizeof",    "static",    "struct",   "switch",   "template",
+      "this",     "throw",     "true",      "try",      "typedef",  "typename",
+      "union",    "unsigned",  "using",     "virtual",  "void",     "volatile",
+      "while",    "xor"};
   return reserved.contains(name) || name.starts_with("tilec_");
 }
 
@@ -124,8 +125,8 @@ void emitSignature(raw_ostream &os, const LauncherKernel &kernel) {
   for (const LauncherArg &arg : kernel.args) {
     CType type = *getCType(arg.type);
     if (arg.rank)
-      os << "const tilec_view_" << type.viewSuffix << "_" << arg.rank
-         << "d &" << arg.name << ", ";
+      os << "const tilec_view_" << type.viewSuffix << "_" << arg.rank << "d &"
+         << arg.name << ", ";
     else
       os << type.scalar << " " << arg.name << ", ";
   }
@@ -140,9 +141,10 @@ collectLauncherKernels(ModuleOp module, llvm::SourceMgr *sourceMgr) {
   for (auto kernel : module.getOps<tile::KernelOp>()) {
     StringRef name = kernel.getSymName();
     if (!isIdentifier(name))
-      return emitError(kernel.getLoc()) << "kernel name '" << name
-                                << "' is not a C identifier; a launcher "
-                                   "cannot be named after it";
+      return emitError(kernel.getLoc())
+             << "kernel name '" << name
+             << "' is not a C identifier; a launcher "
+                "cannot be named after it";
     LauncherKernel &launcher =
         kernels.emplace_back(LauncherKernel{name.str(), kernel.getLoc()});
     llvm::StringSet<> used;
@@ -159,9 +161,9 @@ collectLauncherKernels(ModuleOp module, llvm::SourceMgr *sourceMgr) {
         out.type = arg.getType();
       }
       if (!getCType(out.type))
-        return emitError(kernel.getLoc()) << "argument " << arg.getArgNumber()
-                                  << " has type " << arg.getType()
-                                  << ", which launchers cannot pass";
+        return emitError(kernel.getLoc())
+               << "argument " << arg.getArgNumber() << " has type "
+               << arg.getType() << ", which launchers cannot pass";
       std::string base = getSourceName(arg, sourceMgr);
       if (base.empty())
         base = "arg" + std::to_string(arg.getArgNumber());
@@ -172,7 +174,8 @@ collectLauncherKernels(ModuleOp module, llvm::SourceMgr *sourceMgr) {
     }
   }
   if (kernels.empty())
-    return emitError(module.getLoc()) << "no tile.kernel to build launchers for";
+    return emitError(module.getLoc())
+           << "no tile.kernel to build launchers for";
   return kernels;
 }
 
@@ -181,18 +184,17 @@ LogicalResult readLaunchConfig(ModuleOp module, StringRef targetName,
   for (LauncherKernel &kernel : kernels) {
     auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(kernel.name);
     if (!func)
-      return emitError(kernel.loc)
-             << "the lowering for " << targetName << " produced no llvm.func @"
-             << kernel.name;
+      return emitError(kernel.loc) << "the lowering for " << targetName
+                                   << " produced no llvm.func @" << kernel.name;
     SmallVector<Type> expected;
     for (const LauncherArg &arg : kernel.args)
       appendABITypes(arg, expected);
     ArrayRef<Type> actual = func.getFunctionType().getParams();
     if (actual != ArrayRef<Type>(expected)) {
       InFlightDiagnostic diag =
-          emitError(func.getLoc()) << "lowered kernel @" << kernel.name << " for "
-                           << targetName
-                           << " does not follow the kernel ABI: parameters (";
+          emitError(func.getLoc())
+          << "lowered kernel @" << kernel.name << " for " << targetName
+          << " does not follow the kernel ABI: parameters (";
       llvm::interleaveComma(actual, diag);
       diag << "), expected (";
       llvm::interleaveComma(expected, diag);
@@ -201,9 +203,10 @@ LogicalResult readLaunchConfig(ModuleOp module, StringRef targetName,
     auto warps = func->getAttrOfType<IntegerAttr>("tile.num_warps");
     auto shared = func->getAttrOfType<IntegerAttr>("tile.shared_bytes");
     if (!warps || !shared)
-      return emitError(func.getLoc()) << "lowered kernel @" << kernel.name
-                              << " lacks integer attributes tile.num_warps "
-                                 "and tile.shared_bytes";
+      return emitError(func.getLoc())
+             << "lowered kernel @" << kernel.name
+             << " lacks integer attributes tile.num_warps "
+                "and tile.shared_bytes";
     int64_t numWarps = warps.getValue().getSExtValue();
     int64_t sharedBytes = shared.getValue().getSExtValue();
     if (numWarps < 1 || numWarps > 32 || sharedBytes < 0 ||
@@ -235,8 +238,8 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
                                        StringRef description) {
   for (const LauncherKernel &kernel : kernels)
     if (kernel.numWarps == 0)
-      return emitError(kernel.loc) << "no launch configuration was read for @"
-                                   << kernel.name;
+      return emitError(kernel.loc)
+             << "no launch configuration was read for @" << kernel.name;
   LauncherFiles files;
   std::string banner =
       ("// Generated by tilec: " + description + ". Do not edit.\n").str();
@@ -286,8 +289,8 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
       if (!arg.rank)
         continue;
       cpp << "  if (tilec_status tilec_st = tilec_check_view(\"" << kernel.name
-          << "\", \"" << arg.name << "\", " << arg.name << ".data, "
-          << arg.rank << ", " << arg.name << ".shape, " << arg.name
+          << "\", \"" << arg.name << "\", " << arg.name << ".data, " << arg.rank
+          << ", " << arg.name << ".shape, " << arg.name
           << ".strides))\n    return tilec_st;\n";
     }
     if (kernel.args.empty()) {

@@ -38,9 +38,9 @@ namespace {
 // (wgmma) 8.0, sm_100a with the tcgen05 instructions the lowering uses 8.8.
 // The lowering paths are those of LoweringOptions::smVersion.
 const GpuTarget kTargets[] = {
-    {"sm_80", 80, false, 70, 80},  {"sm_86", 86, false, 71, 80},
-    {"sm_89", 89, false, 78, 80},  {"sm_90", 90, false, 78, 80},
-    {"sm_90a", 90, true, 80, 90},  {"sm_100a", 100, true, 88, 100},
+    {"sm_80", 80, false, 70, 80}, {"sm_86", 86, false, 71, 80},
+    {"sm_89", 89, false, 78, 80}, {"sm_90", 90, false, 78, 80},
+    {"sm_90a", 90, true, 80, 90}, {"sm_100a", 100, true, 88, 100},
 };
 
 constexpr llvm::StringLiteral kTriple = "nvptx64-nvidia-cuda";
@@ -56,7 +56,8 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(Location loc,
   });
   llvm::Triple triple(kTriple);
   std::string error;
-  const llvm::Target *target = llvm::TargetRegistry::lookupTarget(triple, error);
+  const llvm::Target *target =
+      llvm::TargetRegistry::lookupTarget(triple, error);
   if (!target) {
     emitError(loc) << "the NVPTX backend is not available: " << error;
     return nullptr;
@@ -66,8 +67,7 @@ std::unique_ptr<llvm::TargetMachine> createTargetMachine(Location loc,
       triple, gpu.name, features, llvm::TargetOptions(), std::nullopt,
       std::nullopt, llvm::CodeGenOptLevel::Aggressive));
   if (!machine)
-    emitError(loc) << "cannot create an NVPTX target machine for "
-                   << gpu.name;
+    emitError(loc) << "cannot create an NVPTX target machine for " << gpu.name;
   return machine;
 }
 
@@ -145,7 +145,8 @@ LogicalResult linkLibdevice(Location loc, llvm::Module &module,
                                 llvm::Linker::LinkOnlyNeeded))
     return emitError(loc) << "cannot link " << toolkit.libdevice;
   for (llvm::Function &f : module)
-    if (!f.isDeclaration() && f.getCallingConv() != llvm::CallingConv::PTX_Kernel)
+    if (!f.isDeclaration() &&
+        f.getCallingConv() != llvm::CallingConv::PTX_Kernel)
       f.setLinkage(llvm::GlobalValue::InternalLinkage);
   return success();
 }

@@ -29,8 +29,8 @@ public:
   LogicalResult create(Location loc, StringRef prefix, StringRef suffix) {
     if (std::error_code ec =
             llvm::sys::fs::createTemporaryFile(prefix, suffix, path))
-      return emitError(loc) << "cannot create a temporary file: "
-                            << ec.message();
+      return emitError(loc)
+             << "cannot create a temporary file: " << ec.message();
     remover.setFile(path);
     return success();
   }
@@ -83,8 +83,8 @@ LogicalResult runTool(Location loc, StringRef tool, ArrayRef<StringRef> argv) {
                                           log.getPath()};
   std::string error;
   bool couldNotRun = false;
-  int status = llvm::sys::ExecuteAndWait(argv[0], argv, std::nullopt,
-                                         redirects, 0, 0, &error, &couldNotRun);
+  int status = llvm::sys::ExecuteAndWait(argv[0], argv, std::nullopt, redirects,
+                                         0, 0, &error, &couldNotRun);
   FailureOr<std::string> output = readFile(loc, log.getPath());
   StringRef text = succeeded(output) ? StringRef(*output).trim() : "";
   if (couldNotRun || status != 0) {
@@ -127,8 +127,7 @@ FailureOr<std::string> bundleFatbin(Location loc, ArrayRef<FatbinImage> images,
   if (failed(output.create(loc, "tilec", "fatbin")))
     return failure();
   std::vector<TempFile> inputs(images.size());
-  SmallVector<std::string> args = {"-64",
-                                   "--create=" + output.getPath().str()};
+  SmallVector<std::string> args = {"-64", "--create=" + output.getPath().str()};
   for (auto [image, input] : llvm::zip_equal(images, inputs)) {
     StringRef name = image.target->name;
     if (failed(input.create(loc, "tilec-" + name.str(),
@@ -136,10 +135,9 @@ FailureOr<std::string> bundleFatbin(Location loc, ArrayRef<FatbinImage> images,
         failed(writeFile(loc, input.getPath(), image.data)))
       return failure();
     // fatbinary spells sm_90a as sm=90a, for cubins and PTX alike.
-    args.push_back(std::string("--image3=kind=") +
-                   (image.isPTX ? "ptx" : "elf") +
-                   ",sm=" + name.drop_front(3).str() +
-                   ",file=" + input.getPath().str());
+    args.push_back(
+        std::string("--image3=kind=") + (image.isPTX ? "ptx" : "elf") +
+        ",sm=" + name.drop_front(3).str() + ",file=" + input.getPath().str());
   }
   SmallVector<StringRef> argv = {toolkit.fatbinary};
   argv.append(args.begin(), args.end());

@@ -170,8 +170,7 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   DefaultTimingManager tm;
   applyDefaultTimingManagerCLOptions(tm);
   TimingScope timing = tm.getRootScope();
-  auto runPasses = [&](ModuleOp op,
-                       function_ref<void(PassManager &)> build) {
+  auto runPasses = [&](ModuleOp op, function_ref<void(PassManager &)> build) {
     PassManager pm(&context);
     if (failed(applyPassManagerCLOptions(pm)))
       return failure();

@@ -6,8 +6,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "scale.h"
 #include "tilec/runtime/Runtime.h"
+#include "scale.h"
 
 #include <gtest/gtest.h>
 
@@ -68,9 +68,9 @@ TEST(Runtime, LaunchChecksItsArgumentsFirst) {
   EXPECT_EQ(tilec_launch(&tooManyThreads, oneBlock, nullptr, nullptr),
             TILEC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(lastError().find("2048 threads"), std::string::npos) << lastError();
-  for (tilec_grid grid : {tilec_grid{0, 1, 1}, tilec_grid{1, -1, 1},
-                          tilec_grid{1, 1, 65536},
-                          tilec_grid{int64_t(1) << 31, 1, 1}}) {
+  for (tilec_grid grid :
+       {tilec_grid{0, 1, 1}, tilec_grid{1, -1, 1}, tilec_grid{1, 1, 65536},
+        tilec_grid{int64_t(1) << 31, 1, 1}}) {
     EXPECT_EQ(tilec_launch(&kernel, grid, nullptr, nullptr),
               TILEC_ERROR_INVALID_ARGUMENT);
     EXPECT_NE(lastError().find("grid"), std::string::npos) << lastError();
@@ -80,8 +80,7 @@ TEST(Runtime, LaunchChecksItsArgumentsFirst) {
 TEST(Runtime, CheckView) {
   float data[4] = {};
   int64_t shape[2] = {2, 2}, strides[2] = {2, 1};
-  EXPECT_EQ(tilec_check_view("k", "x", data, 2, shape, strides),
-            TILEC_SUCCESS);
+  EXPECT_EQ(tilec_check_view("k", "x", data, 2, shape, strides), TILEC_SUCCESS);
   EXPECT_EQ(tilec_check_view("k", "x", nullptr, 2, shape, strides),
             TILEC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(lastError().find("k: view x is a null pointer"), std::string::npos)

@@ -36,10 +36,10 @@ struct Driver {
   PFN_cuStreamSynchronize_v2000 streamSynchronize;
 };
 
-template <typename F>
-void resolve(F &entry, const char *symbol, int version) {
+template <typename F> void resolve(F &entry, const char *symbol, int version) {
   void *fn = nullptr;
-  ASSERT_EQ(tilec_driver_entry_point_version(symbol, version, &fn), TILEC_SUCCESS)
+  ASSERT_EQ(tilec_driver_entry_point_version(symbol, version, &fn),
+            TILEC_SUCCESS)
       << tilec_last_error();
   entry = reinterpret_cast<F>(fn);
 }

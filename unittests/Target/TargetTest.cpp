@@ -1,8 +1,8 @@
 //===- TargetTest.cpp - targets and launcher generation -------------------===//
 
+#include "tilec/Target/Target.h"
 #include "tilec/InitAll.h"
 #include "tilec/Target/Launcher.h"
-#include "tilec/Target/Target.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -19,7 +19,8 @@ namespace {
 TEST(GpuTargets, Parse) {
   SmallVector<const tilec::GpuTarget *> targets;
   std::string error;
-  ASSERT_TRUE(succeeded(tilec::parseGpuTargets("sm_80, sm_90a", targets, error)))
+  ASSERT_TRUE(
+      succeeded(tilec::parseGpuTargets("sm_80, sm_90a", targets, error)))
       << error;
   ASSERT_EQ(targets.size(), 2u);
   EXPECT_EQ(targets[0]->name, "sm_80");
@@ -51,20 +52,22 @@ protected:
     registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect>();
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
-    context.getDiagEngine().registerHandler([this](Diagnostic &diag) {
-      diagnostics += diag.str() + "\n";
-    });
+    context.getDiagEngine().registerHandler(
+        [this](Diagnostic &diag) { diagnostics += diag.str() + "\n"; });
   }
 
   /// scale's tile signature, named after its source arguments.
   SmallVector<tilec::LauncherKernel> scaleKernels() {
-    sourceMgr.AddNewSourceBuffer(llvm::MemoryBuffer::getMemBufferCopy(R"mlir(
+    sourceMgr.AddNewSourceBuffer(
+        llvm::MemoryBuffer::getMemBufferCopy(R"mlir(
       tile.kernel @scale(%x: !tile.view<1, f32>, %grid: !tile.view<2, bf16>,
                          %s: f32, %n: index)
           attributes {num_warps = 4 : i32} {
         tile.return
       }
-    )mlir", "kernel.mlir"), llvm::SMLoc());
+    )mlir",
+                                             "kernel.mlir"),
+        llvm::SMLoc());
     tile = parseSourceFile<ModuleOp>(sourceMgr, &context);
     EXPECT_TRUE(tile);
     auto kernels = tilec::collectLauncherKernels(*tile, &sourceMgr);

@@ -55,9 +55,10 @@ std::string listGpuTargets();
 
 /// Splits a comma-separated list of target names. Fails with `error` set on
 /// an unknown or repeated name, or an empty list.
-mlir::LogicalResult parseGpuTargets(llvm::StringRef list,
-                              llvm::SmallVectorImpl<const GpuTarget *> &targets,
-                              std::string &error);
+mlir::LogicalResult
+parseGpuTargets(llvm::StringRef list,
+                llvm::SmallVectorImpl<const GpuTarget *> &targets,
+                std::string &error);
 
 /// The CUDA toolkit programs and files tilec runs or reads. The defaults
 /// are those found at configure time (TILEC_CUDA_ROOT); empty when not found.
@@ -75,18 +76,20 @@ void registerTargetTranslations(mlir::DialectRegistry &registry);
 /// Translates a module in the LLVM and NVVM dialects to LLVM IR for
 /// `target`, links the libdevice functions it calls, and optimizes it at O3.
 /// Diagnostics are reported at `module`'s location.
-std::unique_ptr<llvm::Module>
-translateToLLVMIR(mlir::Operation *module, llvm::LLVMContext &llvmContext,
-                  const GpuTarget &target, const CudaToolkit &toolkit);
+std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::Operation *module,
+                                                llvm::LLVMContext &llvmContext,
+                                                const GpuTarget &target,
+                                                const CudaToolkit &toolkit);
 
 /// Runs the NVPTX backend on `llvmModule` (as made by translateToLLVMIR).
-mlir::FailureOr<std::string> emitPTX(mlir::Location loc, llvm::Module &llvmModule,
-                               const GpuTarget &target);
+mlir::FailureOr<std::string>
+emitPTX(mlir::Location loc, llvm::Module &llvmModule, const GpuTarget &target);
 
 /// Assembles PTX into a cubin for `target` with ptxas.
-mlir::FailureOr<std::string> assembleCubin(mlir::Location loc, llvm::StringRef ptx,
-                                     const GpuTarget &target,
-                                     const CudaToolkit &toolkit);
+mlir::FailureOr<std::string> assembleCubin(mlir::Location loc,
+                                           llvm::StringRef ptx,
+                                           const GpuTarget &target,
+                                           const CudaToolkit &toolkit);
 
 /// One image of a fatbin: a cubin for `target`, or PTX for its virtual
 /// architecture (compute_XX), which the driver JIT compiles for newer GPUs.
@@ -98,8 +101,8 @@ struct FatbinImage {
 
 /// Bundles images into a fatbin with fatbinary.
 mlir::FailureOr<std::string> bundleFatbin(mlir::Location loc,
-                                    llvm::ArrayRef<FatbinImage> images,
-                                    const CudaToolkit &toolkit);
+                                          llvm::ArrayRef<FatbinImage> images,
+                                          const CudaToolkit &toolkit);
 
 } // namespace tilec
 

@@ -62,11 +62,11 @@ typedef struct tilec_grid {
 
 /* A compiled kernel as generated launchers describe it. */
 typedef struct tilec_kernel {
-  const void *fatbin;    /* fatbin image, 8-byte aligned; see
-                            tilec_forget_fatbin before freeing it */
-  const char *name;      /* entry point in the image */
+  const void *fatbin;     /* fatbin image, 8-byte aligned; see
+                             tilec_forget_fatbin before freeing it */
+  const char *name;       /* entry point in the image */
   unsigned block_threads; /* threads per block (x) */
-  size_t shared_bytes;   /* dynamic shared memory per block */
+  size_t shared_bytes;    /* dynamic shared memory per block */
 } tilec_kernel;
 
 /* Loads the driver and initializes it (cuInit) once per process. Every other
@@ -92,8 +92,8 @@ tilec_status tilec_forget_fatbin(const void *fatbin);
 /* Checks a view argument of a launcher: shape and strides non-negative, data
  * non-null unless the view is empty, every element offset within int64_t. */
 tilec_status tilec_check_view(const char *kernel, const char *arg,
-                              const void *data, int rank,
-                              const int64_t *shape, const int64_t *strides);
+                              const void *data, int rank, const int64_t *shape,
+                              const int64_t *strides);
 
 /* Looks up a driver entry point, so that programs can use the driver without
  * linking libcuda: `symbol` is its base name and `cuda_version` the version
