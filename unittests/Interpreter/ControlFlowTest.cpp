@@ -104,6 +104,8 @@ tile.kernel @swap(%o: !tile.view<1, i32>, %n: i32) {
   EXPECT_EQ(o[3], b[1]);
   EXPECT_EQ(o[4], 1); // The empty loop yields its initial value.
   EXPECT_EQ(o[5], 2);
+  EXPECT_EQ(o[6], kPoisonInt); // Not written.
+  EXPECT_EQ(o[7], kPoisonInt);
   EXPECT_EQ(o[8], a[0] - b[0]);
   EXPECT_EQ(o[9], a[1] - b[1]);
 }

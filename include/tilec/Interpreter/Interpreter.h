@@ -74,9 +74,8 @@ public:
   mlir::LogicalResult run(const std::vector<KernelArg> &args, Grid grid,
                           std::string &error, unsigned numThreads = 0) const;
 
-  struct Impl;
-
 private:
+  struct Impl;
   explicit Executable(std::unique_ptr<Impl> impl);
   std::unique_ptr<Impl> impl;
 };
