@@ -85,10 +85,11 @@ AxisShape axisShape(ArrayRef<int64_t> shape, int64_t axis) {
 /// Moves values between slots at the end of a region (yields) without
 /// copying where it is safe: a value defined by an op of the yielding block
 /// is recomputed before its next use, so its storage can be swapped into the
-/// destination. A source that is also a destination (a loop yielding its
-/// iteration arguments in another order) goes through a temporary.
+/// destination. A source that is also another destination (a loop yielding
+/// its iteration arguments in another order) goes through a temporary; one
+/// that is its own destination (an argument passed through) stays.
 struct Transfer {
-  enum Mode : uint8_t { Copy, Swap, ViaTemp };
+  enum Mode : uint8_t { Copy, Swap, ViaTemp, Keep };
   std::vector<unsigned> src, dst;
   std::vector<Mode> mode;
   bool needsTemp = false;
@@ -452,7 +453,10 @@ Transfer Compiler::makeTransfer(Operation::operand_range sources,
     unsigned slot = slots.lookup(source);
     Transfer::Mode mode = Transfer::Copy;
     Operation *def = source.getDefiningOp();
-    if (llvm::is_contained(destinations, slot))
+    if (transfer.src.size() < destinations.size() &&
+        destinations[transfer.src.size()] == slot)
+      mode = Transfer::Keep;
+    else if (llvm::is_contained(destinations, slot))
       mode = Transfer::ViaTemp;
     else if (def && def->getBlock() == block && !hoisted.contains(slot) &&
              llvm::count(sources, source) == 1)

@@ -65,11 +65,12 @@ tile.kernel @swap(%o: !tile.view<1, i32>, %n: i32) {
   %one = arith.constant 1 : i32
   %a0 = arith.constant dense<[1, 2]> : tensor<2xi32>
   %b0 = arith.constant dense<[10, 20]> : tensor<2xi32>
-  %a, %b = scf.for %t = %z to %n step %one iter_args(%a1 = %a0, %b1 = %b0)
-      -> (tensor<2xi32>, tensor<2xi32>) : i32 {
+  %a, %b, %k = scf.for %t = %z to %n step %one
+      iter_args(%a1 = %a0, %b1 = %b0, %k1 = %b0)
+      -> (tensor<2xi32>, tensor<2xi32>, tensor<2xi32>) : i32 {
     %tt = tile.full %t : tensor<2xi32>
     %a2 = arith.addi %a1, %tt : tensor<2xi32>
-    scf.yield %b1, %a2 : tensor<2xi32>, tensor<2xi32>
+    scf.yield %b1, %a2, %k1 : tensor<2xi32>, tensor<2xi32>, tensor<2xi32>
   }
   %e = scf.for %t = %n to %z step %one iter_args(%e1 = %a0) -> (tensor<2xi32>) : i32 {
     %e2 = arith.addi %e1, %e1 : tensor<2xi32>
@@ -83,6 +84,8 @@ tile.kernel @swap(%o: !tile.view<1, i32>, %n: i32) {
   %c1 = arith.constant 1 : index
   tile.store %b, %o[%c1] : tensor<2xi32>, !tile.view<1, i32>
   tile.store %e, %o[%c2] : tensor<2xi32>, !tile.view<1, i32>
+  %c3 = arith.constant 3 : index
+  tile.store %k, %o[%c3] : tensor<2xi32>, !tile.view<1, i32>
   tile.store %ab4, %o[%c4 ] : tensor<2xi32>, !tile.view<1, i32>
   tile.return
 }
@@ -104,8 +107,8 @@ tile.kernel @swap(%o: !tile.view<1, i32>, %n: i32) {
   EXPECT_EQ(o[3], b[1]);
   EXPECT_EQ(o[4], 1); // The empty loop yields its initial value.
   EXPECT_EQ(o[5], 2);
-  EXPECT_EQ(o[6], kPoisonInt); // Not written.
-  EXPECT_EQ(o[7], kPoisonInt);
+  EXPECT_EQ(o[6], 10); // Passed through unchanged.
+  EXPECT_EQ(o[7], 20);
   EXPECT_EQ(o[8], a[0] - b[0]);
   EXPECT_EQ(o[9], a[1] - b[1]);
 }
