@@ -1,4 +1,4 @@
-//===- Tile.h - the tile dialect ---------------------------------*- C++ -*-===//
+//===- Tile.h - the tile dialect --------------------------------*- C++ -*-===//
 //
 // Everything a user of the tile dialect includes: the dialect, its types,
 // attributes and operations, and helpers for symbolic tile shapes.

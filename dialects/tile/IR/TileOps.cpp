@@ -144,8 +144,9 @@ LogicalResult KernelOp::verifyRegions() {
       return success();
     for (TileDim dim : getTileDims(tensor)) {
       if (dim.isStatic() && ShapedType::isDynamic(dim.size))
-        return mlir::emitError(loc) << "a tile extent is '?' without a parameter "
-                                 "name; write the shape with #tile.dims";
+        return mlir::emitError(loc)
+               << "a tile extent is '?' without a parameter name; write the "
+                  "shape with #tile.dims";
       if (!dim.isStatic() && !getParamValue(dim.symbol))
         return mlir::emitError(loc)
                << "tile shape uses parameter '" << dim.symbol.getValue()
@@ -197,6 +198,11 @@ LogicalResult DimOp::verify() {
 LogicalResult LoadOp::verify() {
   if (IntegerAttr latency = getLatencyAttr(); latency && latency.getInt() < 1)
     return emitOpError() << "latency is a number of iterations, at least 1";
+  // An integer has no NaN or infinity to pad with.
+  if (getPadding() != Padding::zero &&
+      !isa<FloatType>(getType().getElementType()))
+    return emitOpError() << "padding = " << stringifyPadding(getPadding())
+                         << " needs a float tile; integer tiles pad with zero";
   return verifyViewAccess(*this, getView().getType(), getType(),
                           getIndices().size(), getOrder());
 }
