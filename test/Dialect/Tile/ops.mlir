@@ -175,8 +175,8 @@ tile.kernel @compute(%s: f32, %h: bf16, %k: i32) {
   tile.return
 }
 
-// Symbolic shapes: `?` extents named by parameters through #tile.dims, mixed
-// with numbers, in every op that takes a tile, and in scf.for iter_args.
+// One kernel with every op, on symbolic shapes: `?` extents named by
+// parameters through #tile.dims, mixed with numbers, and in scf.for iter_args.
 !Chunk = tensor<?xf32, #tile.dims<[CHUNK]>>
 !ChunkxP = tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
 !PxChunk = tensor<?x?xf32, #tile.dims<[P, CHUNK]>>
@@ -187,7 +187,10 @@ tile.kernel @symbolic(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>, %s: f32)
     attributes {params = {CHUNK = 64 : i64, P = 32 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
+  // CHECK: block_id x
   %i = tile.block_id x
+  // CHECK: num_blocks y
+  %nb = tile.num_blocks y
   // CHECK: param "CHUNK"
   %chunk = tile.param "CHUNK"
   // CHECK: load %{{.*}}[%{{.*}}, %{{.*}}] : <2, f32> -> tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
