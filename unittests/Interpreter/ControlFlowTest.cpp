@@ -247,4 +247,64 @@ tile.kernel @scalars(%o: !tile.view<1, f32>, %q: !tile.view<1, i64>,
   EXPECT_EQ(q[0], ((-5 + 1) * 1000 + 7) * 1000 + 3);
 }
 
+// Scalar ops that the tile tests do not reach: rounding-mode truncf, fma,
+// absi, index_castui, and a loop with unsigned bounds.
+TEST_F(ControlFlowTest, ScalarOpsAndUnsignedLoops) {
+  const char *source = R"(
+tile.kernel @misc(%o: !tile.view<1, f32>, %q: !tile.view<1, i64>, %x: f32,
+                  %n: i32, %m: i32) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
+  %h = arith.truncf %x to_nearest_away : f32 to bf16
+  %he = arith.extf %h : bf16 to f32
+  %t0 = tile.full %he : tensor<1xf32>
+  tile.store %t0, %o[%c0] : tensor<1xf32>, !tile.view<1, f32>
+  %f = math.fma %x, %x, %he : f32
+  %t1 = tile.full %f : tensor<1xf32>
+  tile.store %t1, %o[%c1] : tensor<1xf32>, !tile.view<1, f32>
+  %a = math.absi %n : i32
+  %a64 = arith.extsi %a : i32 to i64
+  %t2 = tile.full %a64 : tensor<1xi64>
+  tile.store %t2, %q[%c0] : tensor<1xi64>, !tile.view<1, i64>
+  %u = arith.index_castui %n : i32 to index
+  %u64 = arith.index_cast %u : index to i64
+  %t3 = tile.full %u64 : tensor<1xi64>
+  tile.store %t3, %q[%c1] : tensor<1xi64>, !tile.view<1, i64>
+  %z = arith.constant 0 : i32
+  %one = arith.constant 1 : i32
+  %signed = scf.for %i = %n to %m step %one iter_args(%s = %z) -> (i32) : i32 {
+    %s1 = arith.addi %s, %one : i32
+    scf.yield %s1 : i32
+  }
+  %unsigned = scf.for unsigned %i = %n to %m step %one iter_args(%s = %z) -> (i32) : i32 {
+    %s1 = arith.addi %s, %one : i32
+    scf.yield %s1 : i32
+  }
+  %s64 = arith.extsi %signed : i32 to i64
+  %t4 = tile.full %s64 : tensor<1xi64>
+  tile.store %t4, %q[%c2] : tensor<1xi64>, !tile.view<1, i64>
+  %v64 = arith.extsi %unsigned : i32 to i64
+  %t5 = tile.full %v64 : tensor<1xi64>
+  tile.store %t5, %q[%c3] : tensor<1xi64>, !tile.view<1, i64>
+  tile.return
+}
+)";
+  float x = 1.0f + 0x1p-8f;
+  int64_t n = -uniformInt(1, 9), m = uniformInt(1, 9);
+  std::vector<float> o(2, kPoison);
+  std::vector<int64_t> q(4, kPoisonInt);
+  run(parse(source), {viewOf(o, DType::F32, {2}), viewOf(q, DType::I64, {4}),
+                      Scalar(double(x)), Scalar(n), Scalar(m)});
+  // The bf16 tie rounds away from zero.
+  EXPECT_EQ(o[0], 1.0f + 0x1p-7f);
+  EXPECT_EQ(o[1], std::fma(x, x, 1.0f + 0x1p-7f));
+  EXPECT_EQ(q[0], -n);
+  EXPECT_EQ(q[1], (int64_t(1) << 32) + n);
+  EXPECT_EQ(q[2], m - n);
+  // Unsigned, the negative lower bound is above the upper one.
+  EXPECT_EQ(q[3], 0);
+}
+
 } // namespace
