@@ -175,9 +175,11 @@ Value Emitter::sharedBase() {
 Value Emitter::sharedAddress(const SharedLayout &layout, Type element,
                              Value elementOffset) {
   auto ptrType = LLVM::LLVMPointerType::get(b.getContext(), 3);
-  Value tileBase = LLVM::GEPOp::create(
-      b, loc, ptrType, b.getI8Type(), sharedBase(),
-      ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(layout.offset)});
+  Value tileBase = sharedBase();
+  if (layout.offset)
+    tileBase = LLVM::GEPOp::create(
+        b, loc, ptrType, b.getI8Type(), tileBase,
+        ArrayRef<LLVM::GEPArg>{static_cast<int32_t>(layout.offset)});
   return LLVM::GEPOp::create(b, loc, ptrType, getSharedType(element), tileBase,
                              ValueRange{elementOffset});
 }

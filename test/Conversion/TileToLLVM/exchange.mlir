@@ -10,8 +10,7 @@
 // CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
 // CHECK: %[[SRC:.*]] = llvm.extractelement
 // CHECK: %[[BASE:.*]] = llvm.mlir.addressof @tile_smem : !llvm.ptr<3>
-// CHECK: %[[AREA:.*]] = llvm.getelementptr %[[BASE]][0] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-// CHECK: %[[DST:.*]] = llvm.getelementptr %[[AREA]][%[[TID]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
+// CHECK: %[[DST:.*]] = llvm.getelementptr %[[BASE]][%[[TID]]] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, f32
 // CHECK: llvm.store %[[SRC]], %[[DST]] {alignment = 4 : i64} : f32, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
 // Four result registers, each reading source column (tid + 32 r) % 32.

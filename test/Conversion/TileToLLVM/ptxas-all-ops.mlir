@@ -9,6 +9,8 @@
 // RUN: llc -march=nvptx64 -mcpu=sm_90 -mattr=+ptx80 %t.ll -o %t.sm90.ptx
 // RUN: %ptxas -arch=sm_90 %t.sm90.ptx -o %t.sm90.cubin
 // RUN: FileCheck %s --check-prefix=PTX < %t.sm90.ptx
+// RUN: llc -march=nvptx64 -mcpu=sm_100a -mattr=+ptx88 %t.ll -o %t.sm100a.ptx
+// RUN: %ptxas -arch=sm_100a %t.sm100a.ptx -o %t.sm100a.cubin
 
 // LLVM: llvm.mlir.global external @tile_smem()
 // LLVM-LABEL: llvm.func @all_ops(
