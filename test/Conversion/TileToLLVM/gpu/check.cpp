@@ -129,7 +129,7 @@ int main(int argc, char **argv) {
   check(cuModuleLoadData(&module, image.data()), "module");
   CUfunction f;
   const char *names[] = {"mma_bf16", "mma_tf32", "mma_f32", "load_scan",
-                         "movement"};
+                         "movement", "narrow"};
   for (const char *n : names) {
     check(cuModuleGetFunction(&f, module, n), n);
     check(cuFuncSetAttribute(f, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
@@ -258,6 +258,93 @@ int main(int argc, char **argv) {
     launch("movement", 1, 1, 32, args);
     compare("permute_broadcast_extract_exp2", download<float>(dout, 5 * 64),
             want, 3e-7f);
+  }
+  { // narrow types
+    std::vector<float> x(256), o(3 * 256, -7.0f), r(16, -7.0f), want(3 * 256),
+        wr(16);
+    for (int i = 0; i < 256; ++i) x[i] = value(i);
+    x[5] = NAN;  // saturating conversion: NaN -> 0
+    std::vector<int32_t> n(256, 7), wn(256);
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j) {
+        float s = 0;  // exact: multiples of 1/64, small
+        for (int k = 0; k < 16; ++k)
+          s += (i * 16 + k == 5 || k * 16 + j == 5)
+                   ? NAN
+                   : x[i * 16 + k] * x[k * 16 + j];
+        want[i * 16 + j] = s;
+        float c = 0;
+        for (int k = 0; k <= j; ++k)
+          c += x[i * 16 + k];
+        want[256 + i * 16 + j] = fromBf16(toBf16(c));
+        bool keep = x[2 * 16 + j] > 0;
+        want[512 + i * 16 + j] = keep ? x[i * 16 + j] : -x[i * 16 + j];
+        float v = x[i * 16 + j] * 1.0e10f;
+        wn[i * 16 + j] = std::isnan(v) ? 0
+                         : v >= 2147483648.0f ? INT32_MAX
+                         : v < -2147483648.0f ? INT32_MIN
+                                              : int32_t(v);
+      }
+    for (int j = 0; j < 16; ++j) {
+      float s = 0;
+      for (int i = 0; i < 16; ++i)
+        s += x[i * 16 + j];
+      wr[j] = fromBf16(toBf16(s));
+    }
+    CUdeviceptr dx = upload(x), dout = upload(o), dr = upload(r),
+                dn = upload(n);
+    Args args;
+    args.view(dx, {16, 16});
+    args.view(dout, {3, 16, 16});
+    args.view(dr, {16});
+    args.view(dn, {16, 16});
+    launch("narrow", 1, 1, 64, args);
+    compare("mma_f16_cumsum_bf16_where_i1", download<float>(dout, 3 * 256),
+            want, 0.0f);
+    compare("reduce_sum_bf16", download<float>(dr, 16), wr, 0.0f);
+    std::vector<int32_t> gn = download<int32_t>(dn, 256);
+    std::vector<float> gotn(gn.begin(), gn.end()), wantn(wn.begin(), wn.end());
+    compare("fptosi_sat", gotn, wantn, 0.0f);
+  }
+  if (argc > 2) { // chunk_cumsum (kernels/mamba2) with CHUNK = 64, BLOCK_H = 8
+    CUmodule m;
+    std::ifstream in2(argv[2], std::ios::binary);
+    std::stringstream ss2;
+    ss2 << in2.rdbuf();
+    std::string image2 = ss2.str();
+    check(cuModuleLoadData(&m, image2.data()), "chunk_cumsum module");
+    CUfunction fn;
+    check(cuModuleGetFunction(&fn, m, "chunk_cumsum"), "chunk_cumsum");
+    int B = 2, L = 150, H = 12, CH = 64, BH = 8, NC = (L + CH - 1) / CH;
+    std::vector<float> dt(B * L * H), A(H), G(B * H * NC * CH, -7.0f),
+        want(B * H * NC * CH);
+    for (int i = 0; i < B * L * H; ++i) dt[i] = 0.01f * float((i * 7) % 23);
+    for (int h = 0; h < H; ++h) A[h] = -0.5f - 0.125f * h;
+    const float log2e = 1.44269504088896340736f;
+    for (int b = 0; b < B; ++b)
+      for (int h = 0; h < H; ++h)
+        for (int c = 0; c < NC; ++c) {
+          float aLog2 = A[h] * log2e, acc = 0;
+          for (int t = 0; t < CH; ++t) {
+            int s = c * CH + t;
+            float d = s < L ? dt[(b * L + s) * H + h] : 0.0f;
+            acc += d * aLog2;
+            want[((b * H + h) * NC + c) * CH + t] = acc;
+          }
+        }
+    CUdeviceptr ddt = upload(dt), dA = upload(A), dG = upload(G);
+    Args args;
+    args.view(ddt, {B, L, H});
+    args.view(dA, {H});
+    args.view(dG, {B, H, NC, CH});
+    check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             48 * 1024),
+          "smem");
+    check(cuLaunchKernel(fn, NC, B, (H + BH - 1) / BH, 128, 1, 1, 48 * 1024,
+                         nullptr, args.get(), nullptr),
+          "chunk_cumsum");
+    check(cuCtxSynchronize(), "chunk_cumsum");
+    compare("mamba2_chunk_cumsum", download<float>(dG, G.size()), want, 0.0f);
   }
   std::printf("%d failures\n", failures);
   return failures != 0;

@@ -1,7 +1,10 @@
 #!/bin/sh
 # Builds the GPU checks here (tile-opt, mlir-translate, llc, ptxas, g++) into
-# $1 (default /tmp/tile-gpu-checks); run "$1/check $1/checks.cubin" on a GPU.
-# Last run: all checks pass on an H200 (driver 580), 2026-11-30.
+# $1 (default /tmp/tile-gpu-checks); run
+#   "$1/check $1/checks.cubin $1/chunk_cumsum.cubin"
+# on a GPU.
+# Last run: all checks pass on an H200 (driver 580), 2026-11-30, including
+# kernels/mamba2/chunk_cumsum.mlir bit for bit.
 set -e
 here=$(dirname "$0")
 out=${1:-/tmp/tile-gpu-checks}
@@ -13,5 +16,10 @@ mkdir -p "$out"
 "$llvm/mlir-translate" --mlir-to-llvmir "$out/checks.llvm.mlir" -o "$out/checks.ll"
 "$llvm/llc" -march=nvptx64 -mcpu=sm_90 -mattr=+ptx80 "$out/checks.ll" -o "$out/checks.ptx"
 "$cuda/bin/ptxas" -arch=sm_90 "$out/checks.ptx" -o "$out/checks.cubin"
+"$bin" "$here/../../../../kernels/mamba2/chunk_cumsum.mlir" \
+  --tile-bind-params="params=CHUNK=64,BLOCK_H=8" --tile-to-llvm="sm=90" |
+  "$llvm/mlir-translate" --mlir-to-llvmir -o "$out/chunk_cumsum.ll"
+"$llvm/llc" -march=nvptx64 -mcpu=sm_90 -mattr=+ptx80 "$out/chunk_cumsum.ll" -o "$out/chunk_cumsum.ptx"
+"$cuda/bin/ptxas" -arch=sm_90 "$out/chunk_cumsum.ptx" -o "$out/chunk_cumsum.cubin"
 g++ -O1 -std=c++17 -I"$cuda/include" "$here/check.cpp" -L"$cuda/lib64/stubs" \
   -lcuda -static-libstdc++ -static-libgcc -o "$out/check"
