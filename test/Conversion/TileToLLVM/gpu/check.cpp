@@ -346,6 +346,91 @@ int main(int argc, char **argv) {
     check(cuCtxSynchronize(), "chunk_cumsum");
     compare("mamba2_chunk_cumsum", download<float>(dG, G.size()), want, 0.0f);
   }
+  if (argc > 3) { // fwd_pass_state with CHUNK = 64, BLOCK_P = 32, BLOCK_N = 16
+    CUmodule m;
+    std::ifstream in3(argv[3], std::ios::binary);
+    std::stringstream ss3;
+    ss3 << in3.rdbuf();
+    std::string image3 = ss3.str();
+    check(cuModuleLoadData(&m, image3.data()), "fwd_pass_state module");
+    CUfunction fn;
+    check(cuModuleGetFunction(&fn, m, "fwd_pass_state"), "fwd_pass_state");
+    int Bt = 2, L = 150, H = 4, Gr = 2, P = 40, N = 24, CH = 64, BP = 32,
+        BN = 16, NC = (L + CH - 1) / CH;
+    int numP = (P + BP - 1) / BP, numN = (N + BN - 1) / BN;
+    std::vector<uint16_t> x(Bt * L * H * P), Bm(Bt * L * Gr * N);
+    std::vector<float> dt(Bt * L * H), G(Bt * H * NC * CH), init(Bt * H * P * N);
+    for (size_t i = 0; i < x.size(); ++i) x[i] = toBf16(value(int(i)) * 0.5f);
+    for (size_t i = 0; i < Bm.size(); ++i) Bm[i] = toBf16(value(int(3 * i + 1)));
+    for (size_t i = 0; i < dt.size(); ++i) dt[i] = 0.02f * float((i * 7) % 23);
+    for (int bh = 0; bh < Bt * H; ++bh)
+      for (int c = 0; c < NC; ++c)
+        for (int t = 0; t < CH; ++t)  // falling along each chunk
+          G[(bh * NC + c) * CH + t] = -0.03f * float(t + 1) * float(1 + bh % 3);
+    for (size_t i = 0; i < init.size(); ++i) init[i] = value(int(5 * i)) * 0.25f;
+    std::vector<float> states(Bt * NC * H * P * N, -7.0f), fin(init.size(), -7.0f);
+    std::vector<float> wantStates(states.size()), wantFinal(fin.size());
+    for (int b = 0; b < Bt; ++b)
+      for (int h = 0; h < H; ++h) {
+        int g = h / (H / Gr);
+        for (int p = 0; p < P; ++p)
+          for (int n = 0; n < N; ++n) {
+            double hs = init[((b * H + h) * P + p) * N + n];
+            for (int c = 0; c < NC; ++c) {
+              wantStates[(((b * NC + c) * H + h) * P + p) * N + n] = float(hs);
+              const float *gc = &G[((b * H + h) * NC + c) * CH];
+              double sum = 0;
+              for (int t = 0; t < CH; ++t) {
+                int l = c * CH + t;
+                if (l >= L)
+                  continue;
+                sum += double(fromBf16(x[((b * L + l) * H + h) * P + p])) *
+                       fromBf16(Bm[((b * L + l) * Gr + g) * N + n]) *
+                       dt[(b * L + l) * H + h] * std::exp2(gc[CH - 1] - gc[t]);
+              }
+              hs = std::exp2(double(gc[CH - 1])) * hs + sum;
+            }
+            wantFinal[((b * H + h) * P + p) * N + n] = float(hs);
+          }
+      }
+    CUdeviceptr dx = upload(x), dB = upload(Bm), ddt = upload(dt),
+                dG = upload(G), dinit = upload(init), dst = upload(states),
+                dfin = upload(fin);
+    Args args;
+    args.view(dx, {Bt, L, H, P});
+    args.view(dB, {Bt, L, Gr, N});
+    args.view(ddt, {Bt, L, H});
+    args.view(dG, {Bt, H, NC, CH});
+    args.view(dinit, {Bt, H, P, N});
+    args.add<int32_t>(1);
+    args.view(dst, {Bt, NC, H, P, N});
+    args.view(dfin, {Bt, H, P, N});
+    check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             48 * 1024),
+          "smem");
+    check(cuLaunchKernel(fn, numP * numN, H, Bt, 128, 1, 1, 48 * 1024, nullptr,
+                         args.get(), nullptr),
+          "fwd_pass_state");
+    check(cuCtxSynchronize(), "fwd_pass_state");
+    // tf32 operands: a few parts in 10^4 of the largest value.
+    float scale = 0;
+    for (float v : wantFinal)
+      scale = std::max(scale, std::fabs(v));
+    auto near = [&](const char *what, const std::vector<float> &got,
+                    const std::vector<float> &want) {
+      int bad = 0;
+      for (size_t i = 0; i < want.size(); ++i)
+        if (!(std::fabs(got[i] - want[i]) <= 2e-3f * scale) && bad++ < 5)
+          std::printf("  %s[%zu] = %g, want %g\n", what, i, got[i], want[i]);
+      std::printf("%s %s (%zu values, scale %g)\n", bad ? "FAIL" : "ok  ", what,
+                  want.size(), scale);
+      failures += bad != 0;
+    };
+    near("mamba2_fwd_pass_state_states", download<float>(dst, states.size()),
+         wantStates);
+    near("mamba2_fwd_pass_state_final", download<float>(dfin, fin.size()),
+         wantFinal);
+  }
   std::printf("%d failures\n", failures);
   return failures != 0;
 }
