@@ -431,6 +431,92 @@ int main(int argc, char **argv) {
     near("mamba2_fwd_pass_state_final", download<float>(dfin, fin.size()),
          wantFinal);
   }
+  if (argc > 4) { // compute_out, CHUNK 64, BLOCK_M/K/P 32, BLOCK_N 16
+    CUmodule m;
+    std::ifstream in4(argv[4], std::ios::binary);
+    std::stringstream ss4;
+    ss4 << in4.rdbuf();
+    std::string image4 = ss4.str();
+    check(cuModuleLoadData(&m, image4.data()), "compute_out module");
+    CUfunction fn;
+    check(cuModuleGetFunction(&fn, m, "compute_out"), "compute_out");
+    int Bt = 2, L = 150, H = 4, Gr = 2, P = 40, N = 24, CH = 64, BM = 32,
+        BP = 32, NC = (L + CH - 1) / CH;
+    int numP = (P + BP - 1) / BP;
+    std::vector<uint16_t> x(Bt * L * H * P), Bm(Bt * L * Gr * N),
+        Cm(Bt * L * Gr * N);
+    std::vector<float> dt(Bt * L * H), G(Bt * H * NC * CH), D(H),
+        st(Bt * NC * H * P * N), y(Bt * L * H * P, -7.0f), want(y.size());
+    for (size_t i = 0; i < x.size(); ++i) x[i] = toBf16(value(int(i)) * 0.5f);
+    for (size_t i = 0; i < Bm.size(); ++i) Bm[i] = toBf16(value(int(3 * i + 1)));
+    for (size_t i = 0; i < Cm.size(); ++i) Cm[i] = toBf16(value(int(5 * i + 2)));
+    for (size_t i = 0; i < dt.size(); ++i) dt[i] = 0.02f * float((i * 7) % 23);
+    for (int bh = 0; bh < Bt * H; ++bh)
+      for (int c = 0; c < NC; ++c)
+        for (int t = 0; t < CH; ++t)
+          G[(bh * NC + c) * CH + t] = -0.03f * float(t + 1) * float(1 + bh % 3);
+    for (int h = 0; h < H; ++h) D[h] = 0.5f + 0.25f * h;
+    for (size_t i = 0; i < st.size(); ++i) st[i] = value(int(7 * i)) * 0.25f;
+    float scale = 0;
+    for (int b = 0; b < Bt; ++b)
+      for (int h = 0; h < H; ++h) {
+        int g = h / (H / Gr);
+        for (int l = 0; l < L; ++l) {
+          int c = l / CH, i = l % CH;
+          const float *gc = &G[((b * H + h) * NC + c) * CH];
+          for (int p = 0; p < P; ++p) {
+            double fromState = 0;
+            for (int n = 0; n < N; ++n)
+              fromState += double(fromBf16(Cm[((b * L + l) * Gr + g) * N + n])) *
+                           st[(((b * NC + c) * H + h) * P + p) * N + n];
+            double local = 0;
+            for (int j = 0; j <= i; ++j) {
+              int lj = c * CH + j;
+              if (lj >= L)
+                break;
+              double cb = 0;
+              for (int n = 0; n < N; ++n)
+                cb += double(fromBf16(Cm[((b * L + l) * Gr + g) * N + n])) *
+                      fromBf16(Bm[((b * L + lj) * Gr + g) * N + n]);
+              local += cb * std::exp2(double(gc[i]) - gc[j]) *
+                       dt[(b * L + lj) * H + h] *
+                       fromBf16(x[((b * L + lj) * H + h) * P + p]);
+            }
+            double v = std::exp2(double(gc[i])) * fromState + local +
+                       double(D[h]) * fromBf16(x[((b * L + l) * H + h) * P + p]);
+            want[((b * L + l) * H + h) * P + p] = float(v);
+            scale = std::max(scale, float(std::fabs(v)));
+          }
+        }
+      }
+    CUdeviceptr dx = upload(x), dB = upload(Bm), dC = upload(Cm),
+                ddt = upload(dt), dG = upload(G), dD = upload(D),
+                dst = upload(st), dy = upload(y);
+    Args args;
+    args.view(dx, {Bt, L, H, P});
+    args.view(dB, {Bt, L, Gr, N});
+    args.view(dC, {Bt, L, Gr, N});
+    args.view(ddt, {Bt, L, H});
+    args.view(dG, {Bt, H, NC, CH});
+    args.view(dD, {H});
+    args.view(dst, {Bt, NC, H, P, N});
+    args.view(dy, {Bt, L, H, P});
+    check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+                             48 * 1024),
+          "smem");
+    check(cuLaunchKernel(fn, (NC * CH / BM) * numP, H, Bt, 128, 1, 1,
+                         48 * 1024, nullptr, args.get(), nullptr),
+          "compute_out");
+    check(cuCtxSynchronize(), "compute_out");
+    std::vector<float> got = download<float>(dy, y.size());
+    int bad = 0;
+    for (size_t i = 0; i < want.size(); ++i)
+      if (!(std::fabs(got[i] - want[i]) <= 2e-3f * scale) && bad++ < 5)
+        std::printf("  compute_out[%zu] = %g, want %g\n", i, got[i], want[i]);
+    std::printf("%s mamba2_compute_out (%zu values, scale %g)\n",
+                bad ? "FAIL" : "ok  ", want.size(), scale);
+    failures += bad != 0;
+  }
   std::printf("%d failures\n", failures);
   return failures != 0;
 }
