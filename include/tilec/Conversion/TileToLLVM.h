@@ -20,6 +20,11 @@ namespace tilec {
 /// external zero-sized `llvm.mlir.global` in address space 3).
 inline constexpr llvm::StringLiteral kSharedMemoryName = "tile_smem";
 
+/// Attributes of the lowered kernel (Pipeline.h): warps per CTA (i32) and
+/// the dynamic shared memory to launch with (i64).
+inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
+inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
+
 /// Types of one kernel whose programs run on `numThreads` threads:
 ///   - a tile tensor<S x T> becomes the vector of one thread's registers in
 ///     the blocked layout, vector<R x T'> with R = ceil(numel(S) / numThreads)

@@ -77,29 +77,19 @@ private:
   SmallVector<int64_t> viewDims;
 };
 
-/// The value an out-of-bounds load reads. Integer tiles read 0 for zero and
-/// nan, the smallest or largest value for neg_inf and pos_inf.
+/// The value an out-of-bounds load reads (the verifier allows paddings other
+/// than zero for float tiles only).
 Value paddingValue(Emitter &e, Type element, tile::Padding padding) {
-  TypedAttr value;
+  TypedAttr value = e.b.getZeroAttr(element);
   if (auto floatType = dyn_cast<FloatType>(element)) {
     const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
-    llvm::APFloat number = llvm::APFloat::getZero(semantics);
     if (padding == tile::Padding::nan)
-      number = llvm::APFloat::getQNaN(semantics);
+      value = FloatAttr::get(element, llvm::APFloat::getQNaN(semantics));
     else if (padding == tile::Padding::neg_inf)
-      number = llvm::APFloat::getInf(semantics, /*Negative=*/true);
+      value = FloatAttr::get(element,
+                             llvm::APFloat::getInf(semantics, /*Negative=*/true));
     else if (padding == tile::Padding::pos_inf)
-      number = llvm::APFloat::getInf(semantics);
-    value = FloatAttr::get(element, number);
-  } else {
-    unsigned bits = element.getIntOrFloatBitWidth();
-    llvm::APInt number(bits, 0);
-    if (padding == tile::Padding::neg_inf && bits > 1)
-      number = llvm::APInt::getSignedMinValue(bits);
-    else if (padding == tile::Padding::pos_inf)
-      number = bits > 1 ? llvm::APInt::getSignedMaxValue(bits)
-                        : llvm::APInt(1, 1);
-    value = IntegerAttr::get(element, number);
+      value = FloatAttr::get(element, llvm::APFloat::getInf(semantics));
   }
   return LLVM::ConstantOp::create(e.b, e.loc, element, value);
 }

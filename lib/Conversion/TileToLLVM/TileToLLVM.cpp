@@ -271,10 +271,10 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
                   rewriter.getUnitAttr());
     func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                   rewriter.getDenseI32ArrayAttr({numThreads, 1, 1}));
-    func->setAttr("tile.num_warps",
+    func->setAttr(kNumWarpsAttrName,
                   rewriter.getI32IntegerAttr(op.getNumWarps()));
-    auto shared = op->getAttrOfType<IntegerAttr>("tile.shared_bytes");
-    func->setAttr("tile.shared_bytes",
+    auto shared = op->getAttrOfType<IntegerAttr>(kSharedBytesAttrName);
+    func->setAttr(kSharedBytesAttrName,
                   rewriter.getI64IntegerAttr(shared ? shared.getInt() : 0));
     rewriter.inlineRegionBefore(op.getBody(), func.getBody(), func.end());
     if (failed(rewriter.convertRegionTypes(&func.getBody(), converter,
@@ -362,7 +362,7 @@ struct ConvertTileToLLVMPass
       kernel.walk([&](Operation *op) {
         bytes = std::max(bytes, getSharedScratchBytes(op));
       });
-      kernel->setAttr("tile.shared_bytes",
+      kernel->setAttr(kSharedBytesAttrName,
                       IntegerAttr::get(IntegerType::get(context, 64), bytes));
       usesShared |= bytes > 0;
     }
