@@ -125,7 +125,8 @@ bool parseManifest(const std::string &path, std::vector<CaseSpec> &cases,
       } else if (word == "view") {
         ViewSpec view;
         std::string shape, key;
-        in >> shape;
+        if (!(in >> shape))
+          return bad("'view' needs a shape");
         view.shape = parseList(shape, 'x');
         while (in >> key) {
           if (key == "strides") {
@@ -143,6 +144,7 @@ bool parseManifest(const std::string &path, std::vector<CaseSpec> &cases,
         if (view.strides.size() != view.shape.size())
           return bad("strides and shape differ in rank");
         current->args.emplace_back(view);
+        continue; // The attribute loop ends at the end of the line.
       } else {
         return bad("unknown directive '" + word + "'");
       }
