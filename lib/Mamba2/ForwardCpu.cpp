@@ -123,7 +123,8 @@ Status getKernels(const Problem &p, const TileConfig &t,
       return s;
     if (Status s = compileKernel("fwd_pass_state",
                                  {chunk, binding("BLOCK_P", t.blockP),
-                                  binding("BLOCK_N", t.blockN)},
+                                  binding("BLOCK_N", t.blockN),
+                                  binding("BLOCK_K", t.blockK)},
                                  compiled->fwdPassState);
         !s)
       return s;

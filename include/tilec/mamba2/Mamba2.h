@@ -120,7 +120,8 @@ struct TileConfig {
   int64_t blockN = 0;
   /// compute_out: time steps (rows) per program.
   int64_t blockM = 0;
-  /// compute_out: time steps (columns) per step of its walk along the chunk.
+  /// fwd_pass_state and compute_out: time steps per step of the walk along
+  /// a chunk (compute_out: columns).
   int64_t blockK = 0;
 };
 

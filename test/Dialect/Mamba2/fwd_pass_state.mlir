@@ -1,8 +1,8 @@
 // The fwd_pass_state kernel parses, verifies and binds for each chunk size.
 // RUN: tile-opt %tilec_src/kernels/mamba2/fwd_pass_state.mlir | tile-opt | FileCheck %s --check-prefix=PARSE
-// RUN: tile-opt --tile-bind-params="params=CHUNK=64" %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --implicit-check-not="param \"" -DCHUNK=64 -DBP=64 -DBN=64
-// RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_P=32,BLOCK_N=16" %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --implicit-check-not="param \"" -DCHUNK=128 -DBP=32 -DBN=16
-// RUN: tile-opt --tile-bind-params="params=CHUNK=256,BLOCK_P=64,BLOCK_N=128" %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --implicit-check-not="param \"" -DCHUNK=256 -DBP=64 -DBN=128
+// RUN: tile-opt --tile-bind-params="params=CHUNK=64" %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --implicit-check-not="param \"" -DBK=64 -DBP=64 -DBN=64
+// RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_P=32,BLOCK_N=16,BLOCK_K=32" %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --implicit-check-not="param \"" -DBK=32 -DBP=32 -DBN=16
+// RUN: tile-opt --tile-bind-params="params=CHUNK=256,BLOCK_P=64,BLOCK_N=128,BLOCK_K=64" %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --implicit-check-not="param \"" -DBK=64 -DBP=64 -DBN=128
 
 // PARSE: kernel @fwd_pass_state
 // PARSE: scf.for
@@ -13,7 +13,8 @@
 // CHECK: load %{{.*}}<4, f32> -> tensor<1x1x[[BP]]x[[BN]]xf32>
 // CHECK: scf.for {{.*}} -> (tensor<[[BP]]x[[BN]]xf32>)
 // CHECK: store %{{.*}} : tensor<1x1x1x[[BP]]x[[BN]]xf32>, {{.*}}<5, f32>
-// CHECK: extract %{{.*}} : tensor<[[CHUNK]]x1xf32> -> tensor<1x1xf32>
-// CHECK: load %{{.*}} order = [0, 2, 3, 1] latency = 2 : {{.*}}<4, bf16> -> tensor<1x1x[[BP]]x[[CHUNK]]xbf16>
-// CHECK: mma %{{.*}} : tensor<[[BP]]x[[CHUNK]]xtf32>, tensor<[[CHUNK]]x[[BN]]xtf32>, tensor<[[BP]]x[[BN]]xf32>
+// CHECK: load %{{.*}} : {{.*}}<4, f32> -> tensor<1x1x1x1xf32>
+// CHECK: scf.for {{.*}} -> (tensor<[[BP]]x[[BN]]xf32>)
+// CHECK: load %{{.*}} order = [0, 2, 3, 1] latency = 2 : {{.*}}<4, bf16> -> tensor<1x1x[[BP]]x[[BK]]xbf16>
+// CHECK: mma %{{.*}} : tensor<[[BP]]x[[BK]]xtf32>, tensor<[[BK]]x[[BN]]xtf32>, tensor<[[BP]]x[[BN]]xf32>
 // CHECK: store %{{.*}} : tensor<1x1x[[BP]]x[[BN]]xf32>, {{.*}}<4, f32>
