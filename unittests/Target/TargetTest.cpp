@@ -1,8 +1,9 @@
 //===- TargetTest.cpp - targets and launcher generation -------------------===//
 
-#include "tilec/Target/Target.h"
-#include "tilec/InitAll.h"
 #include "tilec/Target/Launcher.h"
+#include "tilec/Target/Target.h"
+
+#include "tile/IR/Tile.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -48,8 +49,7 @@ class Launchers : public ::testing::Test {
 protected:
   Launchers() {
     DialectRegistry registry;
-    tilec::registerKernelDialects(registry);
-    registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    registry.insert<tile::TileDialect, LLVM::LLVMDialect, NVVM::NVVMDialect>();
     context.appendDialectRegistry(registry);
     context.loadAllAvailableDialects();
     context.getDiagEngine().registerHandler(
