@@ -17,6 +17,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <ostream>
 #include <thread>
 
 using namespace tilec::mamba2;
@@ -48,6 +49,13 @@ struct Shape {
     return Problem{batch, seqlen, heads, groups, headdim, dstate, chunk};
   }
 };
+
+/// How gtest names a Shape in test listings (and so in ctest).
+void PrintTo(const Shape &s, std::ostream *os) {
+  *os << "(" << s.batch << ", " << s.seqlen << ", " << s.groups << ", "
+      << s.heads << ", " << s.dstate << ", " << s.headdim << ", " << s.chunk
+      << ")";
+}
 
 const Shape kShapes[] = {
     {1, 64, 1, 4, 16, 32, 64},
