@@ -32,7 +32,10 @@ struct Driver {
   decltype(&::cuMemFree) memFree;
   decltype(&::cuMemcpyHtoD) memcpyHtoD;
   decltype(&::cuMemcpyDtoH) memcpyDtoH;
-  decltype(&::cuCtxSynchronize) ctxSynchronize;
+  // cuStreamSynchronize, not cuCtxSynchronize: the latter's newest ABI
+  // (what the runtime resolves by default) takes a context argument.
+  decltype(&::cuStreamSynchronize) streamSynchronize;
+  decltype(&::cuGetErrorName) getErrorName;
 };
 
 template <typename F> bool entry(const char *name, F &function) {
@@ -50,7 +53,8 @@ bool loadDriver(Driver &d) {
          entry("cuMemAlloc", d.memAlloc) && entry("cuMemFree", d.memFree) &&
          entry("cuMemcpyHtoD", d.memcpyHtoD) &&
          entry("cuMemcpyDtoH", d.memcpyDtoH) &&
-         entry("cuCtxSynchronize", d.ctxSynchronize);
+         entry("cuStreamSynchronize", d.streamSynchronize) &&
+         entry("cuGetErrorName", d.getErrorName);
 }
 
 /// Compares one view's contents after the launch; returns the number of bad
@@ -110,8 +114,13 @@ int runCase(const Driver &d, const Case &c) {
     const auto *b = static_cast<const uint8_t *>(p);
     storage.emplace_back(b, b + n);
   };
-  auto fail = [&](const char *what) {
-    std::printf("FAIL %s: %s: %s\n", c.name.c_str(), what, tilec_last_error());
+  auto fail = [&](const char *what, CUresult result = CUDA_SUCCESS) {
+    const char *name = "";
+    if (result != CUDA_SUCCESS)
+      d.getErrorName(result, &name);
+    std::printf("FAIL %s: %s: %s\n", c.name.c_str(), what,
+                result != CUDA_SUCCESS ? name : tilec_last_error());
+    tilec_forget_fatbin(c.fatbin.data());
     for (CUdeviceptr b : buffers)
       if (b)
         d.memFree(b);
@@ -145,8 +154,11 @@ int runCase(const Driver &d, const Case &c) {
   tilec_grid grid{c.grid[0], c.grid[1], c.grid[2]};
   if (tilec_launch(&kernel, grid, nullptr, params.data()) != TILEC_SUCCESS)
     return fail("launch");
-  if (d.ctxSynchronize() != CUDA_SUCCESS)
-    return fail("kernel execution");
+  if (CUresult result = d.streamSynchronize(nullptr))
+    return fail("kernel execution", result);
+  // The runtime caches modules by image address; the next case's image may
+  // reuse this one's memory.
+  tilec_forget_fatbin(c.fatbin.data());
 
   size_t bad = 0;
   double maxError = 0;
