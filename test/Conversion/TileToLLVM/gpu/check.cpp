@@ -99,6 +99,14 @@ static void launch(const char *name, unsigned gx, unsigned gy, unsigned threads,
   check(cuCtxSynchronize(), name);
 }
 
+/// The kernel's 32 * num_warps threads: its .maxntid.
+static unsigned threadsOf(CUfunction f) {
+  int threads = 0;
+  check(cuFuncGetAttribute(&threads, CU_FUNC_ATTRIBUTE_MAX_THREADS_PER_BLOCK, f),
+        "max threads");
+  return unsigned(threads);
+}
+
 static void compare(const char *what, const std::vector<float> &got,
                     const std::vector<float> &want, float tol) {
   int bad = 0;
@@ -340,13 +348,14 @@ int main(int argc, char **argv) {
     check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                              48 * 1024),
           "smem");
-    check(cuLaunchKernel(fn, NC, B, (H + BH - 1) / BH, 128, 1, 1, 48 * 1024,
+    check(cuLaunchKernel(fn, NC, B, (H + BH - 1) / BH, threadsOf(fn), 1, 1,
+                         48 * 1024,
                          nullptr, args.get(), nullptr),
           "chunk_cumsum");
     check(cuCtxSynchronize(), "chunk_cumsum");
     compare("mamba2_chunk_cumsum", download<float>(dG, G.size()), want, 0.0f);
   }
-  if (argc > 3) { // fwd_pass_state with CHUNK = 64, BLOCK_P = 32, BLOCK_N = 16
+  if (argc > 3) { // fwd_pass_state, CHUNK 64, BLOCK_P 32, BLOCK_N 16, BLOCK_K 32
     CUmodule m;
     std::ifstream in3(argv[3], std::ios::binary);
     std::stringstream ss3;
@@ -408,8 +417,8 @@ int main(int argc, char **argv) {
     check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                              48 * 1024),
           "smem");
-    check(cuLaunchKernel(fn, numP * numN, H, Bt, 128, 1, 1, 48 * 1024, nullptr,
-                         args.get(), nullptr),
+    check(cuLaunchKernel(fn, numP * numN, H, Bt, threadsOf(fn), 1, 1, 48 * 1024,
+                         nullptr, args.get(), nullptr),
           "fwd_pass_state");
     check(cuCtxSynchronize(), "fwd_pass_state");
     // tf32 operands: a few parts in 10^4 of the largest value.
@@ -504,7 +513,7 @@ int main(int argc, char **argv) {
     check(cuFuncSetAttribute(fn, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
                              48 * 1024),
           "smem");
-    check(cuLaunchKernel(fn, (NC * CH / BM) * numP, H, Bt, 128, 1, 1,
+    check(cuLaunchKernel(fn, (NC * CH / BM) * numP, H, Bt, threadsOf(fn), 1, 1,
                          48 * 1024, nullptr, args.get(), nullptr),
           "compute_out");
     check(cuCtxSynchronize(), "compute_out");
@@ -513,8 +522,8 @@ int main(int argc, char **argv) {
     for (size_t i = 0; i < want.size(); ++i)
       if (!(std::fabs(got[i] - want[i]) <= 2e-3f * scale) && bad++ < 5)
         std::printf("  compute_out[%zu] = %g, want %g\n", i, got[i], want[i]);
-    std::printf("%s mamba2_compute_out (%zu values, scale %g)\n",
-                bad ? "FAIL" : "ok  ", want.size(), scale);
+    std::printf("%s mamba2_compute_out (%zu values, scale %g, %u threads)\n",
+                bad ? "FAIL" : "ok  ", want.size(), scale, threadsOf(fn));
     failures += bad != 0;
   }
   std::printf("%d failures\n", failures);

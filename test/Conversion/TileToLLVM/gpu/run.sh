@@ -25,7 +25,8 @@ mkdir -p "$out"
 "$llvm/llc" -march=nvptx64 -mcpu=sm_90 -mattr=+ptx80 "$out/chunk_cumsum.ll" -o "$out/chunk_cumsum.ptx"
 "$cuda/bin/ptxas" -arch=sm_90 "$out/chunk_cumsum.ptx" -o "$out/chunk_cumsum.cubin"
 "$bin" "$here/../../../../kernels/mamba2/fwd_pass_state.mlir" \
-  --tile-bind-params="params=CHUNK=64,BLOCK_P=32,BLOCK_N=16" --tile-to-llvm="sm=90" |
+  --tile-bind-params="params=CHUNK=64,BLOCK_P=32,BLOCK_N=16,BLOCK_K=32" \
+  --tile-to-llvm="sm=90" |
   "$llvm/mlir-translate" --mlir-to-llvmir -o "$out/fwd_pass_state.ll"
 "$llvm/llc" -march=nvptx64 -mcpu=sm_90 -mattr=+ptx80 "$out/fwd_pass_state.ll" -o "$out/fwd_pass_state.ptx"
 "$cuda/bin/ptxas" -arch=sm_90 "$out/fwd_pass_state.ptx" -o "$out/fwd_pass_state.cubin"
