@@ -1,3 +1,9 @@
+// REQUIRES: ptxas
+// Lowered and assembled here; run on a GPU against the interpreter through
+// test/gpu/cases.txt.
+// RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
+// RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+
 // The Mamba-2 pattern on one 64-step tile: g = cumsum(a); the pairwise decay
 // exp2(where(i >= j, g_i - g_j, -inf)), a row broadcast, an extracted row
 // of the tile, and converts of the input to bf16 and (times 100) to i32.

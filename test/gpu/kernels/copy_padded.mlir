@@ -1,3 +1,9 @@
+// REQUIRES: ptxas
+// Lowered and assembled here; run on a GPU against the interpreter through
+// test/gpu/cases.txt.
+// RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
+// RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+
 // out = in + 1 tile by tile over a 2-D view whose sizes are not multiples of
 // the tile: padded reads (padding = nan shows where they land) and masked
 // writes at the ragged edges; grid (ceil(M/BM), ceil(N/BN)).

@@ -1,3 +1,9 @@
+// REQUIRES: ptxas
+// Lowered and assembled here; run on a GPU against the interpreter through
+// test/gpu/cases.txt.
+// RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
+// RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+
 // Each program writes its coordinates and the grid size into its element of
 // a 3-D view of i32 (a 1x1x4 tile: x, y, z, programs), exercising block_id,
 // num_blocks, dim and a strided (non-contiguous) view.

@@ -1,3 +1,9 @@
+// REQUIRES: ptxas
+// Lowered and assembled here; run on a GPU against the interpreter through
+// test/gpu/cases.txt.
+// RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
+// RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+
 // C = A B over K in BK steps, operands converted to ELEM (bf16, f16, tf32 or
 // f32 through the kernel variants below), f32 accumulation. A is M x K, B is
 // K x N, both f32 in memory; grid (ceil(M/BM), ceil(N/BN)). Ragged M, N and K

@@ -1,3 +1,9 @@
+// REQUIRES: ptxas
+// Lowered and assembled here; run on a GPU against the interpreter through
+// test/gpu/cases.txt.
+// RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
+// RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+
 // Inclusive scans and reductions of one 64x32 tile along each axis.
 tile.kernel @scan_reduce(%in: !tile.view<2, f32>, %cs0: !tile.view<2, f32>,
                          %cs1: !tile.view<2, f32>, %sum0: !tile.view<1, f32>,

@@ -1,3 +1,9 @@
+// REQUIRES: ptxas
+// Lowered and assembled here; run on a GPU against the interpreter through
+// test/gpu/cases.txt.
+// RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
+// RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+
 // out[j, i] = in[i, j]: a transposed load (order) and a transposed store.
 // Grid (ceil(M/32), ceil(N/16)); `out` is N x M.
 tile.kernel @transpose(%in: !tile.view<2, bf16>, %out: !tile.view<2, bf16>,
