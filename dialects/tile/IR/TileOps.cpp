@@ -198,11 +198,6 @@ LogicalResult DimOp::verify() {
 LogicalResult LoadOp::verify() {
   if (IntegerAttr latency = getLatencyAttr(); latency && latency.getInt() < 1)
     return emitOpError() << "latency is a number of iterations, at least 1";
-  // An integer has no NaN or infinity to pad with.
-  if (getPadding() != Padding::zero &&
-      !isa<FloatType>(getType().getElementType()))
-    return emitOpError() << "padding = " << stringifyPadding(getPadding())
-                         << " needs a float tile; integer tiles pad with zero";
   return verifyViewAccess(*this, getView().getType(), getType(),
                           getIndices().size(), getOrder());
 }
