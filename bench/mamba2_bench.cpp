@@ -13,7 +13,7 @@
 
 #include "tilec/mamba2/Mamba2Gpu.h"
 #include "tilec/mamba2/Reference.h"
-#include "tilec/runtime/Runtime.h"
+#include "tilec/runtime/DriverApi.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -26,26 +26,7 @@ using namespace tilec::mamba2;
 
 namespace {
 
-struct Driver {
-  decltype(&::cuDeviceGet) deviceGet;
-  decltype(&::cuDevicePrimaryCtxRetain) primaryCtxRetain;
-  decltype(&::cuCtxSetCurrent) ctxSetCurrent;
-  decltype(&::cuMemAlloc) memAlloc;
-  decltype(&::cuMemFree) memFree;
-  decltype(&::cuMemcpyHtoD) memcpyHtoD;
-  decltype(&::cuEventCreate) eventCreate;
-  decltype(&::cuEventRecord) eventRecord;
-  decltype(&::cuEventSynchronize) eventSynchronize;
-  decltype(&::cuEventElapsedTime) eventElapsedTime;
-};
-
-template <typename F> bool entry(const char *name, F &function) {
-  void *p = nullptr;
-  if (tilec_driver_entry_point(name, &p) != TILEC_SUCCESS)
-    return false;
-  function = reinterpret_cast<F>(p);
-  return true;
-}
+using Driver = tilec::runtime::DriverApi;
 
 #define CHECK_CU(call)                                                         \
   do {                                                                         \
@@ -161,25 +142,12 @@ int main(int argc, char **argv) {
       tflops = std::atof(argv[i + 1]);
   }
   Driver d;
-  CUdevice device;
-  CUcontext context;
-  if (tilec_init() != TILEC_SUCCESS) {
+  if (tilec_status status = d.load()) {
     std::printf("mamba2_bench: %s\n", tilec_last_error());
-    return 77;
+    return status == TILEC_ERROR_NO_DRIVER || status == TILEC_ERROR_NO_DEVICE
+               ? 77
+               : 1;
   }
-  if (!entry("cuDeviceGet", d.deviceGet) ||
-      !entry("cuDevicePrimaryCtxRetain", d.primaryCtxRetain) ||
-      !entry("cuCtxSetCurrent", d.ctxSetCurrent) ||
-      !entry("cuMemAlloc", d.memAlloc) || !entry("cuMemFree", d.memFree) ||
-      !entry("cuMemcpyHtoD", d.memcpyHtoD) ||
-      !entry("cuEventCreate", d.eventCreate) ||
-      !entry("cuEventRecord", d.eventRecord) ||
-      !entry("cuEventSynchronize", d.eventSynchronize) ||
-      !entry("cuEventElapsedTime", d.eventElapsedTime))
-    return 1;
-  CHECK_CU(d.deviceGet(&device, 0));
-  CHECK_CU(d.primaryCtxRetain(&context, device));
-  CHECK_CU(d.ctxSetCurrent(context));
 
   // (batch, seqlen, heads, groups, headdim, dstate, chunk): Mamba-2 2.7B's
   // layer (80 heads of 64, dstate 128, one group) at 4 x 4096 tokens per

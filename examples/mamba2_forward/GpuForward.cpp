@@ -3,7 +3,7 @@
 #include "GpuForward.h"
 
 #include "tilec/mamba2/Mamba2Gpu.h"
-#include "tilec/runtime/Runtime.h"
+#include "tilec/runtime/DriverApi.h"
 
 #include <chrono>
 #include <vector>
@@ -13,24 +13,7 @@ using namespace tilec::mamba2;
 
 namespace {
 
-struct Driver {
-  decltype(&::cuDeviceGet) deviceGet;
-  decltype(&::cuDevicePrimaryCtxRetain) primaryCtxRetain;
-  decltype(&::cuCtxSetCurrent) ctxSetCurrent;
-  decltype(&::cuMemAlloc) memAlloc;
-  decltype(&::cuMemFree) memFree;
-  decltype(&::cuMemcpyHtoD) memcpyHtoD;
-  decltype(&::cuMemcpyDtoH) memcpyDtoH;
-  decltype(&::cuStreamSynchronize) streamSynchronize;
-};
-
-template <typename F> bool entry(const char *name, F &function) {
-  void *p = nullptr;
-  if (tilec_driver_entry_point(name, &p) != TILEC_SUCCESS)
-    return false;
-  function = reinterpret_cast<F>(p);
-  return true;
-}
+using Driver = runtime::DriverApi;
 
 Status driverError(const char *what) {
   return Status::error(std::string(what) + " failed");
@@ -83,26 +66,6 @@ private:
   std::vector<CUdeviceptr> buffers;
 };
 
-Status setUp(Driver &d) {
-  if (tilec_init() != TILEC_SUCCESS)
-    return Status::error(tilec_last_error());
-  CUdevice device;
-  CUcontext context;
-  if (!entry("cuDeviceGet", d.deviceGet) ||
-      !entry("cuDevicePrimaryCtxRetain", d.primaryCtxRetain) ||
-      !entry("cuCtxSetCurrent", d.ctxSetCurrent) ||
-      !entry("cuMemAlloc", d.memAlloc) || !entry("cuMemFree", d.memFree) ||
-      !entry("cuMemcpyHtoD", d.memcpyHtoD) ||
-      !entry("cuMemcpyDtoH", d.memcpyDtoH) ||
-      !entry("cuStreamSynchronize", d.streamSynchronize))
-    return Status::error(tilec_last_error());
-  if (d.deviceGet(&device, 0) != CUDA_SUCCESS ||
-      d.primaryCtxRetain(&context, device) != CUDA_SUCCESS ||
-      d.ctxSetCurrent(context) != CUDA_SUCCESS)
-    return driverError("setting up device 0");
-  return Status::success();
-}
-
 } // namespace
 
 bool examples::gpuAvailable(std::string &why) {
@@ -115,8 +78,8 @@ bool examples::gpuAvailable(std::string &why) {
 Status examples::forwardOnGpu(const Problem &problem, const Inputs &inputs,
                               const Outputs &outputs, double &kernelMs) {
   Driver d;
-  if (Status status = setUp(d); !status)
-    return status;
+  if (d.load() != TILEC_SUCCESS)
+    return Status::error(tilec_last_error());
   DeviceTensors tensors(d);
   Inputs in;
   Outputs out;

@@ -12,7 +12,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/golden/CaseFile.h"
-#include "tilec/runtime/Runtime.h"
+#include "tilec/runtime/DriverApi.h"
 
 #include <cmath>
 #include <cstdio>
@@ -24,38 +24,7 @@ using namespace tilec::golden;
 
 namespace {
 
-struct Driver {
-  decltype(&::cuDeviceGet) deviceGet;
-  decltype(&::cuDevicePrimaryCtxRetain) primaryCtxRetain;
-  decltype(&::cuCtxSetCurrent) ctxSetCurrent;
-  decltype(&::cuMemAlloc) memAlloc;
-  decltype(&::cuMemFree) memFree;
-  decltype(&::cuMemcpyHtoD) memcpyHtoD;
-  decltype(&::cuMemcpyDtoH) memcpyDtoH;
-  // cuStreamSynchronize, not cuCtxSynchronize: the latter's newest ABI
-  // (what the runtime resolves by default) takes a context argument.
-  decltype(&::cuStreamSynchronize) streamSynchronize;
-  decltype(&::cuGetErrorName) getErrorName;
-};
-
-template <typename F> bool entry(const char *name, F &function) {
-  void *p = nullptr;
-  if (tilec_driver_entry_point(name, &p) != TILEC_SUCCESS)
-    return false;
-  function = reinterpret_cast<F>(p);
-  return true;
-}
-
-bool loadDriver(Driver &d) {
-  return entry("cuDeviceGet", d.deviceGet) &&
-         entry("cuDevicePrimaryCtxRetain", d.primaryCtxRetain) &&
-         entry("cuCtxSetCurrent", d.ctxSetCurrent) &&
-         entry("cuMemAlloc", d.memAlloc) && entry("cuMemFree", d.memFree) &&
-         entry("cuMemcpyHtoD", d.memcpyHtoD) &&
-         entry("cuMemcpyDtoH", d.memcpyDtoH) &&
-         entry("cuStreamSynchronize", d.streamSynchronize) &&
-         entry("cuGetErrorName", d.getErrorName);
-}
+using Driver = tilec::runtime::DriverApi;
 
 /// Compares one view's contents after the launch; returns the number of bad
 /// elements and prints the first few.
@@ -115,11 +84,9 @@ int runCase(const Driver &d, const Case &c) {
     storage.emplace_back(b, b + n);
   };
   auto fail = [&](const char *what, CUresult result = CUDA_SUCCESS) {
-    const char *name = "";
-    if (result != CUDA_SUCCESS)
-      d.getErrorName(result, &name);
     std::printf("FAIL %s: %s: %s\n", c.name.c_str(), what,
-                result != CUDA_SUCCESS ? name : tilec_last_error());
+                result != CUDA_SUCCESS ? d.errorName(result)
+                                       : tilec_last_error());
     tilec_forget_fatbin(c.fatbin.data());
     for (CUdeviceptr b : buffers)
       if (b)
@@ -189,18 +156,13 @@ int main(int argc, char **argv) {
     std::fprintf(stderr, "usage: tilec-gpu-check CASE...\n");
     return 2;
   }
-  tilec_status status = tilec_init();
+  Driver d;
+  tilec_status status = d.load();
   if (status == TILEC_ERROR_NO_DRIVER || status == TILEC_ERROR_NO_DEVICE) {
     std::printf("SKIPPED: %s\n", tilec_last_error());
     return 77;
   }
-  Driver d;
-  CUdevice device;
-  CUcontext context;
-  if (status != TILEC_SUCCESS || !loadDriver(d) ||
-      d.deviceGet(&device, 0) != CUDA_SUCCESS ||
-      d.primaryCtxRetain(&context, device) != CUDA_SUCCESS ||
-      d.ctxSetCurrent(context) != CUDA_SUCCESS) {
+  if (status != TILEC_SUCCESS) {
     std::fprintf(stderr, "tilec-gpu-check: cannot set up the device: %s\n",
                  tilec_last_error());
     return 1;
