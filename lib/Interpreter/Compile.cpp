@@ -1091,8 +1091,6 @@ LogicalResult Compiler::compileAccess(Operation *op, Value view,
     pad = INFINITY;
     break;
   }
-  if (!isFloatElem && padding != tile::Padding::zero)
-    return fail(op, "integer views pad only with zero");
   int64_t n = type->numElements;
 
   // For tile dimension k, view dimension perm[k]: the tile's element r_k

@@ -164,18 +164,6 @@ tile.kernel @k(%x: !tile.view<1, f32>) {
 )";
   EXPECT_THAT(runFails(parse(f64), {viewOf(x, DType::F32, {8})}),
               HasSubstr("does not hold values of type f64"));
-
-  const char *nanInts = R"(
-tile.kernel @k(%x: !tile.view<1, i32>) {
-  %c0 = arith.constant 0 : index
-  %t = tile.load %x[%c0] padding = nan : !tile.view<1, i32> -> tensor<8xi32>
-  tile.store %t, %x[%c0] : tensor<8xi32>, !tile.view<1, i32>
-  tile.return
-}
-)";
-  std::vector<int32_t> xi(8);
-  EXPECT_THAT(runFails(parse(nanInts), {viewOf(xi, DType::I32, {8})}),
-              HasSubstr("integer views pad only with zero"));
 }
 
 TEST_F(ErrorTest, UndefinedBehaviourIsReportedWithTheProgram) {

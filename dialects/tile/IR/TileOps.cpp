@@ -198,6 +198,12 @@ LogicalResult DimOp::verify() {
 LogicalResult LoadOp::verify() {
   if (IntegerAttr latency = getLatencyAttr(); latency && latency.getInt() < 1)
     return emitOpError() << "latency is a number of iterations, at least 1";
+  // NaN and infinities exist only for floats; an integer tile could only
+  // get some other value silently.
+  if (getPadding() != Padding::zero &&
+      !isa<FloatType>(getType().getElementType()))
+    return emitOpError() << "padding = " << stringifyPadding(getPadding())
+                         << " needs a float tile; integer tiles pad with zero";
   return verifyViewAccess(*this, getView().getType(), getType(),
                           getIndices().size(), getOrder());
 }

@@ -362,6 +362,14 @@ tile.kernel @load_latency_negative(%v: !tile.view<1, f32>, %i: index) {
 
 // -----
 
+tile.kernel @load_integer_nan_padding(%v: !tile.view<1, i32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op padding = nan needs a float tile; integer tiles pad with zero}}
+  %t = tile.load %v[%i] padding = nan : !tile.view<1, i32> -> tensor<16xi32>
+  tile.return
+}
+
+// -----
+
 tile.kernel @load_padding(%v: !tile.view<1, f32>, %i: index) {
   // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'padding' [zero, nan, neg_inf, pos_inf]}}
   %t = tile.load %v[%i] padding = one : !tile.view<1, f32> -> tensor<16xf32>
