@@ -28,8 +28,8 @@
 // DECAY-DAG: cvt.rzi.s32.f32
 // DECAY-DAG: cvt.rn.bf16.f32
 
-// The same kernel as LLVM IR, where program ids, thread ids and CTA barriers from
-// NVVM intrinsics.
+// The same kernel as LLVM IR: program ids, thread ids and CTA barriers come
+// from NVVM intrinsics.
 // RUN: tilec %tilec_src/test/gpu/kernels/causal_decay.mlir --emit=llvm-ir --target=sm_90 -o - | FileCheck %s --check-prefix=LLIR
 // LLIR-DAG: call {{.*}} @llvm.nvvm.read.ptx.sreg.ctaid.x()
 // LLIR-DAG: call {{.*}} @llvm.nvvm.read.ptx.sreg.tid.x()
