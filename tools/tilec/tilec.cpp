@@ -337,6 +337,9 @@ int main(int argc, char **argv) {
   tilec::registerTargetTranslations(registry);
   MLIRContext context(registry);
   context.loadAllAvailableDialects();
+  // Users read the diagnostic at its file:line:col; a dump of the whole
+  // module after it hides the message.
+  context.printOpOnDiagnostic(false);
 
   std::unique_ptr<llvm::MemoryBuffer> input =
       openInputFile(inputFilename, &error);

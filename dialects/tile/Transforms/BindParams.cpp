@@ -84,7 +84,10 @@ struct TileBindParamsPass
                            << "' is not NAME=VALUE with a positive VALUE";
         return signalPassFailure();
       }
-      overrides[name] = value;
+      if (!overrides.try_emplace(name, value).second) {
+        module.emitError() << "parameter '" << name << "' is bound twice";
+        return signalPassFailure();
+      }
     }
     llvm::StringSet<> declared;
     module.walk([&](KernelOp kernel) {

@@ -11,6 +11,7 @@
 // RUN: not tile-opt %s --tile-bind-params="params=CHUNK=64k" 2>&1 | FileCheck %s --check-prefix=NOT-A-NUMBER
 // RUN: not tile-opt %s --tile-bind-params="params=CHUNK=0" 2>&1 | FileCheck %s --check-prefix=ZERO
 // RUN: not tile-opt %s --tile-bind-params="params=CHUNK=-64" 2>&1 | FileCheck %s --check-prefix=NEGATIVE
+// RUN: not tile-opt %s --tile-bind-params="params=CHUNK=64,CHUNK=128" 2>&1 | FileCheck %s --check-prefix=TWICE
 // A binding the kernel's shapes do not allow fails verification after the
 // pass (extract needs CHUNK to be a multiple of 16).
 // RUN: not tile-opt %s --tile-bind-params="params=CHUNK=24" 2>&1 | FileCheck %s --check-prefix=BAD-SHAPE
@@ -21,6 +22,7 @@
 // NOT-A-NUMBER: error: parameter binding 'CHUNK=64k' is not NAME=VALUE with a positive VALUE
 // ZERO: error: parameter binding 'CHUNK=0' is not NAME=VALUE with a positive VALUE
 // NEGATIVE: error: parameter binding 'CHUNK=-64' is not NAME=VALUE with a positive VALUE
+// TWICE: error: parameter 'CHUNK' is bound twice
 // BAD-SHAPE: error: 'tile.extract' op the source's extents must be multiples of the sub-tile's: 24x16 is not tiled by 16x16
 
 !Tile = tensor<?x16xf32, #tile.dims<[CHUNK, 16]>>
