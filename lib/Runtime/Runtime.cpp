@@ -466,8 +466,8 @@ tilec_status tilec_forget_fatbin(const void *fatbin) {
 }
 
 tilec_status tilec_check_view(const char *kernel, const char *arg,
-                              const void *data, int rank, const int64_t *shape,
-                              const int64_t *strides) {
+                              const void *data, size_t element_size, int rank,
+                              const int64_t *shape, const int64_t *strides) {
   if (!kernel)
     kernel = "?";
   if (!arg)
@@ -490,18 +490,30 @@ tilec_status tilec_check_view(const char *kernel, const char *arg,
     return fail(TILEC_ERROR_INVALID_ARGUMENT,
                 "tilec: %s: view %s is a null pointer with a non-empty shape",
                 kernel, arg);
-  // Kernels address elements with 64-bit offsets: the last element's must
-  // be representable.
-  int64_t last = 0;
+  // Kernels access elements at their natural alignment; a misaligned one
+  // would fault and poison the whole context.
+  if (element_size == 0 ||
+      reinterpret_cast<uintptr_t>(data) % element_size != 0)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: %s: view %s at %p is not aligned to its %zu-byte "
+                "elements",
+                kernel, arg, data, element_size);
+  // Kernels address elements with 64-bit byte offsets: the last element's
+  // must be representable.
+  int64_t last = 0, bytes;
   for (int d = 0; d < rank; ++d) {
     int64_t step;
     if (__builtin_mul_overflow(shape[d] - 1, strides[d], &step) ||
         __builtin_add_overflow(last, step, &last))
-      return fail(TILEC_ERROR_INVALID_ARGUMENT,
-                  "tilec: %s: view %s spans more elements than a 64-bit "
-                  "offset can address",
-                  kernel, arg);
+      last = INT64_MAX;
   }
+  if (last == INT64_MAX ||
+      __builtin_mul_overflow(last + 1, static_cast<int64_t>(element_size),
+                             &bytes))
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: %s: view %s spans more bytes than a 64-bit offset "
+                "can address",
+                kernel, arg);
   return TILEC_SUCCESS;
 }
 

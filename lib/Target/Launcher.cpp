@@ -289,7 +289,8 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
       if (!arg.rank)
         continue;
       cpp << "  if (tilec_status tilec_st = tilec_check_view(\"" << kernel.name
-          << "\", \"" << arg.name << "\", " << arg.name << ".data, " << arg.rank
+          << "\", \"" << arg.name << "\", " << arg.name << ".data, sizeof(*"
+          << arg.name << ".data), " << arg.rank
           << ", " << arg.name << ".shape, " << arg.name
           << ".strides))\n    return tilec_st;\n";
     }

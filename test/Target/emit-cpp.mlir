@@ -19,8 +19,8 @@
 // SOURCE: alignas(16) const unsigned char tilec_fatbin[{{[0-9]+}}] = {
 // SOURCE-NEXT: 0x50, 0xed, 0x55, 0xba,
 // SOURCE: const tilec_kernel tilec_kernel_scale = {tilec_fatbin, "scale", 128, 0};
-// SOURCE: tilec_check_view("scale", "x", x.data, 1, x.shape, x.strides)
-// SOURCE: tilec_check_view("scale", "y", y.data, 1, y.shape, y.strides)
+// SOURCE: tilec_check_view("scale", "x", x.data, sizeof(*x.data), 1, x.shape, x.strides)
+// SOURCE: tilec_check_view("scale", "y", y.data, sizeof(*y.data), 1, y.shape, y.strides)
 // SOURCE: return tilec_launch(&tilec_kernel_scale, grid, stream, tilec_args);
 
 // -o NAME.cpp names the source; the header is NAME.h beside it. A suffix

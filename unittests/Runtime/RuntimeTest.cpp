@@ -80,31 +80,51 @@ TEST(Runtime, LaunchChecksItsArgumentsFirst) {
 TEST(Runtime, CheckView) {
   float data[4] = {};
   int64_t shape[2] = {2, 2}, strides[2] = {2, 1};
-  EXPECT_EQ(tilec_check_view("k", "x", data, 2, shape, strides), TILEC_SUCCESS);
-  EXPECT_EQ(tilec_check_view("k", "x", nullptr, 2, shape, strides),
-            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tilec_check_view("k", "x", data, sizeof(float), 2, shape, strides),
+            TILEC_SUCCESS);
+  EXPECT_EQ(
+      tilec_check_view("k", "x", nullptr, sizeof(float), 2, shape, strides),
+      TILEC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(lastError().find("k: view x is a null pointer"), std::string::npos)
       << lastError();
 
   int64_t empty[2] = {0, 2};
-  EXPECT_EQ(tilec_check_view("k", "x", nullptr, 2, empty, strides),
-            TILEC_SUCCESS);
+  EXPECT_EQ(
+      tilec_check_view("k", "x", nullptr, sizeof(float), 2, empty, strides),
+      TILEC_SUCCESS);
 
   int64_t negativeSize[2] = {2, -1};
-  EXPECT_EQ(tilec_check_view("k", "x", data, 2, negativeSize, strides),
-            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      tilec_check_view("k", "x", data, sizeof(float), 2, negativeSize, strides),
+      TILEC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(lastError().find("negative size (-1) in dimension 1"),
             std::string::npos)
       << lastError();
   int64_t negativeStride[2] = {-2, 1};
-  EXPECT_EQ(tilec_check_view("k", "x", data, 2, shape, negativeStride),
-            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      tilec_check_view("k", "x", data, sizeof(float), 2, shape, negativeStride),
+      TILEC_ERROR_INVALID_ARGUMENT);
 
   int64_t huge[2] = {int64_t(1) << 40, int64_t(1) << 40};
   int64_t hugeStrides[2] = {int64_t(1) << 40, 1};
-  EXPECT_EQ(tilec_check_view("k", "x", data, 2, huge, hugeStrides),
-            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(
+      tilec_check_view("k", "x", data, sizeof(float), 2, huge, hugeStrides),
+      TILEC_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(lastError().find("64-bit offset"), std::string::npos)
+      << lastError();
+
+  // The element offsets fit, but not in bytes.
+  int64_t bigBytes[1] = {int64_t(1) << 62};
+  int64_t unit[1] = {1};
+  EXPECT_EQ(tilec_check_view("k", "x", data, sizeof(float), 1, bigBytes, unit),
+            TILEC_ERROR_INVALID_ARGUMENT);
+
+  const char *misaligned = reinterpret_cast<const char *>(data) + 2;
+  EXPECT_EQ(
+      tilec_check_view("k", "x", misaligned, sizeof(float), 2, shape, strides),
+      TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(lastError().find("not aligned to its 4-byte elements"),
+            std::string::npos)
       << lastError();
 }
 

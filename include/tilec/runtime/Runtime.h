@@ -90,10 +90,11 @@ tilec_status tilec_launch(const tilec_kernel *kernel, tilec_grid grid,
 tilec_status tilec_forget_fatbin(const void *fatbin);
 
 /* Checks a view argument of a launcher: shape and strides non-negative, data
- * non-null unless the view is empty, every element offset within int64_t. */
+ * non-null unless the view is empty and aligned to `element_size`, every
+ * element's byte offset within int64_t. */
 tilec_status tilec_check_view(const char *kernel, const char *arg,
-                              const void *data, int rank, const int64_t *shape,
-                              const int64_t *strides);
+                              const void *data, size_t element_size, int rank,
+                              const int64_t *shape, const int64_t *strides);
 
 /* Looks up a driver entry point, so that programs can use the driver without
  * linking libcuda: `symbol` is its base name and `cuda_version` the version
