@@ -143,7 +143,7 @@ int main(int argc, char **argv) {
   }
   Driver d;
   if (tilec_status status = d.load()) {
-    std::printf("mamba2_bench: %s\n", tilec_last_error());
+    std::printf("mamba2_bench: %s\n", d.error().c_str());
     return status == TILEC_ERROR_NO_DRIVER || status == TILEC_ERROR_NO_DEVICE
                ? 77
                : 1;

@@ -79,7 +79,7 @@ Status examples::forwardOnGpu(const Problem &problem, const Inputs &inputs,
                               const Outputs &outputs, double &kernelMs) {
   Driver d;
   if (d.load() != TILEC_SUCCESS)
-    return Status::error(tilec_last_error());
+    return Status::error(d.error());
   DeviceTensors tensors(d);
   Inputs in;
   Outputs out;

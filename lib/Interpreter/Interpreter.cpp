@@ -91,10 +91,11 @@ LogicalResult bindView(const Program::ViewParam &param, const HostView &host,
     empty |= host.shape[d] == 0;
   }
   for (unsigned d = 0; !empty && d < param.rank; ++d) {
-    int64_t span, bytes;
+    int64_t span, count, bytes;
     if (__builtin_mul_overflow(host.shape[d] - 1, host.strides[d], &span) ||
         __builtin_add_overflow(last, span, &last) ||
-        __builtin_mul_overflow(last + 1,
+        __builtin_add_overflow(last, int64_t(1), &count) ||
+        __builtin_mul_overflow(count,
                                static_cast<int64_t>(dtypeSize(host.dtype)),
                                &bytes)) {
       error = what + "the view spans more than 2^63 bytes";

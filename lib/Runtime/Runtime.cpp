@@ -231,8 +231,10 @@ struct ModuleKeyHash {
 
 // Keyed by context id, which the driver never reuses, rather than by the
 // CUcontext pointer, which a new context may reuse after one is destroyed.
-// Modules are never unloaded: a kernel library stays loaded as long as its
-// context lives.
+// A kernel library's module stays loaded as long as its context lives;
+// tilec_forget_fatbin unloads an image's module in the current context and
+// drops its entries for other contexts (those stay loaded until their
+// context is destroyed).
 std::shared_mutex cacheMutex;
 std::unordered_map<ModuleKey, CUmodule, ModuleKeyHash> modules;
 /// A function ready to launch with up to `dynamicLimit` bytes of dynamic

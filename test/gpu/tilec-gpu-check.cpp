@@ -159,12 +159,12 @@ int main(int argc, char **argv) {
   Driver d;
   tilec_status status = d.load();
   if (status == TILEC_ERROR_NO_DRIVER || status == TILEC_ERROR_NO_DEVICE) {
-    std::printf("SKIPPED: %s\n", tilec_last_error());
+    std::printf("SKIPPED: %s\n", d.error().c_str());
     return 77;
   }
   if (status != TILEC_SUCCESS) {
     std::fprintf(stderr, "tilec-gpu-check: cannot set up the device: %s\n",
-                 tilec_last_error());
+                 d.error().c_str());
     return 1;
   }
   int passed = 0, failed = 0;

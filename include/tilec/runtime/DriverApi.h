@@ -12,6 +12,8 @@
 
 #include "tilec/runtime/Runtime.h"
 
+#include <string>
+
 namespace tilec::runtime {
 
 struct DriverApi {
@@ -33,10 +35,11 @@ struct DriverApi {
 
   /// Initializes the driver, resolves every function above and makes device
   /// 0's primary context current on the calling thread. On failure returns
-  /// the status; tilec_last_error() says why.
+  /// the status; error() says why.
   tilec_status load() {
     if (tilec_status status = tilec_init())
       return status;
+    failedStep = nullptr;
     bool ok = entry("cuGetErrorName", getErrorName) &&
               entry("cuDeviceGet", deviceGet) &&
               entry("cuDevicePrimaryCtxRetain", primaryCtxRetain) &&
@@ -53,11 +56,21 @@ struct DriverApi {
       return TILEC_ERROR_NO_DRIVER;
     CUdevice device;
     CUcontext context;
-    if (deviceGet(&device, 0) != CUDA_SUCCESS ||
-        primaryCtxRetain(&context, device) != CUDA_SUCCESS ||
-        ctxSetCurrent(context) != CUDA_SUCCESS)
-      return TILEC_ERROR_DRIVER;
-    return TILEC_SUCCESS;
+    if ((failedResult = deviceGet(&device, 0)) != CUDA_SUCCESS)
+      failedStep = "cuDeviceGet";
+    else if ((failedResult = primaryCtxRetain(&context, device)) !=
+             CUDA_SUCCESS)
+      failedStep = "cuDevicePrimaryCtxRetain";
+    else if ((failedResult = ctxSetCurrent(context)) != CUDA_SUCCESS)
+      failedStep = "cuCtxSetCurrent";
+    return failedStep ? TILEC_ERROR_DRIVER : TILEC_SUCCESS;
+  }
+
+  /// Why the last load() failed.
+  std::string error() const {
+    if (!failedStep)
+      return tilec_last_error();
+    return std::string(failedStep) + " failed: " + errorName(failedResult);
   }
 
   /// "CUDA_ERROR_..." for a driver result.
@@ -69,13 +82,19 @@ struct DriverApi {
   }
 
 private:
+  // At the version of the cuda.h this file is compiled with, which gave the
+  // prototypes above, whatever the runtime library was built with.
   template <typename F> static bool entry(const char *name, F &function) {
     void *p = nullptr;
-    if (tilec_driver_entry_point(name, &p) != TILEC_SUCCESS)
+    if (tilec_driver_entry_point_version(name, CUDA_VERSION, &p) !=
+        TILEC_SUCCESS)
       return false;
     function = reinterpret_cast<F>(p);
     return true;
   }
+
+  const char *failedStep = nullptr;
+  CUresult failedResult = CUDA_SUCCESS;
 };
 
 } // namespace tilec::runtime
