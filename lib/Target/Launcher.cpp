@@ -2,6 +2,8 @@
 
 #include "tilec/Target/Launcher.h"
 
+#include "tilec/Conversion/TileToLLVM.h"
+
 #include "tile/IR/Tile.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -200,8 +202,8 @@ LogicalResult readLaunchConfig(ModuleOp module, StringRef targetName,
       llvm::interleaveComma(expected, diag);
       return diag << ")";
     }
-    auto warps = func->getAttrOfType<IntegerAttr>("tile.num_warps");
-    auto shared = func->getAttrOfType<IntegerAttr>("tile.shared_bytes");
+    auto warps = func->getAttrOfType<IntegerAttr>(kNumWarpsAttrName);
+    auto shared = func->getAttrOfType<IntegerAttr>(kSharedBytesAttrName);
     if (!warps || !shared)
       return emitError(func.getLoc())
              << "lowered kernel @" << kernel.name

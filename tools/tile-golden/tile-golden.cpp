@@ -21,6 +21,7 @@
 #include "tilec/InitAll.h"
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Interpreter/Numerics.h"
+#include "tilec/Target/Launcher.h"
 #include "tilec/Target/Target.h"
 #include "tilec/golden/CaseFile.h"
 
@@ -241,7 +242,8 @@ FailureOr<std::vector<uint8_t>> scalarBytes(Type type, const std::string &text,
 }
 
 /// Lowers and compiles `module` into a fatbin; records the launch
-/// configuration of `kernelName`.
+/// configuration of `kernelName` (the same for every target, as a launcher
+/// needs).
 LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
                             golden::Case &c) {
   SmallVector<const GpuTarget *> targets;
@@ -250,6 +252,10 @@ LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
     llvm::errs() << "tile-golden: " << error << "\n";
     return failure();
   }
+  FailureOr<SmallVector<LauncherKernel>> kernels =
+      collectLauncherKernels(module, /*sourceMgr=*/nullptr);
+  if (failed(kernels))
+    return failure();
   CudaToolkit toolkit = CudaToolkit::configured();
   SmallVector<FatbinImage> images;
   for (const GpuTarget *target : targets) {
@@ -258,17 +264,9 @@ LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
     LoweringOptions options;
     options.smVersion = target->loweringSm;
     buildTileToLLVMPipeline(pm, options);
-    if (failed(pm.run(*lowered)))
+    if (failed(pm.run(*lowered)) ||
+        failed(readLaunchConfig(*lowered, target->name, *kernels)))
       return failure();
-    auto func = lowered->lookupSymbol<LLVM::LLVMFuncOp>(kernelName);
-    if (!func)
-      return module.emitError() << "lowering lost kernel " << kernelName;
-    auto warps = func->getAttrOfType<IntegerAttr>("tile.num_warps");
-    auto shared = func->getAttrOfType<IntegerAttr>("tile.shared_bytes");
-    if (!warps || !shared)
-      return func.emitError() << "lowered kernel lacks its launch attributes";
-    c.blockThreads = 32 * warps.getInt();
-    c.sharedBytes = shared.getInt();
     llvm::LLVMContext llvmContext;
     std::unique_ptr<llvm::Module> llvmModule =
         translateToLLVMIR(*lowered, llvmContext, *target, toolkit);
@@ -285,6 +283,11 @@ LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
     if (target == targets.front())
       images.push_back({target, true, *ptx});
   }
+  for (const LauncherKernel &kernel : *kernels)
+    if (kernel.name == kernelName) {
+      c.blockThreads = 32 * kernel.numWarps;
+      c.sharedBytes = kernel.sharedBytes;
+    }
   FailureOr<std::string> fatbin = bundleFatbin(module.getLoc(), images, toolkit);
   if (failed(fatbin))
     return failure();
