@@ -25,21 +25,7 @@ using namespace tilec::mamba2::testing;
 
 namespace {
 
-class ForwardGpuTest : public GpuTest {
-protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    if (IsSkipped() || HasFatalFailure())
-      return;
-    TILEC_CU_ASSERT(cu().streamCreate(&stream, CU_STREAM_NON_BLOCKING));
-  }
-  void TearDown() override {
-    if (stream)
-      cu().streamDestroy(stream);
-  }
-
-  CUstream stream = nullptr;
-};
+using ForwardGpuTest = GpuStreamTest;
 
 /// (batch, seqlen, groups, heads, dstate, headdim, chunk), as the brief
 /// lists them.

@@ -74,6 +74,23 @@ protected:
   CUcontext context = nullptr;
 };
 
+/// GpuTest with a non-blocking stream of the fixture's context.
+class GpuStreamTest : public GpuTest {
+protected:
+  void SetUp() override {
+    GpuTest::SetUp();
+    if (IsSkipped() || HasFatalFailure())
+      return;
+    TILEC_CU_ASSERT(cu().streamCreate(&stream, CU_STREAM_NON_BLOCKING));
+  }
+  void TearDown() override {
+    if (stream)
+      cu().streamDestroy(stream);
+  }
+
+  CUstream stream = nullptr;
+};
+
 /// Device memory freed on destruction.
 class DeviceBuffer {
 public:

@@ -16,22 +16,8 @@ using namespace tilec::mamba2::testing;
 
 namespace {
 
-class LargeForward : public GpuTest,
-                     public ::testing::WithParamInterface<bool> {
-protected:
-  void SetUp() override {
-    GpuTest::SetUp();
-    if (IsSkipped() || HasFatalFailure())
-      return;
-    TILEC_CU_ASSERT(cu().streamCreate(&stream, CU_STREAM_NON_BLOCKING));
-  }
-  void TearDown() override {
-    if (stream)
-      cu().streamDestroy(stream);
-  }
-
-  CUstream stream = nullptr;
-};
+class LargeForward : public GpuStreamTest,
+                     public ::testing::WithParamInterface<bool> {};
 
 TEST_P(LargeForward, Batch4Seqlen16384) {
   const Problem p{/*batch=*/4,  /*seqlen=*/16384, /*heads=*/8,
