@@ -14,7 +14,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <map>
+#include <iterator>
+
 
 using namespace tilec;
 using llvm::ArrayRef;
@@ -197,6 +198,44 @@ SharedStaging planShared(const LinearLayout &src, const LinearLayout &dst,
   return {LinearLayout({offset}, src.getOutDims()), 1u << vectorBits};
 }
 
+/// Shuffle rounds for a (register, lane) -> (register, lane) map within a
+/// warp. Each destination register takes as many rounds as the most
+/// distinct registers one lane must send for it: a receiver joins the first
+/// round in which its source lane sends nothing yet or the register it
+/// needs.
+std::vector<ShuffleRound> planShuffles(const LinearLayout &dstToSrc) {
+  std::vector<ShuffleRound> result;
+  for (int64_t r = 0, e = dstToSrc.getInDimSize(kRegister); r < e; ++r) {
+    std::vector<ShuffleRound> rounds;
+    SmallVector<uint32_t> sending; // per round: lanes whose register is set
+    for (unsigned lane = 0; lane < 32; ++lane) {
+      SmallVector<int64_t> from = dstToSrc.apply({r, lane});
+      unsigned reg = unsigned(from[0]), sender = unsigned(from[1]);
+      size_t k = 0;
+      while (k < rounds.size() && ((sending[k] >> sender) & 1) &&
+             rounds[k].sendRegister[sender] != reg)
+        ++k;
+      if (k == rounds.size()) {
+        ShuffleRound round;
+        round.dstRegister = unsigned(r);
+        for (unsigned l = 0; l < 32; ++l) {
+          round.srcLane.push_back(l);
+          round.sendRegister.push_back(0);
+        }
+        rounds.push_back(std::move(round));
+        sending.push_back(0);
+      }
+      rounds[k].sendRegister[sender] = reg;
+      sending[k] |= uint32_t(1) << sender;
+      rounds[k].srcLane[lane] = sender;
+      rounds[k].lanesKept |= uint32_t(1) << lane;
+    }
+    result.insert(result.end(), std::make_move_iterator(rounds.begin()),
+                  std::make_move_iterator(rounds.end()));
+  }
+  return result;
+}
+
 } // namespace
 
 llvm::Expected<ConversionPlan>
@@ -264,32 +303,25 @@ tilec::planConversion(const LinearLayout &srcLayout,
   if (!plan.dstToSrc.quotient({std::string(kBlock)}))
     return planError("the data would move between CTAs (distributed shared "
                      "memory is not supported)");
+  SharedStaging staging = planShared(*src, *dst, elementBytes);
   std::optional<LinearLayout> inWarp = plan.dstToSrc.quotient(
       {std::string(kWarp), std::string(kBlock)});
   if (inWarp && src->getInDimSize(kLane) == 32 &&
       dst->getInDimSize(kLane) == 32) {
-    plan.kind = ConversionPlan::Kind::WarpShuffle;
-    for (int64_t r = 0, e = dst->getInDimSize(kRegister); r < e; ++r) {
-      // One round per source register the lanes want for register r.
-      std::map<unsigned, ShuffleRound> rounds;
-      for (unsigned lane = 0; lane < 32; ++lane) {
-        SmallVector<int64_t> from = inWarp->apply({r, lane});
-        ShuffleRound &round = rounds[unsigned(from[0])];
-        if (round.srcLane.empty()) {
-          round.srcRegister = unsigned(from[0]);
-          round.dstRegister = unsigned(r);
-          for (unsigned l = 0; l < 32; ++l)
-            round.srcLane.push_back(l);
-        }
-        round.srcLane[lane] = unsigned(from[1]);
-        round.lanesKept |= uint32_t(1) << lane;
-      }
-      for (auto &entry : rounds)
-        plan.shuffles.push_back(std::move(entry.second));
+    std::vector<ShuffleRound> rounds = planShuffles(*inWarp);
+    // A round and a vector access of shared memory both take one pass of
+    // the warp through the shared-memory crossbar; the shared plan also
+    // waits at a CTA barrier, which we count as doubling its cost.
+    int64_t sharedAccesses = (src->getInDimSize(kRegister) +
+                              dst->getInDimSize(kRegister)) /
+                             staging.vectorElements;
+    if (int64_t(rounds.size()) <= 2 * sharedAccesses) {
+      plan.kind = ConversionPlan::Kind::WarpShuffle;
+      plan.shuffles = std::move(rounds);
+      return plan;
     }
-    return plan;
   }
   plan.kind = ConversionPlan::Kind::SharedMemory;
-  plan.shared = planShared(*src, *dst, elementBytes);
+  plan.shared = std::move(staging);
   return plan;
 }

@@ -74,8 +74,9 @@ void expectShufflesDeliver(const LinearLayout &src, const LinearLayout &dst,
       for (int l = 0; l < 32; ++l) {
         if (!((round.lanesKept >> l) & 1))
           continue;
+        unsigned sender = round.srcLane[l];
         got[l][round.dstRegister] =
-            from[w][round.srcLane[l]][round.srcRegister];
+            from[w][sender][round.sendRegister[sender]];
         ++writes[l][round.dstRegister];
       }
     }
@@ -186,14 +187,6 @@ TEST(ConversionPlanner, RegisterPermutations) {
 }
 
 TEST(ConversionPlanner, WarpShuffles) {
-  // Within one warp: a row-major blocked tile to a column-major one.
-  LinearLayout rowMajor = blockedLayout({32, 32}, {1, 4}, {4, 8}, {1, 1},
-                                        {1, 0});
-  LinearLayout colMajor = blockedLayout({32, 32}, {4, 1}, {8, 4}, {1, 1},
-                                        {0, 1});
-  ConversionPlan p = plan(rowMajor, colMajor, 4);
-  expectShufflesDeliver(rowMajor, colMajor, p);
-
   // The mma accumulator to a blocked layout whose warps own the same rows:
   // data stays in each warp.
   LinearLayout acc = mmaSyncAccumulatorLayout({64, 16}, {4, 1});
@@ -201,9 +194,35 @@ TEST(ConversionPlanner, WarpShuffles) {
                                     {1, 0});
   ConversionPlan q = plan(acc, rows, 4);
   expectShufflesDeliver(acc, rows, q);
+  // A destination lane bit comes from a source register bit, so half the
+  // source lanes send two values per destination register: two rounds each.
+  EXPECT_EQ(q.shuffles.size(), 16u);
   // And back.
   ConversionPlan back = plan(rows, acc, 4);
   expectShufflesDeliver(rows, acc, back);
+  EXPECT_EQ(back.shuffles.size(), 16u);
+
+  // Each destination lane reads a different source lane, but which source
+  // register depends on the lane: one round per register, the senders
+  // choosing what to send.
+  LinearLayout byLanes({{"register", {{32}}},
+                        {"lane", {{1}, {2}, {4}, {8}, {16}}}},
+                       {{"dim0", 6}});
+  LinearLayout mixed({{"register", {{16}}},
+                      {"lane", {{1}, {2}, {4}, {8}, {48}}}},
+                     {{"dim0", 6}});
+  ConversionPlan m = plan(byLanes, mixed, 4);
+  expectShufflesDeliver(byLanes, mixed, m);
+  EXPECT_EQ(m.shuffles.size(), 2u);
+
+  // A broadcast: one element per lane to every lane holding all 32.
+  LinearLayout spread = blockedLayout({32}, {1}, {32}, {1}, {0});
+  LinearLayout everywhere({{"register", {{1}, {2}, {4}, {8}, {16}}},
+                           {"lane", {{0}, {0}, {0}, {0}, {0}}}},
+                          {{"dim0", 5}});
+  ConversionPlan b = plan(spread, everywhere, 4);
+  expectShufflesDeliver(spread, everywhere, b);
+  EXPECT_EQ(b.shuffles.size(), 32u);
 
   // Lanes exchanging whole registers: one round per destination register.
   LinearLayout swapped({{"register", {{16}}},
@@ -245,6 +264,10 @@ TEST(ConversionPlanner, SharedMemoryWithoutBankConflicts) {
       {"wgmma accumulator f32 -> coalesced", wgmmaAccumulatorLayout(
                                                  {64, 128}, 128, 4),
        coalesced(64, 128, 4, 4), 4, 2},
+      // Within one warp, but 8 shuffle rounds per register would cost more.
+      {"transpose f32 32x32 in one warp",
+       blockedLayout({32, 32}, {1, 4}, {4, 8}, {1, 1}, {1, 0}),
+       blockedLayout({32, 32}, {4, 1}, {8, 4}, {1, 1}, {0, 1}), 4, 1},
       {"transpose f16 64x64", coalesced(64, 64, 2, 4),
        blockedLayout({64, 64}, {8, 1}, {8, 4}, {1, 4}, {0, 1}), 2, 1},
   };

@@ -38,6 +38,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tilec {
 
@@ -239,13 +240,14 @@ LinearLayout swizzledSharedLayout(llvm::ArrayRef<int64_t> shape,
 // Conversions between two distributed layouts of one tile.
 //===----------------------------------------------------------------------===//
 
-/// One shfl.sync.idx: every lane sends its register `srcRegister`; lane l
-/// receives from lane srcLane[l] and keeps it in `dstRegister` when bit l of
-/// `lanesKept` is set.
+/// One shfl.sync.idx: lane l sends its register sendRegister[l] and
+/// receives from lane srcLane[l], keeping the value in `dstRegister` when
+/// bit l of `lanesKept` is set. sendRegister is a function of the lane's
+/// bits (the lowering selects it with those bits).
 struct ShuffleRound {
-  unsigned srcRegister = 0;
   unsigned dstRegister = 0;
   llvm::SmallVector<unsigned, 32> srcLane;
+  llvm::SmallVector<unsigned, 32> sendRegister;
   uint32_t lanesKept = 0;
 };
 
@@ -269,14 +271,18 @@ struct ConversionPlan {
   llvm::SmallVector<unsigned> srcRegisterOf;
   /// WarpShuffle: the rounds; every (register, lane) of dst is kept by
   /// exactly one.
-  llvm::SmallVector<ShuffleRound> shuffles;
+  std::vector<ShuffleRound> shuffles;
   /// SharedMemory: the staging layout.
   std::optional<SharedStaging> shared;
 };
 
 /// Plans converting a tile of `elementBytes`-byte elements from `src` to
 /// `dst` (inputs among register, lane, warp, block; the same output dims).
-/// The cheapest kind that works is chosen. Fails, saying why, when the
+/// The cheapest kind that works is chosen: free, else a register
+/// permutation, else warp shuffles when the data stays in each warp and the
+/// rounds are at most twice the shared-memory plan's vector accesses
+/// (stores plus loads; shuffles need no barrier and no buffer), else shared
+/// memory. Fails, saying why, when the
 /// layouts describe different tiles, src does not hold every element, or
 /// the data would cross CTAs.
 llvm::Expected<ConversionPlan> planConversion(const LinearLayout &src,
