@@ -1,0 +1,337 @@
+//===- ConversionTest.cpp - the conversion planner, by simulation ---------===//
+//
+// Each plan is executed on a model of the hardware: every thread's registers
+// hold the row-major index of the element the source layout puts there; the
+// plan's moves (register renaming, shfl.sync rounds, or a store and a load
+// through the chosen shared layout) must leave in every destination
+// register the element the destination layout puts there. Shared-memory
+// plans are also checked for bank conflicts with the model in
+// LayoutTestUtils.h.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutTestUtils.h"
+
+#include <gtest/gtest.h>
+
+using namespace tilec;
+using namespace tilec::testing;
+using llvm::SmallVector;
+using Kind = ConversionPlan::Kind;
+
+namespace {
+
+/// registers[warp][lane][register]: the element each holds under `layout`.
+using Registers = std::vector<std::vector<std::vector<int64_t>>>;
+
+Registers holdings(const LinearLayout &layout) {
+  Registers regs(layout.getInDimSize(kWarp),
+                 std::vector<std::vector<int64_t>>(
+                     32, std::vector<int64_t>(layout.getInDimSize(kRegister))));
+  forEachThreadRegister(layout, [&](int64_t r, int64_t l, int64_t w) {
+    regs[w][l][r] = linearIndex(layout, at(layout, r, l, w));
+  });
+  return regs;
+}
+
+ConversionPlan plan(const LinearLayout &src, const LinearLayout &dst,
+                    unsigned elementBytes) {
+  llvm::Expected<ConversionPlan> result =
+      planConversion(src, dst, elementBytes);
+  if (!result) {
+    ADD_FAILURE() << llvm::toString(result.takeError());
+    return {};
+  }
+  return std::move(*result);
+}
+
+void expectRegisterPermutation(const LinearLayout &src,
+                               const LinearLayout &dst,
+                               const ConversionPlan &p) {
+  ASSERT_EQ(p.kind, Kind::RegisterPermutation);
+  Registers from = holdings(src), want = holdings(dst);
+  ASSERT_EQ(int64_t(p.srcRegisterOf.size()), dst.getInDimSize(kRegister));
+  for (size_t w = 0; w < want.size(); ++w)
+    for (int l = 0; l < 32; ++l)
+      for (size_t r = 0; r < p.srcRegisterOf.size(); ++r)
+        EXPECT_EQ(from[w][l][p.srcRegisterOf[r]], want[w][l][r])
+            << "warp " << w << " lane " << l << " register " << r;
+}
+
+/// Runs the rounds in every warp; every destination register of every lane
+/// must be written exactly once, with the element dst expects.
+void expectShufflesDeliver(const LinearLayout &src, const LinearLayout &dst,
+                           const ConversionPlan &p) {
+  ASSERT_EQ(p.kind, Kind::WarpShuffle);
+  Registers from = holdings(src), want = holdings(dst);
+  for (size_t w = 0; w < want.size(); ++w) {
+    std::vector<std::vector<int>> writes(
+        32, std::vector<int>(dst.getInDimSize(kRegister), 0));
+    std::vector<std::vector<int64_t>> got(
+        32, std::vector<int64_t>(dst.getInDimSize(kRegister), -1));
+    for (const ShuffleRound &round : p.shuffles) {
+      ASSERT_EQ(round.srcLane.size(), 32u);
+      for (int l = 0; l < 32; ++l) {
+        if (!((round.lanesKept >> l) & 1))
+          continue;
+        unsigned sender = round.srcLane[l];
+        got[l][round.dstRegister] =
+            from[w][sender][round.sendRegister[sender]];
+        ++writes[l][round.dstRegister];
+      }
+    }
+    for (int l = 0; l < 32; ++l)
+      for (size_t r = 0; r < got[l].size(); ++r) {
+        EXPECT_EQ(writes[l][r], 1) << "lane " << l << " register " << r;
+        EXPECT_EQ(got[l][r], want[w][l][r])
+            << "warp " << w << " lane " << l << " register " << r;
+      }
+  }
+}
+
+struct SharedResult {
+  int64_t storeConflicts = 0;
+  int64_t loadConflicts = 0;
+};
+
+/// Stores src's registers at `shared`'s offsets in vectors of `vec`
+/// registers, loads dst's the same way, and checks every loaded element.
+/// Returns the excess wavefronts of all store and load instructions.
+SharedResult simulateShared(const LinearLayout &src, const LinearLayout &dst,
+                            const LinearLayout &shared, unsigned vec,
+                            unsigned elementBytes) {
+  LinearLayout offsetOf = shared.invert();
+  int64_t elements = shared.getInDimSize(kOffset);
+  std::vector<int64_t> memory(elements, -1);
+  SharedResult result;
+  auto access = [&](const LinearLayout &layout, bool store) {
+    Registers regs = holdings(layout);
+    for (int64_t w = 0; w < layout.getInDimSize(kWarp); ++w)
+      for (int64_t r0 = 0; r0 < layout.getInDimSize(kRegister); r0 += vec) {
+        std::vector<int64_t> addresses;
+        for (int64_t l = 0; l < 32; ++l) {
+          int64_t first = offsetOf.apply(at(layout, r0, l, w))[0];
+          EXPECT_EQ(first % vec, 0) << "misaligned vector";
+          addresses.push_back(first * elementBytes);
+          for (int64_t i = 0; i < vec; ++i) {
+            int64_t offset = offsetOf.apply(at(layout, r0 + i, l, w))[0];
+            ASSERT_EQ(offset, first + i) << "vector not contiguous";
+            int64_t value = regs[w][l][r0 + i];
+            if (store) {
+              // Replicated elements may be stored twice, with one value.
+              EXPECT_TRUE(memory[offset] == -1 || memory[offset] == value);
+              memory[offset] = value;
+            } else {
+              EXPECT_EQ(memory[offset], value)
+                  << "warp " << w << " lane " << l << " register " << r0 + i;
+            }
+          }
+        }
+        (store ? result.storeConflicts : result.loadConflicts) +=
+            excessWavefronts(addresses, vec * elementBytes);
+      }
+  };
+  access(src, /*store=*/true);
+  for (int64_t value : memory)
+    EXPECT_NE(value, -1) << "an element was never stored";
+  access(dst, /*store=*/false);
+  return result;
+}
+
+LinearLayout coalesced(int64_t rows, int64_t cols, unsigned elementBytes,
+                       int64_t warps) {
+  // 16 bytes per thread along the rows, the warp covering whole rows.
+  int64_t vec = 16 / elementBytes, lanesPerRow = std::min<int64_t>(
+                                       32, cols / vec);
+  return blockedLayout({rows, cols}, {1, vec}, {32 / lanesPerRow, lanesPerRow},
+                       {warps, 1}, {1, 0});
+}
+
+//===----------------------------------------------------------------------===//
+
+TEST(ConversionPlanner, SameLayoutIsFree) {
+  LinearLayout layout = coalesced(64, 64, 2, 4);
+  ConversionPlan p = plan(layout, layout, 2);
+  EXPECT_EQ(p.kind, Kind::Free);
+  // The same layout written with the optional dims left out and in
+  // another order is still free.
+  LinearLayout acc = mmaSyncAccumulatorLayout({16, 8}, {1, 1});
+  LinearLayout spelled({{"lane", {{0, 2}, {0, 4}, {1, 0}, {2, 0}, {4, 0}}},
+                        {"register", {{0, 1}, {8, 0}}}},
+                       {{"dim0", 4}, {"dim1", 3}});
+  EXPECT_EQ(plan(acc, spelled, 4).kind, Kind::Free);
+  // A row of a reduction result and the 1-D blocked layout with the same
+  // owners are one layout.
+  LinearLayout parent = blockedLayout({32, 64}, {1, 2}, {1, 32}, {4, 1},
+                                      {1, 0});
+  LinearLayout blocked1d = blockedLayout({64}, {2}, {32}, {4}, {0});
+  EXPECT_EQ(plan(sliceLayout(parent, 0), blocked1d, 4).kind, Kind::Free);
+}
+
+TEST(ConversionPlanner, RegisterPermutations) {
+  // Two register bits swapped.
+  LinearLayout src = blockedLayout({64, 64}, {2, 4}, {8, 4}, {2, 2}, {1, 0});
+  SmallVector<LinearLayout::InDim> bases = src.getBases();
+  std::swap(bases[0].bases[0], bases[0].bases[2]);
+  LinearLayout dst(bases, src.getOutDims());
+  ConversionPlan p = plan(src, dst, 2);
+  expectRegisterPermutation(src, dst, p);
+  EXPECT_EQ(p.srcRegisterOf[1], 4u);
+
+  // The destination holds every element twice (a replicated register).
+  LinearLayout twice =
+      src * LinearLayout::zeros1D(2, "register", "dim0");
+  ConversionPlan q = plan(src, twice, 2);
+  expectRegisterPermutation(src, twice, q);
+
+}
+
+TEST(ConversionPlanner, WarpShuffles) {
+  // The mma accumulator to a blocked layout whose warps own the same rows:
+  // data stays in each warp.
+  LinearLayout acc = mmaSyncAccumulatorLayout({64, 16}, {4, 1});
+  LinearLayout rows = blockedLayout({64, 16}, {1, 2}, {16, 2}, {4, 1},
+                                    {1, 0});
+  ConversionPlan q = plan(acc, rows, 4);
+  expectShufflesDeliver(acc, rows, q);
+  // A destination lane bit comes from a source register bit, so half the
+  // source lanes send two values per destination register: two rounds each.
+  EXPECT_EQ(q.shuffles.size(), 16u);
+  // And back.
+  ConversionPlan back = plan(rows, acc, 4);
+  expectShufflesDeliver(rows, acc, back);
+  EXPECT_EQ(back.shuffles.size(), 16u);
+
+  // Each destination lane reads a different source lane, but which source
+  // register depends on the lane: one round per register, the senders
+  // choosing what to send.
+  LinearLayout byLanes({{"register", {{32}}},
+                        {"lane", {{1}, {2}, {4}, {8}, {16}}}},
+                       {{"dim0", 6}});
+  LinearLayout mixed({{"register", {{16}}},
+                      {"lane", {{1}, {2}, {4}, {8}, {48}}}},
+                     {{"dim0", 6}});
+  ConversionPlan m = plan(byLanes, mixed, 4);
+  expectShufflesDeliver(byLanes, mixed, m);
+  EXPECT_EQ(m.shuffles.size(), 2u);
+
+  // A broadcast: one element per lane to every lane holding all 32.
+  LinearLayout spread = blockedLayout({32}, {1}, {32}, {1}, {0});
+  LinearLayout everywhere({{"register", {{1}, {2}, {4}, {8}, {16}}},
+                           {"lane", {{0}, {0}, {0}, {0}, {0}}}},
+                          {{"dim0", 5}});
+  ConversionPlan b = plan(spread, everywhere, 4);
+  expectShufflesDeliver(spread, everywhere, b);
+  EXPECT_EQ(b.shuffles.size(), 32u);
+
+  // Lanes exchanging whole registers: one round per destination register.
+  LinearLayout swapped({{"register", {{16}}},
+                        {"lane", {{1}, {2}, {4}, {8}, {32}}}},
+                       {{"dim0", 6}});
+  LinearLayout straight({{"register", {{32}}},
+                         {"lane", {{1}, {2}, {4}, {8}, {16}}}},
+                        {{"dim0", 6}});
+  ConversionPlan s = plan(swapped, straight, 4);
+  expectShufflesDeliver(swapped, straight, s);
+  EXPECT_EQ(s.shuffles.size(), 4u); // two source registers per destination
+}
+
+struct SharedCase {
+  const char *name;
+  LinearLayout src, dst;
+  unsigned elementBytes;
+  unsigned expectedVector;
+};
+
+TEST(ConversionPlanner, SharedMemoryWithoutBankConflicts) {
+  const SharedCase cases[] = {
+      {"coalesced bf16 -> mma.sync A (m16n8k16)", coalesced(64, 64, 2, 4),
+       mmaSyncOperandLayout(MmaSyncShape::M16N8K16, MmaOperand::A, {64, 64},
+                            {2, 2}),
+       2, 2},
+      {"coalesced bf16 (N contiguous) -> mma.sync B (m16n8k16)",
+       coalesced(64, 64, 2, 4),
+       mmaSyncOperandLayout(MmaSyncShape::M16N8K16, MmaOperand::B, {64, 64},
+                            {2, 2}),
+       2, 1},
+      {"coalesced f32 -> mma.sync A (m16n8k8 tf32)", coalesced(64, 32, 4, 4),
+       mmaSyncOperandLayout(MmaSyncShape::M16N8K8, MmaOperand::A, {64, 32},
+                            {4, 1}),
+       4, 1},
+      {"mma.sync accumulator f32 -> coalesced (epilogue)",
+       mmaSyncAccumulatorLayout({64, 64}, {2, 2}), coalesced(64, 64, 4, 4), 4,
+       2},
+      {"wgmma accumulator f32 -> coalesced", wgmmaAccumulatorLayout(
+                                                 {64, 128}, 128, 4),
+       coalesced(64, 128, 4, 4), 4, 2},
+      // Within one warp, but 8 shuffle rounds per register would cost more.
+      {"transpose f32 32x32 in one warp",
+       blockedLayout({32, 32}, {1, 4}, {4, 8}, {1, 1}, {1, 0}),
+       blockedLayout({32, 32}, {4, 1}, {8, 4}, {1, 1}, {0, 1}), 4, 1},
+      {"transpose f16 64x64", coalesced(64, 64, 2, 4),
+       blockedLayout({64, 64}, {8, 1}, {8, 4}, {1, 4}, {0, 1}), 2, 1},
+  };
+  for (const SharedCase &c : cases) {
+    SCOPED_TRACE(c.name);
+    ConversionPlan p = plan(c.src, c.dst, c.elementBytes);
+    ASSERT_EQ(p.kind, Kind::SharedMemory);
+    ASSERT_TRUE(p.shared);
+    EXPECT_EQ(p.shared->vectorElements, c.expectedVector);
+    EXPECT_TRUE(p.shared->layout.isSurjective() &&
+                p.shared->layout.isInjective());
+    SharedResult r = simulateShared(c.src, c.dst, p.shared->layout,
+                                    p.shared->vectorElements, c.elementBytes);
+    EXPECT_EQ(r.storeConflicts, 0);
+    EXPECT_EQ(r.loadConflicts, 0);
+    // The same exchange through an unswizzled row-major buffer conflicts:
+    // the chosen layout is what removes them.
+    LinearLayout plain = swizzledSharedLayout(
+        {c.src.getOutDimSize("dim0"), c.src.getOutDimSize("dim1")},
+        c.elementBytes, 0);
+    SharedResult naive = simulateShared(c.src, c.dst, plain,
+                                        p.shared->vectorElements,
+                                        c.elementBytes);
+    EXPECT_GT(naive.storeConflicts + naive.loadConflicts, 0);
+  }
+}
+
+TEST(ConversionPlanner, ExplainsWhatItCannotDo) {
+  LinearLayout a = coalesced(64, 64, 2, 4);
+  auto error = [](llvm::Expected<ConversionPlan> result) {
+    EXPECT_FALSE(bool(result));
+    return result ? std::string() : llvm::toString(result.takeError());
+  };
+  EXPECT_NE(error(planConversion(a, coalesced(64, 32, 2, 4), 2))
+                .find("different tiles"),
+            std::string::npos);
+  LinearLayout partial = a.sublayout({"register", "lane"}, {"dim0", "dim1"});
+  EXPECT_NE(error(planConversion(partial, a, 2)).find("every element"),
+            std::string::npos);
+  EXPECT_NE(error(planConversion(a, a, 3)).find("element size"),
+            std::string::npos);
+  LinearLayout offsets = swizzledSharedLayout({64, 64}, 2, 128);
+  EXPECT_NE(error(planConversion(offsets, a, 2)).find("'offset'"),
+            std::string::npos);
+  // Two CTAs splitting the tile along different dims.
+  LinearLayout byRows = blockedLayout({64, 32}, {1, 4}, {4, 8}, {4, 1},
+                                      {1, 0});
+  LinearLayout rowsSplit = byRows.sublayout(
+      {"register", "lane", "warp"}, {"dim0", "dim1"});
+  SmallVector<LinearLayout::InDim> b1 = rowsSplit.getBases(),
+                                   b2 = rowsSplit.getBases();
+  // Take the highest register bit of each as the block bit.
+  auto moveToBlock = [](SmallVector<LinearLayout::InDim> &bases,
+                        unsigned registerBit) {
+    LinearLayout::Basis bit = bases[0].bases[registerBit];
+    bases[0].bases.erase(bases[0].bases.begin() + registerBit);
+    bases.push_back({"block", {bit}});
+  };
+  moveToBlock(b1, b1[0].bases.size() - 1); // a row bit
+  moveToBlock(b2, 0);                      // a column bit
+  LinearLayout ctaRows(b1, rowsSplit.getOutDims()),
+      ctaCols(b2, rowsSplit.getOutDims());
+  EXPECT_NE(error(planConversion(ctaRows, ctaCols, 2)).find("CTAs"),
+            std::string::npos);
+}
+
+} // namespace
