@@ -23,17 +23,17 @@ TEST_P(LargeForward, Batch4Seqlen16384) {
   const Problem p{/*batch=*/4,  /*seqlen=*/16384, /*heads=*/8,
                   /*groups=*/1, /*headdim=*/64,   /*dstate=*/128,
                   /*chunk=*/128};
-  EXPECT_TRUE(forwardMatchesReference(cu(), p, GetParam(), stream));
+  EXPECT_TRUE(gpuForwardMatchesReference(cu(), p, GetParam(), stream));
 }
 
 TEST_P(LargeForward, Tokens300000Chunk256) {
   const Problem p{1, 300000, 8, 1, 64, 128, 256};
-  EXPECT_TRUE(forwardMatchesReference(cu(), p, GetParam(), stream));
+  EXPECT_TRUE(gpuForwardMatchesReference(cu(), p, GetParam(), stream));
 }
 
 TEST_P(LargeForward, Tokens300000Chunk128) {
   const Problem p{1, 300000, 8, 1, 64, 128, 128};
-  EXPECT_TRUE(forwardMatchesReference(cu(), p, GetParam(), stream));
+  EXPECT_TRUE(gpuForwardMatchesReference(cu(), p, GetParam(), stream));
 }
 
 INSTANTIATE_TEST_SUITE_P(InitialState, LargeForward, ::testing::Bool(),
