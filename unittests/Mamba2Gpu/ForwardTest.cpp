@@ -327,4 +327,53 @@ TEST_F(ForwardGpuTest, OutOfMemoryForTheWorkspace) {
   TILEC_CU_ASSERT(cu().streamSynchronize(stream));
 }
 
+/// FNV-1a over the bytes of y and the final state.
+uint64_t digest(const HostProblem &host) {
+  uint64_t hash = 0xcbf29ce484222325ull;
+  for (const std::vector<float> *buffer : {&host.y, &host.finalState}) {
+    const auto *bytes = reinterpret_cast<const uint8_t *>(buffer->data());
+    for (size_t i = 0; i < buffer->size() * sizeof(float); ++i)
+      hash = (hash ^ bytes[i]) * 0x100000001b3ull;
+  }
+  return hash;
+}
+
+// The forward pass is deterministic: ten runs on the same inputs give the
+// same bits (outputs poisoned before each run), and the digest printed
+// ("determinism digest: ...") is the same in every process: scripts/gpu-run
+// runs this test in two processes and compares the lines. The inputs are
+// drawn from a fixed seed (TILEC_TEST_SEED is not read) so that two
+// processes see the same ones.
+TEST_F(ForwardGpuTest, BitwiseIdenticalAcrossRuns) {
+  // batch, seqlen, heads, groups, headdim, dstate, chunk.
+  const Problem p{2, 4096, 8, 2, 64, 128, 128};
+  HostProblem host = HostProblem::random(p, /*seed=*/20261201);
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  ASSERT_TRUE(device.upload());
+  std::vector<float> firstY, firstState;
+  for (int run = 0; run < 10; ++run) {
+    SCOPED_TRACE("run " + std::to_string(run));
+    ASSERT_TRUE(device.poisonOutputs());
+    Status status =
+        forwardGpu(p, device.inputs(true), device.outputs(), {}, stream);
+    ASSERT_TRUE(status.ok()) << status.message();
+    TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+    ASSERT_TRUE(device.checkGuards());
+    ASSERT_TRUE(device.download());
+    if (run == 0) {
+      ASSERT_TRUE(matchesReference(host, true));
+      firstY = host.y;
+      firstState = host.finalState;
+      continue;
+    }
+    ASSERT_EQ(std::memcmp(firstY.data(), host.y.data(), firstY.size() * 4), 0);
+    ASSERT_EQ(std::memcmp(firstState.data(), host.finalState.data(),
+                          firstState.size() * 4),
+              0);
+  }
+  std::printf("determinism digest: %016llx\n",
+              static_cast<unsigned long long>(digest(host)));
+}
+
 } // namespace
