@@ -1,6 +1,7 @@
 # -*- Python -*- lit configuration for tilec.
 
 import os
+import shutil
 
 import lit.formats
 from lit.llvm import llvm_config
@@ -22,3 +23,7 @@ llvm_config.add_tool_substitutions(["tile-opt", "tilec"], tool_dirs)
 if config.cuda_root and os.path.exists(os.path.join(config.cuda_root, "bin", "ptxas")):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", os.path.join(config.cuda_root, "bin", "ptxas")))
+# test/Target/Inputs/list-fatbin.py decompresses the PTX that fatbinary
+# compresses with the zstd command.
+if shutil.which("zstd"):
+    config.available_features.add("zstd")

@@ -5,7 +5,10 @@
 // Launches each case's kernel through the tilec runtime on views holding the
 // case's initial (random) contents, and compares every element of every view
 // afterwards with what the interpreter left: computed elements within the
-// case's tolerance, untouched ones bit for bit. Exits 0 when all match, 1
+// case's tolerance, untouched ones bit for bit. Each view's buffer has guard
+// zones of kGuardBytes before its first and after its last element, filled
+// with kGuardByte and checked after the run: a store past a ragged corner
+// or before the start shows. Exits 0 when all match, 1
 // when one does not, and 77 (ctest's SKIP_RETURN_CODE) when there is no CUDA
 // driver or device. Needs only the runtime: it runs where there is no LLVM.
 //
@@ -14,6 +17,7 @@
 #include "tilec/golden/CaseFile.h"
 #include "tilec/runtime/DriverApi.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -25,6 +29,27 @@ using namespace tilec::golden;
 namespace {
 
 using Driver = tilec::runtime::DriverApi;
+
+/// A multiple of every element's alignment, so views keep theirs.
+constexpr size_t kGuardBytes = 1024;
+constexpr uint8_t kGuardByte = 0xa5;
+
+/// The number of guard bytes that changed, printing where the first did.
+size_t checkGuards(const Case &c, size_t argIndex,
+                   const std::vector<uint8_t> &whole) {
+  size_t changed = 0;
+  const size_t viewEnd = whole.size() - kGuardBytes;
+  for (size_t i = 0; i < whole.size(); ++i) {
+    if (i == kGuardBytes)
+      i = viewEnd;
+    if (whole[i] != kGuardByte && changed++ == 0)
+      std::printf("  %s arg %zu: written %zu bytes %s the view\n",
+                  c.name.c_str(), argIndex,
+                  i < kGuardBytes ? kGuardBytes - i : i - viewEnd + 1,
+                  i < kGuardBytes ? "before" : "past");
+  }
+  return changed;
+}
 
 /// Compares one view's contents after the launch; returns the number of bad
 /// elements and prints the first few.
@@ -99,14 +124,16 @@ int runCase(const Driver &d, const Case &c) {
       addParam(arg.scalar.data(), arg.scalar.size());
       continue;
     }
-    size_t bytes = std::max<size_t>(arg.initial.size(), 1);
-    if (d.memAlloc(&buffers[i], bytes) != CUDA_SUCCESS)
+    std::vector<uint8_t> whole(arg.initial.size() + 2 * kGuardBytes,
+                               kGuardByte);
+    std::copy(arg.initial.begin(), arg.initial.end(),
+              whole.begin() + kGuardBytes);
+    if (d.memAlloc(&buffers[i], whole.size()) != CUDA_SUCCESS)
       return fail("cuMemAlloc");
-    if (!arg.initial.empty() &&
-        d.memcpyHtoD(buffers[i], arg.initial.data(), arg.initial.size()) !=
-            CUDA_SUCCESS)
+    if (d.memcpyHtoD(buffers[i], whole.data(), whole.size()) != CUDA_SUCCESS)
       return fail("cuMemcpyHtoD");
-    addParam(&buffers[i], sizeof(CUdeviceptr));
+    CUdeviceptr view = buffers[i] + kGuardBytes;
+    addParam(&view, sizeof(CUdeviceptr));
     for (int64_t s : arg.shape)
       addParam(&s, sizeof s);
     for (int64_t s : arg.strides)
@@ -131,11 +158,14 @@ int runCase(const Driver &d, const Case &c) {
   double maxError = 0;
   for (size_t i = 0; i < c.args.size(); ++i) {
     const CaseArg &arg = c.args[i];
-    if (!arg.isView || arg.initial.empty())
+    if (!arg.isView)
       continue;
-    std::vector<uint8_t> got(arg.initial.size());
-    if (d.memcpyDtoH(got.data(), buffers[i], got.size()) != CUDA_SUCCESS)
+    std::vector<uint8_t> whole(arg.initial.size() + 2 * kGuardBytes);
+    if (d.memcpyDtoH(whole.data(), buffers[i], whole.size()) != CUDA_SUCCESS)
       return fail("cuMemcpyDtoH");
+    bad += checkGuards(c, i, whole);
+    std::vector<uint8_t> got(whole.begin() + kGuardBytes,
+                             whole.end() - kGuardBytes);
     bad += compareView(c, i, got, maxError);
   }
   for (CUdeviceptr b : buffers)

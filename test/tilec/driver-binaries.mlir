@@ -1,13 +1,25 @@
-// REQUIRES: ptxas
+// REQUIRES: ptxas, zstd
 // Cubins and fatbins of kernels/examples/scale.mlir: ptxas accepts the PTX
-// of every target.
+// of every target, each cubin holds the kernel, and the fatbin holds the
+// default targets' cubins and PTX (listed by test/Target/Inputs/list-fatbin.py
+// as cuobjdump --list-elf/--list-ptx would).
+// DEFINE: %{list} = python3 %tilec_src/test/Target/Inputs/list-fatbin.py
 
 // RUN: tilec %tilec_src/kernels/examples/scale.mlir --emit=cubin -o %t.sm80.cubin
 // RUN: tilec %tilec_src/kernels/examples/scale.mlir --emit=cubin --target=sm_90a -o %t.sm90a.cubin
 // RUN: tilec %tilec_src/kernels/examples/scale.mlir --emit=cubin --target=sm_100a -o %t.sm100a.cubin
 // RUN: od -A n -t x1 -N 4 %t.sm100a.cubin | FileCheck %s --check-prefix=ELF
 // ELF: 7f 45 4c 46
+// RUN: %{list} --cubin %t.sm80.cubin | FileCheck %s --check-prefix=CUBIN
+// RUN: %{list} --cubin %t.sm90a.cubin | FileCheck %s --check-prefix=CUBIN
+// RUN: %{list} --cubin %t.sm100a.cubin | FileCheck %s --check-prefix=CUBIN
+// CUBIN: elf machine 190 kernels: scale
 
 // RUN: tilec %tilec_src/kernels/examples/scale.mlir -D BLOCK=1024 --emit=fatbin -o %t.fatbin
 // RUN: od -A n -t x4 -N 4 %t.fatbin | FileCheck %s --check-prefix=FATBIN
 // FATBIN: ba55ed50
+// RUN: %{list} %t.fatbin | FileCheck %s --check-prefix=IMAGES
+// IMAGES: elf sm_80 kernels: scale
+// IMAGES-NEXT: elf sm_90 kernels: scale
+// IMAGES-NEXT: ptx sm_80 entries: scale
+// IMAGES-NOT: {{.}}

@@ -1,8 +1,25 @@
-// Driver errors on tile input: invalid IR, unknown targets, unwritable
-// outputs. Each is reported with a non-zero exit status.
+// Driver errors on tile input: invalid IR (located at the offending op), a
+// verifier error, unknown parameters and bad bindings, unknown targets,
+// unwritable outputs. Each is reported with a non-zero exit status and
+// nothing else on stderr.
 
-// RUN: not tilec %s --emit=ptx 2>&1 | FileCheck %s --check-prefix=INVALID
-// INVALID: driver-errors.mlir:{{[0-9]+}}:{{[0-9]+}}: error:
+// RUN: split-file %s %t
+
+// RUN: not tilec %t/parse.mlir --emit=ptx 2>&1 | FileCheck %s --check-prefix=PARSE
+// PARSE: parse.mlir:3:22: error: custom op 'tile.block_id' expected string or keyword containing one of the following enum values for attribute 'axis' [x, y, z]
+// PARSE-NEXT: %i = tile.block_id w
+// PARSE-NOT: error:
+
+// RUN: not tilec %t/verify.mlir --emit=ptx 2>&1 | FileCheck %s --check-prefix=VERIFY
+// VERIFY: verify.mlir:4:8: error: 'tile.load' op takes one tile index per view dimension: the view has 2, but 1 indices are given
+// VERIFY-NOT: error:
+
+// RUN: not tilec %t/params.mlir -D NOPE=1 --emit=ptx 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+// UNKNOWN: params.mlir:0:0: error: no kernel declares parameter 'NOPE'
+// UNKNOWN-NOT: error:
+// RUN: not tilec %t/params.mlir -D BLOCK=x --emit=ptx 2>&1 | FileCheck %s --check-prefix=BINDING
+// BINDING: params.mlir:0:0: error: parameter binding 'BLOCK=x' is not NAME=VALUE with a positive VALUE
+// BINDING-NOT: error:
 
 // RUN: not tilec %tilec_src/kernels/examples/scale.mlir --emit=fatbin --target=sm_75 2>&1 | FileCheck %s --check-prefix=TARGET
 // TARGET: tilec: --target: unknown target 'sm_75'
@@ -10,7 +27,25 @@
 // RUN: not tilec %tilec_src/kernels/examples/scale.mlir --emit=cpp -o /nonexistent/dir/scale 2>&1 | FileCheck %s --check-prefix=OUTPUT
 // OUTPUT: tilec: cannot open output file '/nonexistent/dir/scale.h'
 
+//--- parse.mlir
+// An axis that does not exist.
 tile.kernel @broken(%x: !tile.view<1, f32>) {
   %i = tile.block_id w
+  tile.return
+}
+
+//--- verify.mlir
+// One tile index for a 2-D view.
+tile.kernel @bad_rank(%x: !tile.view<2, f32>) {
+  %i = tile.block_id x
+  %t = tile.load %x[%i] : !tile.view<2, f32> -> tensor<64xf32>
+  tile.return
+}
+
+//--- params.mlir
+tile.kernel @copy(%x: !tile.view<1, f32>) attributes {params = {BLOCK = 64 : i64}} {
+  %i = tile.block_id x
+  %t = tile.load %x[%i] : !tile.view<1, f32> -> tensor<?xf32, #tile.dims<[BLOCK]>>
+  tile.store %t, %x[%i] : tensor<?xf32, #tile.dims<[BLOCK]>>, !tile.view<1, f32>
   tile.return
 }

@@ -24,6 +24,8 @@
 #include "llvm/ADT/APFloat.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include "../Support/TestSeed.h"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
@@ -36,14 +38,7 @@
 
 namespace tilec::interp::test {
 
-/// A fresh seed per test, or TILEC_TEST_SEED to replay one. Tests print it
-/// through SCOPED_TRACE so that a failure names it.
-inline uint64_t testSeed() {
-  if (const char *fixed = std::getenv("TILEC_TEST_SEED"))
-    return std::strtoull(fixed, nullptr, 10);
-  std::random_device device;
-  return (static_cast<uint64_t>(device()) << 32) | device();
-}
+using tilec::testing::testSeed;
 
 /// Replaces every occurrence of each key in `text`.
 inline std::string subst(std::string text,

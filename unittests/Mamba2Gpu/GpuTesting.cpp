@@ -19,7 +19,7 @@ namespace {
 
 struct DriverLoad {
   Driver driver;
-  bool ok = false;
+  tilec_status status = TILEC_SUCCESS;
   std::string why;
 };
 
@@ -28,6 +28,7 @@ const DriverLoad &loadDriver() {
   static std::once_flag once;
   std::call_once(once, [] {
     if (tilec_status status = tilec_init()) {
+      load.status = status;
       load.why =
           std::string(tilec_status_name(status)) + ": " + tilec_last_error();
       return;
@@ -41,7 +42,8 @@ const DriverLoad &loadDriver() {
         return;
       }
       if (ok)
-        load.why = tilec_last_error();
+        load.why = std::string("driver entry point ") + symbol + ": " +
+                   tilec_last_error();
       ok = false;
     };
     Driver &d = load.driver;
@@ -67,22 +69,38 @@ const DriverLoad &loadDriver() {
     need(d.graphLaunch, "cuGraphLaunch");
     need(d.graphExecDestroy, "cuGraphExecDestroy");
     need(d.graphDestroy, "cuGraphDestroy");
-    load.ok = ok;
+    if (!ok)
+      load.status = TILEC_ERROR_DRIVER;
   });
   return load;
 }
 
 } // namespace
 
-const Driver *tilec::mamba2::testing::getDriver(std::string &why) {
+GpuDecision tilec::mamba2::testing::decideOnSetup(tilec_status status) {
+  switch (status) {
+  case TILEC_SUCCESS:
+    return GpuDecision::Run;
+  case TILEC_ERROR_NO_DRIVER:
+  case TILEC_ERROR_NO_DEVICE:
+    return GpuDecision::Skip;
+  default:
+    return GpuDecision::Fail;
+  }
+}
+
+const Driver *tilec::mamba2::testing::getDriver(tilec_status &status,
+                                                std::string &why) {
   const DriverLoad &load = loadDriver();
+  status = load.status;
   why = load.why;
-  return load.ok ? &load.driver : nullptr;
+  return status == TILEC_SUCCESS ? &load.driver : nullptr;
 }
 
 std::string tilec::mamba2::testing::resultName(CUresult result) {
+  tilec_status status;
   std::string why;
-  const Driver *cu = getDriver(why);
+  const Driver *cu = getDriver(status, why);
   const char *name = nullptr;
   if (cu && cu->getErrorName(result, &name) == CUDA_SUCCESS && name)
     return name;
@@ -90,10 +108,17 @@ std::string tilec::mamba2::testing::resultName(CUresult result) {
 }
 
 void GpuTest::SetUp() {
+  tilec_status status;
   std::string why;
-  driver = getDriver(why);
-  if (!driver)
+  driver = getDriver(status, why);
+  switch (decideOnSetup(status)) {
+  case GpuDecision::Run:
+    break;
+  case GpuDecision::Skip:
     GTEST_SKIP() << "no CUDA driver or device: " << why;
+  case GpuDecision::Fail:
+    GTEST_FAIL() << "the CUDA driver is there but cannot be set up: " << why;
+  }
   CUdevice device;
   TILEC_CU_ASSERT(driver->deviceGet(&device, 0));
   // Retained for the life of the process: every test shares it, as a
@@ -106,8 +131,9 @@ void GpuTest::makeCurrent() const {
   TILEC_CU_ASSERT(driver->ctxSetCurrent(context));
 }
 
-DeviceBuffer::DeviceBuffer(const Driver &cu, size_t bytes) : cu(&cu) {
-  if (cu.memAlloc(&pointer, bytes) != CUDA_SUCCESS)
+DeviceBuffer::DeviceBuffer(const Driver &cu, size_t bytes, size_t guardBytes)
+    : cu(&cu), guard((guardBytes + 255) / 256 * 256) {
+  if (cu.memAlloc(&pointer, bytes + 2 * guard) != CUDA_SUCCESS)
     pointer = 0;
   else
     this->bytes = bytes;
@@ -117,12 +143,43 @@ DeviceBuffer &DeviceBuffer::operator=(DeviceBuffer &&other) noexcept {
   std::swap(cu, other.cu);
   std::swap(pointer, other.pointer);
   std::swap(bytes, other.bytes);
+  std::swap(guard, other.guard);
   return *this;
 }
 
 DeviceBuffer::~DeviceBuffer() {
   if (pointer)
     cu->memFree(pointer);
+}
+
+::testing::AssertionResult DeviceBuffer::fillGuards() const {
+  for (CUdeviceptr at : {pointer, address() + bytes})
+    if (CUresult result = guard ? cu->memsetD32(at, kGuardWord, guard / 4)
+                                : CUDA_SUCCESS)
+      return ::testing::AssertionFailure()
+             << "filling the guard zones: " << resultName(result);
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult DeviceBuffer::checkGuards(const char *name) const {
+  if (!guard)
+    return ::testing::AssertionSuccess();
+  std::vector<uint32_t> before(guard / 4), after(guard / 4);
+  for (auto [to, from] : {std::pair{&before, pointer},
+                          std::pair{&after, address() + bytes}})
+    if (CUresult result = cu->memcpyDtoH(to->data(), from, guard))
+      return ::testing::AssertionFailure()
+             << "reading the guard zones: " << resultName(result);
+  for (size_t i = 0; i < before.size(); ++i)
+    if (before[i] != kGuardWord)
+      return ::testing::AssertionFailure()
+             << name << ": written " << guard - 4 * i
+             << " bytes before its start";
+  for (size_t i = after.size(); i-- > 0;)
+    if (after[i] != kGuardWord)
+      return ::testing::AssertionFailure()
+             << name << ": written " << 4 * i + 4 << " bytes past its end";
+  return ::testing::AssertionSuccess();
 }
 
 DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
@@ -136,8 +193,10 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
       allocate(A, host.A.size() * 4) && allocate(B, host.B.size() * 2) &&
       allocate(C, host.C.size() * 2) && allocate(D, host.D.size() * 4) &&
       allocate(initialState, host.initialState.size() * 4) &&
-      allocate(y, host.y.size() * 4) &&
-      allocate(finalState, host.finalState.size() * 4);
+      (y = DeviceBuffer(cu, host.y.size() * 4, kOutputGuard)).ok() &&
+      (finalState =
+           DeviceBuffer(cu, host.finalState.size() * 4, kOutputGuard))
+          .ok();
 }
 
 ::testing::AssertionResult DeviceProblem::upload() {
@@ -166,8 +225,17 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
             cu.memsetD32(buffer->address(), quietNaN, buffer->size() / 4))
       return ::testing::AssertionFailure()
              << "cuMemsetD32: " << resultName(result);
+  for (const DeviceBuffer *buffer : {&y, &finalState})
+    if (auto result = buffer->fillGuards(); !result)
+      return result;
   host.poisonOutputs();
   return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult DeviceProblem::checkGuards() const {
+  if (auto result = y.checkGuards("y"); !result)
+    return result;
+  return finalState.checkGuards("final state");
 }
 
 ::testing::AssertionResult DeviceProblem::download() {
@@ -200,138 +268,42 @@ Outputs DeviceProblem::outputs() const {
   return out;
 }
 
-ReferenceResult
-tilec::mamba2::testing::parallelReference(HostProblem &host,
-                                          bool withInitialState) {
-  const Problem &p = host.problem;
-  const Inputs in = host.inputs(withInitialState);
-  ReferenceResult result;
-  result.y.assign(p.batch * p.seqlen * p.heads * p.headdim, 0.0);
-  result.finalState.assign(p.batch * p.heads * p.headdim * p.dstate, 0.0);
-  const int64_t tasks = p.batch * p.heads;
-  std::atomic<int64_t> next{0};
-  std::atomic<bool> failed{false};
-
-  // One (batch, head) is a problem of its own: batch 1, one head of one
-  // group, its tensors the slices of the full ones.
-  auto slice = [](const Tensor &t, std::vector<int64_t> index,
-                  std::vector<int64_t> shape) {
-    Tensor s = t;
-    int64_t offset = 0;
-    for (size_t d = 0; d < index.size(); ++d)
-      offset += index[d] * t.strides[d];
-    s.data = static_cast<char *>(t.data) + offset * int64_t(dtypeSize(t.dtype));
-    s.shape = std::move(shape);
-    return s;
+ForwardRun tilec::mamba2::testing::gpuRun(const Driver &cu, CUstream stream,
+                                          const GpuOptions &options) {
+  return [&cu, stream, options](HostProblem &host, bool withInitialState)
+             -> ::testing::AssertionResult {
+    const Problem &p = host.problem;
+    DeviceProblem device(cu, host);
+    if (!device.ok())
+      return ::testing::AssertionFailure() << "cannot allocate the buffers";
+    if (auto result = device.upload(); !result)
+      return result;
+    if (auto result = device.poisonOutputs(); !result)
+      return result;
+    auto start = std::chrono::steady_clock::now();
+    Status status = forwardGpu(p, device.inputs(withInitialState),
+                               device.outputs(), options, stream);
+    if (!status.ok())
+      return ::testing::AssertionFailure()
+             << "forwardGpu: " << status.message();
+    if (CUresult result = cu.streamSynchronize(stream))
+      return ::testing::AssertionFailure()
+             << "the kernels failed: " << resultName(result);
+    std::printf("GPU (first call, with loading) %.1f ms\n",
+                std::chrono::duration<double, std::milli>(
+                    std::chrono::steady_clock::now() - start)
+                    .count());
+    if (auto result = device.checkGuards(); !result)
+      return result;
+    return device.download();
   };
-  auto work = [&] {
-    for (int64_t task; (task = next++) < tasks;) {
-      const int64_t b = task / p.heads, h = task % p.heads;
-      const int64_t g = h / (p.heads / p.groups);
-      Problem one = p;
-      one.batch = one.heads = one.groups = 1;
-      Inputs sub;
-      sub.x = slice(in.x, {b, 0, h, 0}, {1, p.seqlen, 1, p.headdim});
-      sub.dt = slice(in.dt, {b, 0, h}, {1, p.seqlen, 1});
-      sub.A = slice(in.A, {h}, {1});
-      sub.B = slice(in.B, {b, 0, g, 0}, {1, p.seqlen, 1, p.dstate});
-      sub.C = slice(in.C, {b, 0, g, 0}, {1, p.seqlen, 1, p.dstate});
-      sub.D = slice(in.D, {h}, {1});
-      if (in.initialState)
-        sub.initialState =
-            slice(*in.initialState, {b, h, 0, 0}, {1, 1, p.headdim, p.dstate});
-      ReferenceResult part;
-      if (!referenceForward(one, sub, part).ok()) {
-        failed = true;
-        return;
-      }
-      for (int64_t t = 0; t < p.seqlen; ++t)
-        std::copy_n(&part.y[t * p.headdim], p.headdim,
-                    &result.y[((b * p.seqlen + t) * p.heads + h) * p.headdim]);
-      std::copy(part.finalState.begin(), part.finalState.end(),
-                &result.finalState[(b * p.heads + h) * p.headdim * p.dstate]);
-    }
-  };
-  std::vector<std::thread> threads;
-  const unsigned cores = std::max(1u, std::thread::hardware_concurrency());
-  for (unsigned i = 0; i < cores; ++i)
-    threads.emplace_back(work);
-  for (std::thread &thread : threads)
-    thread.join();
-  if (failed)
-    result = {};
-  return result;
 }
 
-uint64_t tilec::mamba2::testing::testSeed() {
-  uint64_t seed;
-  if (const char *text = std::getenv("TILEC_TEST_SEED"))
-    seed = std::strtoull(text, nullptr, 10);
-  else
-    seed = (uint64_t(std::random_device()()) << 32) | std::random_device()();
-  std::printf("seed %llu (repeat with TILEC_TEST_SEED=%llu)\n",
-              (unsigned long long)seed, (unsigned long long)seed);
-  return seed;
-}
-
-::testing::AssertionResult tilec::mamba2::testing::matchesReference(
-    HostProblem &host, const ReferenceResult &want, double bound) {
-  if (want.y.empty())
-    return ::testing::AssertionFailure() << "the reference failed";
-  Outputs got = host.outputs();
-  const std::pair<const char *, const std::vector<float> *> buffers[] = {
-      {"y", &host.y}, {"final state", &host.finalState}};
-  for (auto [name, values] : buffers)
-    for (size_t i = 0; i < values->size(); ++i)
-      if (!std::isfinite((*values)[i]))
-        return ::testing::AssertionFailure()
-               << name << "[" << i << "] = " << (*values)[i]
-               << " is not finite (NaN: not written)";
-  const double yError = normwiseRelativeError(got.y, want.y);
-  const double stateError =
-      normwiseRelativeError(*got.finalState, want.finalState);
-  std::printf("norm-wise relative error: y %.3g, final state %.3g\n", yError,
-              stateError);
-  if (!(yError <= bound) || !(stateError <= bound))
-    return ::testing::AssertionFailure()
-           << "norm-wise relative error y " << yError << ", final state "
-           << stateError << " (bound " << bound << ")";
-  return ::testing::AssertionSuccess();
-}
-
-::testing::AssertionResult tilec::mamba2::testing::forwardMatchesReference(
-    const Driver &cu, const Problem &p, bool withInitialState, CUstream stream,
-    const GpuOptions &options) {
-  std::printf("problem: batch %lld, seqlen %lld, heads %lld, groups %lld, "
-              "headdim %lld, dstate %lld, chunk %lld, %s initial state\n",
-              (long long)p.batch, (long long)p.seqlen, (long long)p.heads,
-              (long long)p.groups, (long long)p.headdim, (long long)p.dstate,
-              (long long)p.chunk, withInitialState ? "with" : "without");
-  HostProblem host = HostProblem::random(p, testSeed());
-  DeviceProblem device(cu, host);
-  if (!device.ok())
-    return ::testing::AssertionFailure() << "cannot allocate the buffers";
-  if (auto result = device.upload(); !result)
-    return result;
-  if (auto result = device.poisonOutputs(); !result)
-    return result;
-  auto start = std::chrono::steady_clock::now();
-  Status status = forwardGpu(p, device.inputs(withInitialState),
-                             device.outputs(), options, stream);
-  if (!status.ok())
-    return ::testing::AssertionFailure() << "forwardGpu: " << status.message();
-  if (CUresult result = cu.streamSynchronize(stream))
-    return ::testing::AssertionFailure()
-           << "the kernels failed: " << resultName(result);
-  auto gpuDone = std::chrono::steady_clock::now();
-  if (auto result = device.download(); !result)
-    return result;
-  ReferenceResult want = parallelReference(host, withInitialState);
-  auto referenceDone = std::chrono::steady_clock::now();
-  std::printf(
-      "GPU (first call, with loading) %.1f ms, f64 reference %.1f ms\n",
-      std::chrono::duration<double, std::milli>(gpuDone - start).count(),
-      std::chrono::duration<double, std::milli>(referenceDone - gpuDone)
-          .count());
-  return matchesReference(host, want);
+::testing::AssertionResult
+tilec::mamba2::testing::gpuForwardMatchesReference(
+    const Driver &cu, const Problem &problem, bool withInitialState,
+    CUstream stream, const GpuOptions &options,
+    const std::vector<BatchHead> &sample) {
+  return forwardMatchesReference(problem, withInitialState,
+                                 gpuRun(cu, stream, options), sample);
 }

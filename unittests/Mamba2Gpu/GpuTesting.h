@@ -1,14 +1,18 @@
 //===- GpuTesting.h - support for the Mamba-2 GPU tests ---------*- C++ -*-===//
 //
 // The driver entry points the tests use (through the tilec runtime, so the
-// tests start without a driver and skip), a fixture that makes device 0's
-// primary context current or skips, device buffers, a HostProblem copied to
-// the device, and the f64 reference parallelized over (batch, head).
+// tests start without a driver), the one GPU fixture (device 0's primary
+// context current, or skipped when there is no driver or no device, and
+// failed on any other driver failure), device buffers with guard zones, a
+// HostProblem copied to the device, and the forward check of
+// ForwardCheck.h run on the GPU.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_UNITTESTS_MAMBA2GPU_GPUTESTING_H
 #define TILEC_UNITTESTS_MAMBA2GPU_GPUTESTING_H
+
+#include "../Mamba2/ForwardCheck.h"
 
 #include "tilec/mamba2/Mamba2Gpu.h"
 #include "tilec/mamba2/Reference.h"
@@ -47,8 +51,18 @@ struct Driver {
   decltype(&::cuGraphDestroy) graphDestroy = nullptr;
 };
 
-/// The driver, or null when there is none or no device; `why` says so.
-const Driver *getDriver(std::string &why);
+/// What a GPU test does after the runtime set up the driver.
+enum class GpuDecision { Run, Skip, Fail };
+
+/// Skip only where there is no GPU to test: no driver library
+/// (TILEC_ERROR_NO_DRIVER) or a driver that sees no device
+/// (TILEC_ERROR_NO_DEVICE). Any other failure (a driver too old or broken,
+/// a missing entry point, cuInit failing) is a failure of the test.
+GpuDecision decideOnSetup(tilec_status status);
+
+/// The driver, or null; then `status` says why (one of tilec_status, and
+/// TILEC_ERROR_DRIVER for a missing entry point) and `why` in words.
+const Driver *getDriver(tilec_status &status, std::string &why);
 
 /// "CUDA_ERROR_X" for a driver result.
 std::string resultName(CUresult result);
@@ -61,8 +75,8 @@ std::string resultName(CUresult result);
         << ::tilec::mamba2::testing::resultName(tilec_cu_result);              \
   } while (0)
 
-/// Makes device 0's primary context current for every test, or skips the
-/// test when the runtime reports no driver or no device.
+/// Makes device 0's primary context current for every test; skips or fails
+/// the test as decideOnSetup says when the driver cannot be set up.
 class GpuTest : public ::testing::Test {
 protected:
   void SetUp() override;
@@ -91,30 +105,44 @@ protected:
   CUstream stream = nullptr;
 };
 
-/// Device memory freed on destruction.
+/// Device memory freed on destruction. With `guardBytes`, the buffer has
+/// that many bytes (rounded up to 256, to keep get()'s alignment) before
+/// and after the part get() points to, filled with kGuardWord by fillGuards
+/// and checked by checkGuards: a kernel writing past either end of an output
+/// shows. Guarded buffers hold whole 4-byte words.
 class DeviceBuffer {
 public:
+  static constexpr unsigned kGuardWord = 0x7fc0beefu; // a NaN nobody writes
+
   DeviceBuffer() = default;
-  DeviceBuffer(const Driver &cu, size_t bytes);
+  DeviceBuffer(const Driver &cu, size_t bytes, size_t guardBytes = 0);
   DeviceBuffer(const DeviceBuffer &) = delete;
   DeviceBuffer &operator=(const DeviceBuffer &) = delete;
   DeviceBuffer(DeviceBuffer &&other) noexcept { *this = std::move(other); }
   DeviceBuffer &operator=(DeviceBuffer &&other) noexcept;
   ~DeviceBuffer();
 
-  void *get() const { return reinterpret_cast<void *>(pointer); }
-  CUdeviceptr address() const { return pointer; }
+  void *get() const { return reinterpret_cast<void *>(address()); }
+  CUdeviceptr address() const { return pointer ? pointer + guard : 0; }
   size_t size() const { return bytes; }
   bool ok() const { return pointer != 0; }
+
+  /// Fills the guard zones with kGuardWord.
+  ::testing::AssertionResult fillGuards() const;
+  /// Whether every guard word is still kGuardWord.
+  ::testing::AssertionResult checkGuards(const char *name) const;
 
 private:
   const Driver *cu = nullptr;
   CUdeviceptr pointer = 0;
-  size_t bytes = 0;
+  size_t bytes = 0, guard = 0;
 };
 
 /// A HostProblem's buffers copied to the device, with descriptors of the
-/// same shapes and strides pointing there.
+/// same shapes and strides pointing there; y and the final state have guard
+/// zones of kOutputGuard bytes on either side.
+constexpr size_t kOutputGuard = 4096;
+
 class DeviceProblem {
 public:
   DeviceProblem(const Driver &cu, HostProblem &host);
@@ -122,8 +150,11 @@ public:
   bool ok() const { return allocated; }
   /// Copies the host inputs (again) to the device.
   ::testing::AssertionResult upload();
-  /// Fills y and the final state with NaN on the device.
+  /// Fills y and the final state with NaN on the device, and their guard
+  /// zones with DeviceBuffer::kGuardWord.
   ::testing::AssertionResult poisonOutputs();
+  /// Whether the guard zones around y and the final state are intact.
+  ::testing::AssertionResult checkGuards() const;
   /// Copies y and the final state into the HostProblem.
   ::testing::AssertionResult download();
 
@@ -137,26 +168,18 @@ private:
   bool allocated = false;
 };
 
-/// referenceForward, one (batch, head) per task on every core.
-ReferenceResult parallelReference(HostProblem &host, bool withInitialState);
+/// forwardGpu as the forward run of the shared check: copies the inputs to
+/// the device, poisons the outputs and their guard zones, runs on `stream`
+/// with `options`, waits, checks the guard zones and copies the outputs back.
+ForwardRun gpuRun(const Driver &cu, CUstream stream,
+                  const GpuOptions &options = {});
 
-/// A seed for this run: TILEC_TEST_SEED when set (to repeat a run), else
-/// random; printed either way.
-uint64_t testSeed();
-
-/// Checks that every element of y and the final state is finite and that
-/// both are within `bound` (norm-wise relative) of the reference.
-::testing::AssertionResult matchesReference(HostProblem &host,
-                                            const ReferenceResult &want,
-                                            double bound = 1e-2);
-
-/// The whole check on fresh random inputs (seed printed): copy to the
-/// device, poison the outputs, forwardGpu with `options` on `stream`, wait,
-/// compare with the parallel f64 reference (matchesReference).
+/// forwardMatchesReference with gpuRun.
 ::testing::AssertionResult
-forwardMatchesReference(const Driver &cu, const Problem &problem,
-                        bool withInitialState, CUstream stream,
-                        const GpuOptions &options = {});
+gpuForwardMatchesReference(const Driver &cu, const Problem &problem,
+                           bool withInitialState, CUstream stream,
+                           const GpuOptions &options = {},
+                           const std::vector<BatchHead> &sample = {});
 
 } // namespace tilec::mamba2::testing
 

@@ -7,9 +7,16 @@
 // dstate 128, 1 group) in chunks of 256 and 128, with and without an initial
 // state. Its own executable, so that it can be run, or left out, alone.
 //
+// TILEC_LARGE_TESTS_DIVISOR=<d> divides every seqlen by d (rounded up to
+// whole chunks, plus one step so that the last chunk is ragged):
+// scripts/gpu-run runs the sanitizers on the same problems at a size they
+// finish.
+//
 //===----------------------------------------------------------------------===//
 
 #include "GpuTesting.h"
+
+#include <cstdlib>
 
 using namespace tilec::mamba2;
 using namespace tilec::mamba2::testing;
@@ -19,21 +26,30 @@ namespace {
 class LargeForward : public GpuStreamTest,
                      public ::testing::WithParamInterface<bool> {};
 
+/// `p` with its seqlen divided by TILEC_LARGE_TESTS_DIVISOR.
+Problem scaled(Problem p) {
+  if (const char *text = std::getenv("TILEC_LARGE_TESTS_DIVISOR")) {
+    const int64_t divisor = std::max<int64_t>(1, std::atoll(text));
+    p.seqlen = (p.seqlen / divisor + p.chunk - 1) / p.chunk * p.chunk + 1;
+  }
+  return p;
+}
+
 TEST_P(LargeForward, Batch4Seqlen16384) {
-  const Problem p{/*batch=*/4,  /*seqlen=*/16384, /*heads=*/8,
-                  /*groups=*/1, /*headdim=*/64,   /*dstate=*/128,
-                  /*chunk=*/128};
-  EXPECT_TRUE(forwardMatchesReference(cu(), p, GetParam(), stream));
+  const Problem p = scaled({/*batch=*/4,  /*seqlen=*/16384, /*heads=*/8,
+                            /*groups=*/1, /*headdim=*/64,   /*dstate=*/128,
+                            /*chunk=*/128});
+  EXPECT_TRUE(gpuForwardMatchesReference(cu(), p, GetParam(), stream));
 }
 
 TEST_P(LargeForward, Tokens300000Chunk256) {
-  const Problem p{1, 300000, 8, 1, 64, 128, 256};
-  EXPECT_TRUE(forwardMatchesReference(cu(), p, GetParam(), stream));
+  const Problem p = scaled({1, 300000, 8, 1, 64, 128, 256});
+  EXPECT_TRUE(gpuForwardMatchesReference(cu(), p, GetParam(), stream));
 }
 
 TEST_P(LargeForward, Tokens300000Chunk128) {
-  const Problem p{1, 300000, 8, 1, 64, 128, 128};
-  EXPECT_TRUE(forwardMatchesReference(cu(), p, GetParam(), stream));
+  const Problem p = scaled({1, 300000, 8, 1, 64, 128, 128});
+  EXPECT_TRUE(gpuForwardMatchesReference(cu(), p, GetParam(), stream));
 }
 
 INSTANTIATE_TEST_SUITE_P(InitialState, LargeForward, ::testing::Bool(),

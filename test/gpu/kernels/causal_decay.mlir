@@ -3,6 +3,15 @@
 // test/gpu/cases.txt.
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
+// CHECK-LABEL: .entry causal_decay(
+// CHECK-DAG: %ctaid.x
+// CHECK-DAG: ex2.approx.f32
+// CHECK-DAG: selp.f32
+// CHECK-DAG: cvt.rn.bf16.f32
+// CHECK-DAG: cvt.rzi.s32.f32
+// CHECK-DAG: bar.sync{{.*}}0;
+// CHECK-DAG: st.global.b32
 
 // The Mamba-2 pattern on one 64-step tile: g = cumsum(a); the pairwise decay
 // exp2(where(i >= j, g_i - g_j, -inf)), a row broadcast, an extracted row

@@ -3,6 +3,13 @@
 // test/gpu/cases.txt.
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
+// CHECK-LABEL: .entry copy_padded(
+// CHECK-DAG: %ctaid.x
+// CHECK-DAG: %ctaid.y
+// CHECK-DAG: ld.global.b32
+// CHECK-DAG: add.rn.f32
+// CHECK-DAG: st.global.b32
 
 // out = in + 1 tile by tile over a 2-D view whose sizes are not multiples of
 // the tile: padded reads (padding = nan shows where they land) and masked

@@ -3,6 +3,13 @@
 // test/gpu/cases.txt.
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
+// CHECK-LABEL: .entry grid3d(
+// CHECK-DAG: %ctaid.x
+// CHECK-DAG: %ctaid.y
+// CHECK-DAG: %ctaid.z
+// CHECK-DAG: %nctaid.x
+// CHECK-DAG: st.global.b32
 
 // Each program writes its coordinates and the grid size into its element of
 // a 3-D view of i32 (a 1x1x4 tile: x, y, z, programs), exercising block_id,

@@ -3,6 +3,15 @@
 // test/gpu/cases.txt.
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
+// CHECK-LABEL: .entry load_scan(
+// CHECK-DAG: ld.global.b32
+// CHECK-DAG: st.shared.b32
+// CHECK-DAG: bar.sync{{.*}}0;
+// CHECK-DAG: ld.shared.b32
+// CHECK-DAG: max.NaN.f32
+// CHECK-DAG: add.rn.f32
+// CHECK-DAG: st.global.b32
 
 // Program (i, j) reads tile (i, j) of x (a ragged 2-D view, 16x8 tiles)
 // transposed through order = [1, 0] and stores it as tile (j, i) of y, so

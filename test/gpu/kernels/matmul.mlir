@@ -3,6 +3,15 @@
 // test/gpu/cases.txt.
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
+// CHECK-LABEL: .entry matmul(
+// CHECK-DAG: cvt.rn.bf16.f32
+// CHECK-DAG: cvt.rn.f16x2.f32
+// CHECK-DAG: cvt.rna.tf32.f32
+// CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-DAG: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// CHECK-DAG: st.global.b32
 
 // C = A B over K in BK steps, operands converted to ELEM (bf16, f16, tf32 or
 // f32 through the kernel variants below), f32 accumulation. A is M x K, B is

@@ -3,6 +3,11 @@
 // test/gpu/cases.txt.
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
+// CHECK-LABEL: .entry mma_bf16(
+// CHECK-DAG: ld.global.b16
+// CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-DAG: st.global.b32
 
 // c += a @ b, bf16, 64x32 by 32x48 on 4 warps (several tiles per warp).
 tile.kernel @mma_bf16(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,

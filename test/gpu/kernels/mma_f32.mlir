@@ -3,6 +3,11 @@
 // test/gpu/cases.txt.
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
+// CHECK-LABEL: .entry mma_f32(
+// CHECK-DAG: ld.global.b32
+// CHECK-DAG: fma.rn.f32
+// CHECK-DAG: st.global.b32
 
 // c += a @ b in f32, 8x5 by 5x8.
 tile.kernel @mma_f32(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>,

@@ -3,6 +3,11 @@
 // test/gpu/cases.txt.
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
+// CHECK-LABEL: .entry mma_tf32(
+// CHECK-DAG: cvt.rna.tf32.f32
+// CHECK-DAG: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// CHECK-DAG: st.global.b32
 
 // c += tf32(a) @ tf32(b), 20x12 by 12x6: padded to the instruction shape.
 tile.kernel @mma_tf32(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>,

@@ -3,6 +3,13 @@
 // test/gpu/cases.txt.
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
+// CHECK-LABEL: .entry movement(
+// CHECK-DAG: st.shared.b32
+// CHECK-DAG: bar.sync{{.*}}0;
+// CHECK-DAG: ld.shared.b32
+// CHECK-DAG: ex2.approx.f32
+// CHECK-DAG: st.global.b32
 
 // Data movement on an 8x8 tile of x: o[0] = permute, o[1] = broadcast of
 // row 3, o[2..3] = extract of rows 2k..2k+1 (k = 2) twice, o[4] = exp2.

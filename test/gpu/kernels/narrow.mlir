@@ -3,6 +3,16 @@
 // test/gpu/cases.txt.
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
+// CHECK-LABEL: .entry narrow(
+// CHECK-DAG: cvt.rn.bf16.f32
+// CHECK-DAG: cvt.rn.f16.f32
+// CHECK-DAG: cvt.rzi.s32.f32
+// CHECK-DAG: st.shared.b8
+// CHECK-DAG: ld.shared.b8
+// CHECK-DAG: selp.f32
+// CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
+// CHECK-DAG: st.global.b32
 
 // Narrow types: o[0] = f16(x) @ f16(x) (mma.sync f16), o[1] = bf16 cumsum
 // along rows, o[2] = where(broadcast of row 2 of x > 0, x, -x) (an i1 tile

@@ -3,6 +3,14 @@
 // test/gpu/cases.txt.
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
+// CHECK-LABEL: .entry scan_reduce(
+// CHECK-DAG: ld.global.b32
+// CHECK-DAG: max.NaN.f32
+// CHECK-DAG: min.NaN.f32
+// CHECK-DAG: add.rn.f32
+// CHECK-DAG: bar.sync{{.*}}0;
+// CHECK-DAG: st.global.b32
 
 // Inclusive scans and reductions of one 64x32 tile along each axis.
 tile.kernel @scan_reduce(%in: !tile.view<2, f32>, %cs0: !tile.view<2, f32>,

@@ -3,6 +3,13 @@
 // test/gpu/cases.txt.
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
+// CHECK-LABEL: .entry transpose(
+// CHECK-DAG: ld.global.b16
+// CHECK-DAG: st.shared.b16
+// CHECK-DAG: bar.sync{{.*}}0;
+// CHECK-DAG: ld.shared.b16
+// CHECK-DAG: st.global.b16
 
 // out[j, i] = in[i, j]: a transposed load (order) and a transposed store.
 // Grid (ceil(M/32), ceil(N/16)); `out` is N x M.

@@ -1,0 +1,352 @@
+//===- ForwardCheck.cpp - checking a Mamba-2 forward pass -------*- C++ -*-===//
+//
+// The bounds. x, B and C are bf16 and the reference computes with exactly
+// those values, so only the kernels' own roundings count. An output element
+// is a sum of elementary terms t_k (ReferenceResult::yScale lists them);
+// on its way to the output a term passes at most R = 3 tf32 roundings (u =
+// 2^-11): its decayed input B dt exp(.) or weight (C B^T . decay . dt)
+// rounded to an mma operand; the chunk's state rounded when it enters the
+// next chunk; the state rounded as the operand of C h^T. Each is a relative
+// error d, |d| <= u, of mean 0 and variance u^2/3 (round to nearest of a
+// value independent of the grid). f32 sums, the f32 cumsum of A dt (its
+// error in the exponent is below 2^-24 * 800 even for fast heads) and
+// exp2's 2 ulp are below 2^-22 relative: kFloatSlack. So an element's error
+// is sum_k t_k e_k with e_k the sum of at most R independent d's:
+//   mean 0, standard deviation sigma <= u sqrt(R/3) (sum t_k^2)^1/2
+//                                     = u * scale.
+// - Per element: 8 sigma. The error is a sum of many small independent
+//   roundings, close to normal, and bounded (a single term cannot pass
+//   sqrt(3) sigma), so P(|error| > 8 sigma) < 1e-15: no false failure in
+//   the 1e9 elements the largest test checks.
+// - Norm-wise: E ||error||^2 <= u^2 ||scale||^2 with R = 3; over the
+//   thousands of elements of a test the realized sum of squares is within
+//   a few percent of its mean. Terms that pass fewer roundings (x and C
+//   are exact in tf32; the initial state's and D x's terms pass one or
+//   none) bring the mean below R = 3's; the bound is the mean at R = 3
+//   itself: kNormwiseFactor = 1. A bf16 state (u_bf16 = 4u) exceeds it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ForwardCheck.h"
+
+#include "../Support/TestSeed.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <mutex>
+#include <sstream>
+#include <thread>
+
+using namespace tilec::mamba2;
+using namespace tilec::mamba2::testing;
+
+namespace {
+
+constexpr double kTf32Roundoff = 0x1p-11;
+constexpr double kElementSigmas = 8.0;
+constexpr double kNormwiseFactor = 1.0;
+constexpr double kFloatSlack = 0x1p-22;
+
+/// `tensor` restricted to `shape`, starting at `index`.
+Tensor slice(const Tensor &tensor, const std::vector<int64_t> &index,
+             std::vector<int64_t> shape) {
+  Tensor s = tensor;
+  int64_t offset = 0;
+  for (size_t d = 0; d < index.size(); ++d)
+    offset += index[d] * tensor.strides[d];
+  s.data = static_cast<char *>(tensor.data) +
+           offset * static_cast<int64_t>(dtypeSize(tensor.dtype));
+  s.shape = std::move(shape);
+  return s;
+}
+
+/// Runs work(i) for i in [0, count) on every core.
+template <typename Work> void onEveryCore(int64_t count, Work work) {
+  std::atomic<int64_t> next{0};
+  auto loop = [&] {
+    for (int64_t i; (i = next++) < count;)
+      work(i);
+  };
+  const int64_t threads = std::min<int64_t>(
+      count, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (int64_t i = 1; i < threads; ++i)
+    pool.emplace_back(loop);
+  loop();
+  for (std::thread &thread : pool)
+    thread.join();
+}
+
+void compareElement(ErrorLine &line, int64_t index, float got, double want,
+                    double scale) {
+  ++line.checked;
+  const double bound = kElementSigmas * kTf32Roundoff * scale +
+                       kFloatSlack * std::fabs(want);
+  const double error = std::fabs(static_cast<double>(got) - want);
+  line.errorSquares += error * error;
+  line.wantSquares += want * want;
+  line.scaleSquares += scale * scale;
+  const double ratio = bound > 0 ? error / bound : (error > 0 ? INFINITY : 0);
+  line.worstRatio = std::max(line.worstRatio, std::isnan(ratio) ? INFINITY
+                                                                : ratio);
+  if (!(error <= bound) && line.violations++ == 0) {
+    line.first = index;
+    line.firstGot = got;
+    line.firstWant = want;
+    line.firstBound = bound;
+  }
+}
+
+void countNotFinite(ErrorLine &line, const std::vector<float> &values) {
+  std::atomic<size_t> count{0};
+  std::atomic<int64_t> first{-1};
+  const int64_t blocks = (static_cast<int64_t>(values.size()) + 65535) / 65536;
+  onEveryCore(blocks, [&](int64_t block) {
+    const size_t end = std::min(values.size(), size_t(block + 1) * 65536);
+    for (size_t i = size_t(block) * 65536; i < end; ++i)
+      if (!std::isfinite(values[i]) && count++ == 0)
+        first = static_cast<int64_t>(i);
+  });
+  line.notFinite = count;
+  if (count && line.first < 0) {
+    line.first = first;
+    line.firstGot = values[first];
+  }
+}
+
+} // namespace
+
+const std::vector<Shape> &tilec::mamba2::testing::forwardShapes() {
+  // One chunk and several, shared and per-group B and C, ragged last chunks
+  // (100, 300, 600), a sequence shorter than a chunk, every chunk size, and
+  // headdim and dstate that are no multiples of the tiles.
+  static const std::vector<Shape> shapes = {
+      {1, 64, 1, 4, 16, 32, 64},   {2, 128, 1, 4, 16, 32, 64},
+      {1, 64, 2, 4, 16, 32, 64},   {2, 128, 2, 8, 32, 64, 64},
+      {1, 192, 1, 4, 16, 32, 64},  {1, 256, 4, 4, 128, 64, 128},
+      {2, 100, 1, 4, 16, 32, 64},  {1, 300, 2, 4, 64, 64, 128},
+      {1, 512, 1, 2, 32, 32, 256}, {1, 10, 1, 2, 16, 16, 64},
+      {2, 600, 2, 4, 64, 64, 256}, {1, 77, 1, 2, 24, 40, 128}};
+  return shapes;
+}
+
+std::string tilec::mamba2::testing::shapeName(const Shape &s,
+                                              bool withInitialState) {
+  return "b" + std::to_string(s.batch) + "_L" + std::to_string(s.seqlen) +
+         "_g" + std::to_string(s.groups) + "_h" + std::to_string(s.heads) +
+         "_N" + std::to_string(s.dstate) + "_P" + std::to_string(s.headdim) +
+         "_c" + std::to_string(s.chunk) + (withInitialState ? "_init" : "");
+}
+
+void tilec::mamba2::testing::PrintTo(const Shape &s, std::ostream *os) {
+  *os << "(batch " << s.batch << ", seqlen " << s.seqlen << ", groups "
+      << s.groups << ", heads " << s.heads << ", dstate " << s.dstate
+      << ", headdim " << s.headdim << ", chunk " << s.chunk << ")";
+}
+
+std::vector<BatchHead>
+tilec::mamba2::testing::allBatchHeads(const Problem &p) {
+  std::vector<BatchHead> all;
+  for (int64_t b = 0; b < p.batch; ++b)
+    for (int64_t h = 0; h < p.heads; ++h)
+      all.emplace_back(b, h);
+  return all;
+}
+
+std::vector<BatchHead>
+tilec::mamba2::testing::sampleBatchHeads(const Problem &p) {
+  std::vector<BatchHead> sample;
+  for (int64_t b = 0; b < p.batch; ++b)
+    for (int64_t h = 0; h < p.heads; ++h)
+      if (h < 2 || h >= p.heads - 2)
+        sample.emplace_back(b, h);
+  return sample;
+}
+
+Inputs tilec::mamba2::testing::headInputs(HostProblem &host,
+                                          bool withInitialState, BatchHead at,
+                                          int64_t begin, int64_t end,
+                                          Problem &one) {
+  const Problem &p = host.problem;
+  const Inputs in = host.inputs(withInitialState);
+  const auto [b, h] = at;
+  const int64_t g = h / (p.heads / p.groups), steps = end - begin;
+  one = p;
+  one.batch = one.heads = one.groups = 1;
+  one.seqlen = steps;
+  Inputs sub;
+  sub.x = slice(in.x, {b, begin, h, 0}, {1, steps, 1, p.headdim});
+  sub.dt = slice(in.dt, {b, begin, h}, {1, steps, 1});
+  sub.A = slice(in.A, {h}, {1});
+  sub.B = slice(in.B, {b, begin, g, 0}, {1, steps, 1, p.dstate});
+  sub.C = slice(in.C, {b, begin, g, 0}, {1, steps, 1, p.dstate});
+  sub.D = slice(in.D, {h}, {1});
+  if (in.initialState)
+    sub.initialState =
+        slice(*in.initialState, {b, h, 0, 0}, {1, 1, p.headdim, p.dstate});
+  return sub;
+}
+
+ReferenceResult tilec::mamba2::testing::headReference(HostProblem &host,
+                                                      bool withInitialState,
+                                                      BatchHead at) {
+  Problem one;
+  Inputs in =
+      headInputs(host, withInitialState, at, 0, host.problem.seqlen, one);
+  ReferenceResult result;
+  if (!referenceForward(one, in, result).ok())
+    return {};
+  return result;
+}
+
+int64_t tilec::mamba2::testing::yOffset(const Problem &p, BatchHead at,
+                                        int64_t t) {
+  return ((at.first * p.seqlen + t) * p.heads + at.second) * p.headdim;
+}
+
+int64_t tilec::mamba2::testing::stateOffset(const Problem &p, BatchHead at) {
+  return (at.first * p.heads + at.second) * p.headdim * p.dstate;
+}
+
+double ErrorLine::normwiseError() const {
+  if (wantSquares == 0)
+    return errorSquares == 0 ? 0 : INFINITY;
+  return std::sqrt(errorSquares / wantSquares);
+}
+
+double ErrorLine::normwiseBound() const {
+  if (wantSquares == 0)
+    return 0;
+  return kNormwiseFactor * kTf32Roundoff * std::sqrt(scaleSquares / wantSquares) +
+         kFloatSlack;
+}
+
+bool ErrorLine::passed() const {
+  return violations == 0 && notFinite == 0 &&
+         normwiseError() <= normwiseBound();
+}
+
+void ErrorLine::merge(const ErrorLine &other) {
+  worstRatio = std::max(worstRatio, other.worstRatio);
+  if (other.violations && (violations == 0 || other.first < first)) {
+    first = other.first;
+    firstGot = other.firstGot;
+    firstWant = other.firstWant;
+    firstBound = other.firstBound;
+  }
+  violations += other.violations;
+  checked += other.checked;
+  errorSquares += other.errorSquares;
+  wantSquares += other.wantSquares;
+  scaleSquares += other.scaleSquares;
+}
+
+double ErrorReport::missFactor() const {
+  double factor = 0;
+  for (const ErrorLine *line : {&y, &finalState}) {
+    if (line->notFinite)
+      return INFINITY;
+    if (line->checked == 0)
+      continue;
+    factor = std::max({factor, line->worstRatio,
+                       line->normwiseError() / line->normwiseBound()});
+  }
+  return factor;
+}
+
+std::string ErrorReport::describe() const {
+  std::ostringstream os;
+  os.precision(3);
+  const std::pair<const char *, const ErrorLine *> lines[] = {
+      {"y", &y}, {"final state", &finalState}};
+  for (auto [name, line] : lines) {
+    if (line->checked == 0 && line->notFinite == 0)
+      continue;
+    os << name << ": " << line->checked << " elements, worst error/bound "
+       << line->worstRatio << ", norm-wise " << line->normwiseError()
+       << " (bound " << line->normwiseBound() << ")";
+    if (line->notFinite)
+      os << "; " << line->notFinite << " not finite (NaN: not written), the "
+         << "first at " << line->first << ": " << line->firstGot;
+    else if (line->violations)
+      os << "; " << line->violations << " over the element bound, the first "
+         << "at " << line->first << ": " << line->firstGot << " instead of "
+         << line->firstWant << " (bound " << line->firstBound << ")";
+    os << "\n";
+  }
+  return os.str();
+}
+
+ErrorReport tilec::mamba2::testing::compareWithReference(
+    HostProblem &host, bool withInitialState, bool withFinalState,
+    const std::vector<BatchHead> &sample) {
+  const Problem &p = host.problem;
+  const std::vector<BatchHead> heads = sample.empty() ? allBatchHeads(p)
+                                                      : sample;
+  ErrorReport report;
+  std::mutex merging;
+  bool referenceFailed = false;
+  onEveryCore(static_cast<int64_t>(heads.size()), [&](int64_t task) {
+    const BatchHead at = heads[task];
+    ReferenceResult want = headReference(host, withInitialState, at);
+    ErrorReport part;
+    if (!want.y.empty()) {
+      for (int64_t t = 0; t < p.seqlen; ++t) {
+        const int64_t offset = yOffset(p, at, t);
+        for (int64_t i = 0; i < p.headdim; ++i)
+          compareElement(part.y, offset + i, host.y[offset + i],
+                         want.y[t * p.headdim + i],
+                         want.yScale[t * p.headdim + i]);
+      }
+      if (withFinalState) {
+        const int64_t offset = stateOffset(p, at);
+        for (size_t k = 0; k < want.finalState.size(); ++k)
+          compareElement(part.finalState, offset + k,
+                         host.finalState[offset + k], want.finalState[k],
+                         want.finalStateScale[k]);
+      }
+    }
+    std::lock_guard<std::mutex> lock(merging);
+    referenceFailed |= want.y.empty();
+    report.y.merge(part.y);
+    report.finalState.merge(part.finalState);
+  });
+  if (referenceFailed)
+    report.y.notFinite = 1;
+  countNotFinite(report.y, host.y);
+  if (withFinalState)
+    countNotFinite(report.finalState, host.finalState);
+  return report;
+}
+
+::testing::AssertionResult tilec::mamba2::testing::matchesReference(
+    HostProblem &host, bool withInitialState, bool withFinalState,
+    const std::vector<BatchHead> &sample) {
+  ErrorReport report =
+      compareWithReference(host, withInitialState, withFinalState, sample);
+  std::printf("%s", report.describe().c_str());
+  if (report.passed())
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure() << report.describe();
+}
+
+::testing::AssertionResult tilec::mamba2::testing::forwardMatchesReference(
+    const Problem &p, bool withInitialState, const ForwardRun &run,
+    const std::vector<BatchHead> &sample) {
+  std::printf("problem: batch %lld, seqlen %lld, heads %lld, groups %lld, "
+              "headdim %lld, dstate %lld, chunk %lld, %s initial state\n",
+              (long long)p.batch, (long long)p.seqlen, (long long)p.heads,
+              (long long)p.groups, (long long)p.headdim, (long long)p.dstate,
+              (long long)p.chunk, withInitialState ? "with" : "without");
+  const uint64_t seed = tilec::testing::testSeed();
+  HostProblem host = HostProblem::random(p, seed);
+  host.poisonOutputs();
+  if (auto result = run(host, withInitialState); !result)
+    return result << "\n" << tilec::testing::seedTrace(seed);
+  if (auto result = matchesReference(host, withInitialState, true, sample);
+      !result)
+    return result << tilec::testing::seedTrace(seed);
+  return ::testing::AssertionSuccess();
+}
