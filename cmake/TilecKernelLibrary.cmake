@@ -55,4 +55,6 @@ function(tilec_add_kernel_library name)
   add_library(${name} STATIC ${generated})
   target_include_directories(${name} PUBLIC ${outdir})
   target_link_libraries(${name} PUBLIC tilec_runtime)
+  # Position independent, so that it can go into a shared library too.
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()

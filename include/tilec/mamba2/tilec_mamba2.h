@@ -3,10 +3,13 @@
  * A C interface to forwardGpu (Mamba2Gpu.h) for callers that are not C++
  * (Python through ctypes or cffi, other languages). Tensors are described by
  * plain pointers and shape/stride arrays in elements, in mamba_ssm's layouts
- * (docs/mamba2-gpu.md). Every function returns a tilec_mamba2_status; on
- * failure tilec_mamba2_last_error() says, for the calling thread, what was
- * wrong. Arguments are checked before the CUDA driver is used, so an invalid
- * call fails the same way on a machine without a GPU.
+ * (docs/mamba2-gpu.md). The shared library libtilec_mamba2.so (CMake:
+ * tilec::mamba2) implements it and exports nothing else; it needs only the C
+ * library and, at run time, the CUDA driver. Every function returns a
+ * tilec_mamba2_status; on failure tilec_mamba2_last_error() says, for the
+ * calling thread, what was wrong. Arguments are checked before the CUDA
+ * driver is used, so an invalid call fails the same way on a machine without
+ * a GPU.
  *
  * This header needs no CUDA header: the stream is a void * holding a
  * CUstream or cudaStream_t (the same handle); NULL is the legacy default
@@ -19,6 +22,14 @@
 
 #include <stddef.h>
 #include <stdint.h>
+
+/* Marks the functions of the C ABI, the only symbols libtilec_mamba2.so
+ * exports (it is built with hidden visibility and a version script). */
+#if defined(__GNUC__) || defined(__clang__)
+#define TILEC_MAMBA2_API __attribute__((visibility("default")))
+#else
+#define TILEC_MAMBA2_API
+#endif
 
 #ifdef __cplusplus
 extern "C" {
@@ -103,21 +114,21 @@ typedef struct tilec_mamba2_tensor {
 } tilec_mamba2_tensor;
 
 /* The name of a status, e.g. "TILEC_MAMBA2_ERROR_UNALIGNED". */
-const char *tilec_mamba2_status_name(int status);
+TILEC_MAMBA2_API const char *tilec_mamba2_status_name(int status);
 
 /* What the last failing tilec_mamba2 call of the calling thread reported;
  * "" when none failed. Valid until the thread's next tilec_mamba2 call. */
-const char *tilec_mamba2_last_error(void);
+TILEC_MAMBA2_API const char *tilec_mamba2_last_error(void);
 
 /* Bytes of device workspace tilec_mamba2_forward needs for `problem`.
  * Needs no driver. */
-int tilec_mamba2_workspace_size(const tilec_mamba2_problem *problem,
-                                size_t *bytes);
+TILEC_MAMBA2_API int
+tilec_mamba2_workspace_size(const tilec_mamba2_problem *problem, size_t *bytes);
 
 /* Loads every kernel into the calling thread's current context, as the
  * first tilec_mamba2_forward for each chunk size would. Call it before
  * capturing tilec_mamba2_forward in a CUDA graph. */
-int tilec_mamba2_prepare(void);
+TILEC_MAMBA2_API int tilec_mamba2_prepare(void);
 
 /* The Mamba-2 forward pass, enqueued on `stream` in the calling thread's
  * current CUDA context; returns without waiting for the kernels.
@@ -144,18 +155,13 @@ int tilec_mamba2_prepare(void);
  * pointer to its element size and of the workspace to 16 bytes; the
  * workspace size. Then, through the driver: the driver and a device, a
  * current context, and that every pointer is device memory. */
-int tilec_mamba2_forward(const tilec_mamba2_problem *problem,
-                         const tilec_mamba2_tensor *x,
-                         const tilec_mamba2_tensor *dt,
-                         const tilec_mamba2_tensor *A,
-                         const tilec_mamba2_tensor *B,
-                         const tilec_mamba2_tensor *C,
-                         const tilec_mamba2_tensor *D,
-                         const tilec_mamba2_tensor *initial_state,
-                         const tilec_mamba2_tensor *y,
-                         const tilec_mamba2_tensor *final_state,
-                         void *workspace, size_t workspace_bytes,
-                         void *stream);
+TILEC_MAMBA2_API int tilec_mamba2_forward(
+    const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
+    const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
+    void *workspace, size_t workspace_bytes, void *stream);
 
 #ifdef __cplusplus
 } /* extern "C" */
