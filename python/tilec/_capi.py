@@ -47,23 +47,20 @@ class Descriptor:
     def __init__(self, data, dtype, shape, strides, note=""):
         self.data = data
         self.dtype = dtype
-        self.shape = list(shape)
+        self.shape = list(shape)  # None: a null shape array
         self.strides = None if strides is None else list(strides)
         self.rank = len(self.shape)
         self.note = note  # added to an error message, e.g. the torch dtype
 
     def as_struct(self):
-        """The C struct; it references arrays that this object keeps alive
-        until the next call."""
-        self._shape = (ctypes.c_int64 * max(len(self.shape), 1))(*self.shape)
-        self._strides = None
-        if self.strides is not None:
-            self._strides = (ctypes.c_int64 * max(len(self.strides), 1))(
-                *self.strides)
-        return _Tensor(self.data, self.dtype, self.rank,
-                       ctypes.cast(self._shape, ctypes.POINTER(ctypes.c_int64)),
-                       None if self._strides is None else ctypes.cast(
-                           self._strides, ctypes.POINTER(ctypes.c_int64)))
+        """The C struct; it points into arrays that this object keeps alive
+        until its next as_struct."""
+        self._arrays = [None if values is None else
+                        (ctypes.c_int64 * max(len(values), 1))(*values)
+                        for values in (self.shape, self.strides)]
+        shape, strides = (None if array is None else ctypes.cast(
+            array, ctypes.POINTER(ctypes.c_int64)) for array in self._arrays)
+        return _Tensor(self.data, self.dtype, self.rank, shape, strides)
 
 
 def describe(name, tensor):
