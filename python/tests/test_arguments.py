@@ -122,3 +122,20 @@ def test_op_on_meta_tensors_uses_the_fake():
         return_final_states=True)
     assert y.device.type == "meta" and y.shape == (3, 50, 6, 40)
     assert final.shape == (3, 6, 40, 24)
+
+
+def test_chunk_beyond_64_bits_is_not_wrapped():
+    # ctypes would silently wrap 2^64 + 64 to 64.
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        call(chunk_size=2**64 + 64)
+    assert caught.value.status == Status.UNSUPPORTED_CHUNK
+    assert "does not fit in 64 bits" in caught.value.message
+
+
+@pytest.mark.parametrize("wrong", ["x", "B"])
+def test_sizes_of_a_tensor_of_the_wrong_rank_keep_the_problem_valid(wrong):
+    args = inputs()
+    args[wrong] = args[wrong][0]
+    sizes = mamba2.problem_sizes(args["x"], args["B"])
+    batch, seqlen, heads, headdim, groups, dstate = sizes
+    assert heads % groups == 0 and min(sizes) >= 1

@@ -40,12 +40,22 @@ HAS_OP = (_torch_version() >= MIN_TORCH_FOR_OP
 def problem_sizes(x, B):
     """(batch, seqlen, heads, headdim, groups, dstate) as mamba_ssm reads
     them, from x (batch, seqlen, heads, headdim) and B (batch, seqlen,
-    groups, dstate). A tensor of another rank contributes ones, so that the
-    C ABI reports its rank rather than a problem made of the wrong
+    groups, dstate). When x or B has another rank, the sizes it would give
+    are ones (and groups is 1), so that the problem stays valid and the C
+    ABI reports that tensor's rank rather than a problem made of the wrong
     dimensions."""
-    batch, seqlen, heads, headdim = x.shape if x.dim() == 4 else (1, 1, 1, 1)
+    if x.dim() != 4:
+        return 1, 1, 1, 1, 1, (B.shape[3] if B.dim() == 4 else 1)
+    batch, seqlen, heads, headdim = x.shape
     groups, dstate = B.shape[2:] if B.dim() == 4 else (1, 1)
     return batch, seqlen, heads, headdim, groups, dstate
+
+
+def _check_chunk(chunk_size):
+    """An int the C ABI's int64_t can hold (ctypes would wrap it)."""
+    if not -2**63 <= chunk_size < 2**63:
+        raise _capi.error(Status.UNSUPPORTED_CHUNK,
+                          f"chunk_size {chunk_size} does not fit in 64 bits")
 
 
 def _check_devices(named):
@@ -82,9 +92,7 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
                                         ("initial_states", initial_states))
               if t is not None]
     device = _check_devices(named)
-    if not -2**63 <= chunk_size < 2**63:
-        raise _capi.error(Status.UNSUPPORTED_CHUNK,
-                          f"chunk_size {chunk_size} does not fit in 64 bits")
+    _check_chunk(chunk_size)
     batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
     problem = _capi.Problem(batch, seqlen, heads, groups, headdim, dstate,
                             chunk_size)
@@ -171,6 +179,7 @@ def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
     if isinstance(chunk_size, bool) or not isinstance(chunk_size, int):
         raise TypeError(f"tilec.mamba2.chunk_scan_combined: chunk_size must "
                         f"be an int, not {type(chunk_size).__name__}")
+    _check_chunk(chunk_size)
     for name, value in (("z", z), ("dt_bias", dt_bias), ("seq_idx", seq_idx),
                         ("cu_seqlens", cu_seqlens)):
         if value is not None:
