@@ -4,8 +4,14 @@
 #
 # Compiles each tile-dialect source with `tilec --emit=cpp` at build time and
 # builds the generated launchers into the static library NAME, which links
-# tilec_runtime. For a.mlir, consumers include "a.h". Editing a kernel or
+# tilec::runtime. For a.mlir, consumers include "a.h". Editing a kernel or
 # rebuilding tilec regenerates its launchers.
+#
+# The compiler is the executable target tilec::tilec: this project's own
+# tilec in its build, the installed one for a project that found the package
+# (find_package(tilec), tilecConfig.cmake). It runs the CUDA toolkit's
+# TILEC_PTXAS and TILEC_FATBINARY and links TILEC_LIBDEVICE, found by
+# whichever of the two included this file.
 function(tilec_add_kernel_library name)
   cmake_parse_arguments(ARG "" "TARGETS;KERNEL_SUFFIX" "SOURCES;DEFINES" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
@@ -15,12 +21,19 @@ function(tilec_add_kernel_library name)
   if(NOT ARG_SOURCES)
     message(FATAL_ERROR "tilec_add_kernel_library(${name}): no SOURCES")
   endif()
-  if(NOT TARGET tilec_runtime OR NOT TILEC_PTXAS OR NOT TILEC_FATBINARY)
+  if(NOT TARGET tilec::tilec)
+    message(FATAL_ERROR "tilec_add_kernel_library(${name}): there is no "
+                        "tilec::tilec executable")
+  endif()
+  if(NOT TARGET tilec::runtime OR NOT TILEC_PTXAS OR NOT TILEC_FATBINARY)
     message(FATAL_ERROR "tilec_add_kernel_library(${name}) needs the CUDA "
                         "toolkit (set TILEC_CUDA_ROOT)")
   endif()
 
-  set(options --emit=cpp)
+  set(options --emit=cpp --ptxas=${TILEC_PTXAS} --fatbinary=${TILEC_FATBINARY})
+  if(TILEC_LIBDEVICE)
+    list(APPEND options --libdevice=${TILEC_LIBDEVICE})
+  endif()
   if(ARG_TARGETS)
     list(APPEND options --target=${ARG_TARGETS})
   endif()
@@ -45,8 +58,8 @@ function(tilec_add_kernel_library name)
     add_custom_command(
       OUTPUT ${outdir}/${stem}.cpp ${outdir}/${stem}.h
       COMMAND ${CMAKE_COMMAND} -E make_directory ${outdir}
-      COMMAND tilec ${source} -o ${outdir}/${stem} ${options}
-      DEPENDS ${source} tilec
+      COMMAND tilec::tilec ${source} -o ${outdir}/${stem} ${options}
+      DEPENDS ${source} tilec::tilec
       COMMENT "tilec: compiling ${stem}.mlir into launchers"
       VERBATIM)
     list(APPEND generated ${outdir}/${stem}.cpp)
@@ -54,7 +67,7 @@ function(tilec_add_kernel_library name)
 
   add_library(${name} STATIC ${generated})
   target_include_directories(${name} PUBLIC ${outdir})
-  target_link_libraries(${name} PUBLIC tilec_runtime)
+  target_link_libraries(${name} PUBLIC tilec::runtime)
   # Position independent, so that it can go into a shared library too.
   set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()
