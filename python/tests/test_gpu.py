@@ -331,6 +331,7 @@ def test_thread_without_context_gets_no_context(cuda_generator):
     thread = threading.Thread(target=work)
     thread.start()
     thread.join()
+    assert "error" in caught, "the call without a context did not fail"
     assert caught["error"].status == Status.NO_CONTEXT, caught
     assert not isinstance(caught["error"], ValueError)
 
@@ -373,9 +374,19 @@ def test_out_of_memory_for_the_workspace():
 
 
 def test_stream_of_another_context_fails_to_launch(cuda_generator):
+    # Everything torch allocates is made first, in the primary context;
+    # only the stream belongs to the other context.
+    inputs, chunk = make(SHAPES[0], cuda_generator)
+    batch, seqlen, heads, headdim = inputs["x"].shape
+    problem = _capi.Problem(batch, seqlen, heads, 1, headdim, 16, chunk)
+    size = _capi.workspace_size(problem)
+    workspace = torch.empty(size, dtype=torch.uint8, device="cuda")
+    y = torch.empty(inputs["x"].shape, device="cuda")
+    d = {k: _capi.describe(k, v) for k, v in inputs.items()}
+    torch.cuda.synchronize()
     driver = ctypes.CDLL("libcuda.so.1")
-    device, context, stream = ctypes.c_int(), ctypes.c_void_p(), \
-        ctypes.c_void_p()
+    device, context = ctypes.c_int(), ctypes.c_void_p()
+    stream = ctypes.c_void_p()
     assert driver.cuDeviceGet(ctypes.byref(device),
                               torch.cuda.current_device()) == 0
     # cuCtxCreate_v4(ctx, params, flags, device) makes the new context
@@ -383,14 +394,7 @@ def test_stream_of_another_context_fails_to_launch(cuda_generator):
     assert driver.cuCtxCreate_v4(ctypes.byref(context), None, 0, device) == 0
     try:
         assert driver.cuStreamCreate(ctypes.byref(stream), 1) == 0
-        inputs, chunk = make(SHAPES[0], cuda_generator)
         _cuda_context.ensure_current(torch.cuda.current_device())
-        batch, seqlen, heads, headdim = inputs["x"].shape
-        problem = _capi.Problem(batch, seqlen, heads, 1, headdim, 16, chunk)
-        size = _capi.workspace_size(problem)
-        workspace = torch.empty(size, dtype=torch.uint8, device="cuda")
-        y = torch.empty(inputs["x"].shape, device="cuda")
-        d = {k: _capi.describe(k, v) for k, v in inputs.items()}
         with pytest.raises(Mamba2Error) as caught:
             _capi.forward(problem, d["x"], d["dt"], d["A"], d["B"], d["C"],
                           d["D"], None, _capi.describe("y", y), None,
@@ -399,6 +403,7 @@ def test_stream_of_another_context_fails_to_launch(cuda_generator):
         assert caught.value.status == Status.LAUNCH_FAILURE, str(caught.value)
         assert "chunk_cumsum" in caught.value.message
     finally:
-        driver.cuStreamDestroy_v2(stream)
+        if stream.value:
+            driver.cuStreamDestroy_v2(stream)
         driver.cuCtxDestroy_v2(context)
         _cuda_context.ensure_current(torch.cuda.current_device())
