@@ -13,6 +13,8 @@ config.test_exec_root = os.path.join(config.tilec_obj_root, "test")
 config.excludes = ["CMakeLists.txt", "lit.cfg.py", "lit.site.cfg.py", "Inputs"]
 
 config.substitutions.append(("%tilec_src", config.tilec_src_root))
+config.substitutions.append(("%tilec_version", config.tilec_version))
+config.substitutions.append(("%llvm_version", config.llvm_version))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.tilec_tools_dir, config.llvm_tools_dir]

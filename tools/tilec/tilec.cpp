@@ -9,7 +9,9 @@
 // header with the fatbin and a typed launcher per kernel. A module already in
 // the LLVM dialect (e.g. from --emit=llvm-dialect) skips the lowering.
 // Diagnostics carry file:line:col and any error gives a non-zero exit
-// status.
+// status. --help lists tilec's options and the MLIR debugging options it
+// applies; --version gives tilec's version and the LLVM/MLIR it was built
+// with.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +30,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
 #include "llvm/Support/CommandLine.h"
@@ -42,13 +46,19 @@ namespace cl = llvm::cl;
 namespace {
 enum class Emit { Tile, LLVMDialect, LLVMIR, PTX, Cubin, Fatbin, Cpp };
 
+// --help lists these two categories (and --help, --version), not the
+// hundreds of options libLLVM registers for its backends and passes.
+cl::OptionCategory tilecCategory("tilec options");
+cl::OptionCategory mlirCategory("MLIR debugging options (passed to MLIR)");
+
 cl::opt<std::string> inputFilename(cl::Positional, cl::desc("<kernel.mlir>"),
-                                   cl::init("-"));
+                                   cl::init("-"), cl::cat(tilecCategory));
 cl::opt<std::string>
     outputFilename("o",
                    cl::desc("output file; for --emit=cpp, the base name of "
                             "the .cpp and .h"),
-                   cl::value_desc("filename"), cl::init("-"));
+                   cl::value_desc("filename"), cl::init("-"),
+                   cl::cat(tilecCategory));
 cl::opt<Emit> emitKind(
     "emit", cl::desc("what to write"), cl::init(Emit::Tile),
     cl::values(
@@ -63,27 +73,32 @@ cl::opt<Emit> emitKind(
                    "a fatbin with a cubin per target and portable PTX"),
         clEnumValN(Emit::Cpp, "cpp",
                    "a C++ source and header: the fatbin and a launcher per "
-                   "kernel")));
+                   "kernel")),
+    cl::cat(tilecCategory));
 cl::opt<std::string>
     targetList("target",
                cl::desc("comma-separated GPU targets (default sm_80,sm_90; "
                         "sm_80 for the one-target kinds)"),
-               cl::value_desc("targets"), cl::init("sm_80,sm_90"));
+               cl::value_desc("targets"), cl::init("sm_80,sm_90"),
+               cl::cat(tilecCategory));
 cl::list<std::string> defines("D", cl::desc("bind a kernel parameter"),
-                              cl::value_desc("NAME=VALUE"), cl::Prefix);
+                              cl::value_desc("NAME=VALUE"), cl::Prefix,
+                              cl::cat(tilecCategory));
 cl::opt<std::string> kernelSuffix(
     "kernel-suffix",
     cl::desc("append to every kernel's name (and its launcher's), to link "
              "several instantiations of one source"),
-    cl::value_desc("suffix"));
+    cl::value_desc("suffix"), cl::cat(tilecCategory));
 cl::opt<std::string> ptxasPath("ptxas", cl::desc("the ptxas to run"),
-                               cl::value_desc("path"));
+                               cl::value_desc("path"), cl::cat(tilecCategory));
 cl::opt<std::string> fatbinaryPath("fatbinary",
                                    cl::desc("the fatbinary to run"),
-                                   cl::value_desc("path"));
+                                   cl::value_desc("path"),
+                                   cl::cat(tilecCategory));
 cl::opt<std::string> libdevicePath("libdevice",
                                    cl::desc("the libdevice.10.bc to link"),
-                                   cl::value_desc("path"));
+                                   cl::value_desc("path"),
+                                   cl::cat(tilecCategory));
 
 StringRef getEmitName(Emit kind) {
   switch (kind) {
@@ -305,15 +320,36 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   outputs.header->os() << files->header;
   return success();
 }
-} // namespace
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
+/// Registers the MLIR options tilec applies (IR printing, pass statistics
+/// and crash reproducers, timing, threading, diagnostics) and files them
+/// under mlirCategory: MLIR leaves them in the general category, with LLVM's.
+void registerMLIROptions() {
+  const auto &options = cl::getRegisteredOptions();
+  llvm::DenseSet<StringRef> before;
+  for (const auto &[name, option] : options)
+    before.insert(name);
   registerAsmPrinterCLOptions();
   registerMLIRContextCLOptions();
   registerPassManagerCLOptions();
   registerDefaultTimingManagerCLOptions();
+  for (const auto &[name, option] : options)
+    if (!before.contains(name))
+      option->addCategory(mlirCategory);
+}
+
+void printVersion(raw_ostream &os) {
+  os << "tilec " << TILEC_VERSION << "\n"
+     << "  built with LLVM and MLIR " << LLVM_VERSION_STRING << "\n";
+}
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerMLIROptions();
   tilec::registerPasses();
+  cl::HideUnrelatedOptions({&tilecCategory, &mlirCategory});
+  cl::SetVersionPrinter(printVersion);
   cl::ParseCommandLineOptions(argc, argv, "tilec: the tile kernel compiler\n");
 
   SmallVector<const tilec::GpuTarget *> targets;
