@@ -227,6 +227,7 @@ def test_torch_compile_without_graph_breaks(cuda_generator):
     explanation = torch._dynamo.explain(block)(*args)
     assert explanation.graph_break_count == 0, explanation.break_reasons
     assert explanation.graph_count == 1
+    torch._dynamo.reset()
     compiled = torch.compile(block, fullgraph=True)
     expected = block(*args)
     actual = compiled(*args)
