@@ -1,0 +1,141 @@
+"""tilec.mamba2's own checks, on CPU and meta tensors: the options of
+mamba_ssm it does not implement, Python types, devices, the torch version,
+and the fake (meta) implementation's shapes."""
+
+import pytest
+import torch
+
+from conftest import requires_op
+from tilec import mamba2
+from tilec.errors import Mamba2ArgumentError, Status, TorchVersionError
+
+
+def inputs(device="cpu", batch=2, seqlen=64, heads=4, headdim=32, groups=2,
+           dstate=16):
+    def empty(*shape, dtype=torch.bfloat16):
+        return torch.zeros(shape, dtype=dtype, device=device)
+
+    return dict(x=empty(batch, seqlen, heads, headdim),
+                dt=empty(batch, seqlen, heads, dtype=torch.float32),
+                A=empty(heads, dtype=torch.float32),
+                B=empty(batch, seqlen, groups, dstate),
+                C=empty(batch, seqlen, groups, dstate))
+
+
+def call(**overrides):
+    args = inputs()
+    args.update(overrides)
+    return mamba2.chunk_scan_combined(
+        args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
+        args.pop("C"), args.pop("chunk_size", 64), **args)
+
+
+@pytest.mark.parametrize("argument, value, named", [
+    ("z", torch.zeros(2, 64, 4, 32), "z is not supported"),
+    ("dt_bias", torch.zeros(4), "dt_bias is not supported"),
+    ("seq_idx", torch.zeros(2, 64, dtype=torch.int32), "seq_idx"),
+    ("cu_seqlens", torch.tensor([0, 64]), "cu_seqlens"),
+    ("dt_softplus", True, "dt_softplus=True"),
+    ("dt_limit", (0.0, 1.0), "dt_limit=(0.0, 1.0)"),
+    ("dt_limit", (1e-4, float("inf")), "dt_limit=(0.0001, inf)"),
+    ("return_varlen_states", True, "return_varlen_states=True"),
+    ("state_dtype", torch.bfloat16, "state_dtype=torch.bfloat16"),
+    ("D", torch.zeros(4, 32), "a 2-d D"),
+])
+def test_unsupported_option_is_named(argument, value, named):
+    with pytest.raises(NotImplementedError, match="chunk_scan_combined: "
+                       + named.replace("(", r"\(").replace(")", r"\)")
+                       .replace(".", r"\.")):
+        call(**{argument: value})
+
+
+@pytest.mark.parametrize("argument, value", [
+    ("x", [[1.0]]), ("dt", None), ("B", 3.0), ("D", [1.0, 2.0]),
+    ("initial_states", "zeros"), ("chunk_size", 64.0),
+    ("chunk_size", True), ("return_final_states", 1)])
+def test_wrong_python_type_is_named(argument, value):
+    with pytest.raises(TypeError, match=argument):
+        call(**{argument: value})
+
+
+def test_supported_defaults_are_accepted_before_the_version_check():
+    # state_dtype float32 and the default dt_limit written out pass the
+    # option checks; what follows is the op (or the version error).
+    expected = (TorchVersionError if not mamba2.HAS_OP
+                else Mamba2ArgumentError)
+    with pytest.raises(expected):
+        call(state_dtype=torch.float32, dt_limit=(0.0, float("inf")))
+
+
+@pytest.mark.skipif(mamba2.HAS_OP, reason="torch is new enough for the op")
+def test_old_torch_gets_a_clear_error():
+    with pytest.raises(TorchVersionError, match=r"needs torch >= 2\.4; "
+                       r"this is torch " + torch.__version__.split("+")[0]):
+        call()
+
+
+def entries():
+    """The implementation (any torch), and the op when torch has it."""
+    yield pytest.param(mamba2.forward, id="impl")
+    yield pytest.param(lambda *a, **k: mamba2.chunk_scan_combined(*a, **k),
+                       id="op", marks=requires_op)
+
+
+@pytest.mark.parametrize("entry", entries())
+def test_cpu_tensors_are_rejected(entry):
+    args = inputs()
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        entry(args["x"], args["dt"], args["A"], args["B"], args["C"], 64)
+    assert caught.value.status == Status.NOT_DEVICE_POINTER
+    assert caught.value.status_name == "TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER"
+    assert "are on cpu" in caught.value.message
+    assert "needs CUDA tensors" in caught.value.message
+
+
+@pytest.mark.parametrize("entry", entries())
+def test_tensors_on_different_devices_are_rejected(entry):
+    args = inputs()
+    D = torch.zeros(4, device="meta")
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        entry(args["x"], args["dt"], args["A"], args["B"], args["C"], 64, D=D)
+    assert caught.value.status == Status.NOT_DEVICE_POINTER
+    assert "x is on cpu but D on meta" in caught.value.message
+
+
+@pytest.mark.parametrize("return_final_states", [False, True])
+def test_fake_implementation_shapes(return_final_states):
+    args = inputs(device="meta", batch=3, seqlen=50, heads=6, headdim=40,
+                  groups=3, dstate=24)
+    y, final = mamba2._fake(args["x"], args["dt"], args["A"], args["B"],
+                            args["C"], 64, None, None, return_final_states)
+    assert y.shape == (3, 50, 6, 40) and y.dtype == torch.bfloat16
+    assert final.dtype == torch.float32
+    assert final.shape == ((3, 6, 40, 24) if return_final_states else (0,))
+
+
+@requires_op
+def test_op_on_meta_tensors_uses_the_fake():
+    args = inputs(device="meta", batch=3, seqlen=50, heads=6, headdim=40,
+                  groups=3, dstate=24)
+    y, final = mamba2.chunk_scan_combined(
+        args["x"], args["dt"], args["A"], args["B"], args["C"], 128,
+        return_final_states=True)
+    assert y.device.type == "meta" and y.shape == (3, 50, 6, 40)
+    assert final.shape == (3, 6, 40, 24)
+
+
+def test_chunk_beyond_64_bits_is_not_wrapped():
+    # ctypes would silently wrap 2^64 + 64 to 64.
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        call(chunk_size=2**64 + 64)
+    assert caught.value.status == Status.UNSUPPORTED_CHUNK
+    assert "does not fit in 64 bits" in caught.value.message
+
+
+@pytest.mark.parametrize("wrong", ["x", "B"])
+def test_sizes_of_a_tensor_of_the_wrong_rank_keep_the_problem_valid(wrong):
+    args = inputs()
+    args[wrong] = args[wrong][0]
+    sizes = mamba2.problem_sizes(args["x"], args["B"])
+    batch, seqlen, heads, headdim, groups, dstate = sizes
+    assert heads % groups == 0 and min(sizes) >= 1

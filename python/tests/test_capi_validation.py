@@ -1,0 +1,258 @@
+"""The C ABI's argument checks through the ctypes layer, on CPU and meta
+tensors: they run before the driver is used, so each status and message
+is the same on a machine without a GPU (docs/mamba2-gpu.md, "Order of the
+checks")."""
+
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+
+from tilec import _capi
+from tilec.errors import Mamba2ArgumentError, Mamba2Error, Status
+
+# (batch, seqlen, heads, headdim, groups, dstate, chunk)
+SIZES = (2, 100, 4, 32, 2, 16, 64)
+# What a call whose arguments all pass validation gets from the driver step
+# (no driver, no device, no context, or host pointers): never a launch.
+REACHED_DRIVER = {Status.NO_DRIVER, Status.NO_DEVICE, Status.NO_CONTEXT,
+                  Status.NOT_DEVICE_POINTER}
+
+
+class Call:
+    """A valid call on CPU tensors (fresh random contents); tests break one
+    thing and expect its status."""
+
+    def __init__(self, sizes=SIZES, generator=None):
+        batch, seqlen, heads, headdim, groups, dstate, chunk = sizes
+        self.problem = _capi.Problem(batch, seqlen, heads, groups, headdim,
+                                     dstate, chunk)
+        g = generator
+        bf16, f32 = torch.bfloat16, torch.float32
+        self.tensors = dict(
+            x=torch.randn(batch, seqlen, heads, headdim, generator=g).to(bf16),
+            dt=torch.rand(batch, seqlen, heads, generator=g),
+            A=-torch.rand(heads, generator=g),
+            B=torch.randn(batch, seqlen, groups, dstate, generator=g).to(bf16),
+            C=torch.randn(batch, seqlen, groups, dstate, generator=g).to(bf16),
+            D=torch.randn(heads, generator=g),
+            initial_state=torch.randn(batch, heads, headdim, dstate,
+                                      generator=g),
+            y=torch.full((batch, seqlen, heads, headdim), float("nan"),
+                         dtype=f32),
+            final_state=torch.full((batch, heads, headdim, dstate),
+                                   float("nan"), dtype=f32))
+        self.descriptors = {name: _capi.describe(name, t)
+                            for name, t in self.tensors.items()}
+        self.workspace_bytes = _capi.workspace_size(self.problem)
+        self.workspace = torch.empty(self.workspace_bytes + 16,
+                                     dtype=torch.uint8)
+        self.workspace_ptr = self.workspace.data_ptr()
+        self.problem_arg = self.problem
+
+    def run(self):
+        d = self.descriptors
+        _capi.forward(self.problem_arg, d["x"], d["dt"], d["A"], d["B"],
+                      d["C"], d["D"], d["initial_state"], d["y"],
+                      d["final_state"], workspace=self.workspace_ptr,
+                      workspace_bytes=self.workspace_bytes)
+
+    def expect(self, status, *words):
+        with pytest.raises(Mamba2Error) as caught:
+            self.run()
+        error = caught.value
+        assert error.status == status, str(error)
+        assert error.status_name == f"TILEC_MAMBA2_ERROR_{status.name}"
+        assert str(error).startswith(error.status_name + ": ")
+        for word in words:
+            assert word in error.message, error.message
+        # The outputs were not touched.
+        assert torch.isnan(self.tensors["y"]).all()
+        return error
+
+
+@pytest.fixture
+def call(cpu_generator):
+    return Call(generator=cpu_generator)
+
+
+def test_valid_arguments_pass_validation_and_reach_the_driver(call):
+    with pytest.raises(Mamba2Error) as caught:
+        call.run()
+    assert caught.value.status in REACHED_DRIVER, str(caught.value)
+
+
+def test_no_driver_in_a_fresh_process():
+    # TILEC_CUDA_DRIVER names the driver library the runtime loads.
+    code = (
+        "import sys; sys.path.insert(0, sys.argv[1]);"
+        "from test_capi_validation import Call;"
+        "from tilec.errors import Mamba2Error\n"
+        "try:\n    Call().run()\n"
+        "except Mamba2Error as e:\n    print(e.status_name, e.message)\n")
+    env = dict(os.environ, TILEC_CUDA_DRIVER="/nonexistent/libcuda.so.1")
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([sys.executable, "-c", code, here], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.startswith("TILEC_MAMBA2_ERROR_NO_DRIVER "), out.stdout
+    assert "/nonexistent/libcuda.so.1" in out.stdout
+
+
+@pytest.mark.parametrize("field, size", [("batch", 0), ("seqlen", -1),
+                                         ("dstate", 0)])
+def test_non_positive_size(call, field, size):
+    setattr(call.problem, field, size)
+    call.expect(Status.INVALID_SHAPE, f"problem: {field} is {size}")
+
+
+def test_shape_not_the_problems(call):
+    call.descriptors["dt"] = _capi.describe("dt", call.tensors["dt"][:, :99])
+    call.expect(Status.INVALID_SHAPE, "dt (batch, seqlen, heads) has shape "
+                "(2, 99, 4); the problem needs (2, 100, 4)")
+
+
+def test_rank_not_the_problems(call):
+    call.descriptors["x"] = _capi.describe("x", call.tensors["x"][0])
+    call.expect(Status.INVALID_SHAPE, "x (batch, seqlen, heads, headdim) "
+                "has rank 3, not 4")
+
+
+def test_rank_outside_the_limit(call):
+    call.descriptors["B"].rank = 9
+    call.expect(Status.INVALID_SHAPE, "B: rank 9 is outside [0, 8]")
+
+
+def test_negative_stride(call):
+    call.descriptors["C"].strides[1] = -16
+    call.expect(Status.INVALID_STRIDE, "C", "negative stride -16")
+
+
+def test_output_stride_zero(call):
+    call.descriptors["y"].strides[0] = 0
+    call.expect(Status.INVALID_STRIDE, "y", "stride 0 in dimension 0")
+
+
+def test_final_state_stride_zero(call):
+    call.descriptors["final_state"].strides[3] = 0
+    call.expect(Status.INVALID_STRIDE, "final state", "dimension 3")
+
+
+def test_dtype_not_supported(call):
+    call.descriptors["x"] = _capi.describe(
+        "x", call.tensors["x"].to(torch.float16))
+    call.expect(Status.INVALID_DTYPE, "x (batch, seqlen, heads, headdim) is "
+                "f16; only bf16 is supported")
+
+
+def test_dt_in_bf16_is_rejected(call):
+    call.descriptors["dt"] = _capi.describe(
+        "dt", call.tensors["dt"].to(torch.bfloat16))
+    call.expect(Status.INVALID_DTYPE, "dt", "only f32 is supported")
+
+
+def test_torch_dtype_without_a_c_name(call):
+    call.descriptors["A"] = _capi.describe(
+        "A", call.tensors["A"].to(torch.float64))
+    error = call.expect(Status.INVALID_DTYPE, "A: dtype -1 is not a "
+                        "tilec_mamba2_dtype", "A is torch.float64")
+    assert isinstance(error, ValueError)
+
+
+def test_dtype_value_out_of_range(call):
+    call.descriptors["D"].dtype = 7
+    call.expect(Status.INVALID_DTYPE, "D: dtype 7 is not a tilec_mamba2_dtype")
+
+
+def test_misaligned_data(call):
+    call.descriptors["dt"].data += 2
+    call.expect(Status.UNALIGNED, "dt")
+
+
+def test_misaligned_workspace(call):
+    call.workspace_ptr += 8
+    call.expect(Status.UNALIGNED, "workspace")
+
+
+def test_groups_do_not_divide_heads(cpu_generator):
+    call = Call(sizes=(1, 64, 6, 32, 2, 16, 64), generator=cpu_generator)
+    call.problem.groups = 4
+    call.expect(Status.GROUPS_DO_NOT_DIVIDE_HEADS,
+                "heads (6) must be a multiple of groups (4)")
+
+
+@pytest.mark.parametrize("chunk", [32, 100, 512])
+def test_unsupported_chunk(call, chunk):
+    call.problem.chunk = chunk
+    call.expect(Status.UNSUPPORTED_CHUNK, f"chunk is {chunk}")
+
+
+def test_null_problem(call):
+    call.problem_arg = None
+    call.expect(Status.NULL_POINTER, "problem")
+
+
+def test_null_descriptor(call):
+    call.descriptors["B"] = None
+    call.expect(Status.NULL_POINTER, "B: the tensor descriptor is null")
+
+
+def test_null_shape_array(call):
+    call.descriptors["x"].shape = None
+    call.expect(Status.NULL_POINTER, "x: the shape array is null")
+
+
+def test_meta_tensor_has_no_data(call):
+    meta = torch.empty(call.tensors["C"].shape, dtype=torch.bfloat16,
+                       device="meta")
+    call.descriptors["C"] = _capi.describe("C", meta)
+    call.expect(Status.NULL_POINTER, "C", "the data pointer is null")
+
+
+def test_workspace_too_small(call):
+    call.workspace_bytes -= 1
+    call.expect(Status.WORKSPACE_TOO_SMALL)
+
+
+def test_descriptors_are_checked_before_the_problem(call):
+    call.problem.chunk = 100
+    call.descriptors["C"].dtype = 5
+    call.expect(Status.INVALID_DTYPE, "C: dtype 5")
+
+
+def test_workspace_size_follows_the_documented_layout():
+    # docs/mamba2-gpu.md: G, the states entering each chunk and a final
+    # state, f32, each starting on 256 bytes.
+    batch, seqlen, heads, headdim, groups, dstate, chunk = SIZES
+    nchunks = -(-seqlen // chunk)
+    buffers = [batch * heads * nchunks * chunk,
+               batch * nchunks * heads * headdim * dstate,
+               batch * heads * headdim * dstate]
+    expected = sum(-(-4 * n // 256) * 256 for n in buffers)
+    problem = _capi.Problem(batch, seqlen, heads, groups, headdim, dstate,
+                            chunk)
+    assert _capi.workspace_size(problem) == expected
+
+
+def test_workspace_size_of_an_invalid_problem():
+    problem = _capi.Problem(1, 64, 4, 1, 32, 16, 96)
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        _capi.workspace_size(problem)
+    assert caught.value.status == Status.UNSUPPORTED_CHUNK
+
+
+def test_status_names():
+    for status in Status:
+        expected = "TILEC_MAMBA2_" + (
+            "SUCCESS" if status == Status.SUCCESS else "ERROR_" + status.name)
+        assert _capi.status_name(status) == expected
+    assert _capi.status_name(99) == "TILEC_MAMBA2_ERROR_UNKNOWN"
+
+
+def test_driver_statuses_are_not_value_errors():
+    error = _capi.error(Status.NO_DRIVER, "no driver")
+    assert isinstance(error, Mamba2Error) and isinstance(error, RuntimeError)
+    assert not isinstance(error, ValueError)
+    assert isinstance(_capi.error(Status.INVALID_SHAPE, "x"), ValueError)

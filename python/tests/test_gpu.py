@@ -1,0 +1,410 @@
+"""tilec.mamba2 on the GPU: numerics against the f64 recurrence, the
+statuses only a GPU machine can produce, contexts, streams, torch.compile
+and CUDA graphs. Skipped (reported as skipped) without a GPU or, for the
+op, without torch >= 2.4.
+
+Error bound: the inputs are bf16/f32 values that the reference uses
+exactly, so the error is the kernels' own: tf32 products (2^-11 relative
+rounding per operand), B * dt * decay rounded to bf16 as mamba_ssm does
+(2^-9), and y rounded to bf16 at the end (2^-9 relative, about 1.1e-3
+norm-wise). Measured errors are about 2e-3 for y in bf16 and 2e-4 for the
+f32 final states (docs/mamba2-gpu.md); 1e-2 leaves a margin of 5 and
+still catches any wrong term (a missing chunk state or D x is O(1))."""
+
+import ctypes
+import os
+import subprocess
+import sys
+import threading
+
+import pytest
+import torch
+
+from conftest import requires_gpu, requires_op
+from reference import random_inputs, recurrence, relative_error
+from test_capi_validation import Call
+from tilec import _capi, _cuda_context, mamba2
+from tilec.errors import Mamba2ArgumentError, Mamba2Error, Status
+
+pytestmark = requires_gpu
+
+BOUND = 1e-2
+
+# (batch, seqlen, heads, headdim, groups, dstate, chunk, initial_states)
+SHAPES = [
+    (2, 200, 4, 32, 1, 16, 64, False),
+    (1, 300, 4, 64, 2, 64, 128, True),
+    (2, 600, 8, 64, 2, 64, 256, True),   # ragged last chunk
+    (1, 77, 2, 40, 1, 24, 128, False),   # sizes no multiple of the tiles
+    (2, 1024, 8, 64, 1, 128, 128, True),
+]
+
+
+def shape_id(shape):
+    return "b{}_l{}_h{}_p{}_g{}_n{}_c{}{}".format(
+        *shape[:7], "_init" if shape[7] else "")
+
+
+def make(shape, generator):
+    *sizes, chunk, with_init = shape
+    return random_inputs(*sizes, "cuda", generator, with_init), chunk
+
+
+def check(y, final, inputs):
+    y_ref, final_ref = recurrence(**inputs)
+    assert torch.isfinite(y).all() and torch.isfinite(final).all()
+    assert relative_error(y, y_ref) <= BOUND
+    assert relative_error(final, final_ref) <= BOUND
+
+
+def run_op(inputs, chunk, **options):
+    inputs = dict(inputs)
+    return mamba2.chunk_scan_combined(
+        inputs.pop("x"), inputs.pop("dt"), inputs.pop("A"), inputs.pop("B"),
+        inputs.pop("C"), chunk, **inputs, **options)
+
+
+@requires_op
+@pytest.mark.parametrize("shape", SHAPES, ids=shape_id)
+def test_matches_the_f64_recurrence(shape, cuda_generator):
+    inputs, chunk = make(shape, cuda_generator)
+    y, final = run_op(inputs, chunk, return_final_states=True)
+    assert y.dtype == torch.bfloat16 and y.shape == inputs["x"].shape
+    assert final.dtype == torch.float32
+    assert final.shape == (shape[0], shape[2], shape[3], shape[5])
+    check(y, final, inputs)
+
+
+@requires_op
+def test_without_D_and_final_states(cuda_generator):
+    inputs, chunk = make(SHAPES[1], cuda_generator)
+    del inputs["D"]
+    y = run_op(inputs, chunk)
+    assert isinstance(y, torch.Tensor)
+    y_ref, _ = recurrence(**inputs)
+    assert relative_error(y, y_ref) <= BOUND
+
+
+@requires_op
+def test_strided_inputs(cuda_generator):
+    inputs, chunk = make(SHAPES[1], cuda_generator)
+    x = inputs["x"]
+    # x with heads and headdim swapped in memory, B a slice of a wider one.
+    strided_x = x.transpose(2, 3).contiguous().transpose(2, 3)
+    wide_B = torch.zeros(*inputs["B"].shape[:3], 2 * inputs["B"].shape[3],
+                         dtype=torch.bfloat16, device="cuda")
+    wide_B[..., ::2] = inputs["B"]
+    strided = dict(inputs, x=strided_x, B=wide_B[..., ::2])
+    assert not strided["x"].is_contiguous()
+    assert not strided["B"].is_contiguous()
+    y, final = run_op(strided, chunk, return_final_states=True)
+    check(y, final, inputs)
+
+
+def test_capi_writes_poisoned_outputs(cuda_generator):
+    inputs, chunk = make(SHAPES[1], cuda_generator)
+    batch, seqlen, heads, headdim = inputs["x"].shape
+    dstate = inputs["B"].shape[3]
+    y = torch.full((batch, seqlen, heads, headdim), float("nan"),
+                   device="cuda")
+    final = torch.full((batch, heads, headdim, dstate), float("nan"),
+                       device="cuda")
+    problem = _capi.Problem(batch, seqlen, heads, inputs["B"].shape[2],
+                            headdim, dstate, chunk)
+    size = _capi.workspace_size(problem)
+    workspace = torch.empty(size, dtype=torch.uint8, device="cuda")
+    _cuda_context.ensure_current(torch.cuda.current_device())
+    d = {k: _capi.describe(k, v) for k, v in inputs.items()}
+    _capi.forward(problem, d["x"], d["dt"], d["A"], d["B"], d["C"], d["D"],
+                  d["initial_states"], _capi.describe("y", y),
+                  _capi.describe("final_states", final),
+                  workspace=workspace.data_ptr(), workspace_bytes=size,
+                  stream=torch.cuda.current_stream().cuda_stream)
+    torch.cuda.synchronize()
+    check(y, final, inputs)
+
+
+@requires_op
+def test_against_mamba_ssm(cuda_generator):
+    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
+    if not path:
+        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
+                    "mamba_ssm/) is not set")
+    sys.path.insert(0, path)
+    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
+
+    for shape in (SHAPES[1], SHAPES[4]):
+        inputs, chunk = make(shape, cuda_generator)
+        ours = run_op(inputs, chunk, return_final_states=True)
+        args = dict(inputs)
+        theirs = mamba_chunk_scan_combined(
+            args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
+            args.pop("C"), chunk, **args, return_final_states=True)
+        assert len(ours) == len(theirs) == 2
+        for a, b in zip(ours, theirs):
+            assert a.shape == b.shape and a.dtype == b.dtype
+        y_ref, final_ref = recurrence(**inputs)
+        assert relative_error(theirs[0], y_ref) <= BOUND
+        assert relative_error(ours[0], y_ref) <= BOUND
+        assert relative_error(ours[0], theirs[0]) <= BOUND
+        assert relative_error(ours[1], theirs[1]) <= BOUND
+
+
+@requires_op
+def test_first_call_of_a_fresh_process(tmp_path, seed):
+    # Nothing but moving the inputs to the GPU happens before the call.
+    out = tmp_path / "result.pt"
+    code = f"""
+import sys, torch
+sys.path.insert(0, {os.path.dirname(os.path.abspath(__file__))!r})
+from reference import random_inputs
+inputs = random_inputs(2, 300, 4, 64, 2, 64, "cpu",
+                       torch.Generator().manual_seed({seed}), True)
+inputs = {{k: v.cuda() for k, v in inputs.items()}}
+import tilec.mamba2
+args = dict(inputs)
+y, final = tilec.mamba2.chunk_scan_combined(
+    args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
+    args.pop("C"), 128, **args, return_final_states=True)
+torch.save(dict(inputs=inputs, y=y, final=final), {str(out)!r})
+"""
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True,
+                          text=True, timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = torch.load(out)
+    check(result["y"], result["final"], result["inputs"])
+
+
+@requires_op
+def test_call_from_a_thread_without_context(cuda_generator):
+    inputs, chunk = make(SHAPES[0], cuda_generator)
+    results = {}
+
+    def work():
+        try:
+            results["out"] = run_op(inputs, chunk, return_final_states=True)
+            torch.cuda.synchronize()
+        except Exception as error:  # handed to the test's thread
+            results["error"] = error
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert "error" not in results, results.get("error")
+    check(*results["out"], inputs)
+
+
+@requires_op
+def test_runs_on_the_current_stream(cuda_generator):
+    # The inputs are written on a side stream after a long sleep; a call
+    # that ran on any other stream would read the NaNs they held before.
+    inputs, chunk = make(SHAPES[4], cuda_generator)
+    staged = {k: torch.full_like(v, float("nan")) for k, v in inputs.items()}
+    torch.cuda.synchronize()
+    side = torch.cuda.Stream()
+    with torch.cuda.stream(side):
+        torch.cuda._sleep(200_000_000)  # cycles: about 0.1 s
+        for k, v in inputs.items():
+            staged[k].copy_(v)
+        y, final = run_op(staged, chunk, return_final_states=True)
+    side.synchronize()
+    check(y, final, inputs)
+
+
+@requires_op
+def test_torch_compile_without_graph_breaks(cuda_generator):
+    inputs, chunk = make(SHAPES[1], cuda_generator)
+
+    def block(x, dt, A, B, C, D, initial_states):
+        y, final = mamba2.chunk_scan_combined(
+            x * 2, dt, A, B, C, chunk, D=D, initial_states=initial_states,
+            return_final_states=True)
+        return y.float() + 1.0, final * 0.5
+
+    args = [inputs[k] for k in ("x", "dt", "A", "B", "C", "D",
+                                "initial_states")]
+    torch._dynamo.reset()
+    explanation = torch._dynamo.explain(block)(*args)
+    assert explanation.graph_break_count == 0, explanation.break_reasons
+    assert explanation.graph_count == 1
+    torch._dynamo.reset()
+    compiled = torch.compile(block, fullgraph=True)
+    expected = block(*args)
+    actual = compiled(*args)
+    for a, e in zip(actual, expected):
+        assert torch.equal(a, e)
+
+
+@requires_op
+def test_opcheck(cuda_generator):
+    inputs, chunk = make(SHAPES[0], cuda_generator)
+    args = (inputs["x"], inputs["dt"], inputs["A"], inputs["B"], inputs["C"],
+            chunk, inputs["D"], None, True)
+    torch.library.opcheck(torch.ops.tilec.mamba2_chunk_scan_combined.default,
+                          args)
+
+
+@requires_op
+def test_cuda_graph_capture_and_replay(cuda_generator):
+    static, chunk = make(SHAPES[4], cuda_generator)
+    side = torch.cuda.Stream()
+    side.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(side):  # warm-up: loads the kernels
+        run_op(static, chunk, return_final_states=True)
+    torch.cuda.current_stream().wait_stream(side)
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y, final = run_op(static, chunk, return_final_states=True)
+    for _ in range(3):
+        fresh, _ = make(SHAPES[4], cuda_generator)
+        for k, v in fresh.items():
+            static[k].copy_(v)
+        graph.replay()
+        torch.cuda.synchronize()
+        eager_y, eager_final = run_op(fresh, chunk, return_final_states=True)
+        assert torch.equal(y, eager_y) and torch.equal(final, eager_final)
+        check(y, final, fresh)
+
+
+@requires_op
+@pytest.mark.parametrize("change, status, words", [
+    (dict(x=lambda t: t.half()), Status.INVALID_DTYPE, "x (batch, seqlen, "
+     "heads, headdim) is f16; only bf16 is supported"),
+    (dict(dt=lambda t: t.bfloat16()), Status.INVALID_DTYPE, "dt"),
+    (dict(initial_states=lambda t: t.bfloat16()), Status.INVALID_DTYPE,
+     "initial state"),
+    (dict(dt=lambda t: t[:, :-1]), Status.INVALID_SHAPE, "dt"),
+    (dict(C=lambda t: t[..., :-1]), Status.INVALID_SHAPE, "C"),
+    (dict(A=lambda t: t[None]), Status.INVALID_SHAPE, "A (heads) has rank 2"),
+    (dict(x=lambda t: t[0]), Status.INVALID_SHAPE, "x (batch, seqlen, "
+     "heads, headdim) has rank 3"),
+    (dict(dt=lambda t: t.cpu()), Status.NOT_DEVICE_POINTER, "dt on cpu"),
+    (dict(chunk=lambda c: 100), Status.UNSUPPORTED_CHUNK, "chunk is 100"),
+    (dict(chunk=lambda c: 2**64 + 128), Status.UNSUPPORTED_CHUNK,
+     "does not fit in 64 bits"),
+])
+def test_bad_input_through_the_op(change, status, words, cuda_generator):
+    inputs, chunk = make(SHAPES[1], cuda_generator)
+    for k, f in change.items():
+        if k == "chunk":
+            chunk = f(chunk)
+        else:
+            inputs[k] = f(inputs[k])
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        run_op(inputs, chunk)
+    assert caught.value.status == status, str(caught.value)
+    assert words in caught.value.message
+
+
+@requires_op
+def test_groups_not_dividing_heads_through_the_op(cuda_generator):
+    inputs = random_inputs(1, 64, 6, 32, 4, 16, "cuda", cuda_generator)
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        run_op(inputs, 64)
+    assert caught.value.status == Status.GROUPS_DO_NOT_DIVIDE_HEADS
+
+
+def test_host_pointers_with_a_context_are_not_device_pointers(
+        cpu_generator):
+    _cuda_context.ensure_current(torch.cuda.current_device())
+    call = Call(generator=cpu_generator)
+    error = call.expect(Status.NOT_DEVICE_POINTER)
+    assert isinstance(error, ValueError)
+
+
+def test_thread_without_context_gets_no_context(cuda_generator):
+    call = Call()
+    for name, t in call.tensors.items():
+        call.tensors[name] = t.cuda()
+        call.descriptors[name] = _capi.describe(name, call.tensors[name])
+    call.workspace = torch.empty(call.workspace_bytes, dtype=torch.uint8,
+                                 device="cuda")
+    call.workspace_ptr = call.workspace.data_ptr()
+    torch.cuda.synchronize()
+    caught = {}
+
+    def work():
+        try:
+            call.run()
+        except Mamba2Error as error:
+            caught["error"] = error
+
+    thread = threading.Thread(target=work)
+    thread.start()
+    thread.join()
+    assert "error" in caught, "the call without a context did not fail"
+    assert caught["error"].status == Status.NO_CONTEXT, caught
+    assert not isinstance(caught["error"], ValueError)
+
+
+def test_no_device():
+    code = ("import sys; sys.path.insert(0, sys.argv[1]);"
+            "from test_capi_validation import Call;"
+            "from tilec.errors import Mamba2Error\n"
+            "try:\n    Call().run()\n"
+            "except Mamba2Error as e:\n    print(e.status_name)\n")
+    env = dict(os.environ, CUDA_VISIBLE_DEVICES="")
+    here = os.path.dirname(os.path.abspath(__file__))
+    out = subprocess.run([sys.executable, "-c", code, here], env=env,
+                         capture_output=True, text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip() == "TILEC_MAMBA2_ERROR_NO_DEVICE"
+
+
+def test_out_of_memory_for_the_workspace():
+    # B and C broadcast (stride 0) over dstate 2^36: tiny buffers, and a
+    # workspace of 2^36 f32 chunk states and a final state, which no
+    # device has (the library allocates it: no workspace is passed).
+    dstate = 2**36
+    problem = _capi.Problem(1, 64, 1, 1, 1, dstate, 64)
+    x = torch.zeros(1, 64, 1, 1, dtype=torch.bfloat16, device="cuda")
+    dt = torch.zeros(1, 64, 1, device="cuda")
+    A = torch.zeros(1, device="cuda")
+    bc = torch.zeros(1, 1, 1, 1, dtype=torch.bfloat16,
+                     device="cuda").expand(1, 64, 1, dstate)
+    y = torch.zeros(1, 64, 1, 1, device="cuda")
+    _cuda_context.ensure_current(torch.cuda.current_device())
+    d = _capi.describe
+    with pytest.raises(Mamba2Error) as caught:
+        _capi.forward(problem, d("x", x), d("dt", dt), d("A", A),
+                      d("B", bc), d("C", bc), d("D", A), None, d("y", y),
+                      None, stream=torch.cuda.current_stream().cuda_stream)
+    torch.cuda.synchronize()
+    assert caught.value.status == Status.OUT_OF_MEMORY, str(caught.value)
+    assert "cuMemAllocAsync" in caught.value.message
+
+
+def test_stream_of_another_context_fails_to_launch(cuda_generator):
+    # Everything torch allocates is made first, in the primary context;
+    # only the stream belongs to the other context.
+    inputs, chunk = make(SHAPES[0], cuda_generator)
+    batch, seqlen, heads, headdim = inputs["x"].shape
+    problem = _capi.Problem(batch, seqlen, heads, 1, headdim, 16, chunk)
+    size = _capi.workspace_size(problem)
+    workspace = torch.empty(size, dtype=torch.uint8, device="cuda")
+    y = torch.empty(inputs["x"].shape, device="cuda")
+    d = {k: _capi.describe(k, v) for k, v in inputs.items()}
+    torch.cuda.synchronize()
+    driver = ctypes.CDLL("libcuda.so.1")
+    device, context = ctypes.c_int(), ctypes.c_void_p()
+    stream = ctypes.c_void_p()
+    assert driver.cuDeviceGet(ctypes.byref(device),
+                              torch.cuda.current_device()) == 0
+    # cuCtxCreate_v4(ctx, params, flags, device) makes the new context
+    # current; the stream is created in it.
+    assert driver.cuCtxCreate_v4(ctypes.byref(context), None, 0, device) == 0
+    try:
+        assert driver.cuStreamCreate(ctypes.byref(stream), 1) == 0
+        _cuda_context.ensure_current(torch.cuda.current_device())
+        with pytest.raises(Mamba2Error) as caught:
+            _capi.forward(problem, d["x"], d["dt"], d["A"], d["B"], d["C"],
+                          d["D"], None, _capi.describe("y", y), None,
+                          workspace=workspace.data_ptr(),
+                          workspace_bytes=size, stream=stream.value)
+        assert caught.value.status == Status.LAUNCH_FAILURE, str(caught.value)
+        assert "chunk_cumsum" in caught.value.message
+    finally:
+        if stream.value:
+            driver.cuStreamDestroy_v2(stream)
+        driver.cuCtxDestroy_v2(context)
+        _cuda_context.ensure_current(torch.cuda.current_device())

@@ -1,0 +1,69 @@
+"""Making a device's primary CUDA context current on the calling thread.
+
+The C ABI enqueues work in the calling thread's current context (driver
+API). PyTorch uses the runtime API, which makes the primary context current
+lazily, per thread, and may skip cudaSetDevice when the device number is
+already the thread's: a thread can hold CUDA tensors and still have no
+current context (a fresh process before its first kernel, a thread that
+torch never used), or have another context current. So before each call
+this asks the driver for the current context and, unless it is the
+device's primary context (the one PyTorch allocates in), makes that one
+current; the primary context is retained once, for the life of the
+process.
+"""
+
+import ctypes
+import threading
+
+_CUDA_SUCCESS = 0
+
+_driver = None
+_primary = {}  # device ordinal -> retained primary CUcontext
+_lock = threading.Lock()
+
+
+def _load_driver():
+    global _driver
+    if _driver is None:
+        driver = ctypes.CDLL("libcuda.so.1")
+        for name, argtypes in {
+                "cuInit": [ctypes.c_uint],
+                "cuCtxGetCurrent": [ctypes.POINTER(ctypes.c_void_p)],
+                "cuCtxSetCurrent": [ctypes.c_void_p],
+                "cuDeviceGet": [ctypes.POINTER(ctypes.c_int), ctypes.c_int],
+                "cuDevicePrimaryCtxRetain": [
+                    ctypes.POINTER(ctypes.c_void_p), ctypes.c_int]}.items():
+            function = getattr(driver, name)
+            function.restype = ctypes.c_int
+            function.argtypes = argtypes
+        _driver = driver
+        _call("cuInit", 0)
+    return _driver
+
+
+def _call(name, *args):
+    result = getattr(_driver, name)(*args)
+    if result != _CUDA_SUCCESS:
+        raise RuntimeError(f"tilec: {name} failed with CUresult {result}")
+
+
+def _primary_context(ordinal):
+    with _lock:
+        _load_driver()
+        context = _primary.get(ordinal)
+        if context is None:
+            device = ctypes.c_int()
+            _call("cuDeviceGet", ctypes.byref(device), ordinal)
+            context = ctypes.c_void_p()
+            _call("cuDevicePrimaryCtxRetain", ctypes.byref(context), device)
+            _primary[ordinal] = context
+        return context
+
+
+def ensure_current(ordinal):
+    """Makes device `ordinal`'s primary context current on this thread."""
+    context = _primary_context(ordinal)
+    current = ctypes.c_void_p()
+    _call("cuCtxGetCurrent", ctypes.byref(current))
+    if current.value != context.value:
+        _call("cuCtxSetCurrent", context)

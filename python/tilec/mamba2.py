@@ -1,0 +1,240 @@
+"""The Mamba-2 forward pass for PyTorch: a drop-in for mamba_ssm's
+``mamba_chunk_scan_combined`` (forward only).
+
+    from tilec.mamba2 import chunk_scan_combined
+    y = chunk_scan_combined(x, dt, A, B, C, chunk_size, D=D)
+
+Errors: Mamba2ArgumentError, Mamba2Error, TorchVersionError (re-exported
+here from tilec.errors).
+
+``chunk_scan_combined`` is a PyTorch custom op (``tilec::mamba2_chunk_scan_combined``,
+torch >= 2.4) with a fake implementation, so it runs under torch.compile
+without a graph break and inside torch.cuda.graph capture. See
+python/README.md for what it accepts.
+"""
+
+import re
+from typing import Optional, Tuple
+
+import torch
+
+from . import _capi, _cuda_context
+from .errors import Mamba2ArgumentError, Mamba2Error, Status, TorchVersionError
+
+MIN_TORCH_FOR_OP = (2, 4)
+OP_NAME = "tilec::mamba2_chunk_scan_combined"
+
+__all__ = ["chunk_scan_combined", "forward", "Mamba2ArgumentError",
+           "Mamba2Error", "TorchVersionError", "MIN_TORCH_FOR_OP", "HAS_OP"]
+
+
+def _torch_version():
+    match = re.match(r"(\d+)\.(\d+)", torch.__version__)
+    return (int(match.group(1)), int(match.group(2)))
+
+
+HAS_OP = (_torch_version() >= MIN_TORCH_FOR_OP
+          and hasattr(torch.library, "custom_op"))
+
+
+def problem_sizes(x, B):
+    """(batch, seqlen, heads, headdim, groups, dstate) as mamba_ssm reads
+    them, from x (batch, seqlen, heads, headdim) and B (batch, seqlen,
+    groups, dstate). When x or B has another rank, the sizes it would give
+    are ones (and groups is 1), so that the problem stays valid and the C
+    ABI reports that tensor's rank rather than a problem made of the wrong
+    dimensions."""
+    if x.dim() != 4:
+        return 1, 1, 1, 1, 1, (B.shape[3] if B.dim() == 4 else 1)
+    batch, seqlen, heads, headdim = x.shape
+    groups, dstate = B.shape[2:] if B.dim() == 4 else (1, 1)
+    return batch, seqlen, heads, headdim, groups, dstate
+
+
+def _check_chunk(chunk_size):
+    """An int the C ABI's int64_t can hold (ctypes would wrap it)."""
+    if not -2**63 <= chunk_size < 2**63:
+        raise _capi.error(Status.UNSUPPORTED_CHUNK,
+                          f"chunk_size {chunk_size} does not fit in 64 bits")
+
+
+def _check_devices(named):
+    """Every tensor on one CUDA device (the C ABI cannot tell another
+    device's memory from its own, and needs device memory)."""
+    device = named[0][1].device
+    elsewhere = [f"{name} on {t.device}" for name, t in named
+                 if t.device != device]
+    if elsewhere:
+        raise _capi.error(
+            Status.NOT_DEVICE_POINTER,
+            f"{named[0][0]} is on {device} but " + ", ".join(elsewhere)
+            + ": every tensor must be on the same CUDA device")
+    if device.type != "cuda":
+        raise _capi.error(
+            Status.NOT_DEVICE_POINTER,
+            ", ".join(name for name, _ in named) + f" are on {device}: "
+            "tilec's Mamba-2 forward needs CUDA tensors")
+    return device
+
+
+_prepared = set()  # devices whose context has every kernel loaded
+
+
+def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
+            return_final_states=False):
+    """The op's implementation: checks the devices, makes the device's
+    context current, and calls tilec_mamba2_forward on the current stream
+    with a workspace from the torch allocator. Returns (y in x's dtype,
+    final states in f32, or an empty f32 tensor when not asked for).
+    Works with any torch; chunk_scan_combined is the public entry."""
+    named = [("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)]
+    named += [(name, t) for name, t in (("D", D),
+                                        ("initial_states", initial_states))
+              if t is not None]
+    device = _check_devices(named)
+    _check_chunk(chunk_size)
+    batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
+    problem = _capi.Problem(batch, seqlen, heads, groups, headdim, dstate,
+                            chunk_size)
+    with torch.cuda.device(device):
+        _cuda_context.ensure_current(device.index)
+        if device.index not in _prepared:
+            _capi.prepare()
+            _prepared.add(device.index)
+        if D is None:
+            D = torch.zeros(heads, dtype=torch.float32, device=device)
+        y = torch.empty((batch, seqlen, heads, headdim), dtype=torch.float32,
+                        device=device)
+        final = torch.empty(
+            (batch, heads, headdim, dstate) if return_final_states else (0,),
+            dtype=torch.float32, device=device)
+        descriptors = [_capi.describe(name, t) for name, t in (
+            ("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C), ("D", D))]
+        descriptors.append(None if initial_states is None else
+                           _capi.describe("initial_states", initial_states))
+        descriptors.append(_capi.describe("y", y))
+        descriptors.append(_capi.describe("final_states", final)
+                           if return_final_states else None)
+        stream = torch.cuda.current_stream(device).cuda_stream
+        try:
+            workspace_bytes = _capi.workspace_size(problem)
+        except Mamba2Error:
+            # The problem is invalid: the forward reports it, or whatever
+            # its documented order finds first, without touching memory.
+            _capi.forward(problem, *descriptors, stream=stream)
+            raise
+        workspace = torch.empty(workspace_bytes, dtype=torch.uint8,
+                                device=device)
+        _capi.forward(problem, *descriptors, workspace=workspace.data_ptr(),
+                      workspace_bytes=workspace_bytes, stream=stream)
+        return y.to(x.dtype), final
+
+
+def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
+          return_final_states=False):
+    batch, seqlen, heads, headdim, _, dstate = problem_sizes(x, B)
+    y = x.new_empty((batch, seqlen, heads, headdim))
+    final = x.new_empty(
+        (batch, heads, headdim, dstate) if return_final_states else (0,),
+        dtype=torch.float32)
+    return y, final
+
+
+if HAS_OP:
+    @torch.library.custom_op(OP_NAME, mutates_args=())
+    def _op(x: torch.Tensor, dt: torch.Tensor, A: torch.Tensor,
+            B: torch.Tensor, C: torch.Tensor, chunk_size: int,
+            D: Optional[torch.Tensor], initial_states: Optional[torch.Tensor],
+            return_final_states: bool) -> Tuple[torch.Tensor, torch.Tensor]:
+        return forward(x, dt, A, B, C, chunk_size, D, initial_states,
+                       return_final_states)
+
+    @_op.register_fake
+    def _(x, dt, A, B, C, chunk_size, D, initial_states, return_final_states):
+        return _fake(x, dt, A, B, C, chunk_size, D, initial_states,
+                     return_final_states)
+
+
+def _unsupported(argument, why):
+    return NotImplementedError(
+        f"tilec.mamba2.chunk_scan_combined: {argument} is not supported "
+        f"yet ({why})")
+
+
+def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
+                     initial_states, seq_idx, cu_seqlens, dt_softplus,
+                     dt_limit, return_final_states, return_varlen_states,
+                     state_dtype):
+    """What the C ABI cannot express or check: the arguments' Python types
+    and the options of mamba_ssm that tilec does not implement."""
+    for name, value in (("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)):
+        if not isinstance(value, torch.Tensor):
+            raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
+                            f"be a torch.Tensor, not {type(value).__name__}")
+    for name, value in (("D", D), ("initial_states", initial_states)):
+        if value is not None and not isinstance(value, torch.Tensor):
+            raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
+                            f"be a torch.Tensor or None, not "
+                            f"{type(value).__name__}")
+    if isinstance(chunk_size, bool) or not isinstance(chunk_size, int):
+        raise TypeError(f"tilec.mamba2.chunk_scan_combined: chunk_size must "
+                        f"be an int, not {type(chunk_size).__name__}")
+    _check_chunk(chunk_size)
+    for name, value in (("z", z), ("dt_bias", dt_bias), ("seq_idx", seq_idx),
+                        ("cu_seqlens", cu_seqlens)):
+        if value is not None:
+            raise _unsupported(name, "pass None")
+    if dt_softplus:
+        raise _unsupported("dt_softplus=True",
+                           "apply softplus (and any bias) to dt first")
+    if tuple(dt_limit) != (0.0, float("inf")):
+        raise _unsupported(f"dt_limit={tuple(dt_limit)}",
+                           "only the default (0.0, inf) is")
+    if return_varlen_states:
+        raise _unsupported("return_varlen_states=True", "pass False")
+    if state_dtype is not None and state_dtype != torch.float32:
+        raise _unsupported(f"state_dtype={state_dtype}",
+                           "the states are f32: pass None or torch.float32")
+    if D is not None and D.dim() == 2:
+        raise _unsupported("a 2-d D (mamba_ssm's (heads, headdim))",
+                           "D must have shape (heads,)")
+    if not isinstance(return_final_states, bool):
+        raise TypeError("tilec.mamba2.chunk_scan_combined: "
+                        "return_final_states must be a bool")
+
+
+def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
+                        dt_bias=None, initial_states=None, seq_idx=None,
+                        cu_seqlens=None, dt_softplus=False,
+                        dt_limit=(0.0, float("inf")),
+                        return_final_states=False, return_varlen_states=False,
+                        state_dtype=None):
+    """mamba_ssm's mamba_chunk_scan_combined, forward only.
+
+    x (batch, seqlen, heads, headdim) bf16; dt (batch, seqlen, heads) f32,
+    after bias and softplus (non-negative: a negative dt is used as is,
+    where mamba_ssm's default dt_limit would clamp it to 0); A (heads,) f32;
+    B, C (batch, seqlen, groups, dstate) bf16; D (heads,) f32 or None;
+    initial_states (batch, heads, headdim, dstate) f32 or None. Any strides.
+    Returns y (batch, seqlen, heads, headdim) in x's dtype (the kernels
+    write f32; it is converted), and with return_final_states=True the
+    tuple (y, final_states) with final_states (batch, heads, headdim,
+    dstate) f32, as mamba_ssm does.
+
+    Raises TypeError for an argument of the wrong Python type,
+    NotImplementedError naming an option tilec does not implement,
+    Mamba2ArgumentError (a Mamba2Error and a ValueError) naming the
+    tensor and the rule for a bad tensor, Mamba2Error for a failure of the
+    driver or the launch, TorchVersionError below torch 2.4."""
+    _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
+                     initial_states, seq_idx, cu_seqlens, dt_softplus,
+                     dt_limit, return_final_states, return_varlen_states,
+                     state_dtype)
+    if not HAS_OP:
+        raise TorchVersionError(
+            "tilec.mamba2.chunk_scan_combined is a torch.library.custom_op "
+            f"and needs torch >= {MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}"
+            f"; this is torch {torch.__version__}")
+    y, final_states = torch.ops.tilec.mamba2_chunk_scan_combined(
+        x, dt, A, B, C, chunk_size, D, initial_states, return_final_states)
+    return (y, final_states) if return_final_states else y
