@@ -27,6 +27,8 @@
 #include "mlir/Pass/PassManager.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cstddef>
@@ -55,9 +57,14 @@ LogicalResult compile(MLIRContext &context, llvm::StringRef input) {
   if (!target)
     return failure();
 
-  ParserConfig config(&context);
+  // The lexer reads up to a terminating NUL, which libFuzzer's buffer
+  // lacks: parse a copy, as tilec parses its file's buffer.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(input, "fuzz-input"),
+      llvm::SMLoc());
   OwningOpRef<ModuleOp> module =
-      parseSourceString<ModuleOp>(input, config, "fuzz-input");
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
     return failure();
   if (failed(runPasses(context, *module, [&](PassManager &pm) {
