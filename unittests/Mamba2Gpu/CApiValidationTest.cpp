@@ -14,6 +14,7 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <limits>
 #include <set>
 #include <string>
 
@@ -227,6 +228,20 @@ TEST_F(CApiValidation, NullStridesMeanRowMajor) {
 TEST_F(CApiValidation, SpanBeyond64BitOffsets) {
   args.x.strides[0] = int64_t(1) << 62;
   EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+}
+
+TEST_F(CApiValidation, SeqlenNearInt64Max) {
+  // The chunk count, ceil(seqlen / chunk), is computed without overflow
+  // (found by tilec-fuzz-capi under UBSan); the workspace for it does not
+  // fit in 64 bits.
+  for (int64_t seqlen : {std::numeric_limits<int64_t>::max(),
+                         std::numeric_limits<int64_t>::max() - 63}) {
+    tilec_mamba2_problem p = kProblem;
+    p.seqlen = seqlen;
+    size_t bytes = 0;
+    EXPECT_MAMBA2_STATUS(tilec_mamba2_workspace_size(&p, &bytes),
+                         TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+  }
 }
 
 TEST_F(CApiValidation, GridLimits) {

@@ -41,8 +41,8 @@ struct Problem {
   int64_t chunk = 0;
 
   /// Chunks per sequence; the last one is partial when chunk does not divide
-  /// seqlen.
-  int64_t numChunks() const { return (seqlen + chunk - 1) / chunk; }
+  /// seqlen. For positive sizes; no overflow up to seqlen = INT64_MAX.
+  int64_t numChunks() const { return seqlen / chunk + (seqlen % chunk != 0); }
 };
 
 /// A strided array in the memory of the device that runs the pass. Shape and

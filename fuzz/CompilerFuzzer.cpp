@@ -1,0 +1,134 @@
+//===- CompilerFuzzer.cpp - libFuzzer target over the tilec pipeline ------===//
+//
+// Compiles each input in process the way `tilec --emit=ptx` does (see
+// tools/tilec/tilec.cpp): parse and verify, tile-bind-params with the
+// input's -D options (FuzzInput.h), canonicalize and CSE, the tile-to-LLVM
+// pipeline for the input's target, and, when TILEC_FUZZ_THROUGH_PTX is 1,
+// translation to LLVM IR (with libdevice, optimized at O3) and the NVPTX
+// backend. Every diagnostic is swallowed: a clean rejection is a normal
+// outcome. A crash, an LLVM fatal error (which exits the process), a hang or
+// unbounded memory is what libFuzzer reports.
+//
+//===----------------------------------------------------------------------===//
+
+#include "FuzzInput.h"
+
+#include "tilec/Conversion/Pipeline.h"
+#include "tilec/InitAll.h"
+#include "tilec/Target/Target.h"
+
+#include "mlir/Dialect/LLVMIR/LLVMDialect.h"
+#include "mlir/Dialect/LLVMIR/NVVMDialect.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/IR/SymbolTable.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/IR/LLVMContext.h"
+#include "llvm/IR/Module.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <cstddef>
+#include <cstdint>
+
+#ifndef TILEC_FUZZ_THROUGH_PTX
+#error "define TILEC_FUZZ_THROUGH_PTX to 0 (lower only) or 1 (through PTX)"
+#endif
+
+using namespace mlir;
+
+namespace {
+
+LogicalResult runPasses(MLIRContext &context, ModuleOp module,
+                        function_ref<void(PassManager &)> build) {
+  PassManager pm(&context);
+  build(pm);
+  return pm.run(module);
+}
+
+/// Compiles one input; failure is a diagnostic, already swallowed.
+LogicalResult compile(MLIRContext &context, llvm::StringRef input) {
+  tilec::fuzz::FuzzOptions options = tilec::fuzz::parseFuzzOptions(input);
+  const tilec::GpuTarget *target = tilec::lookupGpuTarget(
+      options.target.empty() ? llvm::StringRef("sm_80") : options.target);
+  if (!target)
+    return failure();
+
+  // The lexer reads up to a terminating NUL, which libFuzzer's buffer
+  // lacks: parse a copy, as tilec parses its file's buffer.
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(
+      llvm::MemoryBuffer::getMemBufferCopy(input, "fuzz-input"),
+      llvm::SMLoc());
+  OwningOpRef<ModuleOp> module =
+      parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
+  if (!module)
+    return failure();
+  if (failed(runPasses(context, *module, [&](PassManager &pm) {
+        tile::TileBindParamsOptions bind;
+        bind.params.assign(options.defines.begin(), options.defines.end());
+        pm.addPass(tile::createTileBindParams(bind));
+        pm.addPass(createCanonicalizerPass());
+        pm.addPass(createCSEPass());
+      })))
+    return failure();
+
+  auto kernels = llvm::to_vector(module->getOps<tile::KernelOp>());
+  if (!options.kernelSuffix.empty())
+    for (tile::KernelOp kernel : kernels)
+      SymbolTable::setSymbolName(kernel, kernel.getSymName().str() +
+                                             options.kernelSuffix);
+  // What --emit=tile prints: the printers are the project's code too.
+  llvm::raw_null_ostream sink;
+  module->print(sink);
+
+  // As in tilec, a module without tile kernels is taken to be lowered
+  // already.
+  if (!kernels.empty()) {
+    tilec::LoweringOptions lowering;
+    lowering.smVersion = target->loweringSm;
+    if (failed(runPasses(context, *module, [&](PassManager &pm) {
+          tilec::buildTileToLLVMPipeline(pm, lowering);
+        })))
+      return failure();
+  }
+  if (!TILEC_FUZZ_THROUGH_PTX)
+    return success();
+
+  llvm::LLVMContext llvmContext;
+  std::unique_ptr<llvm::Module> llvmModule = tilec::translateToLLVMIR(
+      *module, llvmContext, *target, tilec::CudaToolkit::configured());
+  if (!llvmModule)
+    return failure();
+  return tilec::emitPTX(module->getLoc(), *llvmModule, *target);
+}
+
+/// The context every input is compiled in: building one (registering and
+/// loading the dialects) costs more than compiling most inputs.
+MLIRContext &getContext() {
+  static MLIRContext *context = [] {
+    DialectRegistry registry;
+    tilec::registerKernelDialects(registry);
+    registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    tilec::registerTargetTranslations(registry);
+    auto *context =
+        new MLIRContext(registry, MLIRContext::Threading::DISABLED);
+    context->loadAllAvailableDialects();
+    context->printOpOnDiagnostic(false);
+    context->getDiagEngine().registerHandler(
+        [](Diagnostic &) { return success(); });
+    return context;
+  }();
+  return *context;
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  (void)compile(getContext(),
+                llvm::StringRef(reinterpret_cast<const char *>(data), size));
+  return 0;
+}
