@@ -13,9 +13,9 @@ from tilec import mamba2
 HAS_GPU = torch.cuda.is_available()
 
 requires_gpu = pytest.mark.skipif(not HAS_GPU, reason="needs a CUDA GPU")
+_MIN = "{}.{}".format(*mamba2.MIN_TORCH_FOR_OP)
 requires_op = pytest.mark.skipif(
-    not mamba2.HAS_OP,
-    reason=f"needs torch >= {mamba2.MIN_TORCH_FOR_OP} (torch.library."
+    not mamba2.HAS_OP, reason=f"needs torch >= {_MIN} (torch.library."
     f"custom_op); this is torch {torch.__version__}")
 
 
