@@ -107,6 +107,10 @@ int runCase(const Driver &d, const Case &c) {
   auto addParam = [&](const void *p, size_t n) {
     const auto *b = static_cast<const uint8_t *>(p);
     storage.emplace_back(b, b + n);
+    // At least 8 bytes, zero-padded: the driver reads as many bytes as the
+    // kernel's parameter has, which for a narrow scalar may be more than
+    // the case's (little-endian: the value's bytes come first).
+    storage.back().resize(std::max<size_t>(n, 8), 0);
   };
   auto fail = [&](const char *what, CUresult result = CUDA_SUCCESS) {
     std::printf("FAIL %s: %s: %s\n", c.name.c_str(), what,

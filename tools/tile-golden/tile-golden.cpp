@@ -228,10 +228,28 @@ FailureOr<std::vector<uint8_t>> scalarBytes(Type type, const std::string &text,
       int64_t v = std::stoll(text);
       value = v;
       put(&v, 8);
+    } else if (type.isF16() || type.isBF16()) {
+      // Rounded to the type; the interpreter sees the rounded value.
+      float f = std::stof(text);
+      uint16_t bits = type.isF16() ? interp::floatToF16Bits(f)
+                                   : interp::floatToBF16Bits(f);
+      value = static_cast<double>(type.isF16() ? interp::f16BitsToFloat(bits)
+                                               : interp::bf16BitsToFloat(bits));
+      put(&bits, 2);
     } else if (type.isInteger(32)) {
       int32_t v = std::stoi(text);
       value = static_cast<int64_t>(v);
       put(&v, 4);
+    } else if (type.isInteger(16) || type.isInteger(8) || type.isInteger(1)) {
+      // Two's complement in the type's width: the value must fit.
+      const unsigned width = type.getIntOrFloatBitWidth();
+      const int64_t v = std::stoll(text);
+      const int64_t low = width == 1 ? 0 : -(int64_t(1) << (width - 1));
+      const int64_t high = width == 1 ? 1 : (int64_t(1) << (width - 1)) - 1;
+      if (v < low || v > high)
+        return failure();
+      value = v;
+      put(&v, width == 16 ? 2 : 1); // little-endian: the low bytes
     } else {
       return failure();
     }

@@ -178,4 +178,102 @@ TEST(Reference, OneStep) {
   }
 }
 
+// Many steps from an initial state, several heads sharing a group: the
+// recurrence against its closed form, computed independently here,
+//   h_T = prod_t a_t h_0 + sum_s (prod_{t > s} a_t) dt_s x_s B_s^T,
+//   y_t = h_t C_t + D x_t,  a_t = exp(A dt_t),
+// and the error scales against the root-sum-square of the same terms.
+TEST(Reference, ClosedFormFromAnInitialState) {
+  // batch, seqlen, heads, groups, headdim, dstate, chunk.
+  const Problem p{2, 9, 4, 2, 3, 5, 64};
+  HostProblem data = HostProblem::random(p, 11);
+  ReferenceResult result;
+  ASSERT_TRUE(referenceForward(p, data.inputs(true), result).ok());
+  for (int64_t b = 0; b < p.batch; ++b)
+    for (int64_t h = 0; h < p.heads; ++h) {
+      const int64_t g = h / 2;
+      auto decayAfter = [&](int64_t s, int64_t t) { // prod over (s, t]
+        double sum = 0;
+        for (int64_t r = s + 1; r <= t; ++r)
+          sum += double(data.A[h]) * data.dt[(b * p.seqlen + r) * p.heads + h];
+        return std::exp(sum);
+      };
+      for (int64_t t = 0; t < p.seqlen; ++t)
+        for (int64_t i = 0; i < p.headdim; ++i) {
+          const double x =
+              fromBF16(data.x[((b * p.seqlen + t) * p.heads + h) * p.headdim + i]);
+          double y = data.D[h] * x, squares = 0;
+          for (int64_t j = 0; j < p.dstate; ++j) {
+            const double c =
+                fromBF16(data.C[((b * p.seqlen + t) * p.groups + g) * p.dstate + j]);
+            const double h0 =
+                data.initialState[((b * p.heads + h) * p.headdim + i) * p.dstate + j];
+            double term = decayAfter(-1, t) * h0 * c;
+            y += term;
+            squares += term * term;
+            for (int64_t s = 0; s <= t; ++s) {
+              const double dt = data.dt[(b * p.seqlen + s) * p.heads + h];
+              const double xs = fromBF16(
+                  data.x[((b * p.seqlen + s) * p.heads + h) * p.headdim + i]);
+              const double bs = fromBF16(
+                  data.B[((b * p.seqlen + s) * p.groups + g) * p.dstate + j]);
+              term = decayAfter(s, t) * dt * xs * bs * c;
+              y += term;
+              squares += term * term;
+            }
+          }
+          const int64_t at = ((b * p.seqlen + t) * p.heads + h) * p.headdim + i;
+          EXPECT_NEAR(result.y[at], y, 1e-12 * (1 + std::fabs(y))) << at;
+          EXPECT_NEAR(result.yScale[at], std::sqrt(squares),
+                      1e-12 * (1 + std::sqrt(squares)))
+              << at;
+        }
+      for (int64_t i = 0; i < p.headdim; ++i)
+        for (int64_t j = 0; j < p.dstate; ++j) {
+          const int64_t at = ((b * p.heads + h) * p.headdim + i) * p.dstate + j;
+          double state = decayAfter(-1, p.seqlen - 1) * data.initialState[at];
+          for (int64_t s = 0; s < p.seqlen; ++s)
+            state += decayAfter(s, p.seqlen - 1) *
+                     data.dt[(b * p.seqlen + s) * p.heads + h] *
+                     fromBF16(data.x[((b * p.seqlen + s) * p.heads + h) *
+                                         p.headdim + i]) *
+                     fromBF16(data.B[((b * p.seqlen + s) * p.groups + g) *
+                                         p.dstate + j]);
+          EXPECT_NEAR(result.finalState[at], state,
+                      1e-12 * (1 + std::fabs(state)))
+              << at;
+        }
+    }
+}
+
+// The inputs: both decay regimes (even heads slow, odd heads fast) in their
+// documented ranges, and the same values for the same seed.
+TEST(Reference, InputDistribution) {
+  // batch, seqlen, heads, groups, headdim, dstate, chunk.
+  const Problem p{2, 300, 6, 2, 4, 4, 64};
+  HostProblem data = HostProblem::random(p, 5);
+  for (int64_t h = 0; h < p.heads; ++h) {
+    const bool slow = h % 2 == 0;
+    EXPECT_LE(data.A[h], slow ? -0.01f : -1.0f) << h;
+    EXPECT_GE(data.A[h], slow ? -1.0f : -16.0f) << h;
+    EXPECT_GE(data.D[h], 0.5f);
+    EXPECT_LT(data.D[h], 1.5f);
+    for (int64_t t = 0; t < p.batch * p.seqlen; ++t) {
+      const float dt = data.dt[t * p.heads + h];
+      if (slow) {
+        EXPECT_GE(dt, 1e-3f) << h;
+        EXPECT_LE(dt, 1e-1f) << h;
+      } else {
+        EXPECT_GT(dt, 0.0f) << h;
+      }
+    }
+  }
+  HostProblem again = HostProblem::random(p, 5);
+  EXPECT_EQ(again.x, data.x);
+  EXPECT_EQ(again.dt, data.dt);
+  EXPECT_EQ(again.A, data.A);
+  EXPECT_EQ(again.initialState, data.initialState);
+  EXPECT_NE(HostProblem::random(p, 6).x, data.x);
+}
+
 } // namespace

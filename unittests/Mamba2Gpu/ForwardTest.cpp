@@ -208,6 +208,27 @@ TEST_F(ForwardGpuTest, CApiOnStridedTensors) {
   EXPECT_TRUE(matchesReference(host, true));
 }
 
+TEST_F(ForwardGpuTest, CApiNullStridesAreRowMajor) {
+  const Problem p = kShapes[7].problem();
+  const uint64_t seed = tilec::testing::testSeed();
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  HostProblem host = HostProblem::random(p, seed);
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  ASSERT_TRUE(device.upload());
+  ASSERT_TRUE(device.poisonOutputs());
+  CArguments args = deviceArguments(device, p);
+  for (CTensor *t : {&args.x, &args.dt, &args.A, &args.B, &args.C, &args.D,
+                     &args.initialState, &args.y, &args.finalState})
+    t->nullStrides = true;
+  args.stream = stream;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+  ASSERT_TRUE(device.checkGuards());
+  ASSERT_TRUE(device.download());
+  EXPECT_TRUE(matchesReference(host, true));
+}
+
 TEST_F(ForwardGpuTest, HostPointersAreNotDevicePointers) {
   const Problem p = kShapes[0].problem();
   HostProblem host = HostProblem::random(p, 1);

@@ -69,9 +69,15 @@ protected:
                                              "kernel.mlir"),
         llvm::SMLoc());
     tile = parseSourceFile<ModuleOp>(sourceMgr, &context);
-    EXPECT_TRUE(tile);
+    if (!tile) {
+      ADD_FAILURE() << "the kernel does not parse: " << diagnostics;
+      return {};
+    }
     auto kernels = tilec::collectLauncherKernels(*tile, &sourceMgr);
-    EXPECT_TRUE(succeeded(kernels)) << diagnostics;
+    if (failed(kernels)) {
+      ADD_FAILURE() << "collectLauncherKernels failed: " << diagnostics;
+      return {};
+    }
     return *kernels;
   }
 
