@@ -232,4 +232,25 @@ TEST(LinearLayoutAlgebra, SliceApply) {
       EXPECT_EQ(rows.apply({r, l, 0}), (Coords{(l >> 2) + 8 * r}));
 }
 
+// A broken precondition is a compiler bug; it must end the process with a
+// message that names it, in release builds too, not compute garbage.
+TEST(LinearLayoutDeathTest, BrokenPreconditionsEndWithAMessage) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(blockedLayout({48, 64}, {1, 8}, {4, 8}, {4, 1}, {1, 0}),
+               "a tile extent must be a positive power of two, got 48");
+  EXPECT_DEATH(blockedLayout({64, 64}, {1, 8}, {4, 8}, {4, 1}, {0, 0}),
+               "order must be a permutation");
+  EXPECT_DEATH(LinearLayout::zeros1D(4, "lane", "dim0", 4).invert(),
+               "invert needs a bijective layout");
+  EXPECT_DEATH(LinearLayout({{"lane", {{8}}}}, {{"dim0", 3}}),
+               "outside output dim 'dim0'");
+  EXPECT_DEATH(mmaSyncAccumulatorLayout({8, 8}, {1, 1}),
+               "multiple of 16 x 8");
+  EXPECT_DEATH(swizzledSharedLayout({64, 16}, 2, 128),
+               "spans at least the swizzle width");
+  LinearLayout layout = LinearLayout::identity1D(8, "lane", "dim0");
+  EXPECT_DEATH(layout.compose(LinearLayout::identity1D(4, "dim0", "x")),
+               "not an input of the same size");
+}
+
 } // namespace
