@@ -16,7 +16,6 @@
 
 #include <iterator>
 
-
 using namespace tilec;
 using llvm::ArrayRef;
 using llvm::SmallVector;
@@ -24,9 +23,8 @@ using llvm::StringRef;
 
 namespace {
 
-const std::string kHardwareDims[] = {std::string(kRegister),
-                                     std::string(kLane), std::string(kWarp),
-                                     std::string(kBlock)};
+const std::string kHardwareDims[] = {std::string(kRegister), std::string(kLane),
+                                     std::string(kWarp), std::string(kBlock)};
 
 llvm::Error planError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -136,10 +134,10 @@ SharedStaging planShared(const LinearLayout &src, const LinearLayout &dst,
   wordRest = std::min(wordRest, n - vectorBits);
   bankBits = std::min(bankBits, n - vectorBits - wordRest);
 
-  SmallVector<uint64_t> srcLanes = independentPart(
-      flatBases(src, kLane), phaseLaneBits, vector);
-  SmallVector<uint64_t> dstLanes = independentPart(
-      flatBases(dst, kLane), phaseLaneBits, vector);
+  SmallVector<uint64_t> srcLanes =
+      independentPart(flatBases(src, kLane), phaseLaneBits, vector);
+  SmallVector<uint64_t> dstLanes =
+      independentPart(flatBases(dst, kLane), phaseLaneBits, vector);
 
   // Non-bank columns beyond the vector, single bits first, then pairs, ...
   SmallVector<uint64_t> nonBank(vector.begin(), vector.end());
@@ -156,7 +154,8 @@ SharedStaging planShared(const LinearLayout &src, const LinearLayout &dst,
           break;
         }
         nonBank.pop_back();
-        uint64_t low = v & (~v + 1), ripple = v + low; // next of the same weight
+        uint64_t low = v & (~v + 1),
+                 ripple = v + low; // next of the same weight
         v = (((ripple ^ v) >> 2) / low) | ripple;
       }
     if (!found)
@@ -266,11 +265,10 @@ tilec::planConversion(const LinearLayout &srcLayout,
   bool inPlace = src->getInDims() == dst->getInDims();
   for (const LayoutDim &in : dst->getInDims()) {
     LinearLayout::InDim bases{in.name, {}};
-    int srcDim = llvm::find_if(src->getInDims(),
-                               [&](const LayoutDim &d) {
-                                 return d.name == in.name;
-                               }) -
-                 src->getInDims().begin();
+    int srcDim =
+        llvm::find_if(src->getInDims(),
+                      [&](const LayoutDim &d) { return d.name == in.name; }) -
+        src->getInDims().begin();
     for (unsigned bit = 0; bit < in.log2Size; ++bit) {
       LinearLayout::Basis element = dst->getBasis(in.name, bit);
       LinearLayout::Basis from(src->getInDims().size(), 0);
@@ -292,9 +290,8 @@ tilec::planConversion(const LinearLayout &srcLayout,
     plan.kind = ConversionPlan::Kind::Free;
     return plan;
   }
-  if (std::optional<LinearLayout> inThread =
-          plan.dstToSrc.quotient({std::string(kLane), std::string(kWarp),
-                                  std::string(kBlock)})) {
+  if (std::optional<LinearLayout> inThread = plan.dstToSrc.quotient(
+          {std::string(kLane), std::string(kWarp), std::string(kBlock)})) {
     plan.kind = ConversionPlan::Kind::RegisterPermutation;
     for (int64_t r = 0, e = dst->getInDimSize(kRegister); r < e; ++r)
       plan.srcRegisterOf.push_back(unsigned(inThread->apply({r})[0]));
@@ -304,17 +301,17 @@ tilec::planConversion(const LinearLayout &srcLayout,
     return planError("the data would move between CTAs (distributed shared "
                      "memory is not supported)");
   SharedStaging staging = planShared(*src, *dst, elementBytes);
-  std::optional<LinearLayout> inWarp = plan.dstToSrc.quotient(
-      {std::string(kWarp), std::string(kBlock)});
+  std::optional<LinearLayout> inWarp =
+      plan.dstToSrc.quotient({std::string(kWarp), std::string(kBlock)});
   if (inWarp && src->getInDimSize(kLane) == 32 &&
       dst->getInDimSize(kLane) == 32) {
     std::vector<ShuffleRound> rounds = planShuffles(*inWarp);
     // A round and a vector access of shared memory both take one pass of
     // the warp through the shared-memory crossbar; the shared plan also
     // waits at a CTA barrier, which we count as doubling its cost.
-    int64_t sharedAccesses = (src->getInDimSize(kRegister) +
-                              dst->getInDimSize(kRegister)) /
-                             staging.vectorElements;
+    int64_t sharedAccesses =
+        (src->getInDimSize(kRegister) + dst->getInDimSize(kRegister)) /
+        staging.vectorElements;
     if (int64_t(rounds.size()) <= 2 * sharedAccesses) {
       plan.kind = ConversionPlan::Kind::WarpShuffle;
       plan.shuffles = std::move(rounds);
