@@ -263,6 +263,10 @@ TEST(ConversionPlanner, SharedMemoryWithoutBankConflicts) {
       {"transpose f32 32x32 in one warp",
        blockedLayout({32, 32}, {1, 4}, {4, 8}, {1, 1}, {1, 0}),
        blockedLayout({32, 32}, {4, 1}, {8, 4}, {1, 1}, {0, 1}), 4, 1},
+      // Smaller than the banks: the bank bits are what is left over.
+      {"8x8 f32 split over two warps by rows, then by columns",
+       blockedLayout({8, 8}, {1, 1}, {4, 8}, {2, 1}, {1, 0}),
+       blockedLayout({8, 8}, {1, 1}, {8, 4}, {1, 2}, {0, 1}), 4, 1},
       {"transpose f16 64x64", coalesced(64, 64, 2, 4),
        blockedLayout({64, 64}, {8, 1}, {8, 4}, {1, 4}, {0, 1}), 2, 1},
   };
