@@ -16,7 +16,6 @@
 
 #include <iterator>
 
-
 using namespace tilec;
 using llvm::ArrayRef;
 using llvm::SmallVector;
@@ -24,9 +23,8 @@ using llvm::StringRef;
 
 namespace {
 
-const std::string kHardwareDims[] = {std::string(kRegister),
-                                     std::string(kLane), std::string(kWarp),
-                                     std::string(kBlock)};
+const std::string kHardwareDims[] = {std::string(kRegister), std::string(kLane),
+                                     std::string(kWarp), std::string(kBlock)};
 
 llvm::Error planError(const llvm::Twine &message) {
   return llvm::createStringError(llvm::inconvertibleErrorCode(),
@@ -78,37 +76,26 @@ unsigned rankOf(ArrayRef<uint64_t> vectors) {
   return basis.getRank();
 }
 
-/// Whether span(a) and span(b) meet only in 0 (b linearly independent).
-bool transversal(ArrayRef<uint64_t> a, ArrayRef<uint64_t> b) {
-  SmallVector<uint64_t> both(a.begin(), a.end());
-  both.append(b.begin(), b.end());
-  return rankOf(both) == rankOf(a) + b.size();
-}
-
-/// The members of `candidates` (at most `limit` of the first ones) that are
-/// independent of `base` and of each other.
-SmallVector<uint64_t> independentPart(ArrayRef<uint64_t> candidates,
-                                      size_t limit, ArrayRef<uint64_t> base) {
-  Gf2Basis basis;
-  for (uint64_t v : base)
-    basis.insert(v, 0);
-  SmallVector<uint64_t> result;
-  for (uint64_t v : candidates.take_front(limit))
-    if (basis.insert(v, 0))
-      result.push_back(v);
-  return result;
+/// The vectors of the form (popcount, value) ascending: single bits first,
+/// then pairs, ... so that the layout needs as few XORs as it can.
+template <typename Accept>
+std::optional<uint64_t> firstVector(unsigned n, Accept accept) {
+  for (unsigned weight = 1; weight <= n; ++weight)
+    for (uint64_t v = (uint64_t(1) << weight) - 1; v < (uint64_t(1) << n);) {
+      if (accept(v))
+        return v;
+      uint64_t low = v & (~v + 1), ripple = v + low; // next of this weight
+      v = (((ripple ^ v) >> 2) / low) | ripple;
+    }
+  return std::nullopt;
 }
 
 /// The shared-memory staging of src -> dst. Offsets are, from the lowest
 /// bit: the vector (registers both sides have in the same order), the rest
-/// of the 4-byte word, the bank bits (byte-address bits up to 7: 128 bytes
+/// of its 4-byte word, the bank bits (byte-address bits up to 7: 128 bytes
 /// = 32 banks), and the rest. A phase of lanes (8 / 16 / 32 lanes for 16 /
-/// 8 / at most 4-byte accesses) is conflict free when no nonzero
-/// combination of its lanes' elements has zero bank bits, i.e. when the
-/// span of the non-bank columns meets the span of the lanes' elements only
-/// in 0. We grow the non-bank columns greedily under that condition for both
-/// sides: two proper subspaces never cover the whole space, so a next
-/// column always exists.
+/// 8 / at most 4-byte accesses) is conflict free when no two of its lanes
+/// hit one bank in different words.
 SharedStaging planShared(const LinearLayout &src, const LinearLayout &dst,
                          unsigned elementBytes) {
   unsigned n = src.getTotalOutBits();
@@ -136,54 +123,67 @@ SharedStaging planShared(const LinearLayout &src, const LinearLayout &dst,
   wordRest = std::min(wordRest, n - vectorBits);
   bankBits = std::min(bankBits, n - vectorBits - wordRest);
 
-  SmallVector<uint64_t> srcLanes = independentPart(
-      flatBases(src, kLane), phaseLaneBits, vector);
-  SmallVector<uint64_t> dstLanes = independentPart(
-      flatBases(dst, kLane), phaseLaneBits, vector);
+  SmallVector<uint64_t> srcLanes = flatBases(src, kLane);
+  SmallVector<uint64_t> dstLanes = flatBases(dst, kLane);
+  srcLanes.truncate(std::min<size_t>(srcLanes.size(), phaseLaneBits));
+  dstLanes.truncate(std::min<size_t>(dstLanes.size(), phaseLaneBits));
 
-  // Non-bank columns beyond the vector, single bits first, then pairs, ...
-  SmallVector<uint64_t> nonBank(vector.begin(), vector.end());
-  SmallVector<uint64_t> extra;
-  while (nonBank.size() < n - bankBits) {
-    bool found = false;
-    for (unsigned weight = 1; weight <= n && !found; ++weight)
-      for (uint64_t v = (uint64_t(1) << weight) - 1; v < (uint64_t(1) << n);) {
-        nonBank.push_back(v);
-        if (rankOf(nonBank) == nonBank.size() &&
-            transversal(nonBank, srcLanes) && transversal(nonBank, dstLanes)) {
-          extra.push_back(v);
-          found = true;
-          break;
-        }
-        nonBank.pop_back();
-        uint64_t low = v & (~v + 1), ripple = v + low; // next of the same weight
-        v = (((ripple ^ v) >> 2) / low) | ripple;
-      }
-    if (!found)
+  // word: the vector and the rest of its 4-byte word (any vectors: lanes
+  // that differ only there read one word). high: the columns above the
+  // bank bits. Two lanes of a phase conflict when their elements differ by
+  // u with no bank bits but some high bits, so we need span(lanes) to meet
+  // span(word + high) inside span(word): each high column must stay
+  // independent of word + lanes + the high columns before it, for both
+  // sides. The lanes span at most bankBits dims beyond word, and two proper
+  // subspaces never cover the space, so the search always succeeds.
+  SmallVector<uint64_t> word(vector.begin(), vector.end());
+  auto independentOf = [](ArrayRef<uint64_t> base, uint64_t v) {
+    SmallVector<uint64_t> more(base.begin(), base.end());
+    more.push_back(v);
+    return rankOf(more) == rankOf(base) + 1;
+  };
+  while (word.size() < vectorBits + wordRest)
+    word.push_back(
+        *firstVector(n, [&](uint64_t v) { return independentOf(word, v); }));
+  SmallVector<uint64_t> high;
+  auto withLanes = [&](ArrayRef<uint64_t> lanes) {
+    SmallVector<uint64_t> all(word.begin(), word.end());
+    all.append(lanes.begin(), lanes.end());
+    all.append(high.begin(), high.end());
+    return all;
+  };
+  while (word.size() + high.size() < n - bankBits) {
+    std::optional<uint64_t> next = firstVector(n, [&](uint64_t v) {
+      SmallVector<uint64_t> nonBank(word.begin(), word.end());
+      nonBank.append(high.begin(), high.end());
+      return independentOf(nonBank, v) &&
+             independentOf(withLanes(srcLanes), v) &&
+             independentOf(withLanes(dstLanes), v);
+    });
+    if (!next)
       llvm::report_fatal_error("tilec layout conversion: no shared layout "
                                "column found (cannot happen)");
+    high.push_back(*next);
   }
 
-  // Bank columns: the source's lanes first (a layout that reads naturally),
-  // then the destination's, then unit vectors.
-  SmallVector<uint64_t> bank;
+  // Bank columns complete the basis: the source's lanes first (a layout
+  // that reads naturally), then the destination's, then unit vectors.
+  SmallVector<uint64_t> columns(word.begin(), word.end());
   {
     Gf2Basis basis;
-    for (uint64_t v : nonBank)
+    for (uint64_t v : word)
+      basis.insert(v, 0);
+    for (uint64_t v : high)
       basis.insert(v, 0);
     SmallVector<uint64_t> candidates(srcLanes.begin(), srcLanes.end());
     candidates.append(dstLanes.begin(), dstLanes.end());
     for (unsigned bit = 0; bit < n; ++bit)
       candidates.push_back(uint64_t(1) << bit);
     for (uint64_t v : candidates)
-      if (bank.size() < bankBits && basis.insert(v, 0))
-        bank.push_back(v);
+      if (columns.size() < word.size() + bankBits && basis.insert(v, 0))
+        columns.push_back(v);
   }
-
-  SmallVector<uint64_t> columns(vector.begin(), vector.end());
-  columns.append(extra.begin(), extra.begin() + wordRest);
-  columns.append(bank.begin(), bank.end());
-  columns.append(extra.begin() + wordRest, extra.end());
+  columns.append(high.begin(), high.end());
 
   LinearLayout::InDim offset{std::string(kOffset), {}};
   for (uint64_t column : columns) {
@@ -266,11 +266,10 @@ tilec::planConversion(const LinearLayout &srcLayout,
   bool inPlace = src->getInDims() == dst->getInDims();
   for (const LayoutDim &in : dst->getInDims()) {
     LinearLayout::InDim bases{in.name, {}};
-    int srcDim = llvm::find_if(src->getInDims(),
-                               [&](const LayoutDim &d) {
-                                 return d.name == in.name;
-                               }) -
-                 src->getInDims().begin();
+    int srcDim =
+        llvm::find_if(src->getInDims(),
+                      [&](const LayoutDim &d) { return d.name == in.name; }) -
+        src->getInDims().begin();
     for (unsigned bit = 0; bit < in.log2Size; ++bit) {
       LinearLayout::Basis element = dst->getBasis(in.name, bit);
       LinearLayout::Basis from(src->getInDims().size(), 0);
@@ -292,9 +291,8 @@ tilec::planConversion(const LinearLayout &srcLayout,
     plan.kind = ConversionPlan::Kind::Free;
     return plan;
   }
-  if (std::optional<LinearLayout> inThread =
-          plan.dstToSrc.quotient({std::string(kLane), std::string(kWarp),
-                                  std::string(kBlock)})) {
+  if (std::optional<LinearLayout> inThread = plan.dstToSrc.quotient(
+          {std::string(kLane), std::string(kWarp), std::string(kBlock)})) {
     plan.kind = ConversionPlan::Kind::RegisterPermutation;
     for (int64_t r = 0, e = dst->getInDimSize(kRegister); r < e; ++r)
       plan.srcRegisterOf.push_back(unsigned(inThread->apply({r})[0]));
@@ -304,17 +302,17 @@ tilec::planConversion(const LinearLayout &srcLayout,
     return planError("the data would move between CTAs (distributed shared "
                      "memory is not supported)");
   SharedStaging staging = planShared(*src, *dst, elementBytes);
-  std::optional<LinearLayout> inWarp = plan.dstToSrc.quotient(
-      {std::string(kWarp), std::string(kBlock)});
+  std::optional<LinearLayout> inWarp =
+      plan.dstToSrc.quotient({std::string(kWarp), std::string(kBlock)});
   if (inWarp && src->getInDimSize(kLane) == 32 &&
       dst->getInDimSize(kLane) == 32) {
     std::vector<ShuffleRound> rounds = planShuffles(*inWarp);
     // A round and a vector access of shared memory both take one pass of
     // the warp through the shared-memory crossbar; the shared plan also
     // waits at a CTA barrier, which we count as doubling its cost.
-    int64_t sharedAccesses = (src->getInDimSize(kRegister) +
-                              dst->getInDimSize(kRegister)) /
-                             staging.vectorElements;
+    int64_t sharedAccesses =
+        (src->getInDimSize(kRegister) + dst->getInDimSize(kRegister)) /
+        staging.vectorElements;
     if (int64_t(rounds.size()) <= 2 * sharedAccesses) {
       plan.kind = ConversionPlan::Kind::WarpShuffle;
       plan.shuffles = std::move(rounds);

@@ -34,8 +34,7 @@ void require(bool condition, const llvm::Twine &message) {
 
 unsigned log2Exact(int64_t size, StringRef what) {
   require(size >= 1 && llvm::isPowerOf2_64(uint64_t(size)),
-          what + " must be a positive power of two, got " +
-              llvm::Twine(size));
+          what + " must be a positive power of two, got " + llvm::Twine(size));
   return llvm::Log2_64(uint64_t(size));
 }
 
@@ -92,8 +91,8 @@ LinearLayout LinearLayout::identity1D(int64_t size, StringRef inDim,
 
 LinearLayout LinearLayout::zeros1D(int64_t size, StringRef inDim,
                                    StringRef outDim, int64_t outSize) {
-  InDim in{inDim.str(), SmallVector<Basis>(log2Exact(size, "zeros size"),
-                                           Basis{0})};
+  InDim in{inDim.str(),
+           SmallVector<Basis>(log2Exact(size, "zeros size"), Basis{0})};
   return LinearLayout({in}, {{outDim.str(), log2Exact(outSize, "size")}});
 }
 
@@ -258,8 +257,8 @@ LinearLayout LinearLayout::compose(const LinearLayout &outer) const {
 }
 
 LinearLayout LinearLayout::pseudoInvert() const {
-  require(isSurjective(), "pseudoInvert needs a surjective layout: " +
-                              toString());
+  require(isSurjective(),
+          "pseudoInvert needs a surjective layout: " + toString());
   Gf2Basis basis;
   for (auto [i, column] : llvm::enumerate(columns))
     basis.insert(column, i);
@@ -291,11 +290,10 @@ LinearLayout LinearLayout::operator*(const LinearLayout &other) const {
                    bool high) -> Basis {
     Basis merged(outDims.size(), 0);
     for (auto [i, out] : llvm::enumerate(from.outs)) {
-      unsigned j = llvm::find_if(outDims,
-                                 [&](const LayoutDim &d) {
-                                   return d.name == out.name;
-                                 }) -
-                   outDims.begin();
+      unsigned j =
+          llvm::find_if(
+              outDims, [&](const LayoutDim &d) { return d.name == out.name; }) -
+          outDims.begin();
       unsigned shift = high ? llvm::Log2_64(getOutDimSize(out.name)) : 0;
       merged[j] = basis[i] << shift;
     }
@@ -319,8 +317,7 @@ LinearLayout LinearLayout::operator*(const LinearLayout &other) const {
   return LinearLayout(inDims, outDims);
 }
 
-LinearLayout
-LinearLayout::transposeOuts(ArrayRef<std::string> order) const {
+LinearLayout LinearLayout::transposeOuts(ArrayRef<std::string> order) const {
   require(order.size() == outs.size(),
           "transposeOuts needs every output dim once");
   SmallVector<LayoutDim> newOuts;
@@ -639,8 +636,8 @@ LinearLayout tilec::ldmatrixLayout(unsigned numMatrices, bool transposed) {
     reg.bases.push_back(at(0, int64_t(1) << k));
   lane.bases = {at(pairDim, 2), at(pairDim, 4), at(groupDim, 1),
                 at(groupDim, 2), at(groupDim, 4)};
-  return LinearLayout({reg, lane}, {{"matrix", matrixBits}, {"row", 3},
-                                    {"col", 3}});
+  return LinearLayout({reg, lane},
+                      {{"matrix", matrixBits}, {"row", 3}, {"col", 3}});
 }
 
 LinearLayout tilec::ldmatrixAddressLayout(unsigned numMatrices) {
@@ -684,10 +681,10 @@ LinearLayout tilec::wgmmaOperandALayout(ArrayRef<int64_t> shape,
   SmallVector<Step> warps = {along(0, 4), along(0, 5)};
   for (unsigned k = 0, e = log2Exact(numWarps / 4, "warpgroups"); k < e; ++k)
     warps.push_back(along(0, 6 + k));
-  return fitToShape(shape, {along(1, 0), along(0, 3), along(1, 3)},
-                    {along(1, 1), along(1, 2), along(0, 0), along(0, 1),
-                     along(0, 2)},
-                    warps, {1, 0});
+  return fitToShape(
+      shape, {along(1, 0), along(0, 3), along(1, 3)},
+      {along(1, 1), along(1, 2), along(0, 0), along(0, 1), along(0, 2)}, warps,
+      {1, 0});
 }
 
 LinearLayout tilec::swizzledSharedLayout(ArrayRef<int64_t> shape,
@@ -709,10 +706,10 @@ LinearLayout tilec::swizzledSharedLayout(ArrayRef<int64_t> shape,
       swizzleBytes ? llvm::Log2_32(swizzleBytes) - elementBits : colBits;
   unsigned xorBits = swizzleBytes ? llvm::Log2_32(swizzleBytes / 16) : 0;
   auto offsetOf = [&](int64_t row, int64_t col) -> int64_t {
-    int64_t block = col >> spanBits, within = col & ((int64_t(1) << spanBits) - 1);
-    int64_t bytes =
-        (((block << rowBits) + row) << (spanBits + elementBits)) +
-        (within << elementBits);
+    int64_t block = col >> spanBits,
+            within = col & ((int64_t(1) << spanBits) - 1);
+    int64_t bytes = (((block << rowBits) + row) << (spanBits + elementBits)) +
+                    (within << elementBits);
     int64_t mask = (int64_t(1) << xorBits) - 1;
     bytes ^= ((bytes >> 7) & mask) << 4;
     return bytes >> elementBits;

@@ -197,9 +197,9 @@ TEST(LinearLayoutAlgebra, SublayoutAndRemoveZeroBases) {
 TEST(LinearLayoutAlgebra, Quotient) {
   // (register, lane) -> (register, lane): a register permutation in each
   // lane quotients by lane.
-  LinearLayout perThread({{"register", {{2, 0}, {1, 0}}},
-                          {"lane", {{0, 1}, {0, 2}}}},
-                         {{"register", 2}, {"lane", 2}});
+  LinearLayout perThread(
+      {{"register", {{2, 0}, {1, 0}}}, {"lane", {{0, 1}, {0, 2}}}},
+      {{"register", 2}, {"lane", 2}});
   std::optional<LinearLayout> q = perThread.quotient({"lane"});
   ASSERT_TRUE(q);
   EXPECT_EQ(*q, LinearLayout({{"register", {{2}, {1}}}}, {{"register", 2}}));
@@ -207,14 +207,14 @@ TEST(LinearLayoutAlgebra, Quotient) {
   EXPECT_FALSE(perThread.quotient({"register"}));    // registers permuted
 
   // A register bit that moves data to another lane: not within a thread.
-  LinearLayout crossing({{"register", {{1, 0}, {0, 1}}},
-                         {"lane", {{0, 1}, {0, 2}}}},
-                        {{"register", 1}, {"lane", 2}});
+  LinearLayout crossing(
+      {{"register", {{1, 0}, {0, 1}}}, {"lane", {{0, 1}, {0, 2}}}},
+      {{"register", 1}, {"lane", 2}});
   EXPECT_FALSE(crossing.quotient({"lane"}));
   // Lanes that also change registers: not identity on lanes either.
-  LinearLayout laneToRegister({{"register", {{1, 0}}},
-                               {"lane", {{1, 1}, {0, 2}}}},
-                              {{"register", 1}, {"lane", 2}});
+  LinearLayout laneToRegister(
+      {{"register", {{1, 0}}}, {"lane", {{1, 1}, {0, 2}}}},
+      {{"register", 1}, {"lane", 2}});
   EXPECT_FALSE(laneToRegister.quotient({"lane"}));
   // Sizes must agree.
   LinearLayout shrinking({{"lane", {{1}, {2}}}}, {{"lane", 3}});
@@ -230,6 +230,26 @@ TEST(LinearLayoutAlgebra, SliceApply) {
   for (int64_t l = 0; l < 32; ++l)
     for (int64_t r = 0; r < 2; ++r)
       EXPECT_EQ(rows.apply({r, l, 0}), (Coords{(l >> 2) + 8 * r}));
+}
+
+// A broken precondition is a compiler bug; it must end the process with a
+// message that names it, in release builds too, not compute garbage.
+TEST(LinearLayoutDeathTest, BrokenPreconditionsEndWithAMessage) {
+  GTEST_FLAG_SET(death_test_style, "threadsafe");
+  EXPECT_DEATH(blockedLayout({48, 64}, {1, 8}, {4, 8}, {4, 1}, {1, 0}),
+               "a tile extent must be a positive power of two, got 48");
+  EXPECT_DEATH(blockedLayout({64, 64}, {1, 8}, {4, 8}, {4, 1}, {0, 0}),
+               "order must be a permutation");
+  EXPECT_DEATH(LinearLayout::zeros1D(4, "lane", "dim0", 4).invert(),
+               "invert needs a bijective layout");
+  EXPECT_DEATH(LinearLayout({{"lane", {{8}}}}, {{"dim0", 3}}),
+               "outside output dim 'dim0'");
+  EXPECT_DEATH(mmaSyncAccumulatorLayout({8, 8}, {1, 1}), "multiple of 16 x 8");
+  EXPECT_DEATH(swizzledSharedLayout({64, 16}, 2, 128),
+               "spans at least the swizzle width");
+  LinearLayout layout = LinearLayout::identity1D(8, "lane", "dim0");
+  EXPECT_DEATH(layout.compose(LinearLayout::identity1D(4, "dim0", "x")),
+               "not an input of the same size");
 }
 
 } // namespace

@@ -45,8 +45,7 @@ ConversionPlan plan(const LinearLayout &src, const LinearLayout &dst,
   return std::move(*result);
 }
 
-void expectRegisterPermutation(const LinearLayout &src,
-                               const LinearLayout &dst,
+void expectRegisterPermutation(const LinearLayout &src, const LinearLayout &dst,
                                const ConversionPlan &p) {
   ASSERT_EQ(p.kind, Kind::RegisterPermutation);
   Registers from = holdings(src), want = holdings(dst);
@@ -75,8 +74,7 @@ void expectShufflesDeliver(const LinearLayout &src, const LinearLayout &dst,
         if (!((round.lanesKept >> l) & 1))
           continue;
         unsigned sender = round.srcLane[l];
-        got[l][round.dstRegister] =
-            from[w][sender][round.sendRegister[sender]];
+        got[l][round.dstRegister] = from[w][sender][round.sendRegister[sender]];
         ++writes[l][round.dstRegister];
       }
     }
@@ -141,8 +139,8 @@ SharedResult simulateShared(const LinearLayout &src, const LinearLayout &dst,
 LinearLayout coalesced(int64_t rows, int64_t cols, unsigned elementBytes,
                        int64_t warps) {
   // 16 bytes per thread along the rows, the warp covering whole rows.
-  int64_t vec = 16 / elementBytes, lanesPerRow = std::min<int64_t>(
-                                       32, cols / vec);
+  int64_t vec = 16 / elementBytes,
+          lanesPerRow = std::min<int64_t>(32, cols / vec);
   return blockedLayout({rows, cols}, {1, vec}, {32 / lanesPerRow, lanesPerRow},
                        {warps, 1}, {1, 0});
 }
@@ -162,8 +160,8 @@ TEST(ConversionPlanner, SameLayoutIsFree) {
   EXPECT_EQ(plan(acc, spelled, 4).kind, Kind::Free);
   // A row of a reduction result and the 1-D blocked layout with the same
   // owners are one layout.
-  LinearLayout parent = blockedLayout({32, 64}, {1, 2}, {1, 32}, {4, 1},
-                                      {1, 0});
+  LinearLayout parent =
+      blockedLayout({32, 64}, {1, 2}, {1, 32}, {4, 1}, {1, 0});
   LinearLayout blocked1d = blockedLayout({64}, {2}, {32}, {4}, {0});
   EXPECT_EQ(plan(sliceLayout(parent, 0), blocked1d, 4).kind, Kind::Free);
 }
@@ -179,19 +177,16 @@ TEST(ConversionPlanner, RegisterPermutations) {
   EXPECT_EQ(p.srcRegisterOf[1], 4u);
 
   // The destination holds every element twice (a replicated register).
-  LinearLayout twice =
-      src * LinearLayout::zeros1D(2, "register", "dim0");
+  LinearLayout twice = src * LinearLayout::zeros1D(2, "register", "dim0");
   ConversionPlan q = plan(src, twice, 2);
   expectRegisterPermutation(src, twice, q);
-
 }
 
 TEST(ConversionPlanner, WarpShuffles) {
   // The mma accumulator to a blocked layout whose warps own the same rows:
   // data stays in each warp.
   LinearLayout acc = mmaSyncAccumulatorLayout({64, 16}, {4, 1});
-  LinearLayout rows = blockedLayout({64, 16}, {1, 2}, {16, 2}, {4, 1},
-                                    {1, 0});
+  LinearLayout rows = blockedLayout({64, 16}, {1, 2}, {16, 2}, {4, 1}, {1, 0});
   ConversionPlan q = plan(acc, rows, 4);
   expectShufflesDeliver(acc, rows, q);
   // A destination lane bit comes from a source register bit, so half the
@@ -205,12 +200,12 @@ TEST(ConversionPlanner, WarpShuffles) {
   // Each destination lane reads a different source lane, but which source
   // register depends on the lane: one round per register, the senders
   // choosing what to send.
-  LinearLayout byLanes({{"register", {{32}}},
-                        {"lane", {{1}, {2}, {4}, {8}, {16}}}},
-                       {{"dim0", 6}});
-  LinearLayout mixed({{"register", {{16}}},
-                      {"lane", {{1}, {2}, {4}, {8}, {48}}}},
-                     {{"dim0", 6}});
+  LinearLayout byLanes(
+      {{"register", {{32}}}, {"lane", {{1}, {2}, {4}, {8}, {16}}}},
+      {{"dim0", 6}});
+  LinearLayout mixed(
+      {{"register", {{16}}}, {"lane", {{1}, {2}, {4}, {8}, {48}}}},
+      {{"dim0", 6}});
   ConversionPlan m = plan(byLanes, mixed, 4);
   expectShufflesDeliver(byLanes, mixed, m);
   EXPECT_EQ(m.shuffles.size(), 2u);
@@ -225,12 +220,12 @@ TEST(ConversionPlanner, WarpShuffles) {
   EXPECT_EQ(b.shuffles.size(), 32u);
 
   // Lanes exchanging whole registers: one round per destination register.
-  LinearLayout swapped({{"register", {{16}}},
-                        {"lane", {{1}, {2}, {4}, {8}, {32}}}},
-                       {{"dim0", 6}});
-  LinearLayout straight({{"register", {{32}}},
-                         {"lane", {{1}, {2}, {4}, {8}, {16}}}},
-                        {{"dim0", 6}});
+  LinearLayout swapped(
+      {{"register", {{16}}}, {"lane", {{1}, {2}, {4}, {8}, {32}}}},
+      {{"dim0", 6}});
+  LinearLayout straight(
+      {{"register", {{32}}}, {"lane", {{1}, {2}, {4}, {8}, {16}}}},
+      {{"dim0", 6}});
   ConversionPlan s = plan(swapped, straight, 4);
   expectShufflesDeliver(swapped, straight, s);
   EXPECT_EQ(s.shuffles.size(), 4u); // two source registers per destination
@@ -261,13 +256,17 @@ TEST(ConversionPlanner, SharedMemoryWithoutBankConflicts) {
       {"mma.sync accumulator f32 -> coalesced (epilogue)",
        mmaSyncAccumulatorLayout({64, 64}, {2, 2}), coalesced(64, 64, 4, 4), 4,
        2},
-      {"wgmma accumulator f32 -> coalesced", wgmmaAccumulatorLayout(
-                                                 {64, 128}, 128, 4),
-       coalesced(64, 128, 4, 4), 4, 2},
+      {"wgmma accumulator f32 -> coalesced",
+       wgmmaAccumulatorLayout({64, 128}, 128, 4), coalesced(64, 128, 4, 4), 4,
+       2},
       // Within one warp, but 8 shuffle rounds per register would cost more.
       {"transpose f32 32x32 in one warp",
        blockedLayout({32, 32}, {1, 4}, {4, 8}, {1, 1}, {1, 0}),
        blockedLayout({32, 32}, {4, 1}, {8, 4}, {1, 1}, {0, 1}), 4, 1},
+      // Smaller than the banks: the bank bits are what is left over.
+      {"8x8 f32 split over two warps by rows, then by columns",
+       blockedLayout({8, 8}, {1, 1}, {4, 8}, {2, 1}, {1, 0}),
+       blockedLayout({8, 8}, {1, 1}, {8, 4}, {1, 2}, {0, 1}), 4, 1},
       {"transpose f16 64x64", coalesced(64, 64, 2, 4),
        blockedLayout({64, 64}, {8, 1}, {8, 4}, {1, 4}, {0, 1}), 2, 1},
   };
@@ -288,9 +287,8 @@ TEST(ConversionPlanner, SharedMemoryWithoutBankConflicts) {
     LinearLayout plain = swizzledSharedLayout(
         {c.src.getOutDimSize("dim0"), c.src.getOutDimSize("dim1")},
         c.elementBytes, 0);
-    SharedResult naive = simulateShared(c.src, c.dst, plain,
-                                        p.shared->vectorElements,
-                                        c.elementBytes);
+    SharedResult naive = simulateShared(
+        c.src, c.dst, plain, p.shared->vectorElements, c.elementBytes);
     EXPECT_GT(naive.storeConflicts + naive.loadConflicts, 0);
   }
 }
@@ -313,10 +311,9 @@ TEST(ConversionPlanner, ExplainsWhatItCannotDo) {
   EXPECT_NE(error(planConversion(offsets, a, 2)).find("'offset'"),
             std::string::npos);
   // Two CTAs splitting the tile along different dims.
-  LinearLayout byRows = blockedLayout({64, 32}, {1, 4}, {4, 8}, {4, 1},
-                                      {1, 0});
-  LinearLayout rowsSplit = byRows.sublayout(
-      {"register", "lane", "warp"}, {"dim0", "dim1"});
+  LinearLayout byRows = blockedLayout({64, 32}, {1, 4}, {4, 8}, {4, 1}, {1, 0});
+  LinearLayout rowsSplit =
+      byRows.sublayout({"register", "lane", "warp"}, {"dim0", "dim1"});
   SmallVector<LinearLayout::InDim> b1 = rowsSplit.getBases(),
                                    b2 = rowsSplit.getBases();
   // Take the highest register bit of each as the block bit.

@@ -20,10 +20,9 @@ using Coords = SmallVector<int64_t>;
 
 /// Checks every (register, lane, warp) of `layout` against `expected`, and
 /// that the layout has `registers` registers, 32 lanes and `warps` warps.
-void expectLayout(const LinearLayout &layout, int64_t registers,
-                  int64_t warps,
-                  const std::function<Coords(int64_t, int64_t, int64_t)>
-                      &expected) {
+void expectLayout(
+    const LinearLayout &layout, int64_t registers, int64_t warps,
+    const std::function<Coords(int64_t, int64_t, int64_t)> &expected) {
   ASSERT_EQ(layout.getInDimSize(kRegister), registers) << layout.toString();
   ASSERT_EQ(layout.getInDimSize(kLane), 32) << layout.toString();
   ASSERT_EQ(layout.getInDimSize(kWarp), warps) << layout.toString();
@@ -103,9 +102,8 @@ TEST(LayoutFactories, BlockedMatchesDefinition) {
       {{4, 16, 32}, {1, 2, 4}, {2, 4, 4}, {1, 2, 2}, {2, 0, 1}},
   };
   for (const BlockedCase &c : cases) {
-    LinearLayout layout = blockedLayout(c.shape, c.sizePerThread,
-                                        c.threadsPerWarp, c.warpsPerCTA,
-                                        c.order);
+    LinearLayout layout = blockedLayout(
+        c.shape, c.sizePerThread, c.threadsPerWarp, c.warpsPerCTA, c.order);
     int64_t warps = 1, registers = 1, covered = 1;
     for (size_t d = 0; d < c.shape.size(); ++d) {
       warps *= c.warpsPerCTA[d];
@@ -133,9 +131,8 @@ TEST(LayoutFactories, SliceHoldsTheProjectionOnce) {
   const BlockedCase cases[] = {{{64, 64}, {1, 8}, {4, 8}, {4, 1}, {1, 0}},
                                {{32, 128}, {2, 4}, {8, 4}, {2, 2}, {0, 1}}};
   for (const BlockedCase &c : cases) {
-    LinearLayout parent = blockedLayout(c.shape, c.sizePerThread,
-                                        c.threadsPerWarp, c.warpsPerCTA,
-                                        c.order);
+    LinearLayout parent = blockedLayout(
+        c.shape, c.sizePerThread, c.threadsPerWarp, c.warpsPerCTA, c.order);
     for (unsigned dim = 0; dim < 2; ++dim) {
       LinearLayout slice = sliceLayout(parent, dim);
       ASSERT_EQ(slice.getOutDims().size(), 1u);
@@ -163,8 +160,11 @@ TEST(LayoutFactories, SliceHoldsTheProjectionOnce) {
 struct MmaCase {
   int64_t rows, cols, wm, wn;
 };
-const MmaCase kMmaCases[] = {{16, 8, 1, 1}, {64, 64, 2, 2}, {128, 32, 4, 1},
-                             {32, 128, 1, 4}, {16, 16, 1, 2}};
+const MmaCase kMmaCases[] = {{16, 8, 1, 1},
+                             {64, 64, 2, 2},
+                             {128, 32, 4, 1},
+                             {32, 128, 1, 4},
+                             {16, 16, 1, 2}};
 
 TEST(LayoutFactories, MmaSyncAccumulatorIsThePtxFragment) {
   for (const MmaCase &c : kMmaCases) {
@@ -178,10 +178,9 @@ TEST(LayoutFactories, MmaSyncAccumulatorIsThePtxFragment) {
                    int64_t rep = r / 4;
                    int64_t row = group + 8 * (i >= 2);
                    int64_t col = inGroup * 2 + (i & 1);
-                   return Coords{(rep / repsN) * 16 * c.wm + (w % c.wm) * 16 +
-                                     row,
-                                 (rep % repsN) * 8 * c.wn + (w / c.wm) * 8 +
-                                     col};
+                   return Coords{
+                       (rep / repsN) * 16 * c.wm + (w % c.wm) * 16 + row,
+                       (rep % repsN) * 8 * c.wn + (w / c.wm) * 8 + col};
                  });
   }
 }
@@ -191,9 +190,9 @@ TEST(LayoutFactories, MmaSyncOperandsAreThePtxFragments) {
     MmaSyncShape shape = k16 ? MmaSyncShape::M16N8K16 : MmaSyncShape::M16N8K8;
     int64_t k = k16 ? 16 : 8, perA = k16 ? 8 : 4, perB = k16 ? 4 : 2;
     for (const MmaCase &c : kMmaCases) {
-      SCOPED_TRACE(::testing::Message() << "k" << k << " " << c.rows << "x"
-                                      << c.cols << " warps " << c.wm << "x"
-                                      << c.wn);
+      SCOPED_TRACE(::testing::Message()
+                   << "k" << k << " " << c.rows << "x" << c.cols << " warps "
+                   << c.wm << "x" << c.wn);
       // A: rows x cols = M x K.
       if (c.rows >= 16 * c.wm && c.cols % k == 0) {
         int64_t repsK = c.cols / k;
@@ -252,8 +251,8 @@ TEST(LayoutFactories, LdmatrixIsThePtxDefinition) {
             Coords want = trans ? Coords{j, 2 * (l % 4) + half, l / 4}
                                 : Coords{j, l / 4, 2 * (l % 4) + half};
             EXPECT_EQ(layout.apply({2 * j + half, l}), want)
-                << "x" << matrices << (trans ? ".trans" : "") << " lane "
-                << l << " register " << j << " half " << half;
+                << "x" << matrices << (trans ? ".trans" : "") << " lane " << l
+                << " register " << j << " half " << half;
           }
       LinearLayout address = ldmatrixAddressLayout(matrices);
       ASSERT_EQ(address.getInDimSize(kLane), 8 * matrices);
@@ -265,20 +264,18 @@ TEST(LayoutFactories, LdmatrixIsThePtxDefinition) {
 TEST(LayoutFactories, LdmatrixX4FeedsTheMmaAFragment) {
   // Matrices 0..3 at (rows, cols) offsets (0,0), (8,0), (0,8), (8,8) of a
   // 16 x 16 A tile: the lanes then hold exactly the m16n8k16 A fragment.
-  LinearLayout placement(
-      {{"matrix", {{8, 0}, {0, 8}}},
-       {"row", {{1, 0}, {2, 0}, {4, 0}}},
-       {"col", {{0, 1}, {0, 2}, {0, 4}}}},
-      {{"dim0", 4}, {"dim1", 4}});
+  LinearLayout placement({{"matrix", {{8, 0}, {0, 8}}},
+                          {"row", {{1, 0}, {2, 0}, {4, 0}}},
+                          {"col", {{0, 1}, {0, 2}, {0, 4}}}},
+                         {{"dim0", 4}, {"dim1", 4}});
   LinearLayout loaded = ldmatrixLayout(4, false).compose(placement);
-  LinearLayout fragment = mmaSyncOperandLayout(
-      MmaSyncShape::M16N8K16, MmaOperand::A, {16, 16}, {1, 1});
-  EXPECT_EQ(loaded, fragment.sublayout({"register", "lane"},
-                                       {"dim0", "dim1"}));
+  LinearLayout fragment = mmaSyncOperandLayout(MmaSyncShape::M16N8K16,
+                                               MmaOperand::A, {16, 16}, {1, 1});
+  EXPECT_EQ(loaded, fragment.sublayout({"register", "lane"}, {"dim0", "dim1"}));
   // B (K x N) stored N-major (rows = n): ldmatrix.x2 without .trans gives
   // the B fragment; stored K-major (rows = k) the same needs .trans.
-  LinearLayout bFragment = mmaSyncOperandLayout(
-      MmaSyncShape::M16N8K16, MmaOperand::B, {16, 8}, {1, 1});
+  LinearLayout bFragment = mmaSyncOperandLayout(MmaSyncShape::M16N8K16,
+                                                MmaOperand::B, {16, 8}, {1, 1});
   LinearLayout nMajor({{"matrix", {{8, 0}}},
                        {"row", {{0, 1}, {0, 2}, {0, 4}}},
                        {"col", {{1, 0}, {2, 0}, {4, 0}}}},
@@ -287,8 +284,8 @@ TEST(LayoutFactories, LdmatrixX4FeedsTheMmaAFragment) {
                        {"row", {{1, 0}, {2, 0}, {4, 0}}},
                        {"col", {{0, 1}, {0, 2}, {0, 4}}}},
                       {{"dim0", 4}, {"dim1", 3}});
-  LinearLayout bOnly = bFragment.sublayout({"register", "lane"},
-                                           {"dim0", "dim1"});
+  LinearLayout bOnly =
+      bFragment.sublayout({"register", "lane"}, {"dim0", "dim1"});
   EXPECT_EQ(ldmatrixLayout(2, false).compose(nMajor), bOnly);
   EXPECT_EQ(ldmatrixLayout(2, true).compose(kMajor), bOnly);
 }
@@ -301,11 +298,11 @@ TEST(LayoutFactories, WgmmaAccumulatorIsThePtxFragment) {
   struct Case {
     int64_t rows, cols, instrN, warps;
   };
-  for (Case c : {Case{64, 8, 8, 4}, Case{64, 256, 256, 4},
-                 Case{128, 128, 64, 4}, Case{128, 64, 64, 8},
-                 Case{256, 128, 32, 8}}) {
+  for (Case c :
+       {Case{64, 8, 8, 4}, Case{64, 256, 256, 4}, Case{128, 128, 64, 4},
+        Case{128, 64, 64, 8}, Case{256, 128, 32, 8}}) {
     SCOPED_TRACE(::testing::Message() << c.rows << "x" << c.cols << " n"
-                                    << c.instrN << " warps " << c.warps);
+                                      << c.instrN << " warps " << c.warps);
     int64_t groups = c.warps / 4, perInstr = c.instrN / 2;
     int64_t repsN = c.cols / c.instrN, repsM = c.rows / (64 * groups);
     expectLayout(wgmmaAccumulatorLayout({c.rows, c.cols}, c.instrN, c.warps),
@@ -315,8 +312,8 @@ TEST(LayoutFactories, WgmmaAccumulatorIsThePtxFragment) {
                    int64_t rep = r / perInstr;
                    int64_t row = 16 * (w % 4) + g + 8 * ((i >> 1) & 1);
                    int64_t col = (i >> 2) * 8 + t * 2 + (i & 1);
-                   return Coords{(rep / repsN) * 64 * groups +
-                                     64 * (w / 4) + row,
+                   return Coords{(rep / repsN) * 64 * groups + 64 * (w / 4) +
+                                     row,
                                  (rep % repsN) * c.instrN + col};
                  });
   }
@@ -324,7 +321,8 @@ TEST(LayoutFactories, WgmmaAccumulatorIsThePtxFragment) {
 
 TEST(LayoutFactories, WgmmaRegisterAIsThePtxFragment) {
   for (auto [rows, cols, warps] :
-       {std::tuple<int64_t, int64_t, int64_t>{64, 16, 4}, {128, 64, 4},
+       {std::tuple<int64_t, int64_t, int64_t>{64, 16, 4},
+        {128, 64, 4},
         {128, 32, 8}}) {
     int64_t groups = warps / 4, repsK = cols / 16;
     expectLayout(wgmmaOperandALayout({rows, cols}, warps),
@@ -369,24 +367,24 @@ TEST(LayoutFactories, SwizzlesAreTheCudaPattern) {
     int64_t rows, cols;
     unsigned elementBytes, swizzle;
   };
-  for (Case c : {Case{64, 64, 2, 128}, Case{64, 128, 2, 128},
-                 Case{32, 32, 4, 128}, Case{16, 32, 2, 64},
-                 Case{64, 16, 2, 32}, Case{8, 64, 1, 64},
-                 Case{128, 64, 2, 0}, Case{4, 64, 2, 128}}) {
-    SCOPED_TRACE(::testing::Message() << c.rows << "x" << c.cols << " x"
-                                    << c.elementBytes << "B swizzle "
-                                    << c.swizzle);
-    LinearLayout layout = swizzledSharedLayout({c.rows, c.cols},
-                                               c.elementBytes, c.swizzle);
+  for (Case c :
+       {Case{64, 64, 2, 128}, Case{64, 128, 2, 128}, Case{32, 32, 4, 128},
+        Case{16, 32, 2, 64}, Case{64, 16, 2, 32}, Case{8, 64, 1, 64},
+        Case{128, 64, 2, 0}, Case{4, 64, 2, 128}}) {
+    SCOPED_TRACE(::testing::Message()
+                 << c.rows << "x" << c.cols << " x" << c.elementBytes
+                 << "B swizzle " << c.swizzle);
+    LinearLayout layout =
+        swizzledSharedLayout({c.rows, c.cols}, c.elementBytes, c.swizzle);
     ASSERT_EQ(layout.getInDimSize(kOffset), c.rows * c.cols);
     int64_t mismatches = 0;
     for (int64_t offset = 0; offset < c.rows * c.cols; ++offset) {
       Coords coords = layout.apply({offset});
-      if (documentedOffset(c.rows, c.cols, c.elementBytes, c.swizzle,
-                           coords[0], coords[1]) != offset &&
+      if (documentedOffset(c.rows, c.cols, c.elementBytes, c.swizzle, coords[0],
+                           coords[1]) != offset &&
           mismatches++ < 5)
-        ADD_FAILURE() << "offset " << offset << " holds (" << coords[0]
-                      << ", " << coords[1] << ")";
+        ADD_FAILURE() << "offset " << offset << " holds (" << coords[0] << ", "
+                      << coords[1] << ")";
     }
     EXPECT_EQ(mismatches, 0);
   }
@@ -397,8 +395,7 @@ TEST(LayoutFactories, LdmatrixFromA128ByteSwizzleHasNoBankConflicts) {
   // From a 64 x 64 bf16 tile with the 128-byte swizzle, every 8 x 8 matrix
   // is conflict free; without swizzle the 8 rows hit the same banks.
   for (unsigned swizzle : {128u, 0u}) {
-    LinearLayout offsets =
-        swizzledSharedLayout({64, 64}, 2, swizzle).invert();
+    LinearLayout offsets = swizzledSharedLayout({64, 64}, 2, swizzle).invert();
     int64_t excess = 0;
     for (int64_t row0 = 0; row0 < 64; row0 += 8)
       for (int64_t col0 = 0; col0 < 64; col0 += 8) {

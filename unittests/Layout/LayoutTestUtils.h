@@ -23,9 +23,9 @@ namespace tilec::testing {
 
 /// Calls f(register, lane, warp) for every point of a (register, lane,
 /// warp) layout.
-inline void forEachThreadRegister(
-    const LinearLayout &layout,
-    const std::function<void(int64_t, int64_t, int64_t)> &f) {
+inline void
+forEachThreadRegister(const LinearLayout &layout,
+                      const std::function<void(int64_t, int64_t, int64_t)> &f) {
   for (int64_t w = 0; w < layout.getInDimSize(kWarp); ++w)
     for (int64_t l = 0; l < layout.getInDimSize(kLane); ++l)
       for (int64_t r = 0; r < layout.getInDimSize(kRegister); ++r)

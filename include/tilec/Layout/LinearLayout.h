@@ -139,8 +139,7 @@ public:
   /// no other input); L' when it is. The conversion planner asks this of
   /// dst -> src maps: identity on lane, warp and block means data stays in
   /// its thread.
-  std::optional<LinearLayout>
-  quotient(llvm::ArrayRef<std::string> dims) const;
+  std::optional<LinearLayout> quotient(llvm::ArrayRef<std::string> dims) const;
 
   /// Rank of the map over GF(2).
   unsigned getRank() const;
@@ -233,8 +232,7 @@ LinearLayout wgmmaOperandALayout(llvm::ArrayRef<int64_t> shape,
 /// and within them byte-address bits [4, 4+b) are XORed with bits [7, 7+b),
 /// b = log2(swizzleBytes / 16). Needs cols * elementBytes >= swizzleBytes.
 LinearLayout swizzledSharedLayout(llvm::ArrayRef<int64_t> shape,
-                                  unsigned elementBytes,
-                                  unsigned swizzleBytes);
+                                  unsigned elementBytes, unsigned swizzleBytes);
 
 //===----------------------------------------------------------------------===//
 // Conversions between two distributed layouts of one tile.
