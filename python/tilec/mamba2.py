@@ -58,9 +58,20 @@ def _check_chunk(chunk_size):
                           f"chunk_size {chunk_size} does not fit in 64 bits")
 
 
-def _check_devices(named):
-    """Every tensor on one CUDA device (the C ABI cannot tell another
-    device's memory from its own, and needs device memory)."""
+def _tensor_arguments(x, dt, A, B, C, D, initial_states):
+    """(name, tensor) of every tensor given, in the C ABI's order."""
+    named = [("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)]
+    return named + [(name, t) for name, t in (("D", D),
+                                              ("initial_states",
+                                               initial_states))
+                    if t is not None]
+
+
+def _check_same_device(named):
+    """Every tensor on one device (the C ABI cannot tell another device's
+    memory from its own). Checked before the op is dispatched too: with a
+    meta tensor among the arguments the dispatcher would run the fake
+    implementation, which cannot see the mix."""
     device = named[0][1].device
     elsewhere = [f"{name} on {t.device}" for name, t in named
                  if t.device != device]
@@ -69,6 +80,12 @@ def _check_devices(named):
             Status.NOT_DEVICE_POINTER,
             f"{named[0][0]} is on {device} but " + ", ".join(elsewhere)
             + ": every tensor must be on the same CUDA device")
+    return device
+
+
+def _check_devices(named):
+    """Every tensor on one CUDA device (the C ABI needs device memory)."""
+    device = _check_same_device(named)
     if device.type != "cuda":
         raise _capi.error(
             Status.NOT_DEVICE_POINTER,
@@ -87,11 +104,8 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     with a workspace from the torch allocator. Returns (y in x's dtype,
     final states in f32, or an empty f32 tensor when not asked for).
     Works with any torch; chunk_scan_combined is the public entry."""
-    named = [("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)]
-    named += [(name, t) for name, t in (("D", D),
-                                        ("initial_states", initial_states))
-              if t is not None]
-    device = _check_devices(named)
+    device = _check_devices(
+        _tensor_arguments(x, dt, A, B, C, D, initial_states))
     _check_chunk(chunk_size)
     batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
     problem = _capi.Problem(batch, seqlen, heads, groups, headdim, dstate,
@@ -230,6 +244,7 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
                      state_dtype)
+    _check_same_device(_tensor_arguments(x, dt, A, B, C, D, initial_states))
     if not HAS_OP:
         raise TorchVersionError(
             "tilec.mamba2.chunk_scan_combined is a torch.library.custom_op "
