@@ -98,7 +98,8 @@ struct ScaleParams {
 TEST_F(DeviceGpu, NoImageForTheDevice) {
   int major = 0;
   PFN_cuDeviceGetAttribute_v2000 getAttribute;
-  resolve(getAttribute, "cuDeviceGetAttribute", 2000);
+  ASSERT_NO_FATAL_FAILURE(
+      resolve(getAttribute, "cuDeviceGetAttribute", 2000));
   CHECK_CU(getAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
                         device));
   if (major >= 10)
@@ -115,7 +116,8 @@ TEST_F(DeviceGpu, NoImageForTheDevice) {
 
 TEST_F(DeviceGpu, SharedMemoryAboveTheOptInLimit) {
   PFN_cuDeviceGetAttribute_v2000 getAttribute;
-  resolve(getAttribute, "cuDeviceGetAttribute", 2000);
+  ASSERT_NO_FATAL_FAILURE(
+      resolve(getAttribute, "cuDeviceGetAttribute", 2000));
   int limit = 0;
   CHECK_CU(getAttribute(&limit,
                         CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
