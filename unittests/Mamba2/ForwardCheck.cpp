@@ -18,12 +18,14 @@
 //   roundings, close to normal, and bounded (a single term cannot pass
 //   sqrt(3) sigma), so P(|error| > 8 sigma) < 1e-15: no false failure in
 //   the 1e9 elements the largest test checks.
-// - Norm-wise: E ||error||^2 <= u^2 ||scale||^2 with R = 3; over the
-//   thousands of elements of a test the realized sum of squares is within
-//   a few percent of its mean. Terms that pass fewer roundings (x and C
-//   are exact in tf32; the initial state's and D x's terms pass one or
-//   none) bring the mean below R = 3's; the bound is the mean at R = 3
-//   itself: kNormwiseFactor = 1. A bf16 state (u_bf16 = 4u) exceeds it.
+// - Norm-wise: E ||error||^2 <= u^2 ||scale||^2 with R = 3. The realized
+//   sum of squares of n elements fluctuates around its mean by sqrt(2/n)
+//   relative (for normal errors of equal weight); the smallest test has
+//   n = 320, so 5 such deviations are a factor 1.4 on the squares, 1.2 on
+//   the norm, and uneven weights make the effective n smaller: the bound
+//   is 1.5 times the root of the mean at R = 3 (kNormwiseFactor). Measured
+//   real passes reach 0.9 of the mean (R close to 3 on short sequences). A
+//   bf16 state (u_bf16 = 4u) exceeds the bound by 2x or more.
 //
 //===----------------------------------------------------------------------===//
 
@@ -46,7 +48,7 @@ namespace {
 
 constexpr double kTf32Roundoff = 0x1p-11;
 constexpr double kElementSigmas = 8.0;
-constexpr double kNormwiseFactor = 1.0;
+constexpr double kNormwiseFactor = 1.5;
 constexpr double kFloatSlack = 0x1p-22;
 
 /// `tensor` restricted to `shape`, starting at `index`.

@@ -22,12 +22,9 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <cstring>
-#include <ostream>
-#include <random>
 #include <string>
+#include <vector>
 
 using namespace tilec::mamba2;
 using namespace tilec::mamba2::testing;

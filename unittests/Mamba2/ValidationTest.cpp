@@ -30,7 +30,9 @@ protected:
     data.poisonOutputs();
     Status cpu = forwardCpu(data.problem, inputs, outputs);
     EXPECT_EQ(cpu.message(), status.message());
-    EXPECT_TRUE(std::isnan(data.y[0]));
+    for (const std::vector<float> *buffer : {&data.y, &data.finalState})
+      for (size_t i = 0; i < buffer->size(); ++i)
+        ASSERT_TRUE(std::isnan((*buffer)[i])) << "output element " << i;
   }
 
   HostProblem data;

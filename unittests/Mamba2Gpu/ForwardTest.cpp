@@ -1,11 +1,14 @@
 //===- ForwardTest.cpp - the Mamba-2 forward pass on the GPU ----*- C++ -*-===//
 //
-// forwardGpu against the f64 recurrence on the shapes of the brief, with
-// and without an initial state, on fresh random inputs per run (the seed is
-// printed; TILEC_TEST_SEED repeats a run); capture in a CUDA graph and
-// replay; the C ABI on strided tensors; and the errors that need a device:
-// host pointers, no context, a failing launch, no memory for the workspace.
-// Every test skips without a driver or a device.
+// forwardGpu against the f64 recurrence on the shapes the CPU tests run
+// (forwardShapes()), with and without an initial state, on fresh random
+// inputs per run (the seed is printed; TILEC_TEST_SEED repeats a run),
+// checked element by element and norm-wise (ForwardCheck.h) with guard zones
+// around the outputs; capture in a CUDA graph and replay; the C ABI on
+// strided tensors and with null strides; determinism over ten runs; and the
+// errors that need a device: host pointers, no context, a failing launch, no
+// memory for the workspace. Every test skips without a driver or a device
+// and fails on any other setup failure.
 //
 //===----------------------------------------------------------------------===//
 

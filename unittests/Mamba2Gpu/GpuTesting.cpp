@@ -2,14 +2,9 @@
 
 #include "GpuTesting.h"
 
-#include <atomic>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
-#include <cstdlib>
 #include <mutex>
-#include <random>
-#include <thread>
 #include <type_traits>
 
 using namespace tilec::mamba2;

@@ -5,7 +5,8 @@
 // bf16, i1, i8, i16 scalars) compiled into a launcher and launched; and the
 // runtime's failures, each with its status and message: a fatbin with no
 // image for the device, shared memory above the device's opt-in limit, and
-// tilec_forget_fatbin dropping a cached module. Every test skips without a
+// tilec_forget_fatbin dropping a cached module; and the PTX JIT path, run
+// with CUDA_FORCE_PTX_JIT=1 by scripts/gpu-run. Every test skips without a
 // driver or device and fails on any other setup failure.
 //
 // scale_raw.cpp is the generated launcher source of kernels/examples/
@@ -20,6 +21,9 @@
 #include "abi_types.h"
 #include "scale_raw.cpp"
 #include "scale_sm100a.h"
+#include "scale_sm90a.h"
+
+#include <cstdlib>
 
 #include <string>
 
@@ -98,7 +102,8 @@ struct ScaleParams {
 TEST_F(DeviceGpu, NoImageForTheDevice) {
   int major = 0;
   PFN_cuDeviceGetAttribute_v2000 getAttribute;
-  resolve(getAttribute, "cuDeviceGetAttribute", 2000);
+  ASSERT_NO_FATAL_FAILURE(
+      resolve(getAttribute, "cuDeviceGetAttribute", 2000));
   CHECK_CU(getAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
                         device));
   if (major >= 10)
@@ -113,9 +118,51 @@ TEST_F(DeviceGpu, NoImageForTheDevice) {
       << tilec_last_error();
 }
 
+// Under CUDA_FORCE_PTX_JIT=1 the driver ignores cubins and compiles the
+// fatbin's PTX: an image with only an sm_90a cubin then has nothing to load,
+// which shows the variable took effect, while the default image (sm_80 and
+// sm_90 cubins and sm_80 PTX) still runs, from its PTX, and gives the right
+// result. Without the variable, both run from their cubins.
+TEST_F(DeviceGpu, PtxJitIsTakenWhenForced) {
+  int major = 0, minor = 0;
+  PFN_cuDeviceGetAttribute_v2000 getAttribute;
+  ASSERT_NO_FATAL_FAILURE(
+      resolve(getAttribute, "cuDeviceGetAttribute", 2000));
+  CHECK_CU(getAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                        device));
+  CHECK_CU(getAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                        device));
+  if (major != 9 || minor != 0)
+    GTEST_SKIP() << "an sm_90a cubin needs an sm_90 device";
+  const char *jit = std::getenv("CUDA_FORCE_PTX_JIT");
+  const bool forced = jit && std::string(jit) == "1";
+  std::printf("CUDA_FORCE_PTX_JIT %s\n", forced ? "=1: PTX" : "unset: cubins");
+  const int64_t n = 1000;
+  std::vector<float> host = randomFloats(n, 4);
+  float *x = upload(host), *y = upload(poisoned(n));
+
+  tilec_status status = tile_scale_sm90a({x, {n}, {1}}, {y, {n}, {1}}, 2.0f,
+                                         {(n + 255) / 256, 1, 1}, stream);
+  if (forced) {
+    EXPECT_EQ(status, TILEC_ERROR_NO_KERNEL_IMAGE) << tilec_status_name(status);
+  } else {
+    EXPECT_EQ(status, TILEC_SUCCESS) << tilec_last_error();
+  }
+  CHECK_CU(cu.streamSynchronize(stream));
+
+  ScaleParams params(x, y, n, 3.0f);
+  CHECK_TILEC(tilec_launch(&tilec_kernel_scale_raw, {(n + 255) / 256, 1, 1},
+                           stream, params.args));
+  CHECK_CU(cu.streamSynchronize(stream));
+  std::vector<float> got = download(y, n);
+  for (int64_t i = 0; i < n; ++i)
+    ASSERT_EQ(got[i], host[i] * 3.0f) << i;
+}
+
 TEST_F(DeviceGpu, SharedMemoryAboveTheOptInLimit) {
   PFN_cuDeviceGetAttribute_v2000 getAttribute;
-  resolve(getAttribute, "cuDeviceGetAttribute", 2000);
+  ASSERT_NO_FATAL_FAILURE(
+      resolve(getAttribute, "cuDeviceGetAttribute", 2000));
   int limit = 0;
   CHECK_CU(getAttribute(&limit,
                         CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN,
