@@ -69,31 +69,32 @@ std::string formatShape(const std::vector<int64_t> &shape) {
 Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
                    const std::vector<int64_t> &shape, const char *layout,
                    bool output) {
-  std::string what = std::string(name) + " " + layout;
+  // Built only for an error: a valid call allocates no message.
+  auto what = [&] { return std::string(name) + " " + layout; };
   if (!tensor.data)
-    return Status::error(what + ": the data pointer is null");
+    return Status::error(what() + ": the data pointer is null");
   if (tensor.dtype != dtype)
-    return Status::error(what + " is " + dtypeName(tensor.dtype) +
+    return Status::error(what() + " is " + dtypeName(tensor.dtype) +
                          "; only " + dtypeName(dtype) + " is supported");
   if (tensor.shape.size() != shape.size())
-    return Status::error(what + " has rank " +
+    return Status::error(what() + " has rank " +
                          std::to_string(tensor.shape.size()) + ", not " +
                          std::to_string(shape.size()));
   if (tensor.shape != shape)
-    return Status::error(what + " has shape " + formatShape(tensor.shape) +
+    return Status::error(what() + " has shape " + formatShape(tensor.shape) +
                          "; the problem needs " + formatShape(shape));
   if (tensor.strides.size() != shape.size())
-    return Status::error(what + " has " +
+    return Status::error(what() + " has " +
                          std::to_string(tensor.strides.size()) +
                          " strides for " + std::to_string(shape.size()) +
                          " dimensions");
   for (size_t d = 0; d < shape.size(); ++d) {
     if (tensor.strides[d] < 0)
-      return Status::error(what + " has a negative stride " +
+      return Status::error(what() + " has a negative stride " +
                            std::to_string(tensor.strides[d]) +
                            " in dimension " + std::to_string(d));
     if (output && tensor.strides[d] == 0 && shape[d] > 1)
-      return Status::error(what + " has stride 0 in dimension " +
+      return Status::error(what() + " has stride 0 in dimension " +
                            std::to_string(d) + " of extent " +
                            std::to_string(shape[d]) +
                            ": an output element would be written twice");

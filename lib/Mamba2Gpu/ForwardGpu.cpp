@@ -11,6 +11,8 @@
 
 #include "Forward.h"
 
+#include "DevicePointers.h"
+
 #include "tilec/runtime/Runtime.h"
 #include "tilec_mamba2_kernels.h"
 
@@ -243,7 +245,7 @@ std::string tilesText(const TileConfig &t) {
 struct DriverApi {
   decltype(&::cuGetErrorName) getErrorName = nullptr;
   decltype(&::cuCtxGetCurrent) ctxGetCurrent = nullptr;
-  decltype(&::cuPointerGetAttribute) pointerGetAttribute = nullptr;
+  decltype(&::cuPointerGetAttributes) pointerGetAttributes = nullptr;
   decltype(&::cuMemAllocAsync) memAllocAsync = nullptr;
   decltype(&::cuMemFreeAsync) memFreeAsync = nullptr;
 };
@@ -287,7 +289,7 @@ const DriverLoad &driver() {
     };
     need(load.api.getErrorName, "cuGetErrorName");
     need(load.api.ctxGetCurrent, "cuCtxGetCurrent");
-    need(load.api.pointerGetAttribute, "cuPointerGetAttribute");
+    need(load.api.pointerGetAttributes, "cuPointerGetAttributes");
     need(load.api.memAllocAsync, "cuMemAllocAsync");
     need(load.api.memFreeAsync, "cuMemFreeAsync");
   });
@@ -452,37 +454,19 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
       message += ": cuCtxGetCurrent: " + describe(api, result);
     return TILEC_MAMBA2_ERROR_NO_CONTEXT;
   }
-  auto checkDevicePointer = [&](const char *name, const void *pointer) {
-    unsigned int type = 0;
-    CUresult result =
-        api.pointerGetAttribute(&type, CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
-                                reinterpret_cast<CUdeviceptr>(pointer));
-    if (result == CUDA_SUCCESS && type == CU_MEMORYTYPE_DEVICE)
-      return TILEC_MAMBA2_SUCCESS;
-    if (result == CUDA_SUCCESS) {
-      message = std::string(name) +
-                ": data pointer is host memory; the kernels need device "
-                "memory";
-      return TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER;
-    }
-    if (result == CUDA_ERROR_INVALID_VALUE) {
-      message = std::string(name) +
-                ": data pointer is not memory the CUDA driver knows (host "
-                "memory?); the kernels need device memory";
-      return TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER;
-    }
-    message = std::string(name) +
-              ": cuPointerGetAttribute failed: " + describe(api, result);
-    return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
-  };
+  gpu::PointerCheck mode;
+  if (!gpu::pointerCheckMode(mode, message))
+    return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+  const gpu::PointerQueries queries{api.pointerGetAttributes,
+                                    api.getErrorName};
   for (const Role &role : tensors)
     if (role.tensor)
-      if (tilec_mamba2_status code =
-              checkDevicePointer(role.name, role.tensor->data))
+      if (tilec_mamba2_status code = gpu::checkDevicePointer(
+              queries, mode, role.name, role.tensor->data, message))
         return code;
   if (options.workspace)
-    if (tilec_mamba2_status code =
-            checkDevicePointer("workspace", options.workspace))
+    if (tilec_mamba2_status code = gpu::checkDevicePointer(
+            queries, mode, "workspace", options.workspace, message))
       return code;
 
   char *workspace = static_cast<char *>(options.workspace);

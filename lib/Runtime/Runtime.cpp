@@ -19,9 +19,11 @@
 #include <cstring>
 #include <functional>
 #include <iterator>
+#include <memory>
 #include <mutex>
 #include <shared_mutex>
 #include <string>
+#include <string_view>
 #include <type_traits>
 #include <unordered_map>
 
@@ -198,10 +200,12 @@ InitResult loadDriver() {
   return {};
 }
 
-/// A kernel's function in one context, ready to launch.
+/// A kernel's function in one context, ready to launch. The name is a view:
+/// of the caller's string for a lookup (so that a launch allocates
+/// nothing), of the cache entry's own copy for a key in the cache.
 struct FunctionKey {
   const void *fatbin;
-  std::string name;
+  std::string_view name;
   unsigned long long context;
   bool operator==(const FunctionKey &other) const {
     return fatbin == other.fatbin && context == other.context &&
@@ -211,7 +215,7 @@ struct FunctionKey {
 struct FunctionKeyHash {
   size_t operator()(const FunctionKey &key) const {
     size_t h = std::hash<const void *>()(key.fatbin);
-    h = h * 31 + std::hash<std::string>()(key.name);
+    h = h * 31 + std::hash<std::string_view>()(key.name);
     return h * 31 + std::hash<unsigned long long>()(key.context);
   }
 };
@@ -243,6 +247,9 @@ struct LoadedFunction {
   CUfunction function;
   size_t staticBytes;
   size_t dynamicLimit;
+  /// The kernel's name, which the entry's key views: on the heap, so that
+  /// it stays put while the map rehashes.
+  std::unique_ptr<std::string> name;
 };
 std::unordered_map<FunctionKey, LoadedFunction, FunctionKeyHash> functions;
 
@@ -363,7 +370,9 @@ tilec_status getFunction(const tilec_kernel &kernel, CUfunction &function) {
     LoadedFunction loaded;
     if (tilec_status status = loadFunction(kernel, contextId, loaded))
       return status;
-    it = functions.emplace(std::move(key), loaded).first;
+    loaded.name = std::make_unique<std::string>(kernel.name);
+    key.name = *loaded.name;
+    it = functions.emplace(key, std::move(loaded)).first;
   }
   if (kernel.shared_bytes > it->second.dynamicLimit)
     if (tilec_status status = raiseSharedLimit(kernel, it->second))

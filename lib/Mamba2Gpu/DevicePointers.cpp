@@ -1,0 +1,124 @@
+//===- DevicePointers.cpp - which pointers are device memory ----*- C++ -*-===//
+//
+// One cuPointerGetAttributes call answers, for a pointer, its memory type
+// and the allocation range holding it. A range found to be device memory is
+// remembered, so later pointers into it (a caching allocator hands out many
+// tensors from one cudaMalloc'd segment, and the same segments call after
+// call) need no driver call.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DevicePointers.h"
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <shared_mutex>
+
+using namespace tilec::mamba2;
+
+namespace {
+
+/// The ranges at most remembered; past that the cache starts afresh, so a
+/// program that allocates without end does not grow it without end.
+constexpr size_t kMaxRanges = 4096;
+
+std::shared_mutex rangesMutex;
+/// Device allocation ranges: start address -> one past the last byte.
+std::map<uintptr_t, uintptr_t> deviceRanges;
+
+bool inKnownRange(uintptr_t address) {
+  std::shared_lock<std::shared_mutex> lock(rangesMutex);
+  auto after = deviceRanges.upper_bound(address);
+  return after != deviceRanges.begin() && address < std::prev(after)->second;
+}
+
+void remember(uintptr_t start, uintptr_t size) {
+  std::unique_lock<std::shared_mutex> lock(rangesMutex);
+  if (deviceRanges.size() >= kMaxRanges)
+    deviceRanges.clear();
+  // A range freed and allocated again may come back with another size: the
+  // newest answer replaces what overlaps it.
+  auto first = deviceRanges.upper_bound(start);
+  if (first != deviceRanges.begin() && std::prev(first)->second > start)
+    --first;
+  auto last = deviceRanges.lower_bound(start + size);
+  deviceRanges.erase(first, last);
+  deviceRanges.emplace(start, start + size);
+}
+
+std::string describe(const gpu::PointerQueries &driver, CUresult result) {
+  const char *name = nullptr;
+  if (driver.getErrorName(result, &name) != CUDA_SUCCESS || !name)
+    return "CUDA error " + std::to_string(result);
+  return name;
+}
+
+} // namespace
+
+bool gpu::pointerCheckMode(PointerCheck &mode, std::string &message) {
+  static const char *const value = std::getenv("TILEC_MAMBA2_POINTER_CHECK");
+  if (!value || !*value || !std::strcmp(value, "range")) {
+    mode = PointerCheck::PerRange;
+    return true;
+  }
+  if (!std::strcmp(value, "call")) {
+    mode = PointerCheck::PerCall;
+    return true;
+  }
+  message = std::string("TILEC_MAMBA2_POINTER_CHECK is '") + value +
+            "'; it must be 'range' (the default: ask the driver once per "
+            "allocation range) or 'call' (ask about every pointer on every "
+            "call)";
+  return false;
+}
+
+tilec_mamba2_status gpu::checkDevicePointer(const PointerQueries &driver,
+                                            PointerCheck mode,
+                                            const char *name,
+                                            const void *pointer,
+                                            std::string &message) {
+  const auto address = reinterpret_cast<uintptr_t>(pointer);
+  if (mode == PointerCheck::PerRange && inKnownRange(address))
+    return TILEC_MAMBA2_SUCCESS;
+
+  unsigned int type = 0;
+  CUdeviceptr start = 0;
+  size_t size = 0;
+  CUpointer_attribute attributes[] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE,
+                                      CU_POINTER_ATTRIBUTE_RANGE_START_ADDR,
+                                      CU_POINTER_ATTRIBUTE_RANGE_SIZE};
+  void *values[] = {&type, &start, &size};
+  // Memory the driver does not know is no error here: its attributes come
+  // back zero, and type 0 is no memory type.
+  CUresult result = driver.getAttributes(std::size(attributes), attributes,
+                                         values, CUdeviceptr(address));
+  if (result != CUDA_SUCCESS && result != CUDA_ERROR_INVALID_VALUE) {
+    message = std::string(name) +
+              ": cuPointerGetAttributes failed: " + describe(driver, result);
+    return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
+  }
+  if (type == CU_MEMORYTYPE_HOST) {
+    message = std::string(name) + ": data pointer is host memory; the "
+                                  "kernels need device memory";
+    return TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER;
+  }
+  if (type != CU_MEMORYTYPE_DEVICE) {
+    message = std::string(name) +
+              ": data pointer is not memory the CUDA driver knows (host "
+              "memory?); the kernels need device memory";
+    return TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER;
+  }
+  if (mode == PointerCheck::PerRange && size > 0 && start <= address &&
+      address - start < size && start + size > start)
+    remember(uintptr_t(start), uintptr_t(size));
+  return TILEC_MAMBA2_SUCCESS;
+}
+
+void gpu::forgetDeviceRanges() {
+  std::unique_lock<std::shared_mutex> lock(rangesMutex);
+  deviceRanges.clear();
+}

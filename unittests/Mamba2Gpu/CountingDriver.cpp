@@ -1,0 +1,219 @@
+//===- CountingDriver.cpp - a CUDA driver that counts its calls -*- C++ -*-===//
+//
+// A stand-in for libcuda.so.1 that HostCostTest points the runtime at: it
+// answers every entry point the runtime and the Mamba-2 library resolve
+// without a GPU, and counts each call, so that a test on the CPU can check
+// how many driver calls a forward pass makes. tilec_counting_driver_calls
+// (found with dlsym) reads a count.
+//
+// Its memory: addresses in [2^40, 2^45) are device memory (below where
+// Linux puts a process's heap, mappings and stack), in allocation
+// ranges of 4 GiB aligned on 4 GiB (CArguments::fake puts each tensor in
+// its own); cuMemAllocHost hands out pinned host memory; every other
+// address is memory the driver does not know. Modules, functions, the
+// context and streams are tokens; launches do nothing.
+//
+//===----------------------------------------------------------------------===//
+
+#include <cuda.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <iterator>
+#include <map>
+#include <mutex>
+#include <set>
+#include <string>
+
+namespace {
+
+std::mutex countsMutex;
+std::map<std::string, unsigned long long> counts;
+std::set<uintptr_t> pinned; // cuMemAllocHost's allocations, 4 KiB each
+
+void count(const char *symbol) {
+  std::lock_guard<std::mutex> lock(countsMutex);
+  ++counts[symbol];
+}
+
+constexpr uintptr_t kDeviceStart = uintptr_t(1) << 40;
+constexpr uintptr_t kDeviceEnd = uintptr_t(1) << 45;
+constexpr uintptr_t kRangeSize = uintptr_t(1) << 32;
+constexpr size_t kPinnedSize = 4096;
+
+CUcontext const kContext = reinterpret_cast<CUcontext>(0x1000);
+/// Where cuMemAllocAsync's next allocation goes, past CArguments::fake's.
+uintptr_t nextDevice = uintptr_t(3) << 43;
+
+CUresult init(unsigned) { return count("cuInit"), CUDA_SUCCESS; }
+CUresult errorName(CUresult result, const char **name) {
+  count("cuGetErrorName");
+  *name = result == CUDA_SUCCESS ? "CUDA_SUCCESS" : "CUDA_ERROR_FAKE";
+  return CUDA_SUCCESS;
+}
+CUresult errorString(CUresult, const char **text) {
+  count("cuGetErrorString");
+  *text = "the counting test driver";
+  return CUDA_SUCCESS;
+}
+CUresult deviceGetCount(int *n) {
+  count("cuDeviceGetCount");
+  *n = 1;
+  return CUDA_SUCCESS;
+}
+CUresult deviceGetAttribute(int *value, CUdevice_attribute, CUdevice) {
+  count("cuDeviceGetAttribute");
+  *value = 227 * 1024; // an H100's or H200's opt-in shared memory
+  return CUDA_SUCCESS;
+}
+CUresult ctxGetCurrent(CUcontext *context) {
+  count("cuCtxGetCurrent");
+  *context = kContext;
+  return CUDA_SUCCESS;
+}
+CUresult ctxGetDevice(CUdevice *device) {
+  count("cuCtxGetDevice");
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+CUresult ctxGetId(CUcontext, unsigned long long *id) {
+  count("cuCtxGetId");
+  *id = 1;
+  return CUDA_SUCCESS;
+}
+CUresult moduleLoadData(CUmodule *module, const void *) {
+  count("cuModuleLoadData");
+  *module = reinterpret_cast<CUmodule>(0x2000);
+  return CUDA_SUCCESS;
+}
+CUresult moduleGetFunction(CUfunction *function, CUmodule, const char *) {
+  count("cuModuleGetFunction");
+  *function = reinterpret_cast<CUfunction>(0x3000);
+  return CUDA_SUCCESS;
+}
+CUresult moduleUnload(CUmodule) { return count("cuModuleUnload"), CUDA_SUCCESS; }
+CUresult funcGetAttribute(int *value, CUfunction_attribute, CUfunction) {
+  count("cuFuncGetAttribute");
+  *value = 0;
+  return CUDA_SUCCESS;
+}
+CUresult funcSetAttribute(CUfunction, CUfunction_attribute, int) {
+  return count("cuFuncSetAttribute"), CUDA_SUCCESS;
+}
+CUresult launchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
+                      unsigned, unsigned, unsigned, CUstream, void **,
+                      void **) {
+  return count("cuLaunchKernel"), CUDA_SUCCESS;
+}
+CUresult pointerGetAttributes(unsigned n, CUpointer_attribute *attributes,
+                              void **data, CUdeviceptr pointer) {
+  count("cuPointerGetAttributes");
+  const auto address = uintptr_t(pointer);
+  unsigned type = 0;
+  uintptr_t start = 0, size = 0;
+  if (address >= kDeviceStart && address < kDeviceEnd) {
+    type = CU_MEMORYTYPE_DEVICE;
+    start = address & ~(kRangeSize - 1);
+    size = kRangeSize;
+  } else {
+    std::lock_guard<std::mutex> lock(countsMutex);
+    auto it = pinned.upper_bound(address);
+    if (it != pinned.begin() && address < *std::prev(it) + kPinnedSize) {
+      type = CU_MEMORYTYPE_HOST;
+      start = *std::prev(it);
+      size = kPinnedSize;
+    }
+  }
+  for (unsigned i = 0; i < n; ++i)
+    switch (attributes[i]) {
+    case CU_POINTER_ATTRIBUTE_MEMORY_TYPE:
+      *static_cast<unsigned *>(data[i]) = type;
+      break;
+    case CU_POINTER_ATTRIBUTE_RANGE_START_ADDR:
+      *static_cast<CUdeviceptr *>(data[i]) = start;
+      break;
+    case CU_POINTER_ATTRIBUTE_RANGE_SIZE:
+      *static_cast<size_t *>(data[i]) = size;
+      break;
+    default:
+      return CUDA_ERROR_NOT_SUPPORTED;
+    }
+  return CUDA_SUCCESS;
+}
+CUresult memAllocAsync(CUdeviceptr *pointer, size_t bytes, CUstream) {
+  count("cuMemAllocAsync");
+  std::lock_guard<std::mutex> lock(countsMutex);
+  *pointer = nextDevice;
+  nextDevice += (bytes + kRangeSize - 1) / kRangeSize * kRangeSize;
+  return CUDA_SUCCESS;
+}
+CUresult memFreeAsync(CUdeviceptr, CUstream) {
+  return count("cuMemFreeAsync"), CUDA_SUCCESS;
+}
+CUresult memAllocHost(void **pointer, size_t bytes) {
+  count("cuMemAllocHost");
+  if (bytes > kPinnedSize)
+    return CUDA_ERROR_OUT_OF_MEMORY;
+  *pointer = std::aligned_alloc(kPinnedSize, kPinnedSize);
+  std::lock_guard<std::mutex> lock(countsMutex);
+  pinned.insert(reinterpret_cast<uintptr_t>(*pointer));
+  return CUDA_SUCCESS;
+}
+
+struct Entry {
+  const char *symbol;
+  void *function;
+};
+#define TILEC_ENTRY(symbol, function)                                          \
+  { symbol, reinterpret_cast<void *>(&function) }
+const Entry kEntries[] = {
+    TILEC_ENTRY("cuInit", init),
+    TILEC_ENTRY("cuGetErrorName", errorName),
+    TILEC_ENTRY("cuGetErrorString", errorString),
+    TILEC_ENTRY("cuDeviceGetCount", deviceGetCount),
+    TILEC_ENTRY("cuDeviceGetAttribute", deviceGetAttribute),
+    TILEC_ENTRY("cuCtxGetCurrent", ctxGetCurrent),
+    TILEC_ENTRY("cuCtxGetDevice", ctxGetDevice),
+    TILEC_ENTRY("cuCtxGetId", ctxGetId),
+    TILEC_ENTRY("cuModuleLoadData", moduleLoadData),
+    TILEC_ENTRY("cuModuleGetFunction", moduleGetFunction),
+    TILEC_ENTRY("cuModuleUnload", moduleUnload),
+    TILEC_ENTRY("cuFuncGetAttribute", funcGetAttribute),
+    TILEC_ENTRY("cuFuncSetAttribute", funcSetAttribute),
+    TILEC_ENTRY("cuLaunchKernel", launchKernel),
+    TILEC_ENTRY("cuPointerGetAttributes", pointerGetAttributes),
+    TILEC_ENTRY("cuMemAllocAsync", memAllocAsync),
+    TILEC_ENTRY("cuMemFreeAsync", memFreeAsync),
+    TILEC_ENTRY("cuMemAllocHost", memAllocHost),
+};
+#undef TILEC_ENTRY
+
+} // namespace
+
+extern "C" __attribute__((visibility("default"))) CUresult
+cuGetProcAddress_v2(const char *symbol, void **function, int, cuuint64_t,
+                    CUdriverProcAddressQueryResult *found) {
+  *function = nullptr;
+  for (const Entry &entry : kEntries)
+    if (!std::strcmp(symbol, entry.symbol))
+      *function = entry.function;
+  if (found)
+    *found = *function ? CU_GET_PROC_ADDRESS_SUCCESS
+                       : CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND;
+  return *function ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
+}
+
+/// How many times `symbol` was called; "" for the calls of every symbol.
+extern "C" __attribute__((visibility("default"))) unsigned long long
+tilec_counting_driver_calls(const char *symbol) {
+  std::lock_guard<std::mutex> lock(countsMutex);
+  if (*symbol) {
+    auto it = counts.find(symbol);
+    return it == counts.end() ? 0 : it->second;
+  }
+  unsigned long long total = 0;
+  for (const auto &entry : counts)
+    total += entry.second;
+  return total;
+}

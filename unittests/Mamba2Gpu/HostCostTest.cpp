@@ -1,0 +1,232 @@
+//===- HostCostTest.cpp - the driver calls of a forward pass ----*- C++ -*-===//
+//
+// Points the runtime at CountingDriver.cpp's library before anything loads
+// the driver in this process, then counts the driver calls of forward
+// passes through the C ABI: the first call of a process loads the kernels
+// and asks about each allocation range once; every later call makes one
+// launch per kernel and the context queries, and asks about no pointer
+// whose range it has seen. Host memory is still refused, on every call.
+//
+// ctest also runs the executable with TILEC_MAMBA2_POINTER_CHECK=call (the
+// PerCall tests, which skip without it) and =bogus (the BadMode test).
+//
+//===----------------------------------------------------------------------===//
+
+#include "CApiTesting.h"
+#include "DevicePointers.h"
+
+#include "tilec/runtime/Runtime.h"
+
+#include <dlfcn.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <map>
+#include <vector>
+#include <string>
+
+using namespace tilec::mamba2::testing;
+
+namespace {
+
+using Counter = unsigned long long (*)(const char *);
+
+/// The counting driver, loaded by the runtime from TILEC_CUDA_DRIVER.
+Counter counter() {
+  static Counter found = [] {
+    setenv("TILEC_CUDA_DRIVER", TILEC_COUNTING_DRIVER, 1);
+    if (tilec_init() != TILEC_SUCCESS)
+      return Counter(nullptr);
+    void *handle = dlopen(TILEC_COUNTING_DRIVER, RTLD_NOW | RTLD_NOLOAD);
+    return handle ? reinterpret_cast<Counter>(
+                        dlsym(handle, "tilec_counting_driver_calls"))
+                  : nullptr;
+  }();
+  return found;
+}
+
+const char *const kSymbols[] = {
+    "cuCtxGetCurrent",    "cuCtxGetId",          "cuLaunchKernel",
+    "cuPointerGetAttributes", "cuModuleLoadData", "cuModuleGetFunction",
+    "cuFuncGetAttribute", "cuFuncSetAttribute", "cuDeviceGetAttribute",
+    "cuMemAllocAsync",    "cuMemFreeAsync",      ""};
+
+/// The calls of each symbol ("" for all) that `work` makes.
+template <typename Work> std::map<std::string, unsigned long long>
+callsOf(Work work) {
+  std::map<std::string, unsigned long long> before, after;
+  for (const char *symbol : kSymbols)
+    before[symbol] = counter()(symbol);
+  work();
+  for (const char *symbol : kSymbols)
+    after[symbol] = counter()(symbol) - before[symbol];
+  return after;
+}
+
+const char *mode() {
+  const char *value = std::getenv("TILEC_MAMBA2_POINTER_CHECK");
+  return value ? value : "";
+}
+
+class HostCost : public ::testing::Test {
+protected:
+  void SetUp() override {
+    ASSERT_NE(counter(), nullptr) << tilec_last_error();
+    tilec::mamba2::gpu::forgetDeviceRanges();
+  }
+
+  /// Arguments at CArguments::fake's device addresses, with a workspace in
+  /// a range of its own.
+  static CArguments arguments() {
+    const tilec_mamba2_problem p{2, 300, 8, 2, 64, 32, 128};
+    CArguments args = CArguments::fake(p);
+    EXPECT_EQ(tilec_mamba2_workspace_size(&args.problem, &args.workspaceBytes),
+              TILEC_MAMBA2_SUCCESS);
+    args.workspace = reinterpret_cast<void *>(uintptr_t(1) << 44);
+    return args;
+  }
+};
+
+/// The calls every forward pass makes: cuCtxGetCurrent in the library,
+/// then per kernel cuCtxGetCurrent, cuCtxGetId and the launch.
+void expectSteadyState(const std::map<std::string, unsigned long long> &calls,
+                       unsigned long long pointerQueries) {
+  EXPECT_EQ(calls.at("cuLaunchKernel"), 3u);
+  EXPECT_EQ(calls.at("cuCtxGetCurrent"), 4u);
+  EXPECT_EQ(calls.at("cuCtxGetId"), 3u);
+  EXPECT_EQ(calls.at("cuPointerGetAttributes"), pointerQueries);
+  for (const char *loading :
+       {"cuModuleLoadData", "cuModuleGetFunction", "cuFuncGetAttribute",
+        "cuFuncSetAttribute", "cuDeviceGetAttribute", "cuMemAllocAsync",
+        "cuMemFreeAsync"})
+    EXPECT_EQ(calls.at(loading), 0u) << loading;
+  EXPECT_EQ(calls.at(""), 10 + pointerQueries);
+}
+
+TEST_F(HostCost, EachRangeIsAskedAboutOnce) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments args = arguments();
+  ASSERT_EQ(tilec_mamba2_prepare(), TILEC_MAMBA2_SUCCESS)
+      << tilec_mamba2_last_error();
+  // Nine tensors and the workspace, each in a range of its own.
+  auto first = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  expectSteadyState(first, 10);
+  for (int call = 0; call < 3; ++call) {
+    auto later = callsOf([&] {
+      EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+    });
+    SCOPED_TRACE("call " + std::to_string(call + 2));
+    expectSteadyState(later, 0);
+  }
+}
+
+TEST_F(HostCost, TensorsOfOneAllocationNeedOneQuery) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments args = arguments();
+  // Every tensor and the workspace inside one 4 GiB range, as a caching
+  // allocator's segment holds many tensors.
+  char *base = reinterpret_cast<char *>(uintptr_t(1) << 43);
+  size_t offset = 0;
+  for (CTensor *t : {&args.x, &args.dt, &args.A, &args.B, &args.C, &args.D,
+                     &args.initialState, &args.y, &args.finalState}) {
+    t->descriptor.data = base + offset;
+    offset += size_t(1) << 24;
+  }
+  args.workspace = base + offset;
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuPointerGetAttributes"), 1u);
+}
+
+TEST_F(HostCost, HostMemoryIsRefusedOnEveryCall) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments args = arguments();
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  // Pageable memory, unknown to the driver, among ranges already known.
+  std::vector<float> pageable(64);
+  args.y.descriptor.data = pageable.data();
+  ASSERT_GE(reinterpret_cast<uintptr_t>(pageable.data()), uintptr_t(1) << 45);
+  for (int call = 0; call < 2; ++call) {
+    auto calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS(args.forward(),
+                           TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER);
+    });
+    EXPECT_NE(std::string(tilec_mamba2_last_error()).find("y:"),
+              std::string::npos)
+        << tilec_mamba2_last_error();
+    EXPECT_EQ(calls.at("cuLaunchKernel"), 0u);
+    // The known ranges are not asked about again; y is, every time.
+    EXPECT_EQ(calls.at("cuPointerGetAttributes"), 1u);
+  }
+  // Pinned host memory, which the driver knows.
+  args = arguments();
+  void *pinned = nullptr;
+  void *entry = nullptr;
+  ASSERT_EQ(tilec_driver_entry_point("cuMemAllocHost", &entry), TILEC_SUCCESS);
+  ASSERT_EQ(reinterpret_cast<CUresult (*)(void **, size_t)>(entry)(&pinned,
+                                                                   4096),
+            CUDA_SUCCESS);
+  args.x.descriptor.data = pinned;
+  ASSERT_GE(reinterpret_cast<uintptr_t>(pinned), uintptr_t(1) << 45);
+  for (int call = 0; call < 2; ++call) {
+    EXPECT_MAMBA2_STATUS(args.forward(),
+                         TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER);
+    EXPECT_NE(std::string(tilec_mamba2_last_error()).find("x: data pointer "
+                                                          "is host memory"),
+              std::string::npos)
+        << tilec_mamba2_last_error();
+  }
+}
+
+TEST_F(HostCost, WithoutWorkspaceEachCallAllocatesOnTheStream) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments args = arguments();
+  args.workspace = nullptr;
+  args.workspaceBytes = 0;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuMemAllocAsync"), 1u);
+  EXPECT_EQ(calls.at("cuMemFreeAsync"), 1u);
+  EXPECT_EQ(calls.at("cuPointerGetAttributes"), 0u);
+  EXPECT_EQ(calls.at("cuLaunchKernel"), 3u);
+}
+
+TEST_F(HostCost, PerCallChecksEveryPointerOnEveryCall) {
+  if (std::strcmp(mode(), "call"))
+    GTEST_SKIP() << "run with TILEC_MAMBA2_POINTER_CHECK=call (ctest does)";
+  CArguments args = arguments();
+  // The first call of the process may load kernels.
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  for (int call = 0; call < 3; ++call) {
+    auto calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+    });
+    SCOPED_TRACE("call " + std::to_string(call + 1));
+    expectSteadyState(calls, 10);
+  }
+}
+
+TEST_F(HostCost, BadModeIsRefused) {
+  if (std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "run with TILEC_MAMBA2_POINTER_CHECK=bogus (ctest does)";
+  CArguments args = arguments();
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  });
+  EXPECT_NE(std::string(tilec_mamba2_last_error())
+                .find("TILEC_MAMBA2_POINTER_CHECK is 'bogus'"),
+            std::string::npos)
+      << tilec_mamba2_last_error();
+  EXPECT_EQ(calls.at("cuLaunchKernel"), 0u);
+}
+
+} // namespace
