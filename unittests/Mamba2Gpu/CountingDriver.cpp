@@ -3,7 +3,8 @@
 // A stand-in for libcuda.so.1 that HostCostTest points the runtime at: it
 // answers every entry point the runtime and the Mamba-2 library resolve
 // without a GPU, and counts each call, so that a test on the CPU can check
-// how many driver calls a forward pass makes. tilec_counting_driver_calls
+// how many driver calls a forward pass makes (bench/mamba2_host_cost runs on
+// it too, timing the library without a driver). tilec_counting_driver_calls
 // (found with dlsym) reads a count.
 //
 // Its memory: addresses in [2^40, 2^45) are device memory (below where
@@ -144,8 +145,11 @@ CUresult pointerGetAttributes(unsigned n, CUpointer_attribute *attributes,
 CUresult memAllocAsync(CUdeviceptr *pointer, size_t bytes, CUstream) {
   count("cuMemAllocAsync");
   std::lock_guard<std::mutex> lock(countsMutex);
+  const uintptr_t size = (bytes + kRangeSize - 1) / kRangeSize * kRangeSize;
+  if (size > kDeviceEnd - nextDevice)
+    return CUDA_ERROR_OUT_OF_MEMORY;
   *pointer = nextDevice;
-  nextDevice += (bytes + kRangeSize - 1) / kRangeSize * kRangeSize;
+  nextDevice += size;
   return CUDA_SUCCESS;
 }
 CUresult memFreeAsync(CUdeviceptr, CUstream) {
@@ -158,6 +162,50 @@ CUresult memAllocHost(void **pointer, size_t bytes) {
   *pointer = std::aligned_alloc(kPinnedSize, kPinnedSize);
   std::lock_guard<std::mutex> lock(countsMutex);
   pinned.insert(reinterpret_cast<uintptr_t>(*pointer));
+  return CUDA_SUCCESS;
+}
+// What a host program around the kernels uses (tilec::runtime::DriverApi,
+// for bench/mamba2_host_cost): device 0's primary context, memory in the
+// device range (never touched: copies do nothing), streams and events that
+// are done at once.
+CUresult deviceGet(CUdevice *device, int) {
+  count("cuDeviceGet");
+  *device = 0;
+  return CUDA_SUCCESS;
+}
+CUresult primaryCtxRetain(CUcontext *context, CUdevice) {
+  count("cuDevicePrimaryCtxRetain");
+  *context = kContext;
+  return CUDA_SUCCESS;
+}
+CUresult ctxSetCurrent(CUcontext) { return count("cuCtxSetCurrent"), CUDA_SUCCESS; }
+CUresult memAlloc(CUdeviceptr *pointer, size_t bytes) {
+  return memAllocAsync(pointer, bytes, nullptr);
+}
+CUresult memFree(CUdeviceptr) { return count("cuMemFree"), CUDA_SUCCESS; }
+CUresult memcpyHtoD(CUdeviceptr, const void *, size_t) {
+  return count("cuMemcpyHtoD"), CUDA_SUCCESS;
+}
+CUresult memcpyDtoH(void *, CUdeviceptr, size_t) {
+  return count("cuMemcpyDtoH"), CUDA_SUCCESS;
+}
+CUresult streamSynchronize(CUstream) {
+  return count("cuStreamSynchronize"), CUDA_SUCCESS;
+}
+CUresult eventCreate(CUevent *event, unsigned) {
+  count("cuEventCreate");
+  *event = reinterpret_cast<CUevent>(0x4000);
+  return CUDA_SUCCESS;
+}
+CUresult eventRecord(CUevent, CUstream) {
+  return count("cuEventRecord"), CUDA_SUCCESS;
+}
+CUresult eventSynchronize(CUevent) {
+  return count("cuEventSynchronize"), CUDA_SUCCESS;
+}
+CUresult eventElapsedTime(float *ms, CUevent, CUevent) {
+  count("cuEventElapsedTime");
+  *ms = 0;
   return CUDA_SUCCESS;
 }
 
@@ -186,6 +234,18 @@ const Entry kEntries[] = {
     TILEC_ENTRY("cuMemAllocAsync", memAllocAsync),
     TILEC_ENTRY("cuMemFreeAsync", memFreeAsync),
     TILEC_ENTRY("cuMemAllocHost", memAllocHost),
+    TILEC_ENTRY("cuDeviceGet", deviceGet),
+    TILEC_ENTRY("cuDevicePrimaryCtxRetain", primaryCtxRetain),
+    TILEC_ENTRY("cuCtxSetCurrent", ctxSetCurrent),
+    TILEC_ENTRY("cuMemAlloc", memAlloc),
+    TILEC_ENTRY("cuMemFree", memFree),
+    TILEC_ENTRY("cuMemcpyHtoD", memcpyHtoD),
+    TILEC_ENTRY("cuMemcpyDtoH", memcpyDtoH),
+    TILEC_ENTRY("cuStreamSynchronize", streamSynchronize),
+    TILEC_ENTRY("cuEventCreate", eventCreate),
+    TILEC_ENTRY("cuEventRecord", eventRecord),
+    TILEC_ENTRY("cuEventSynchronize", eventSynchronize),
+    TILEC_ENTRY("cuEventElapsedTime", eventElapsedTime),
 };
 #undef TILEC_ENTRY
 

@@ -1,0 +1,253 @@
+//===- mamba2_host_cost.cpp - host time of a Mamba-2 forward call -*- C++ -*-===//
+//
+// mamba2_host_cost [--calls N] [--batches K]
+//
+// The host cost of one forward call (validation, grids, pointer checks and
+// the three launches), through the C++ API (forwardGpu) and the C ABI
+// (tilec_mamba2_forward), per problem: batches of N calls in a loop with no
+// synchronization inside (the stream is synchronized between batches,
+// outside the timed loop, so that the launch queue never fills), the
+// median over K batches of the batch's time / N. Also the first call of the
+// process (it loads the kernels) and of each problem (new allocation ranges:
+// one pointer query each). The tensors are device allocations of the right
+// sizes, never initialized: the time of a call does not depend on the data.
+//
+// Run with TILEC_CUDA_DRIVER pointing at the counting stand-in driver
+// (unittests/Mamba2Gpu/CountingDriver.cpp, lib/libtilec_counting_driver.so
+// in the build) it needs no GPU, times the library alone and prints the
+// driver calls each forward makes, by entry point.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/mamba2/Mamba2Gpu.h"
+#include "tilec/mamba2/tilec_mamba2.h"
+#include "tilec/runtime/DriverApi.h"
+
+#include <dlfcn.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace tilec::mamba2;
+
+namespace {
+
+using Driver = tilec::runtime::DriverApi;
+using Clock = std::chrono::steady_clock;
+
+#define CHECK_CU(call)                                                         \
+  do {                                                                         \
+    if (CUresult result = (call); result != CUDA_SUCCESS) {                    \
+      std::fprintf(stderr, "mamba2_host_cost: %s failed: %s\n", #call,        \
+                   d.errorName(result));                                       \
+      std::exit(1);                                                            \
+    }                                                                          \
+  } while (0)
+
+/// The counting driver's call counter, when the runtime loaded that driver.
+using Counter = unsigned long long (*)(const char *);
+Counter countingDriver() {
+  const char *path = std::getenv("TILEC_CUDA_DRIVER");
+  void *handle = path ? dlopen(path, RTLD_NOW | RTLD_NOLOAD) : nullptr;
+  return handle ? reinterpret_cast<Counter>(
+                      dlsym(handle, "tilec_counting_driver_calls"))
+                : nullptr;
+}
+
+double microseconds(Clock::duration d) {
+  return std::chrono::duration<double, std::micro>(d).count();
+}
+
+/// A contiguous tensor in a device allocation of its own.
+struct DeviceTensor {
+  Tensor tensor;
+  std::vector<int64_t> strides;
+  tilec_mamba2_tensor descriptor{};
+};
+
+struct Buffers {
+  DeviceTensor x, dt, A, B, C, D, init, y, final;
+  CUdeviceptr workspace = 0;
+  size_t workspaceBytes = 0;
+  std::vector<CUdeviceptr> allocations;
+};
+
+void allocate(const Driver &d, Buffers &b, DeviceTensor &t, DType dtype,
+              std::vector<int64_t> shape) {
+  int64_t elements = 1;
+  for (int64_t extent : shape)
+    elements *= extent;
+  CUdeviceptr p;
+  CHECK_CU(d.memAlloc(&p, size_t(elements) * dtypeSize(dtype)));
+  b.allocations.push_back(p);
+  t.strides.assign(shape.size(), 1);
+  for (size_t i = shape.size(); i-- > 1;)
+    t.strides[i - 1] = t.strides[i] * shape[i];
+  t.tensor = Tensor{reinterpret_cast<void *>(p), dtype, shape, t.strides};
+  t.descriptor.data = t.tensor.data;
+  t.descriptor.dtype = dtype == DType::F32 ? TILEC_MAMBA2_F32 : TILEC_MAMBA2_BF16;
+  t.descriptor.rank = int32_t(shape.size());
+  t.descriptor.shape = t.tensor.shape.data();
+  t.descriptor.strides = t.strides.data();
+}
+
+/// Median µs per call of `call`, and the time of its first call.
+struct Timing {
+  double first, median;
+};
+Timing time(const Driver &d, const std::function<bool()> &call, int calls,
+            int batches) {
+  auto start = Clock::now();
+  if (!call())
+    std::exit(1);
+  Timing timing{microseconds(Clock::now() - start), 0};
+  CHECK_CU(d.streamSynchronize(nullptr));
+  std::vector<double> perCall;
+  for (int batch = 0; batch < batches; ++batch) {
+    start = Clock::now();
+    for (int i = 0; i < calls; ++i)
+      if (!call())
+        std::exit(1);
+    perCall.push_back(microseconds(Clock::now() - start) / calls);
+    CHECK_CU(d.streamSynchronize(nullptr));
+  }
+  std::sort(perCall.begin(), perCall.end());
+  timing.median = perCall[perCall.size() / 2];
+  return timing;
+}
+
+const char *const kCounted[] = {
+    "cuCtxGetCurrent",  "cuCtxGetId",          "cuLaunchKernel",
+    "cuPointerGetAttributes", "cuModuleLoadData", "cuModuleGetFunction",
+    "cuFuncGetAttribute", "cuFuncSetAttribute", "cuMemAllocAsync",
+    "cuMemFreeAsync"};
+
+} // namespace
+
+int main(int argc, char **argv) {
+  int calls = 64, batches = 11;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    std::string flag = argv[i];
+    if (flag == "--calls")
+      calls = std::atoi(argv[i + 1]);
+    else if (flag == "--batches")
+      batches = std::atoi(argv[i + 1]);
+    else {
+      std::fprintf(stderr, "usage: mamba2_host_cost [--calls N] "
+                           "[--batches K]\n");
+      return 2;
+    }
+  }
+  if (calls < 1 || batches < 1) {
+    std::fprintf(stderr, "mamba2_host_cost: --calls and --batches must be "
+                         "positive\n");
+    return 2;
+  }
+  Driver d;
+  if (tilec_status status = d.load()) {
+    std::printf("mamba2_host_cost: %s\n", d.error().c_str());
+    return status == TILEC_ERROR_NO_DRIVER || status == TILEC_ERROR_NO_DEVICE
+               ? 77
+               : 1;
+  }
+  const Counter counter = countingDriver();
+  std::printf("driver: %s\n", counter ? "the counting stand-in (no GPU: the "
+                                        "library's own time)"
+                                      : "the CUDA driver");
+  std::printf("%d batches of %d calls, no synchronization inside a batch; "
+              "µs per call, median over the batches\n",
+              batches, calls);
+
+  // (batch, seqlen, heads, groups, headdim, dstate, chunk): a small one and
+  // bench/compare_mamba_ssm.py's, whose host time must not grow with size.
+  const std::vector<Problem> problems = {
+      {1, 64, 4, 1, 32, 16, 64},         {4, 1024, 8, 1, 64, 128, 128},
+      {4, 4096, 8, 1, 64, 128, 128},     {4, 16384, 8, 1, 64, 128, 128},
+      {4, 65536, 8, 1, 64, 128, 128},    {4, 16384, 8, 1, 64, 64, 128},
+      {4, 4096, 80, 1, 64, 128, 256}};
+  std::printf("%-30s %10s %10s %10s %10s\n", "problem (B,L,H,G,P,N,Q)",
+              "first us", "C++ us", "C ABI us", "C ABI 1st");
+  bool firstOfProcess = true;
+  for (const Problem &p : problems) {
+    Buffers b;
+    const std::vector<int64_t> tokens = {p.batch, p.seqlen, p.heads, p.headdim};
+    const std::vector<int64_t> groups = {p.batch, p.seqlen, p.groups, p.dstate};
+    const std::vector<int64_t> state = {p.batch, p.heads, p.headdim, p.dstate};
+    allocate(d, b, b.x, DType::BF16, tokens);
+    allocate(d, b, b.dt, DType::F32, {p.batch, p.seqlen, p.heads});
+    allocate(d, b, b.A, DType::F32, {p.heads});
+    allocate(d, b, b.B, DType::BF16, groups);
+    allocate(d, b, b.C, DType::BF16, groups);
+    allocate(d, b, b.D, DType::F32, {p.heads});
+    allocate(d, b, b.init, DType::F32, state);
+    allocate(d, b, b.y, DType::F32, tokens);
+    allocate(d, b, b.final, DType::F32, state);
+    if (!gpuWorkspaceSize(p, b.workspaceBytes).ok())
+      return 1;
+    CHECK_CU(d.memAlloc(&b.workspace, b.workspaceBytes));
+    b.allocations.push_back(b.workspace);
+
+    Inputs in{b.x.tensor, b.dt.tensor, b.A.tensor, b.B.tensor,
+              b.C.tensor, b.D.tensor, b.init.tensor};
+    Outputs out{b.y.tensor, b.final.tensor};
+    GpuOptions options;
+    options.workspace = reinterpret_cast<void *>(b.workspace);
+    options.workspaceBytes = b.workspaceBytes;
+    auto cpp = [&] {
+      Status status = forwardGpu(p, in, out, options, nullptr);
+      if (!status.ok())
+        std::fprintf(stderr, "mamba2_host_cost: %s\n",
+                     status.message().c_str());
+      return status.ok();
+    };
+    const tilec_mamba2_problem cp{p.batch,   p.seqlen,  p.heads, p.groups,
+                                  p.headdim, p.dstate, p.chunk};
+    auto c = [&] {
+      int status = tilec_mamba2_forward(
+          &cp, &b.x.descriptor, &b.dt.descriptor, &b.A.descriptor,
+          &b.B.descriptor, &b.C.descriptor, &b.D.descriptor,
+          &b.init.descriptor, &b.y.descriptor, &b.final.descriptor,
+          options.workspace, options.workspaceBytes, nullptr);
+      if (status != TILEC_MAMBA2_SUCCESS)
+        std::fprintf(stderr, "mamba2_host_cost: %s: %s\n",
+                     tilec_mamba2_status_name(status),
+                     tilec_mamba2_last_error());
+      return status == TILEC_MAMBA2_SUCCESS;
+    };
+    const Timing cppTiming = time(d, cpp, calls, batches);
+    const Timing cTiming = time(d, c, calls, batches);
+    char name[64];
+    std::snprintf(name, sizeof name, "(%lld,%lld,%lld,%lld,%lld,%lld,%lld)",
+                  (long long)p.batch, (long long)p.seqlen, (long long)p.heads,
+                  (long long)p.groups, (long long)p.headdim,
+                  (long long)p.dstate, (long long)p.chunk);
+    std::printf("%-30s %10.1f %10.2f %10.2f %10.1f%s\n", name, cppTiming.first,
+                cppTiming.median, cTiming.median, cTiming.first,
+                firstOfProcess ? "  (first of the process: loads kernels)"
+                               : "");
+    firstOfProcess = false;
+
+    if (counter) {
+      unsigned long long before[std::size(kCounted)], total = counter("");
+      for (size_t i = 0; i < std::size(kCounted); ++i)
+        before[i] = counter(kCounted[i]);
+      if (!c())
+        return 1;
+      std::printf("  driver calls of one more C ABI call: %llu:",
+                  counter("") - total);
+      for (size_t i = 0; i < std::size(kCounted); ++i)
+        if (unsigned long long n = counter(kCounted[i]) - before[i])
+          std::printf(" %s %llu", kCounted[i], n);
+      std::printf("\n");
+    }
+    CHECK_CU(d.streamSynchronize(nullptr));
+    for (CUdeviceptr allocation : b.allocations)
+      d.memFree(allocation);
+  }
+  return 0;
+}
