@@ -95,6 +95,38 @@ def _check_devices(named):
 
 
 _prepared = set()  # devices whose context has every kernel loaded
+# (device, heads) -> a zero D, which the kernels only read. Never emptied:
+# a dropped one could be handed out again by the allocator while a kernel
+# on another stream still reads it; a model has few head counts.
+_zeros = {}
+_workspace_bytes = {}  # problem sizes -> tilec_mamba2_workspace_size
+_SIZES_LIMIT = 1024  # problems remembered before that cache starts afresh
+
+
+def _zero_d(device, heads):
+    """D = 0 for a call without D. Outside graph capture it is made once per
+    device and size: nothing writes it. During capture a new one is made
+    (its fill is captured, so the tensor holds zeros only once replayed)."""
+    if torch.cuda.is_current_stream_capturing():
+        return torch.zeros(heads, dtype=torch.float32, device=device)
+    key = (device, heads)
+    D = _zeros.get(key)
+    if D is None:
+        D = _zeros[key] = torch.zeros(heads, dtype=torch.float32,
+                                      device=device)
+    return D
+
+
+def _workspace_size(problem, sizes):
+    """tilec_mamba2_workspace_size, remembered per problem: it depends on
+    the sizes only. Raises Mamba2Error for an invalid problem."""
+    size = _workspace_bytes.get(sizes)
+    if size is None:
+        size = _capi.workspace_size(problem)
+        if len(_workspace_bytes) >= _SIZES_LIMIT:
+            _workspace_bytes.clear()
+        _workspace_bytes[sizes] = size
+    return size
 
 
 def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
@@ -108,39 +140,34 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
         _tensor_arguments(x, dt, A, B, C, D, initial_states))
     _check_chunk(chunk_size)
     batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
-    problem = _capi.Problem(batch, seqlen, heads, groups, headdim, dstate,
-                            chunk_size)
+    sizes = (batch, seqlen, heads, groups, headdim, dstate, chunk_size)
+    problem = _capi.Problem(*sizes)
     with torch.cuda.device(device):
         _cuda_context.ensure_current(device.index)
         if device.index not in _prepared:
             _capi.prepare()
             _prepared.add(device.index)
         if D is None:
-            D = torch.zeros(heads, dtype=torch.float32, device=device)
+            D = _zero_d(device, heads)
         y = torch.empty((batch, seqlen, heads, headdim), dtype=torch.float32,
                         device=device)
         final = torch.empty(
             (batch, heads, headdim, dstate) if return_final_states else (0,),
             dtype=torch.float32, device=device)
-        descriptors = [_capi.describe(name, t) for name, t in (
-            ("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C), ("D", D))]
-        descriptors.append(None if initial_states is None else
-                           _capi.describe("initial_states", initial_states))
-        descriptors.append(_capi.describe("y", y))
-        descriptors.append(_capi.describe("final_states", final)
-                           if return_final_states else None)
+        tensors = [x, dt, A, B, C, D, initial_states, y,
+                   final if return_final_states else None]
         stream = torch.cuda.current_stream(device).cuda_stream
         try:
-            workspace_bytes = _capi.workspace_size(problem)
+            workspace_bytes = _workspace_size(problem, sizes)
         except Mamba2Error:
             # The problem is invalid: the forward reports it, or whatever
             # its documented order finds first, without touching memory.
-            _capi.forward(problem, *descriptors, stream=stream)
+            _capi.tensors_forward(problem, tensors, stream=stream)
             raise
         workspace = torch.empty(workspace_bytes, dtype=torch.uint8,
                                 device=device)
-        _capi.forward(problem, *descriptors, workspace=workspace.data_ptr(),
-                      workspace_bytes=workspace_bytes, stream=stream)
+        _capi.tensors_forward(problem, tensors, workspace=workspace.data_ptr(),
+                              workspace_bytes=workspace_bytes, stream=stream)
         return y.to(x.dtype), final
 
 

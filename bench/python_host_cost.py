@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Host time of one tilec Mamba-2 forward call from Python.
+
+    PYTHONPATH=python TILEC_MAMBA2_LIBRARY=... python3 bench/python_host_cost.py
+
+For each shape (bench/compare_mamba_ssm.py's and a small one), chunk 128,
+x/B/C bf16, dt/A/D f32:
+
+- loop: batches of --calls calls of the custom op
+  (torch.ops.tilec.mamba2_chunk_scan_combined through
+  tilec.mamba2.chunk_scan_combined) with no synchronization inside a batch
+  (the device is synchronized between batches, outside the timed loop, so
+  that the launch queue never fills); µs per call, median over --batches
+  batches. Also the same loop calling tilec.mamba2.forward (no
+  dispatcher).
+- idle: one call after torch.cuda.synchronize(), median (the measure of
+  compare_mamba_ssm.py's host column), then the steps of
+  tilec.mamba2.forward timed one by one after a synchronize each: if one
+  of them waits for the GPU, its time grows with the problem.
+"""
+
+import argparse
+import statistics
+import sys
+import time
+
+import torch
+
+SHAPES = [(1, 256, 4, 64, 1, 64), (4, 1024, 8, 64, 1, 128),
+          (4, 4096, 8, 64, 1, 128), (4, 16384, 8, 64, 1, 128),
+          (4, 65536, 8, 64, 1, 128), (4, 16384, 8, 64, 1, 64)]
+CHUNK = 128
+
+
+def loop_us(fn, calls, batches):
+    """Median µs per call over batches of `calls` unsynchronized calls."""
+    fn()
+    torch.cuda.synchronize()
+    per_call = []
+    for _ in range(batches):
+        start = time.perf_counter()
+        for _ in range(calls):
+            fn()
+        per_call.append((time.perf_counter() - start) / calls * 1e6)
+        torch.cuda.synchronize()
+    return statistics.median(per_call)
+
+
+def idle_us(fn, reps):
+    """Median µs of one call, the GPU idle before each."""
+    times = []
+    for _ in range(reps):
+        torch.cuda.synchronize()
+        start = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - start) * 1e6)
+    torch.cuda.synchronize()
+    return statistics.median(times)
+
+
+def steps_us(t, reps):
+    """tilec.mamba2.forward's steps, each timed alone (median µs), the GPU
+    idle before each step."""
+    from tilec import _capi, _cuda_context
+    from tilec.mamba2 import problem_sizes
+    x, dt, A, B, C, D = (t[k] for k in ("x", "dt", "A", "B", "C", "D"))
+    batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
+    problem = _capi.Problem(batch, seqlen, heads, groups, headdim, dstate,
+                            CHUNK)
+    device = x.device
+    state = {}
+
+    def allocate():
+        state["y"] = torch.empty((batch, seqlen, heads, headdim),
+                                 dtype=torch.float32, device=device)
+        state["workspace"] = torch.empty(_capi.workspace_size(problem),
+                                         dtype=torch.uint8, device=device)
+
+    def describe():
+        state["descriptors"] = [_capi.describe(n, v) for n, v in (
+            ("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C), ("D", D))] + [
+            None, _capi.describe("y", state["y"]), None]
+
+    def launch():
+        _capi.forward(problem, *state["descriptors"],
+                      workspace=state["workspace"].data_ptr(),
+                      workspace_bytes=state["workspace"].numel(),
+                      stream=torch.cuda.current_stream().cuda_stream)
+
+    steps = {"ensure_current": lambda: _cuda_context.ensure_current(
+                 device.index),
+             "allocate y + workspace": allocate,
+             "describe (ctypes)": describe,
+             "C ABI forward": launch,
+             "y.to(bf16)": lambda: state["y"].to(torch.bfloat16)}
+    allocate()
+    describe()
+    return {name: idle_us(step, reps) for name, step in steps.items()}
+
+
+def main():
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--calls", type=int, default=50)
+    parser.add_argument("--batches", type=int, default=11)
+    parser.add_argument("--reps", type=int, default=50)
+    args = parser.parse_args()
+    if not torch.cuda.is_available():
+        print("python_host_cost: needs a CUDA GPU")
+        sys.exit(77)
+    from tilec.mamba2 import chunk_scan_combined, forward
+    print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}")
+    generator = torch.Generator(device="cuda").manual_seed(0)
+    for shape in SHAPES:
+        batch, seqlen, heads, headdim, groups, dstate = shape
+        t = dict(
+            x=torch.randn(batch, seqlen, heads, headdim, device="cuda",
+                          generator=generator).bfloat16(),
+            dt=torch.rand(batch, seqlen, heads, device="cuda",
+                          generator=generator) * 0.1,
+            A=-torch.rand(heads, device="cuda", generator=generator),
+            B=torch.randn(batch, seqlen, groups, dstate, device="cuda",
+                          generator=generator).bfloat16(),
+            C=torch.randn(batch, seqlen, groups, dstate, device="cuda",
+                          generator=generator).bfloat16(),
+            D=torch.randn(heads, device="cuda", generator=generator))
+
+        def op():
+            return chunk_scan_combined(t["x"], t["dt"], t["A"], t["B"],
+                                       t["C"], CHUNK, D=t["D"])
+
+        def direct():
+            return forward(t["x"], t["dt"], t["A"], t["B"], t["C"], CHUNK,
+                           t["D"])
+
+        print(f"{shape}: op loop {loop_us(op, args.calls, args.batches):.1f}"
+              f" us, forward() loop "
+              f"{loop_us(direct, args.calls, args.batches):.1f} us, "
+              f"op idle {idle_us(op, args.reps):.1f} us")
+        steps = steps_us(t, args.reps)
+        print("   steps, GPU idle before each: " + ", ".join(
+            f"{name} {us:.1f} us" for name, us in steps.items()))
+        del t
+        torch.cuda.empty_cache()
+
+
+if __name__ == "__main__":
+    main()
