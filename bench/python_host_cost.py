@@ -15,8 +15,8 @@ x/B/C bf16, dt/A/D f32:
   dispatcher).
 - idle: one call after torch.cuda.synchronize(), median (the measure of
   compare_mamba_ssm.py's host column), then the steps of
-  tilec.mamba2.forward timed one by one after a synchronize each: if one
-  of them waits for the GPU, its time grows with the problem.
+  tilec.mamba2.forward in one call after a synchronize, a timestamp after
+  each: a step that waits for the GPU takes longer as the problem grows.
 """
 
 import argparse
@@ -59,43 +59,50 @@ def idle_us(fn, reps):
 
 
 def steps_us(t, reps):
-    """tilec.mamba2.forward's steps, each timed alone (median µs), the GPU
-    idle before each step."""
+    """tilec.mamba2.forward's steps, one call at a time with the GPU idle
+    before the call and a timestamp after each step (nothing synchronizes
+    between steps): the median µs of each. A step that waits for the
+    kernels enqueued before it takes as long as they run."""
     from tilec import _capi, _cuda_context
     from tilec.mamba2 import problem_sizes
     x, dt, A, B, C, D = (t[k] for k in ("x", "dt", "A", "B", "C", "D"))
     batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
     problem = _capi.Problem(batch, seqlen, heads, groups, headdim, dstate,
                             CHUNK)
+    workspace_bytes = _capi.workspace_size(problem)
     device = x.device
     state = {}
 
     def allocate():
         state["y"] = torch.empty((batch, seqlen, heads, headdim),
                                  dtype=torch.float32, device=device)
-        state["workspace"] = torch.empty(_capi.workspace_size(problem),
-                                         dtype=torch.uint8, device=device)
-
-    def describe():
-        state["descriptors"] = [_capi.describe(n, v) for n, v in (
-            ("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C), ("D", D))] + [
-            None, _capi.describe("y", state["y"]), None]
+        state["workspace"] = torch.empty(workspace_bytes, dtype=torch.uint8,
+                                         device=device)
 
     def launch():
-        _capi.forward(problem, *state["descriptors"],
-                      workspace=state["workspace"].data_ptr(),
-                      workspace_bytes=state["workspace"].numel(),
-                      stream=torch.cuda.current_stream().cuda_stream)
+        _capi.tensors_forward(
+            problem, [x, dt, A, B, C, D, None, state["y"], None],
+            workspace=state["workspace"].data_ptr(),
+            workspace_bytes=workspace_bytes,
+            stream=torch.cuda.current_stream().cuda_stream)
 
-    steps = {"ensure_current": lambda: _cuda_context.ensure_current(
-                 device.index),
-             "allocate y + workspace": allocate,
-             "describe (ctypes)": describe,
-             "C ABI forward": launch,
-             "y.to(bf16)": lambda: state["y"].to(torch.bfloat16)}
-    allocate()
-    describe()
-    return {name: idle_us(step, reps) for name, step in steps.items()}
+    steps = [("ensure_current", lambda: _cuda_context.ensure_current(
+                  device.index)),
+             ("allocate y + workspace", allocate),
+             ("C ABI forward (packing + call)", launch),
+             ("y.to(bf16)", lambda: state["y"].to(torch.bfloat16)),
+             ("free y + workspace", state.clear)]
+    times = {name: [] for name, _ in steps}
+    for _ in range(reps):
+        torch.cuda.synchronize()
+        last = time.perf_counter()
+        for name, step in steps:
+            step()
+            now = time.perf_counter()
+            times[name].append((now - last) * 1e6)
+            last = now
+    torch.cuda.synchronize()
+    return {name: statistics.median(ts) for name, ts in times.items()}
 
 
 def main():
@@ -137,7 +144,7 @@ def main():
               f"{loop_us(direct, args.calls, args.batches):.1f} us, "
               f"op idle {idle_us(op, args.reps):.1f} us")
         steps = steps_us(t, args.reps)
-        print("   steps, GPU idle before each: " + ", ".join(
+        print("   steps of one call, GPU idle before it: " + ", ".join(
             f"{name} {us:.1f} us" for name, us in steps.items()))
         del t
         torch.cuda.empty_cache()
