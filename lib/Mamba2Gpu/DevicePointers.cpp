@@ -15,6 +15,7 @@
 #include <cstring>
 #include <iterator>
 #include <map>
+#include <utility>
 #include <mutex>
 #include <shared_mutex>
 
@@ -26,28 +27,38 @@ namespace {
 /// program that allocates without end does not grow it without end.
 constexpr size_t kMaxRanges = 4096;
 
-std::shared_mutex rangesMutex;
-/// Device allocation ranges: start address -> one past the last byte.
-std::map<uintptr_t, uintptr_t> deviceRanges;
+/// Where a range starts: the context it was seen in (by id, which the
+/// driver never reuses) and its first address.
+using RangeStart = std::pair<unsigned long long, uintptr_t>;
 
-bool inKnownRange(uintptr_t address) {
+std::shared_mutex rangesMutex;
+/// Device allocation ranges -> one past their last byte.
+std::map<RangeStart, uintptr_t> deviceRanges;
+
+bool inKnownRange(unsigned long long context, uintptr_t address) {
   std::shared_lock<std::shared_mutex> lock(rangesMutex);
-  auto after = deviceRanges.upper_bound(address);
-  return after != deviceRanges.begin() && address < std::prev(after)->second;
+  auto after = deviceRanges.upper_bound({context, address});
+  if (after == deviceRanges.begin())
+    return false;
+  auto range = std::prev(after);
+  return range->first.first == context && address < range->second;
 }
 
-void remember(uintptr_t start, uintptr_t size) {
+void remember(unsigned long long context, uintptr_t start, uintptr_t size) {
   std::unique_lock<std::shared_mutex> lock(rangesMutex);
   if (deviceRanges.size() >= kMaxRanges)
     deviceRanges.clear();
   // A range freed and allocated again may come back with another size: the
   // newest answer replaces what overlaps it.
-  auto first = deviceRanges.upper_bound(start);
-  if (first != deviceRanges.begin() && std::prev(first)->second > start)
-    --first;
-  auto last = deviceRanges.lower_bound(start + size);
+  auto first = deviceRanges.upper_bound({context, start});
+  if (first != deviceRanges.begin()) {
+    auto before = std::prev(first);
+    if (before->first.first == context && before->second > start)
+      first = before;
+  }
+  auto last = deviceRanges.lower_bound({context, start + size});
   deviceRanges.erase(first, last);
-  deviceRanges.emplace(start, start + size);
+  deviceRanges.emplace(RangeStart{context, start}, start + size);
 }
 
 std::string describe(const gpu::PointerQueries &driver, CUresult result) {
@@ -78,11 +89,12 @@ bool gpu::pointerCheckMode(PointerCheck &mode, std::string &message) {
 
 tilec_mamba2_status gpu::checkDevicePointer(const PointerQueries &driver,
                                             PointerCheck mode,
+                                            unsigned long long context,
                                             const char *name,
                                             const void *pointer,
                                             std::string &message) {
   const auto address = reinterpret_cast<uintptr_t>(pointer);
-  if (mode == PointerCheck::PerRange && inKnownRange(address))
+  if (mode == PointerCheck::PerRange && inKnownRange(context, address))
     return TILEC_MAMBA2_SUCCESS;
 
   unsigned int type = 0;
@@ -114,7 +126,7 @@ tilec_mamba2_status gpu::checkDevicePointer(const PointerQueries &driver,
   }
   if (mode == PointerCheck::PerRange && size > 0 && start <= address &&
       address - start < size && start + size > start)
-    remember(uintptr_t(start), uintptr_t(size));
+    remember(context, uintptr_t(start), uintptr_t(size));
   return TILEC_MAMBA2_SUCCESS;
 }
 

@@ -40,11 +40,14 @@ struct PointerQueries {
 };
 
 /// Whether `pointer` (the data of argument `name`) is device memory, managed
-/// memory included: SUCCESS, NOT_DEVICE_POINTER for host memory (pinned or
+/// memory included, asked in the current context, whose id is `context`
+/// (ranges are remembered per context): SUCCESS, NOT_DEVICE_POINTER for host memory (pinned or
 /// not) and memory the driver does not know, LAUNCH_FAILURE when the driver
 /// fails to answer; `message` says which.
 tilec_mamba2_status checkDevicePointer(const PointerQueries &driver,
-                                       PointerCheck mode, const char *name,
+                                       PointerCheck mode,
+                                       unsigned long long context,
+                                       const char *name,
                                        const void *pointer,
                                        std::string &message);
 

@@ -245,6 +245,7 @@ std::string tilesText(const TileConfig &t) {
 struct DriverApi {
   decltype(&::cuGetErrorName) getErrorName = nullptr;
   decltype(&::cuCtxGetCurrent) ctxGetCurrent = nullptr;
+  decltype(&::cuCtxGetId) ctxGetId = nullptr;
   decltype(&::cuPointerGetAttributes) pointerGetAttributes = nullptr;
   decltype(&::cuMemAllocAsync) memAllocAsync = nullptr;
   decltype(&::cuMemFreeAsync) memFreeAsync = nullptr;
@@ -289,6 +290,7 @@ const DriverLoad &driver() {
     };
     need(load.api.getErrorName, "cuGetErrorName");
     need(load.api.ctxGetCurrent, "cuCtxGetCurrent");
+    need(load.api.ctxGetId, "cuCtxGetId");
     need(load.api.pointerGetAttributes, "cuPointerGetAttributes");
     need(load.api.memAllocAsync, "cuMemAllocAsync");
     need(load.api.memFreeAsync, "cuMemFreeAsync");
@@ -457,16 +459,24 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   gpu::PointerCheck mode;
   if (!gpu::pointerCheckMode(mode, message))
     return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+  unsigned long long contextId = 0;
+  if (CUresult result = api.ctxGetId(context, &contextId);
+      result != CUDA_SUCCESS) {
+    message = "cuCtxGetId failed: " + describe(api, result);
+    return TILEC_MAMBA2_ERROR_NO_CONTEXT;
+  }
   const gpu::PointerQueries queries{api.pointerGetAttributes,
                                     api.getErrorName};
   for (const Role &role : tensors)
     if (role.tensor)
       if (tilec_mamba2_status code = gpu::checkDevicePointer(
-              queries, mode, role.name, role.tensor->data, message))
+              queries, mode, contextId, role.name, role.tensor->data,
+              message))
         return code;
   if (options.workspace)
     if (tilec_mamba2_status code = gpu::checkDevicePointer(
-            queries, mode, "workspace", options.workspace, message))
+            queries, mode, contextId, "workspace", options.workspace,
+            message))
       return code;
 
   char *workspace = static_cast<char *>(options.workspace);

@@ -11,8 +11,9 @@
 // Linux puts a process's heap, mappings and stack), in allocation
 // ranges of 4 GiB aligned on 4 GiB (CArguments::fake puts each tensor in
 // its own); cuMemAllocHost hands out pinned host memory; every other
-// address is memory the driver does not know. Modules, functions, the
-// context and streams are tokens; launches do nothing.
+// address is memory the driver does not know. Modules, functions,
+// contexts (any pointer cuCtxSetCurrent is given; its id is its value) and
+// streams are tokens; launches do nothing.
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,7 +44,6 @@ constexpr uintptr_t kDeviceEnd = uintptr_t(1) << 45;
 constexpr uintptr_t kRangeSize = uintptr_t(1) << 32;
 constexpr size_t kPinnedSize = 4096;
 
-CUcontext const kContext = reinterpret_cast<CUcontext>(0x1000);
 /// Where cuMemAllocAsync's next allocation goes, past CArguments::fake's.
 uintptr_t nextDevice = uintptr_t(3) << 43;
 
@@ -68,9 +68,15 @@ CUresult deviceGetAttribute(int *value, CUdevice_attribute, CUdevice) {
   *value = 227 * 1024; // an H100's or H200's opt-in shared memory
   return CUDA_SUCCESS;
 }
+/// The thread's current context: kContextValue until cuCtxSetCurrent. An
+/// integer, so that it is constant-initialized (a thread_local that needs
+/// dynamic initialization makes the module need a TLS init symbol).
+constexpr uintptr_t kContextValue = 0x1000;
+thread_local uintptr_t current = kContextValue;
+
 CUresult ctxGetCurrent(CUcontext *context) {
   count("cuCtxGetCurrent");
-  *context = kContext;
+  *context = reinterpret_cast<CUcontext>(current);
   return CUDA_SUCCESS;
 }
 CUresult ctxGetDevice(CUdevice *device) {
@@ -78,9 +84,9 @@ CUresult ctxGetDevice(CUdevice *device) {
   *device = 0;
   return CUDA_SUCCESS;
 }
-CUresult ctxGetId(CUcontext, unsigned long long *id) {
+CUresult ctxGetId(CUcontext context, unsigned long long *id) {
   count("cuCtxGetId");
-  *id = 1;
+  *id = reinterpret_cast<uintptr_t>(context);
   return CUDA_SUCCESS;
 }
 CUresult moduleLoadData(CUmodule *module, const void *) {
@@ -175,10 +181,14 @@ CUresult deviceGet(CUdevice *device, int) {
 }
 CUresult primaryCtxRetain(CUcontext *context, CUdevice) {
   count("cuDevicePrimaryCtxRetain");
-  *context = kContext;
+  *context = reinterpret_cast<CUcontext>(kContextValue);
   return CUDA_SUCCESS;
 }
-CUresult ctxSetCurrent(CUcontext) { return count("cuCtxSetCurrent"), CUDA_SUCCESS; }
+CUresult ctxSetCurrent(CUcontext context) {
+  count("cuCtxSetCurrent");
+  current = reinterpret_cast<uintptr_t>(context);
+  return CUDA_SUCCESS;
+}
 CUresult memAlloc(CUdeviceptr *pointer, size_t bytes) {
   return memAllocAsync(pointer, bytes, nullptr);
 }

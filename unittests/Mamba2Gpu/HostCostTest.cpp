@@ -17,6 +17,8 @@
 
 #include "tilec/runtime/Runtime.h"
 
+#include <cuda.h>
+
 #include <dlfcn.h>
 
 #include <cstdlib>
@@ -87,20 +89,20 @@ protected:
   }
 };
 
-/// The calls every forward pass makes: cuCtxGetCurrent in the library,
-/// then per kernel cuCtxGetCurrent, cuCtxGetId and the launch.
+/// The calls every forward pass makes: cuCtxGetCurrent and cuCtxGetId in
+/// the library, then per kernel cuCtxGetCurrent, cuCtxGetId and the launch.
 void expectSteadyState(const std::map<std::string, unsigned long long> &calls,
                        unsigned long long pointerQueries) {
   EXPECT_EQ(calls.at("cuLaunchKernel"), 3u);
   EXPECT_EQ(calls.at("cuCtxGetCurrent"), 4u);
-  EXPECT_EQ(calls.at("cuCtxGetId"), 3u);
+  EXPECT_EQ(calls.at("cuCtxGetId"), 4u);
   EXPECT_EQ(calls.at("cuPointerGetAttributes"), pointerQueries);
   for (const char *loading :
        {"cuModuleLoadData", "cuModuleGetFunction", "cuFuncGetAttribute",
         "cuFuncSetAttribute", "cuDeviceGetAttribute", "cuMemAllocAsync",
         "cuMemFreeAsync"})
     EXPECT_EQ(calls.at(loading), 0u) << loading;
-  EXPECT_EQ(calls.at(""), 10 + pointerQueries);
+  EXPECT_EQ(calls.at(""), 11 + pointerQueries);
 }
 
 TEST_F(HostCost, EachRangeIsAskedAboutOnce) {
@@ -141,6 +143,33 @@ TEST_F(HostCost, TensorsOfOneAllocationNeedOneQuery) {
     EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
   });
   EXPECT_EQ(calls.at("cuPointerGetAttributes"), 1u);
+}
+
+TEST_F(HostCost, RangesAreRememberedPerContext) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments args = arguments();
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  void *entry = nullptr;
+  ASSERT_EQ(tilec_driver_entry_point("cuCtxSetCurrent", &entry),
+            TILEC_SUCCESS);
+  auto setCurrent = reinterpret_cast<CUresult (*)(CUcontext)>(entry);
+  CUcontext first = nullptr;
+  ASSERT_EQ(tilec_driver_entry_point("cuCtxGetCurrent", &entry),
+            TILEC_SUCCESS);
+  ASSERT_EQ(reinterpret_cast<CUresult (*)(CUcontext *)>(entry)(&first),
+            CUDA_SUCCESS);
+  // Another context: the same addresses are asked about again there.
+  ASSERT_EQ(setCurrent(reinterpret_cast<CUcontext>(0x1100)), CUDA_SUCCESS);
+  auto other = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(other.at("cuPointerGetAttributes"), 10u);
+  ASSERT_EQ(setCurrent(first), CUDA_SUCCESS);
+  auto back = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(back.at("cuPointerGetAttributes"), 0u);
 }
 
 TEST_F(HostCost, HostMemoryIsRefusedOnEveryCall) {
