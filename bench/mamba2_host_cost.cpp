@@ -130,7 +130,7 @@ const char *const kCounted[] = {
 } // namespace
 
 int main(int argc, char **argv) {
-  int calls = 64, batches = 11;
+  int calls = 32, batches = 15;
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i];
     if (flag == "--calls")

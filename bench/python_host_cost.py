@@ -107,8 +107,8 @@ def steps_us(t, reps):
 
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--calls", type=int, default=50)
-    parser.add_argument("--batches", type=int, default=11)
+    parser.add_argument("--calls", type=int, default=32)
+    parser.add_argument("--batches", type=int, default=15)
     parser.add_argument("--reps", type=int, default=50)
     args = parser.parse_args()
     if not torch.cuda.is_available():
