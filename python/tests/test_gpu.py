@@ -86,6 +86,36 @@ def test_without_D_and_final_states(cuda_generator):
 
 
 @requires_op
+def test_without_D_captured_then_eager(cuda_generator):
+    # A zero D: made anew inside graph capture (its fill is captured), kept
+    # per device and head count outside it. Six heads: no other test calls
+    # without D at that count, so the capture comes first.
+    shape = (1, 130, 6, 32, 1, 16, 64, False)
+    static, chunk = make(shape, cuda_generator)
+    key = (static["x"].device, 6)
+    assert key not in mamba2._zeros
+    run_op(static, chunk)  # with D: loads the kernels outside the capture
+    del static["D"]
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y = run_op(static, chunk)
+    assert key not in mamba2._zeros
+    for _ in range(2):
+        fresh, _ = make(shape, cuda_generator)
+        del fresh["D"]
+        for k, v in fresh.items():
+            static[k].copy_(v)
+        graph.replay()
+        torch.cuda.synchronize()
+        eager = run_op(fresh, chunk)
+        assert key in mamba2._zeros
+        assert torch.equal(y, eager)
+        y_ref, _ = recurrence(**fresh)
+        assert relative_error(eager, y_ref) <= BOUND
+
+
+@requires_op
 def test_strided_inputs(cuda_generator):
     inputs, chunk = make(SHAPES[1], cuda_generator)
     x = inputs["x"]
