@@ -15,9 +15,9 @@
 #include <cstring>
 #include <iterator>
 #include <map>
-#include <utility>
 #include <mutex>
 #include <shared_mutex>
+#include <utility>
 
 using namespace tilec::mamba2;
 
@@ -105,7 +105,8 @@ tilec_mamba2_status gpu::checkDevicePointer(const PointerQueries &driver,
                                       CU_POINTER_ATTRIBUTE_RANGE_SIZE};
   void *values[] = {&type, &start, &size};
   // Memory the driver does not know is no error here: its attributes come
-  // back zero, and type 0 is no memory type.
+  // back zero, and type 0 is no memory type. (cuPointerGetAttribute, the
+  // singular, says CUDA_ERROR_INVALID_VALUE instead: taken the same way.)
   CUresult result = driver.getAttributes(std::size(attributes), attributes,
                                          values, CUdeviceptr(address));
   if (result != CUDA_SUCCESS && result != CUDA_ERROR_INVALID_VALUE) {

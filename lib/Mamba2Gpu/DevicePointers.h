@@ -51,7 +51,7 @@ tilec_mamba2_status checkDevicePointer(const PointerQueries &driver,
                                        const void *pointer,
                                        std::string &message);
 
-/// Forgets every range (tests; also what a full cache does).
+/// Forgets every remembered range (the tests start each case from none).
 void forgetDeviceRanges();
 
 } // namespace tilec::mamba2::gpu
