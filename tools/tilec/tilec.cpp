@@ -17,6 +17,8 @@
 
 #include "tilec/Conversion/Pipeline.h"
 #include "tilec/InitAll.h"
+#include "tilec/Target/FatalErrors.h"
+#include "tilec/Target/InputLimits.h"
 #include "tilec/Target/Launcher.h"
 #include "tilec/Target/Target.h"
 
@@ -178,9 +180,16 @@ std::string describeCompilation(ArrayRef<const tilec::GpuTarget *> targets) {
 LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                       ArrayRef<const tilec::GpuTarget *> targets,
                       Outputs &outputs) {
+  using Fatal = tilec::ScopedFatalErrorDiagnostics;
+  Fatal::setPhase("the parser");
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return failure();
+  // A fatal error is reported at the first kernel, or the file.
+  auto firstKernel = module->getOps<tile::KernelOp>();
+  Fatal::setLocation(firstKernel.empty() ? module->getLoc()
+                                         : (*firstKernel.begin()).getLoc());
+  Fatal::setPhase("the tile passes");
 
   DefaultTimingManager tm;
   applyDefaultTimingManagerCLOptions(tm);
@@ -204,18 +213,30 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   if (failed(bound))
     return failure();
   auto kernels = llvm::to_vector(module->getOps<tile::KernelOp>());
-  if (!kernelSuffix.empty())
-    for (tile::KernelOp kernel : kernels)
-      SymbolTable::setSymbolName(kernel, kernel.getSymName().str() +
-                                             kernelSuffix.getValue());
+  for (tile::KernelOp kernel : kernels) {
+    if (kernelSuffix.empty())
+      break;
+    std::string name = kernel.getSymName().str() + kernelSuffix.getValue();
+    if (!tile::isValidKernelName(name))
+      return kernel.emitError()
+             << "--kernel-suffix=" << kernelSuffix.getValue() << " makes '"
+             << name << "', which is not a PTX and C++ identifier: the "
+             << "suffix may hold letters, digits and '_'";
+    SymbolTable::setSymbolName(kernel, name);
+  }
   raw_ostream &os = outputs.main->os();
   if (emitKind == Emit::Tile) {
     module->print(os);
     return success();
   }
 
-  // Without tile kernels, the module is taken to be lowered already.
-  bool lowered = kernels.empty();
+  // Without tile kernels (at any depth: the lowering rejects nested ones),
+  // the module is taken to be lowered already.
+  bool lowered = !module->walk([](tile::KernelOp) {
+                          return WalkResult::interrupt();
+                        }).wasInterrupted();
+  if (lowered && failed(tilec::checkLoweredModule(*module)))
+    return failure();
   SmallVector<tilec::LauncherKernel> launchers;
   if (emitKind == Emit::Cpp) {
     if (lowered)
@@ -243,11 +264,14 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     if (!lowered) {
       tilec::LoweringOptions options;
       options.smVersion = target->loweringSm;
+      Fatal::setPhase("the lowering to the LLVM dialect");
       if (failed(runPasses(*copy, [&](PassManager &pm) {
             tilec::buildTileToLLVMPipeline(pm, options);
           })))
         return failure();
     }
+    if (failed(tilec::checkResources(*copy, *target)))
+      return failure();
     if (emitKind == Emit::LLVMDialect) {
       copy->print(os);
       return success();
@@ -260,6 +284,7 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     std::unique_ptr<llvm::Module> llvmModule;
     {
       TimingScope scope = timing.nest("Translate to LLVM IR and optimize");
+      Fatal::setPhase("the translation to LLVM IR and its optimization");
       llvmModule =
           tilec::translateToLLVMIR(*copy, llvmContext, *target, toolkit);
     }
@@ -272,6 +297,7 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     FailureOr<std::string> ptx;
     {
       TimingScope scope = timing.nest("NVPTX backend");
+      Fatal::setPhase("the NVPTX backend");
       ptx = tilec::emitPTX(copy->getLoc(), *llvmModule, *target);
     }
     if (failed(ptx))
@@ -388,8 +414,16 @@ int main(int argc, char **argv) {
   SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
 
   Outputs outputs;
-  if (failed(openOutputs(outputs)) ||
-      failed(compile(context, sourceMgr, targets, outputs)))
+  if (failed(openOutputs(outputs)))
+    return 1;
+  tilec::ScopedFatalErrorDiagnostics fatalErrors(inputFilename);
+  if (failed(tilec::checkNestingDepth(sourceMgr)))
+    return 1;
+  LogicalResult compiled = failure();
+  tilec::runOnLargeStack(tilec::kToolStackBytes, [&] {
+    compiled = compile(context, sourceMgr, targets, outputs);
+  });
+  if (failed(compiled))
     return 1;
   outputs.main->keep();
   if (outputs.header)

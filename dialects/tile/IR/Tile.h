@@ -59,8 +59,26 @@ SmallVector<TileDim> getTileDims(RankedTensorType type);
 /// "64x32" or "CHUNKx32": a tile shape as a user wrote it.
 std::string formatTileShape(RankedTensorType type);
 
-/// Product of the extents; nullopt when one of them is symbolic.
+/// Product of the extents; nullopt when one of them is symbolic or the
+/// product does not fit in int64_t.
 std::optional<int64_t> getStaticElementCount(RankedTensorType type);
+
+/// The most registers a thread of a `numThreads`-thread program may have: a
+/// multiprocessor's 65536 32-bit registers shared by its threads, and at most
+/// 255 each (every target tilec compiles for, sm_80 to sm_100).
+int64_t getMaxRegistersPerThread(int64_t numThreads);
+
+/// The 32-bit registers each of `numThreads` threads needs to hold one tile
+/// of `type` (static shape) in the blocked layout: its elements spread over
+/// the threads, one register per element of up to 32 bits. nullopt when the
+/// element count overflows.
+std::optional<int64_t> getTileRegistersPerThread(RankedTensorType type,
+                                                 int64_t numThreads);
+
+/// Whether `name` can name a kernel: a PTX identifier that is also a C++
+/// one (the launcher has the kernel's name), [A-Za-z_][A-Za-z0-9_]*, other
+/// than a lone `_`.
+bool isValidKernelName(StringRef name);
 
 } // namespace mlir::tile
 

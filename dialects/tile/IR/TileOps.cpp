@@ -2,6 +2,7 @@
 
 #include "tile/IR/Tile.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/Matchers.h"
 #include "mlir/Interfaces/FunctionImplementation.h"
@@ -70,6 +71,18 @@ LogicalResult verifyAxis(Operation *op, RankedTensorType type, int64_t axis) {
 bool isScalarType(Type type) {
   return type.isIntOrIndexOrFloat() && !isa<FloatTF32Type>(type);
 }
+
+/// The math functions docs/semantics.md defines (and the interpreter and the
+/// lowering implement); the NVPTX backend has no code for the others.
+bool isSupportedMathOp(Operation *op) {
+  return isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp,
+             math::Log2Op, math::Log10Op, math::Log1pOp, math::SqrtOp,
+             math::RsqrtOp, math::AbsFOp, math::AbsIOp, math::TanhOp,
+             math::SinOp, math::CosOp, math::ErfOp, math::AtanOp,
+             math::Atan2Op, math::PowFOp, math::FloorOp, math::CeilOp,
+             math::TruncOp, math::RoundOp, math::RoundEvenOp,
+             math::CopySignOp, math::FmaOp>(op);
+}
 } // namespace
 
 //===----------------------------------------------------------------------===//
@@ -83,10 +96,19 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
                           std::string &) {
     return builder.getFunctionType(argTypes, results);
   };
-  return function_interface_impl::parseFunctionOp(
-      parser, result, /*allowVariadic=*/false,
-      getFunctionTypeAttrName(result.name), buildFuncType,
-      getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name));
+  SMLoc loc = parser.getCurrentLocation();
+  if (failed(function_interface_impl::parseFunctionOp(
+          parser, result, /*allowVariadic=*/false,
+          getFunctionTypeAttrName(result.name), buildFuncType,
+          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name))))
+    return failure();
+  // A custom parser's attributes become properties without their ODS
+  // constraints: `num_warps = unit` or `params = [1]` would be dropped
+  // silently (and then read as a null attribute). Check them here.
+  std::optional<RegisteredOperationName> name =
+      result.name.getRegisteredInfo();
+  return name->verifyInherentAttrs(result.attributes,
+                                   [&] { return parser.emitError(loc); });
 }
 
 void KernelOp::print(OpAsmPrinter &printer) {
@@ -105,6 +127,10 @@ std::optional<int64_t> KernelOp::getParamValue(StringRef name) {
 }
 
 LogicalResult KernelOp::verify() {
+  if (!isValidKernelName(getSymName()))
+    return emitOpError() << "name '" << getSymName()
+                         << "' is not a PTX and C++ identifier: use letters, "
+                            "digits and '_', not starting with a digit";
   FunctionType type = getFunctionType();
   if (type.getNumResults() != 0)
     return emitOpError() << "kernels return nothing; write results to a view";
@@ -154,14 +180,50 @@ LogicalResult KernelOp::verifyRegions() {
     }
     return success();
   };
+  // A bound tile must fit in the registers of the program's threads; this
+  // also bounds the size of the code the lowering unrolls per thread.
+  int64_t numThreads = 32 * static_cast<int64_t>(getNumWarps());
+  auto checkSize = [&](Type type, Location loc) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return success();
+    if (llvm::any_of(tensor.getShape(), [](int64_t size) { return size <= 0; }))
+      return mlir::emitError(loc)
+             << "tile extents must be positive, not " << describe(tensor);
+    std::optional<int64_t> registers =
+        getTileRegistersPerThread(tensor, numThreads);
+    int64_t limit = getMaxRegistersPerThread(numThreads);
+    if (!registers)
+      return mlir::emitError(loc) << "a " << describe(tensor)
+                                  << " has more elements than a 64-bit "
+                                     "count holds";
+    if (*registers > limit)
+      return mlir::emitError(loc)
+             << "a " << describe(tensor) << " needs " << *registers
+             << " registers per thread with num_warps = " << getNumWarps()
+             << ", more than the " << limit
+             << " a thread of a program of " << numThreads
+             << " threads has: use smaller tiles or more warps";
+    return success();
+  };
+  auto checkValue = [&](Type type, Location loc) {
+    return success(succeeded(checkType(type, loc)) &&
+                   succeeded(checkSize(type, loc)));
+  };
   WalkResult walk = body.walk([&](Operation *op) {
+    if (isa<math::MathDialect>(op->getDialect()) && !isSupportedMathOp(op)) {
+      op->emitOpError() << "is not supported in tile kernels (see "
+                           "docs/semantics.md for the math functions they "
+                           "may use)";
+      return WalkResult::interrupt();
+    }
     for (Value result : op->getResults())
-      if (failed(checkType(result.getType(), op->getLoc())))
+      if (failed(checkValue(result.getType(), op->getLoc())))
         return WalkResult::interrupt();
     for (Region &region : op->getRegions())
       for (Block &block : region)
         for (BlockArgument arg : block.getArguments())
-          if (failed(checkType(arg.getType(), op->getLoc())))
+          if (failed(checkValue(arg.getType(), op->getLoc())))
             return WalkResult::interrupt();
     return WalkResult::advance();
   });
@@ -310,16 +372,25 @@ static bool mayHaveEqualCounts(RankedTensorType source,
         symbols.push_back(dim.symbol.getValue());
       else if (ShapedType::isDynamic(dim.size))
         return false;
-      else
-        product *= dim.size;
+      else if (llvm::MulOverflow(product, dim.size, product))
+        return false;
     }
     llvm::sort(symbols);
     return true;
   };
+  // An unnamed `?` extent may equal anything; a count that overflows int64_t
+  // is no tile's (2^32 x 2^32 must not equal 0).
+  auto hasUnknown = [](RankedTensorType type) {
+    return llvm::any_of(getTileDims(type), [](const TileDim &dim) {
+      return dim.isStatic() && ShapedType::isDynamic(dim.size);
+    });
+  };
+  if (hasUnknown(source) || hasUnknown(result))
+    return true;
   int64_t in, out;
   SmallVector<StringRef> inSymbols, outSymbols;
   if (!split(source, in, inSymbols) || !split(result, out, outSymbols))
-    return true;
+    return false;
   SmallVector<StringRef> inOnly, outOnly;
   std::set_difference(inSymbols.begin(), inSymbols.end(), outSymbols.begin(),
                       outSymbols.end(), std::back_inserter(inOnly));

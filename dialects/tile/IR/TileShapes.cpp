@@ -2,6 +2,9 @@
 
 #include "tile/IR/Tile.h"
 
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace mlir::tile;
 
@@ -62,5 +65,33 @@ std::string tile::formatTileShape(RankedTensorType type) {
 std::optional<int64_t> tile::getStaticElementCount(RankedTensorType type) {
   if (!type.hasStaticShape())
     return std::nullopt;
-  return type.getNumElements();
+  // ShapedType::getNumElements wraps: 2^32 x 2^32 would count 0.
+  int64_t count = 1;
+  for (int64_t size : type.getShape())
+    if (llvm::MulOverflow(count, size, count))
+      return std::nullopt;
+  return count;
+}
+
+int64_t tile::getMaxRegistersPerThread(int64_t numThreads) {
+  return std::min<int64_t>(255, 65536 / numThreads);
+}
+
+std::optional<int64_t> tile::getTileRegistersPerThread(RankedTensorType type,
+                                                       int64_t numThreads) {
+  std::optional<int64_t> count = getStaticElementCount(type);
+  if (!count)
+    return std::nullopt;
+  Type element = type.getElementType();
+  // index (and any other non-integer, non-float element) counts as 64 bits.
+  unsigned bits = element.isIntOrFloat() ? element.getIntOrFloatBitWidth() : 64;
+  int64_t perElement = llvm::divideCeil(std::max(1u, bits), 32);
+  return llvm::divideCeil(*count, numThreads) * perElement;
+}
+
+bool tile::isValidKernelName(StringRef name) {
+  if (name.empty() || name == "_" || llvm::isDigit(name.front()))
+    return false;
+  return llvm::all_of(
+      name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
 }

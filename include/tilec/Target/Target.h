@@ -24,6 +24,7 @@ class Module;
 
 namespace mlir {
 class DialectRegistry;
+class ModuleOp;
 class Operation;
 } // namespace mlir
 
@@ -45,6 +46,9 @@ struct GpuTarget {
   /// arch-specific targets get the Hopper and Blackwell paths; plain sm_90
   /// takes the portable one.
   unsigned loweringSm;
+  /// The most shared memory one CTA may have, in bytes (the opt-in limit,
+  /// cudaDevAttrMaxSharedMemoryPerBlockOptin).
+  int64_t maxSharedBytes;
 };
 
 /// The target called `name`, or nullptr.
@@ -69,6 +73,19 @@ struct CudaToolkit {
 
   static CudaToolkit configured();
 };
+
+/// Checks a module given already in the LLVM dialect (a file with no tile
+/// kernel, such as --emit=llvm-dialect output) against what tilec passes on
+/// to LLVM: ops of the builtin, llvm and nvvm dialects, integers of 1 to 64
+/// bits and f16, bf16, f32, f64 (docs/codegen.md). Errors are located at the
+/// offending op.
+mlir::LogicalResult checkLoweredModule(mlir::ModuleOp module);
+
+/// Checks that every kernel of a lowered module fits `target`: its shared
+/// memory (the tile.shared_bytes the lowering records) at most
+/// target.maxSharedBytes. Errors give both numbers at the kernel.
+mlir::LogicalResult checkResources(mlir::ModuleOp module,
+                                   const GpuTarget &target);
 
 /// Registers the translations of the dialects a lowered module contains.
 void registerTargetTranslations(mlir::DialectRegistry &registry);

@@ -337,6 +337,19 @@ LogicalResult checkBound(ModuleOp module) {
   return failure(walk.wasInterrupted());
 }
 
+/// Only the kernels of `module` itself become GPU functions; one in a nested
+/// module would be left out of the PTX without a word.
+LogicalResult checkTopLevel(ModuleOp module) {
+  WalkResult walk = module.walk([&](tile::KernelOp kernel) {
+    if (kernel->getParentOp() == module.getOperation())
+      return WalkResult::advance();
+    kernel.emitOpError() << "is inside a nested module: only the kernels at "
+                            "the top level of the file are compiled";
+    return WalkResult::interrupt();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 struct ConvertTileToLLVMPass
     : public tilec::impl::ConvertTileToLLVMBase<ConvertTileToLLVMPass> {
   using ConvertTileToLLVMBase::ConvertTileToLLVMBase;
@@ -350,7 +363,7 @@ struct ConvertTileToLLVMPass
                          << sm;
       return signalPassFailure();
     }
-    if (failed(checkBound(module)))
+    if (failed(checkBound(module)) || failed(checkTopLevel(module)))
       return signalPassFailure();
 
     // Every op with a scratch area starts it at offset 0 and ends with a

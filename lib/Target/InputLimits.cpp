@@ -1,0 +1,50 @@
+//===- InputLimits.cpp - bounds on what tilec reads -----------------------===//
+
+#include "tilec/Target/InputLimits.h"
+
+#include "llvm/ADT/Twine.h"
+#include "llvm/Support/MemoryBuffer.h"
+#include "llvm/Support/SourceMgr.h"
+
+using namespace tilec;
+
+mlir::LogicalResult tilec::checkNestingDepth(llvm::SourceMgr &sourceMgr) {
+  const llvm::MemoryBuffer *buffer =
+      sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
+  llvm::StringRef text = buffer->getBuffer();
+  unsigned depth = 0;
+  for (size_t i = 0, e = text.size(); i < e; ++i) {
+    char c = text[i];
+    if (c == '"') {
+      // A string literal: brackets inside are text; \" does not end it.
+      for (++i; i < e && text[i] != '"'; ++i)
+        if (text[i] == '\\')
+          ++i;
+      continue;
+    }
+    if (c == '/' && i + 1 < e && text[i + 1] == '/') {
+      i = text.find('\n', i);
+      if (i == llvm::StringRef::npos)
+        break;
+      continue;
+    }
+    if (c == '-' && i + 1 < e && text[i + 1] == '>') {
+      ++i;
+      continue;
+    }
+    if (c == '(' || c == '[' || c == '{' || c == '<') {
+      if (++depth > kMaxNestingDepth) {
+        sourceMgr.PrintMessage(
+            llvm::SMLoc::getFromPointer(text.data() + i),
+            llvm::SourceMgr::DK_Error,
+            llvm::Twine("the input nests deeper than ") +
+                llvm::Twine(kMaxNestingDepth) +
+                " levels of brackets; tile kernels need a few");
+        return mlir::failure();
+      }
+    } else if ((c == ')' || c == ']' || c == '}' || c == '>') && depth) {
+      --depth;
+    }
+  }
+  return mlir::success();
+}
