@@ -341,7 +341,8 @@ LogicalResult KernelOp::verifyRegions() {
                    succeeded(checkSize(type, loc)));
   };
   WalkResult walk = body.walk([&](Operation *op) {
-    if (isa<math::MathDialect>(op->getDialect()) && !isSupportedMathOp(op)) {
+    if (isa_and_nonnull<math::MathDialect>(op->getDialect()) &&
+        !isSupportedMathOp(op)) {
       op->emitOpError() << "is not supported in tile kernels (see "
                            "docs/semantics.md for the math functions they "
                            "may use)";
@@ -540,8 +541,8 @@ ParseResult FullOp::parse(OpAsmParser &parser, OperationState &result) {
            << "'result' must be ranked tensor of 32-bit float or 16-bit float "
               "or bfloat16 type or tf32 type or 1-bit signless integer or "
               "8-bit signless integer or 16-bit signless integer or 32-bit "
-              "signless integer or 64-bit signless integer values, but got '"
-           << type << "'";
+              "signless integer or 64-bit signless integer values, but got "
+           << type;
   result.addTypes(type);
   Type element = type.getElementType();
   if (!isLiteral)
