@@ -527,8 +527,18 @@ ParseResult FullOp::parse(OpAsmParser &parser, OperationState &result) {
   SMLoc literalLoc = parser.getCurrentLocation();
   Builder &builder = parser.getBuilder();
   double number = 0;
-  if (isLiteral && parser.parseFloat(number))
-    return failure();
+  int64_t integer = 0;
+  bool isInteger = false;
+  if (isLiteral) {
+    OptionalParseResult asInteger = parser.parseOptionalInteger(integer);
+    isInteger = asInteger.has_value();
+    if (isInteger && failed(*asInteger))
+      return failure();
+    if (isInteger)
+      number = static_cast<double>(integer);
+    else if (parser.parseFloat(number))
+      return failure();
+  }
   RankedTensorType type;
   SMLoc typeLoc;
   if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
@@ -557,10 +567,10 @@ ParseResult FullOp::parse(OpAsmParser &parser, OperationState &result) {
                   APFloat::rmNearestTiesToEven, &losesInfo);
     constant = builder.getFloatAttr(floatType, value);
   } else if (auto intType = dyn_cast<IntegerType>(element)) {
-    if (number != std::trunc(number))
+    if (!isInteger)
       return parser.emitError(literalLoc)
              << "an integer tile needs an integer literal, not " << number;
-    constant = builder.getIntegerAttr(intType, static_cast<int64_t>(number));
+    constant = builder.getIntegerAttr(intType, integer);
   } else {
     return parser.emitError(literalLoc)
            << "a " << element << " tile cannot be filled from a literal";
