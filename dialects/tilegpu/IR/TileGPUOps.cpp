@@ -20,11 +20,19 @@ std::string describe(RankedTensorType tile) {
   return text;
 }
 
+/// The tile has a register layout, over the enclosing kernel's warps.
 LogicalResult requireLayout(Operation *op, RankedTensorType tile,
                             StringRef role) {
-  if (!getDistributedLayout(tile))
+  DistributedLayoutAttr layout = getDistributedLayout(tile);
+  if (!layout)
     return op->emitOpError() << "the " << role << " (" << describe(tile)
                              << ") needs a #tilegpu.dist register layout";
+  if (auto kernel = op->getParentOfType<tile::KernelOp>())
+    if (layout.getNumWarps() != unsigned(kernel.getNumWarps()))
+      return op->emitOpError()
+             << "the " << role << "'s layout spreads it over "
+             << layout.getNumWarps() << " warps, but the kernel has "
+             << kernel.getNumWarps();
   return success();
 }
 
@@ -179,8 +187,10 @@ LogicalResult AsyncCopyOp::verify() {
 }
 
 LogicalResult AsyncWaitOp::verify() {
-  if (getPending() < 0)
+  // I32Attr reads back unsigned; the attribute keeps the sign written.
+  int64_t pending = getPendingAttr().getInt();
+  if (pending < 0)
     return emitOpError() << "pending counts copy groups, so it is >= 0, not "
-                         << getPending();
+                         << pending;
   return success();
 }
