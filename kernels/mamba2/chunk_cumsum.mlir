@@ -14,37 +14,23 @@
 //   A:  (heads) f32
 //   G:  (batch, heads, nchunks, CHUNK) f32, written in full
 
-!DtTile = tensor<1x?x?xf32, #tile.dims<[1, CHUNK, BLOCK_H]>>
-!HeadTile = tensor<?xf32, #tile.dims<[BLOCK_H]>>
-!HeadRow = tensor<1x?xf32, #tile.dims<[1, BLOCK_H]>>
-!Steps = tensor<?x?xf32, #tile.dims<[CHUNK, BLOCK_H]>>
-!GTile = tensor<1x?x?x1xf32, #tile.dims<[1, CHUNK, BLOCK_H, 1]>>
+!Heads = !tile.tile<BLOCK_H x f32>
+!Steps = !tile.tile<CHUNK x BLOCK_H x f32>
 
-tile.kernel @chunk_cumsum(%dt: !tile.view<3, f32>, %A: !tile.view<1, f32>,
-                          %G: !tile.view<4, f32>)
-    attributes {num_warps = 4 : i32,
-                params = {CHUNK = 64 : i64, BLOCK_H = 8 : i64}} {
-  %c0 = arith.constant 0 : index
-  %log2e = arith.constant 1.44269504088896340736 : f32
-  %chunk = tile.block_id x
-  %b = tile.block_id y
-  %hb = tile.block_id z
-
-  %a = tile.load %A[%hb] : !tile.view<1, f32> -> !HeadTile
-  %aRow = tile.reshape %a : !HeadTile -> !HeadRow
-  %scale = tile.full %log2e : !HeadRow
-  %aLog2 = arith.mulf %aRow, %scale : !HeadRow
-  %aSteps = tile.broadcast %aLog2 : !HeadRow -> !Steps
-
-  %dtTile = tile.load %dt[%b, %chunk, %hb] : !tile.view<3, f32> -> !DtTile
-  %dtSteps = tile.reshape %dtTile : !DtTile -> !Steps
+tile.kernel @chunk_cumsum<CHUNK = 64, BLOCK_H = 8>(
+    %dt: !tile.view<3, f32>, %A: !tile.view<1, f32>, %G: !tile.view<4, f32>)
+    warps 4 {
+  %chunk, %b, %hb = tile.block_id x, y, z
+  %a = tile.load %A[%hb] : !tile.view<1, f32> -> !Heads
+  %log2e = tile.full 1.44269504088896340736 : !Heads
+  %aLog2 = arith.mulf %a, %log2e : !Heads
+  %aSteps = tile.broadcast %aLog2 new_dims = [0] : !Heads -> !Steps
+  %dtSteps = tile.load %dt[%b, %chunk, %hb] dims = [1, 2]
+      : !tile.view<3, f32> -> !Steps
   %adt = arith.mulf %dtSteps, %aSteps : !Steps
   %g = tile.cumsum %adt axis = 0 : !Steps
-
   // Time runs along the last axis of G: store the (time, head) tile through
-  // the permuted order rather than transposing it in registers.
-  %gTile = tile.reshape %g : !Steps -> !GTile
-  tile.store %gTile, %G[%b, %hb, %chunk, %c0] order = [0, 3, 1, 2]
-      : !GTile, !tile.view<4, f32>
+  // dims rather than transposing it in registers.
+  tile.store %g, %G[%b, %hb, %chunk, 0] dims = [3, 1] : !Steps, !tile.view<4, f32>
   tile.return
 }

@@ -1181,14 +1181,22 @@ LogicalResult Compiler::compileTile(Operation *op, Instrs &out,
     });
     return success();
   }
-  if (isa<tile::BlockIdOp, tile::NumBlocksOp>(op)) {
-    bool isId = isa<tile::BlockIdOp>(op);
-    unsigned axis = static_cast<unsigned>(
-        isId ? cast<tile::BlockIdOp>(op).getAxis()
-             : cast<tile::NumBlocksOp>(op).getAxis());
-    unsigned r = define(op->getResult(0));
+  if (auto blockId = dyn_cast<tile::BlockIdOp>(op)) {
+    for (unsigned i = 0, e = blockId.getNumResults(); i < e; ++i) {
+      unsigned axis = static_cast<unsigned>(blockId.getAxis(i));
+      unsigned r = define(blockId.getResult(i));
+      out.push_back([=](Frame &f) {
+        f.slots[r].i.assign(1, f.blockId[axis]);
+        return true;
+      });
+    }
+    return success();
+  }
+  if (auto numBlocks = dyn_cast<tile::NumBlocksOp>(op)) {
+    unsigned axis = static_cast<unsigned>(numBlocks.getAxis());
+    unsigned r = define(numBlocks.getResult());
     out.push_back([=](Frame &f) {
-      f.slots[r].i.assign(1, isId ? f.blockId[axis] : f.numBlocks[axis]);
+      f.slots[r].i.assign(1, f.numBlocks[axis]);
       return true;
     });
     return success();

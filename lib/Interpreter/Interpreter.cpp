@@ -4,6 +4,9 @@
 
 #include "Kernels.h"
 #include "Program.h"
+#include "tile/Transforms/Passes.h"
+
+#include "mlir/IR/OwningOpRef.h"
 
 #include "llvm/ADT/APFloat.h"
 
@@ -180,8 +183,13 @@ std::unique_ptr<Executable> Executable::compile(tile::KernelOp kernel,
     error = "no kernel to compile";
     return nullptr;
   }
+  // The shorthands are defined as the longer forms; write them out on a
+  // copy, leaving the caller's kernel as it was.
+  OwningOpRef<tile::KernelOp> expanded(
+      cast<tile::KernelOp>(kernel->clone()));
+  tile::expandForms(expanded.get());
   auto impl = std::make_unique<Impl>();
-  if (failed(compileKernel(kernel, impl->program, error)))
+  if (failed(compileKernel(expanded.get(), impl->program, error)))
     return nullptr;
   return std::unique_ptr<Executable>(new Executable(std::move(impl)));
 }

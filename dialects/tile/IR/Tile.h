@@ -80,6 +80,22 @@ std::optional<int64_t> getTileRegistersPerThread(RankedTensorType type,
 /// than a lone `_`.
 bool isValidKernelName(StringRef name);
 
+/// The tile type with extents `dims` (a `#tile.dims` encoding where one
+/// names a parameter): the inverse of getTileDims.
+RankedTensorType makeTileType(ArrayRef<TileDim> dims, Type elementType);
+
+/// What a tile.load or tile.store with `dims` accesses: a tile of the view's
+/// rank (extent 1 along the view dimensions `dims` leaves out) read or
+/// written through `order` (empty for the view's own order), which the
+/// access's tile is a reshape of. Kept in the view's order when `dims`
+/// increases; otherwise the left-out dimensions come first.
+struct FullRankAccess {
+  RankedTensorType type;
+  SmallVector<int64_t> order;
+};
+FullRankAccess getFullRankAccess(RankedTensorType tile, unsigned viewRank,
+                                 ArrayRef<int64_t> dims);
+
 } // namespace mlir::tile
 
 #endif // TILE_IR_TILE_H

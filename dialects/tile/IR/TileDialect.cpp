@@ -38,6 +38,80 @@ Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
 }
 
 //===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// `!tile.tile<CHUNK x 64 x f32>`: a tile written with its shape once. It is
+/// the builtin tensor `tensor<?x64xf32, #tile.dims<[CHUNK, 64]>>` (or a
+/// static tensor when every extent is a number), so that parsing it is all
+/// there is to it; docs/dialect.md says why tiles stay builtin tensors.
+static Type parseTileType(DialectAsmParser &parser) {
+  MLIRContext *context = parser.getContext();
+  SmallVector<TileDim> dims;
+  Type element;
+  if (parser.parseLess())
+    return {};
+  while (true) {
+    OptionalParseResult type = parser.parseOptionalType(element);
+    if (type.has_value()) {
+      if (failed(*type))
+        return {};
+      break;
+    }
+    SMLoc at = parser.getCurrentLocation();
+    int64_t size = 0;
+    OptionalParseResult number = parser.parseOptionalInteger(size);
+    if (number.has_value()) {
+      if (failed(*number))
+        return {};
+      if (size <= 0) {
+        parser.emitError(at) << "tile extents are positive, not " << size;
+        return {};
+      }
+      dims.push_back(TileDim{size, {}});
+    } else {
+      std::string name;
+      if (succeeded(parser.parseOptionalQuestion()) ||
+          failed(parser.parseOptionalKeywordOrString(&name))) {
+        parser.emitError(at) << "a tile extent is a number or the name of a "
+                                "kernel parameter";
+        return {};
+      }
+      dims.push_back(TileDim{ShapedType::kDynamic,
+                             StringAttr::get(context, name)});
+    }
+    if (parser.parseKeyword("x"))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  if (dims.empty()) {
+    parser.emitError(parser.getNameLoc())
+        << "a tile has at least one dimension: !tile.tile<64 x " << element
+        << ">";
+    return {};
+  }
+  return makeTileType(dims, element);
+}
+
+Type TileDialect::parseType(DialectAsmParser &parser) const {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef mnemonic;
+  Type type;
+  OptionalParseResult parsed = generatedTypeParser(parser, &mnemonic, type);
+  if (parsed.has_value())
+    return type;
+  if (mnemonic == "tile")
+    return parseTileType(parser);
+  parser.emitError(loc) << "unknown tile dialect type '" << mnemonic << "'";
+  return {};
+}
+
+void TileDialect::printType(Type type, DialectAsmPrinter &printer) const {
+  (void)generatedTypePrinter(type, printer);
+}
+
+//===----------------------------------------------------------------------===//
 // ViewType
 //===----------------------------------------------------------------------===//
 

@@ -22,8 +22,14 @@ def Tile_Dialect : Dialect {
     Elementwise arithmetic on tiles reuses `arith` and `math`; control flow is
     `scf`.
   }];
-  let useDefaultTypePrinterParser = 1;
+  // Custom: `!tile.tile<...>` parses as a builtin tensor (TileDialect.cpp).
+  let useDefaultTypePrinterParser = 0;
   let useDefaultAttributePrinterParser = 1;
+  let extraClassDeclaration = [{
+    ::mlir::Type parseType(::mlir::DialectAsmParser &parser) const override;
+    void printType(::mlir::Type type,
+                   ::mlir::DialectAsmPrinter &printer) const override;
+  }];
   let hasConstantMaterializer = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -10,6 +10,14 @@
 using namespace mlir;
 using namespace mlir::tile;
 
+static ParseResult
+parseTileIndices(OpAsmParser &parser,
+                 SmallVectorImpl<OpAsmParser::UnresolvedOperand> &indices,
+                 DenseI64ArrayAttr &staticIndices);
+static void printTileIndices(OpAsmPrinter &printer, Operation *op,
+                             OperandRange indices,
+                             DenseI64ArrayAttr staticIndices);
+
 #define GET_OP_CLASSES
 #include "tile/IR/TileOps.cpp.inc"
 
@@ -25,20 +33,66 @@ std::string describe(Type type) {
   return text;
 }
 
-/// Shared by load and store: the tile has the view's rank and element type,
-/// one index per dimension, and `order` is a permutation.
+/// Whether `list` names distinct dimensions of a rank-`rank` value.
+bool isDimensionList(ArrayRef<int64_t> list, int64_t rank) {
+  SmallVector<bool> seen(rank, false);
+  for (int64_t d : list) {
+    if (d < 0 || d >= rank || seen[d])
+      return false;
+    seen[d] = true;
+  }
+  return true;
+}
+
+/// Shared by load and store: one index per view dimension (literal ones not
+/// negative), the tile's element type is the view's, `order` is a
+/// permutation, and the tile has the view's rank or `dims` maps each of its
+/// dimensions to a distinct view dimension.
 LogicalResult verifyViewAccess(Operation *op, ViewType view,
-                               RankedTensorType tile, size_t numIndices,
-                               std::optional<ArrayRef<int64_t>> order) {
-  if (numIndices != view.getRank())
+                               RankedTensorType tile, size_t numDynamic,
+                               std::optional<ArrayRef<int64_t>> staticIndices,
+                               std::optional<ArrayRef<int64_t>> order,
+                               std::optional<ArrayRef<int64_t>> dims) {
+  int64_t viewRank = view.getRank();
+  size_t numIndices = numDynamic;
+  if (staticIndices) {
+    numIndices = staticIndices->size();
+    if (static_cast<size_t>(llvm::count(*staticIndices, ShapedType::kDynamic)) !=
+        numDynamic)
+      return op->emitOpError() << "static_indices must mark each SSA index "
+                                  "with "
+                               << ShapedType::kDynamic;
+    for (int64_t index : *staticIndices)
+      if (index != ShapedType::kDynamic && index < 0)
+        return op->emitOpError() << "tile index " << index
+                                 << " is negative";
+  }
+  if (numIndices != static_cast<size_t>(viewRank))
     return op->emitOpError() << "takes one tile index per view dimension: the "
-                             << "view has " << view.getRank() << ", but "
+                             << "view has " << viewRank << ", but "
                              << numIndices << " indices are given";
-  if (tile.getRank() != view.getRank())
+  if (order && dims)
+    return op->emitOpError() << "takes order or dims, not both: dims also "
+                                "says which view dimension each tile "
+                                "dimension walks";
+  if (dims) {
+    if (static_cast<int64_t>(dims->size()) != tile.getRank())
+      return op->emitOpError() << "dims maps each dimension of the "
+                               << describe(tile) << " to a view dimension: "
+                               << "it needs " << tile.getRank()
+                               << " entries, not " << dims->size();
+    if (!isDimensionList(*dims, viewRank))
+      return op->emitOpError() << "dims must name distinct dimensions of "
+                                  "the view, from 0 to "
+                               << viewRank - 1;
+  } else if (tile.getRank() != viewRank) {
     return op->emitOpError() << "a " << describe(tile)
                              << " has rank " << tile.getRank()
-                             << ", but the view has rank " << view.getRank()
-                             << " (reshape to add or drop extent-1 axes)";
+                             << ", but the view has rank " << viewRank
+                             << " (reshape to add or drop extent-1 axes), or "
+                                "give dims to map the tile's dimensions to "
+                                "the view's";
+  }
   if (tile.getElementType() != view.getElementType())
     return op->emitOpError() << "the tile holds " << tile.getElementType()
                              << " but the view holds " << view.getElementType()
@@ -46,18 +100,10 @@ LogicalResult verifyViewAccess(Operation *op, ViewType view,
   for (int64_t size : tile.getShape())
     if (!ShapedType::isDynamic(size) && size <= 0)
       return op->emitOpError() << "tile extents must be positive";
-  if (order) {
-    SmallVector<bool> seen(view.getRank(), false);
-    if (order->size() != view.getRank())
-      return op->emitOpError() << "order must list each of the view's "
-                               << view.getRank() << " dimensions once";
-    for (int64_t d : *order) {
-      if (d < 0 || d >= static_cast<int64_t>(view.getRank()) || seen[d])
-        return op->emitOpError() << "order must list each of the view's "
-                                 << view.getRank() << " dimensions once";
-      seen[d] = true;
-    }
-  }
+  if (order && (order->size() != static_cast<size_t>(viewRank) ||
+                !isDimensionList(*order, viewRank)))
+    return op->emitOpError() << "order must list each of the view's "
+                             << viewRank << " dimensions once";
   return success();
 }
 
@@ -66,6 +112,14 @@ LogicalResult verifyAxis(Operation *op, RankedTensorType type, int64_t axis) {
     return op->emitOpError() << "axis " << axis << " is not a dimension of a "
                              << describe(type);
   return success();
+}
+
+/// The element types of tiles (Tile_Element in TileOps.td).
+bool isTileElement(Type type) {
+  return isa<Float32Type, Float16Type, BFloat16Type, FloatTF32Type>(type) ||
+         type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
+         type.isSignlessInteger(16) || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(64);
 }
 
 bool isScalarType(Type type) {
@@ -89,26 +143,102 @@ bool isSupportedMathOp(Operation *op) {
 // KernelOp
 //===----------------------------------------------------------------------===//
 
+// tile.kernel @name<CHUNK = 64, BLOCK = 8>(%x: !tile.view<1, f32>) warps 4
+//     occupancy 2 attributes {...} { ... }
+// The header forms of `params`, `num_warps` and `occupancy` are optional, and
+// each may be written in the attribute dictionary instead (as the printer
+// does), but not in both places.
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
-  auto buildFuncType = [](Builder &builder, ArrayRef<Type> argTypes,
-                          ArrayRef<Type> results,
-                          function_interface_impl::VariadicFlag,
-                          std::string &) {
-    return builder.getFunctionType(argTypes, results);
-  };
-  SMLoc loc = parser.getCurrentLocation();
-  if (failed(function_interface_impl::parseFunctionOp(
-          parser, result, /*allowVariadic=*/false,
-          getFunctionTypeAttrName(result.name), buildFuncType,
-          getArgAttrsAttrName(result.name), getResAttrsAttrName(result.name))))
+  Builder &builder = parser.getBuilder();
+  (void)impl::parseOptionalVisibilityKeyword(parser, result.attributes);
+  StringAttr symName;
+  if (parser.parseSymbolName(symName, SymbolTable::getSymbolAttrName(),
+                             result.attributes))
     return failure();
+
+  SmallVector<NamedAttribute> params;
+  if (succeeded(parser.parseOptionalLess())) {
+    auto parseParam = [&]() -> ParseResult {
+      SMLoc at = parser.getCurrentLocation();
+      std::string name;
+      int64_t value = 0;
+      if (parser.parseKeywordOrString(&name) || parser.parseEqual() ||
+          parser.parseInteger(value))
+        return failure();
+      if (llvm::any_of(params, [&](const NamedAttribute &param) {
+            return param.getName() == name;
+          }))
+        return parser.emitError(at)
+               << "parameter '" << name << "' is declared twice";
+      params.emplace_back(builder.getStringAttr(name),
+                          builder.getI64IntegerAttr(value));
+      return success();
+    };
+    if (parser.parseCommaSeparatedList(parseParam) || parser.parseGreater())
+      return failure();
+  }
+
+  SmallVector<OpAsmParser::Argument> arguments;
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  bool isVariadic = false;
+  if (function_interface_impl::parseFunctionSignatureWithArguments(
+          parser, /*allowVariadic=*/false, arguments, isVariadic, resultTypes,
+          resultAttrs))
+    return failure();
+
+  NamedAttrList header;
+  auto parseHeaderNumber = [&](StringRef keyword, StringAttr name) {
+    if (failed(parser.parseOptionalKeyword(keyword)))
+      return success();
+    int32_t value = 0;
+    if (parser.parseInteger(value))
+      return failure();
+    header.set(name, builder.getI32IntegerAttr(value));
+    return success();
+  };
+  if (failed(parseHeaderNumber("warps", getNumWarpsAttrName(result.name))) ||
+      failed(parseHeaderNumber("occupancy", getOccupancyAttrName(result.name))))
+    return failure();
+  if (!params.empty())
+    header.set(getParamsAttrName(result.name),
+               builder.getDictionaryAttr(params));
+
+  SMLoc attrLoc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  for (NamedAttribute attr : header) {
+    if (result.attributes.get(attr.getName()))
+      return parser.emitError(attrLoc)
+             << "'" << attr.getName().getValue()
+             << "' is given in the kernel header and in attributes";
+    result.attributes.push_back(attr);
+  }
+
+  SmallVector<Type> argTypes;
+  for (OpAsmParser::Argument &arg : arguments)
+    argTypes.push_back(arg.type);
+  result.addAttribute(getFunctionTypeAttrName(result.name),
+                      TypeAttr::get(builder.getFunctionType(argTypes,
+                                                            resultTypes)));
+  call_interface_impl::addArgAndResultAttrs(
+      builder, result, arguments, resultAttrs, getArgAttrsAttrName(result.name),
+      getResAttrsAttrName(result.name));
+  // A kernel without a body parses, so that the verifier can say it needs
+  // one.
+  OptionalParseResult body = parser.parseOptionalRegion(
+      *result.addRegion(), arguments, /*enableNameShadowing=*/false);
+  if (body.has_value() && failed(*body))
+    return failure();
+
   // A custom parser's attributes become properties without their ODS
   // constraints: `num_warps = unit` or `params = [1]` would be dropped
   // silently (and then read as a null attribute). Check them here.
   std::optional<RegisteredOperationName> name =
       result.name.getRegisteredInfo();
-  return name->verifyInherentAttrs(result.attributes,
-                                   [&] { return parser.emitError(loc); });
+  return name->verifyInherentAttrs(result.attributes, [&] {
+    return mlir::emitError(result.location) << "'tile.kernel' op ";
+  });
 }
 
 void KernelOp::print(OpAsmPrinter &printer) {
@@ -244,6 +374,60 @@ LogicalResult ParamOp::verify() {
   return success();
 }
 
+// tile.block_id x, y, z: one index result per axis.
+ParseResult BlockIdOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<int32_t> axes;
+  auto parseAxis = [&]() -> ParseResult {
+    SMLoc at = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    std::optional<Axis> axis = symbolizeAxis(keyword);
+    if (!axis)
+      return parser.emitError(at)
+             << "expected string or keyword containing one of the following "
+                "enum values for attribute 'axis' [x, y, z]";
+    axes.push_back(static_cast<int32_t>(*axis));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(parseAxis) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  Builder &builder = parser.getBuilder();
+  result.addAttribute(getAxesAttrName(result.name),
+                      builder.getDenseI32ArrayAttr(axes));
+  result.addTypes(SmallVector<Type>(axes.size(), builder.getIndexType()));
+  return success();
+}
+
+void BlockIdOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  llvm::interleaveComma(getAxes(), printer, [&](int32_t axis) {
+    printer << stringifyAxis(static_cast<Axis>(axis));
+  });
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getAxesAttrName()});
+}
+
+LogicalResult BlockIdOp::verify() {
+  ArrayRef<int32_t> axes = getAxes();
+  if (axes.empty() || axes.size() != getNumResults())
+    return emitOpError() << "names one grid axis per result: "
+                         << getNumResults() << " results, " << axes.size()
+                         << " axes";
+  SmallVector<bool> seen(3, false);
+  for (int32_t axis : axes) {
+    if (!symbolizeAxis(axis))
+      return emitOpError() << "grid axes are x, y and z (0 to 2), not "
+                           << axis;
+    if (seen[axis])
+      return emitOpError() << "names axis "
+                           << stringifyAxis(static_cast<Axis>(axis))
+                           << " twice";
+    seen[axis] = true;
+  }
+  return success();
+}
+
 LogicalResult DimOp::verify() {
   unsigned rank = getView().getType().getRank();
   int64_t dim = getDimAttr().getInt();
@@ -267,17 +451,146 @@ LogicalResult LoadOp::verify() {
     return emitOpError() << "padding = " << stringifyPadding(getPadding())
                          << " needs a float tile; integer tiles pad with zero";
   return verifyViewAccess(*this, getView().getType(), getType(),
-                          getIndices().size(), getOrder());
+                          getIndices().size(), getStaticIndices(), getOrder(),
+                          getDims());
 }
 
 LogicalResult StoreOp::verify() {
   return verifyViewAccess(*this, getView().getType(), getValue().getType(),
-                          getIndices().size(), getOrder());
+                          getIndices().size(), getStaticIndices(), getOrder(),
+                          getDims());
+}
+
+// [%i, 0, %j]: SSA indices and literal ones. `static_indices` is set only
+// when a literal appears, with ShapedType::kDynamic for each SSA index.
+static ParseResult
+parseTileIndices(OpAsmParser &parser,
+                 SmallVectorImpl<OpAsmParser::UnresolvedOperand> &indices,
+                 DenseI64ArrayAttr &staticIndices) {
+  SmallVector<int64_t> mixed;
+  bool anyLiteral = false;
+  auto parseIndex = [&]() -> ParseResult {
+    OpAsmParser::UnresolvedOperand operand;
+    OptionalParseResult ssa = parser.parseOptionalOperand(operand);
+    if (ssa.has_value()) {
+      if (failed(*ssa))
+        return failure();
+      indices.push_back(operand);
+      mixed.push_back(ShapedType::kDynamic);
+      return success();
+    }
+    int64_t value = 0;
+    if (parser.parseInteger(value))
+      return failure();
+    mixed.push_back(value);
+    anyLiteral = true;
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseIndex))
+    return failure();
+  if (anyLiteral)
+    staticIndices = parser.getBuilder().getDenseI64ArrayAttr(mixed);
+  return success();
+}
+
+static void printTileIndices(OpAsmPrinter &printer, Operation *,
+                             OperandRange indices,
+                             DenseI64ArrayAttr staticIndices) {
+  printer << '[';
+  if (!staticIndices) {
+    printer << indices;
+  } else {
+    unsigned next = 0;
+    llvm::interleaveComma(staticIndices.asArrayRef(), printer,
+                          [&](int64_t index) {
+                            if (index == ShapedType::kDynamic)
+                              printer << indices[next++];
+                            else
+                              printer << index;
+                          });
+  }
+  printer << ']';
 }
 
 //===----------------------------------------------------------------------===//
 // Tile construction and movement
 //===----------------------------------------------------------------------===//
+
+// tile.full %s : T, or tile.full 1.5 : T with a literal of T's element type.
+ParseResult FullOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult ssa = parser.parseOptionalOperand(operand);
+  bool isLiteral = !ssa.has_value();
+  if (!isLiteral && failed(*ssa))
+    return failure();
+  SMLoc literalLoc = parser.getCurrentLocation();
+  Builder &builder = parser.getBuilder();
+  double number = 0;
+  if (isLiteral && parser.parseFloat(number))
+    return failure();
+  RankedTensorType type;
+  SMLoc typeLoc;
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.getCurrentLocation(&typeLoc) || parser.parseType(type))
+    return failure();
+  // As a declarative format would, before the operand's type is resolved
+  // from the tile's.
+  if (!isTileElement(type.getElementType()))
+    return parser.emitError(typeLoc)
+           << "'result' must be ranked tensor of 32-bit float or 16-bit float "
+              "or bfloat16 type or tf32 type or 1-bit signless integer or "
+              "8-bit signless integer or 16-bit signless integer or 32-bit "
+              "signless integer or 64-bit signless integer values, but got '"
+           << type << "'";
+  result.addTypes(type);
+  Type element = type.getElementType();
+  if (!isLiteral)
+    return parser.resolveOperand(operand, element, result.operands);
+  TypedAttr constant;
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    // As arith.constant reads a literal: the nearest double, then rounded
+    // to nearest even to the element type.
+    APFloat value(number);
+    bool losesInfo = false;
+    value.convert(floatType.getFloatSemantics(),
+                  APFloat::rmNearestTiesToEven, &losesInfo);
+    constant = builder.getFloatAttr(floatType, value);
+  } else if (auto intType = dyn_cast<IntegerType>(element)) {
+    if (number != std::trunc(number))
+      return parser.emitError(literalLoc)
+             << "an integer tile needs an integer literal, not " << number;
+    constant = builder.getIntegerAttr(intType, static_cast<int64_t>(number));
+  } else {
+    return parser.emitError(literalLoc)
+           << "a " << element << " tile cannot be filled from a literal";
+  }
+  result.addAttribute(getConstantAttrName(result.name), constant);
+  return success();
+}
+
+void FullOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  if (Value value = getValue())
+    printer << value;
+  else
+    printer.printAttributeWithoutType(*getConstant());
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getConstantAttrName()});
+  printer << " : " << getType();
+}
+
+LogicalResult FullOp::verify() {
+  Type element = getType().getElementType();
+  std::optional<TypedAttr> constant = getConstant();
+  if (static_cast<bool>(getValue()) == static_cast<bool>(constant))
+    return emitOpError() << "takes either a scalar operand or a literal";
+  Type given = getValue() ? getValue().getType() : constant->getType();
+  if (given != element)
+    return emitOpError() << "failed to verify that the value has the tile's "
+                            "element type";
+  if (constant && !isa<FloatAttr, IntegerAttr>(*constant))
+    return emitOpError() << "the literal must be a number";
+  return success();
+}
 
 LogicalResult ArangeOp::verify() {
   if (getType().getRank() != 1)
@@ -313,22 +626,54 @@ OpFoldResult ExtractOp::fold(FoldAdaptor) {
   return {};
 }
 
+RankedTensorType BroadcastOp::getExpandedSourceType() {
+  RankedTensorType source = getSource().getType();
+  std::optional<ArrayRef<int64_t>> newDims = getNewDims();
+  if (!newDims)
+    return source;
+  SmallVector<TileDim> in = getTileDims(source), out;
+  int64_t rank = source.getRank() + newDims->size();
+  for (int64_t d = 0, next = 0; d < rank; ++d) {
+    if (llvm::is_contained(*newDims, d)) {
+      out.push_back(TileDim{1, {}});
+    } else if (next < source.getRank()) {
+      out.push_back(in[next++]);
+    }
+  }
+  return makeTileType(out, source.getElementType());
+}
+
 LogicalResult BroadcastOp::verify() {
   RankedTensorType source = getSource().getType(), result = getType();
   if (source.getElementType() != result.getElementType())
     return emitOpError() << "broadcast keeps the element type "
                          << source.getElementType();
-  if (source.getRank() != result.getRank())
+  std::optional<ArrayRef<int64_t>> newDims = getNewDims();
+  int64_t added = newDims ? newDims->size() : 0;
+  if (!newDims && source.getRank() != result.getRank())
     return emitOpError() << "source and result ranks differ ("
                          << source.getRank() << " and " << result.getRank()
-                         << "); use tile.reshape to add extent-1 axes first";
-  for (auto [i, dims] :
-       llvm::enumerate(llvm::zip(getTileDims(source), getTileDims(result)))) {
-    auto [s, r] = dims;
-    if (!(s.isStatic() && s.size == 1) && !s.mayEqual(r))
+                         << "); use tile.reshape to add extent-1 axes first, "
+                            "or list the new dimensions in new_dims";
+  if (source.getRank() + added != result.getRank())
+    return emitOpError() << "a rank-" << source.getRank() << " source with "
+                         << added << " new dimensions cannot make a rank-"
+                         << result.getRank() << " result";
+  if (newDims && (newDims->empty() ||
+                  !isDimensionList(*newDims, result.getRank())))
+    return emitOpError() << "new_dims must name distinct dimensions of the "
+                            "result, from 0 to "
+                         << result.getRank() - 1;
+  SmallVector<TileDim> in = getTileDims(source), out = getTileDims(result);
+  for (int64_t d = 0, i = 0; d < result.getRank(); ++d) {
+    if (newDims && llvm::is_contained(*newDims, d))
+      continue;
+    const TileDim &s = in[i];
+    if (!(s.isStatic() && s.size == 1) && !s.mayEqual(out[d]))
       return emitOpError() << "dimension " << i << " of the source is "
                            << s.str() << ": it must be 1 or equal the "
-                           << "result's " << r.str();
+                           << "result's " << out[d].str();
+    ++i;
   }
   return success();
 }
@@ -346,9 +691,13 @@ static bool isBroadcastable(RankedTensorType source, RankedTensorType result) {
 OpFoldResult BroadcastOp::fold(FoldAdaptor) {
   if (getSource().getType() == getType())
     return getSource();
+  // The folds below are for equal-rank broadcasts only.
+  if (getNewDims())
+    return {};
   // broadcast(broadcast(x)) is one broadcast. With parameters in the shapes
   // the two steps may verify when the one does not (64 -> CHUNK -> BLOCK).
-  if (auto inner = getSource().getDefiningOp<BroadcastOp>()) {
+  if (auto inner = getSource().getDefiningOp<BroadcastOp>();
+      inner && !inner.getNewDims()) {
     if (isBroadcastable(inner.getSource().getType(), getType())) {
       getSourceMutable().assign(inner.getSource());
       return getResult();
@@ -595,10 +944,13 @@ LogicalResult MmaOp::verify() {
                          << formatTileShape(a) << ", b is "
                          << formatTileShape(b) << ", acc is "
                          << formatTileShape(acc) << ")";
-  if (a.getElementType() != b.getElementType())
+  // With precision = tf32 each operand is rounded to tf32 first, whatever
+  // float type it holds.
+  if (!getPrecision() && a.getElementType() != b.getElementType())
     return emitOpError() << "a and b must have one element type; a holds "
                          << a.getElementType() << " and b holds "
-                         << b.getElementType();
+                         << b.getElementType()
+                         << " (or give precision = tf32)";
   SmallVector<TileDim> da = getTileDims(a), db = getTileDims(b),
                        dc = getTileDims(acc);
   if (!da[1].mayEqual(db[0]))

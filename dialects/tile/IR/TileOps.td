@@ -93,16 +93,26 @@ def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">, Terminator,
 }
 
 def Tile_BlockIdOp : Tile_Op<"block_id", [Pure]> {
-  let summary = "the program's coordinate along a grid axis";
+  let summary = "the program's coordinates along grid axes";
   let description = [{
-    The index of this program along `axis` of the launch grid, from 0 to
-    `tile.num_blocks axis` - 1.
+    The index of this program along each of `axes` of the launch grid, from
+    0 to `tile.num_blocks axis` - 1: one result per axis, in the order
+    written.
 
-    Example: `%b = tile.block_id y`
+    Example:
+    ```mlir
+    %b = tile.block_id y
+    %chunk, %batch, %head = tile.block_id x, y, z
+    ```
   }];
-  let arguments = (ins Tile_Axis:$axis);
-  let results = (outs Index:$result);
-  let assemblyFormat = "$axis attr-dict";
+  let arguments = (ins DenseI32ArrayAttr:$axes);
+  let results = (outs Variadic<Index>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The grid axis of result `i`.
+    Axis getAxis(unsigned i) { return static_cast<Axis>(getAxes()[i]); }
+  }];
 }
 
 def Tile_NumBlocksOp : Tile_Op<"num_blocks", [Pure]> {
@@ -151,8 +161,9 @@ def Tile_DimOp : Tile_Op<"dim", [Pure]> {
 def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
   let summary = "reads one tile of a view";
   let description = [{
-    Reads the tile at tile index `indices` of `view`. In the view's order of
-    dimensions the tile has extents T' and covers elements
+    Reads the tile at tile index `indices` of `view`, one index per view
+    dimension; an index is an SSA `index` or a literal number. In the view's
+    order of dimensions the tile has extents T' and covers elements
     [indices[d] * T'[d], (indices[d] + 1) * T'[d]) along each dimension d.
     Elements outside the view read as `padding` (default `zero`).
 
@@ -160,24 +171,36 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
     dimension p[k], so T'[p[k]] = T[k] for a result of shape T. This is
     `tile.permute` of the plain load, without the copy.
 
+    With `dims = m` the tile may have a lower rank than the view: result
+    dimension k is view dimension m[k] (so m also transposes), and along every
+    view dimension m does not name the tile has extent 1, so that dimension's
+    index is an element index. This is the full-rank load followed by a
+    `tile.reshape`, without writing either.
+
     `latency` is a hint: how many loop iterations ahead the compiler may
     issue the read.
 
     Example:
     ```mlir
     // The 64x32 tile (1, j) of a 2-D view, padded with zeros.
-    %t = tile.load %v[%c1, %j] : !tile.view<2, bf16> -> tensor<64x32xbf16>
+    %t = tile.load %v[1, %j] : !tile.view<2, bf16> -> tensor<64x32xbf16>
     // The same elements, transposed.
-    %u = tile.load %v[%c1, %j] order = [1, 0] : !tile.view<2, bf16> -> tensor<32x64xbf16>
+    %u = tile.load %v[1, %j] order = [1, 0] : !tile.view<2, bf16> -> tensor<32x64xbf16>
+    // x[b, 64 k : 64 (k + 1), h, :] of a 4-D view, transposed, as a 2-D tile.
+    %w = tile.load %x[%b, %k, %h, 0] dims = [3, 1]
+        : !tile.view<4, bf16> -> !tile.tile<32 x 64 x bf16>
     ```
   }];
   let arguments = (ins Tile_AnyView:$view, Variadic<Index>:$indices,
+                   OptionalAttr<DenseI64ArrayAttr>:$static_indices,
                    DefaultValuedAttr<Tile_Padding, "Padding::zero">:$padding,
                    OptionalAttr<DenseI64ArrayAttr>:$order,
+                   OptionalAttr<DenseI64ArrayAttr>:$dims,
                    OptionalAttr<I32Attr>:$latency);
   let results = (outs Tile:$result);
   let assemblyFormat = [{
-    $view `[` $indices `]` (`padding` `=` $padding^)? (`order` `=` $order^)?
+    $view `` custom<TileIndices>($indices, $static_indices)
+    (`padding` `=` $padding^)? (`order` `=` $order^)? (`dims` `=` $dims^)?
     (`latency` `=` $latency^)? attr-dict `:` type($view) `->` type($result)
   }];
   let hasVerifier = 1;
@@ -187,18 +210,24 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let summary = "writes one tile into a view";
   let description = [{
     Writes `value` to the tile at tile index `indices` of `view` (the same
-    element mapping as `tile.load`, including `order`). Elements that fall
-    outside the view are not written.
+    element mapping as `tile.load`, including `order`, `dims` and literal
+    indices). Elements that fall outside the view are not written.
 
     Example:
     ```mlir
     tile.store %t, %v[%i, %j] : tensor<64x32xf32>, !tile.view<2, f32>
+    // A (time, head) tile into G[b, h, c, :], time along the last axis.
+    tile.store %g, %G[%b, %h, %c, 0] dims = [3, 1]
+        : !tile.tile<CHUNK x BLOCK_H x f32>, !tile.view<4, f32>
     ```
   }];
   let arguments = (ins Tile:$value, Tile_AnyView:$view, Variadic<Index>:$indices,
-                   OptionalAttr<DenseI64ArrayAttr>:$order);
+                   OptionalAttr<DenseI64ArrayAttr>:$static_indices,
+                   OptionalAttr<DenseI64ArrayAttr>:$order,
+                   OptionalAttr<DenseI64ArrayAttr>:$dims);
   let assemblyFormat = [{
-    $value `,` $view `[` $indices `]` (`order` `=` $order^)? attr-dict `:`
+    $value `,` $view `` custom<TileIndices>($indices, $static_indices)
+    (`order` `=` $order^)? (`dims` `=` $dims^)? attr-dict `:`
     type($value) `,` type($view)
   }];
   let hasVerifier = 1;
@@ -208,16 +237,24 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
 // Tile construction and movement
 //===----------------------------------------------------------------------===//
 
-def Tile_FullOp : Tile_Op<"full", [Pure,
-    TypesMatchWith<"the value has the tile's element type", "result", "value",
-                   "::llvm::cast<::mlir::ShapedType>($_self).getElementType()">]> {
+def Tile_FullOp : Tile_Op<"full", [Pure]> {
   let summary = "a tile with every element equal to a scalar";
   let description = [{
-    Example: `%z = tile.full %zero : tensor<64x32xf32>`
+    The scalar is an SSA value of the tile's element type, or a literal
+    number, which is a constant of that type (so no `arith.constant` is
+    needed for it).
+
+    Example:
+    ```mlir
+    %z = tile.full %zero : tensor<64x32xf32>
+    %l = tile.full 1.4426950408889634 : !tile.tile<BLOCK_H x f32>
+    ```
   }];
-  let arguments = (ins Tile_Scalar:$value);
+  let arguments = (ins Optional<Tile_Scalar>:$value,
+                   OptionalAttr<TypedAttrInterface>:$constant);
   let results = (outs Tile:$result);
-  let assemblyFormat = "$value attr-dict `:` type($result)";
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
 }
 
 def Tile_ArangeOp : Tile_Op<"arange", [Pure]> {
@@ -251,18 +288,34 @@ def Tile_ExtractOp : Tile_Op<"extract", [Pure]> {
 }
 
 def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
-  let summary = "repeats a tile along its extent-1 dimensions";
+  let summary = "repeats a tile along its extent-1 dimensions and new ones";
   let description = [{
     Each dimension of the source is either equal to the result's or 1; the
-    latter is repeated. Ranks are equal (use `tile.reshape` to add axes).
+    latter is repeated. `new_dims` lists result dimensions the source does
+    not have (cuTile's `x[None, :]` is `new_dims = [0]`); the source's
+    dimensions are the other result dimensions, in order. Without it the
+    ranks are equal.
 
-    Example: `%r = tile.broadcast %row : tensor<1x32xf32> -> tensor<64x32xf32>`
+    Example:
+    ```mlir
+    %r = tile.broadcast %row : tensor<1x32xf32> -> tensor<64x32xf32>
+    %c = tile.broadcast %col new_dims = [1] : tensor<64xf32> -> tensor<64x32xf32>
+    ```
   }];
-  let arguments = (ins Tile:$source);
+  let arguments = (ins Tile:$source,
+                   OptionalAttr<DenseI64ArrayAttr>:$new_dims);
   let results = (outs Tile:$result);
-  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let assemblyFormat = [{
+    $source (`new_dims` `=` $new_dims^)? attr-dict `:` type($source) `->`
+    type($result)
+  }];
   let hasVerifier = 1;
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The source's type with an extent-1 axis at each of `new_dims`: what
+    /// the source is reshaped to before an equal-rank broadcast.
+    ::mlir::RankedTensorType getExpandedSourceType();
+  }];
 }
 
 def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
@@ -298,7 +351,9 @@ def Tile_ConvertOp : Tile_Op<"convert", [Pure]> {
   let description = [{
     Float to float rounds to nearest even, except to `tf32`, which rounds to
     nearest with ties away from zero as `cvt.rna.tf32.f32` does (the value
-    keeps its 32-bit storage, its low 13 mantissa bits cleared). Float to
+    keeps its 32-bit storage, its low 13 mantissa bits cleared). Any float
+    converts to tf32 directly: bf16 and f16 widen to f32 exactly first, so
+    `bf16 -> tf32` is `bf16 -> f32 -> tf32` in one op. Float to
     integer truncates toward zero (saturating; NaN gives 0); integer to float
     rounds to nearest even; integers are sign-extended or truncated; i1 is
     0 or 1.
@@ -354,15 +409,23 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     tensor cores' operand types; products are exact and sums are in f32), or
     f32 (full-precision fused multiply-adds).
 
+    With `precision = tf32`, a and b may hold any float types: each is
+    converted to tf32 first, as `tile.convert` to f32 (exact from bf16 and
+    f16) and then to tf32 would, and the product is the tf32 one.
+
     Example:
     ```mlir
     %d = tile.mma %a, %b, %c : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+    %e = tile.mma %x, %w, %c precision = tf32
+        : tensor<64x16xbf16>, tensor<16x32xf32>, tensor<64x32xf32>
     ```
   }];
-  let arguments = (ins Tile_Float:$a, Tile_Float:$b, RankedTensorOf<[F32]>:$acc);
+  let arguments = (ins Tile_Float:$a, Tile_Float:$b, RankedTensorOf<[F32]>:$acc,
+                   OptionalAttr<TypeAttrOf<TF32>>:$precision);
   let results = (outs RankedTensorOf<[F32]>:$result);
   let assemblyFormat = [{
-    $a `,` $b `,` $acc attr-dict `:` type($a) `,` type($b) `,` type($acc)
+    $a `,` $b `,` $acc (`precision` `=` $precision^)? attr-dict `:` type($a)
+    `,` type($b) `,` type($acc)
   }];
   let hasVerifier = 1;
 }

@@ -2,6 +2,8 @@
 
 #include "tile/IR/Tile.h"
 
+#include "mlir/IR/Builders.h"
+
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/MathExtras.h"
 
@@ -94,4 +96,49 @@ bool tile::isValidKernelName(StringRef name) {
     return false;
   return llvm::all_of(
       name, [](char c) { return llvm::isAlnum(c) || c == '_'; });
+}
+
+RankedTensorType tile::makeTileType(ArrayRef<TileDim> dims, Type elementType) {
+  MLIRContext *context = elementType.getContext();
+  Builder builder(context);
+  SmallVector<int64_t> shape;
+  SmallVector<Attribute> names;
+  bool symbolic = false;
+  for (const TileDim &dim : dims) {
+    shape.push_back(dim.size);
+    if (dim.isStatic()) {
+      names.push_back(builder.getI64IntegerAttr(dim.size));
+    } else {
+      names.push_back(dim.symbol);
+      symbolic = true;
+    }
+  }
+  if (!symbolic)
+    return RankedTensorType::get(shape, elementType);
+  return RankedTensorType::get(
+      shape, elementType, DimsAttr::get(context, builder.getArrayAttr(names)));
+}
+
+FullRankAccess tile::getFullRankAccess(RankedTensorType tile,
+                                       unsigned viewRank,
+                                       ArrayRef<int64_t> dims) {
+  SmallVector<TileDim> in = getTileDims(tile);
+  SmallVector<TileDim> out(viewRank, TileDim{1, {}});
+  FullRankAccess access;
+  if (llvm::is_sorted(dims)) {
+    for (auto [k, d] : llvm::enumerate(dims))
+      out[d] = in[k];
+  } else {
+    // Result dimension k walks view dimension order[k]: the left-out view
+    // dimensions (extent 1) first, then the tile's in its own order.
+    for (unsigned d = 0; d < viewRank; ++d)
+      if (!llvm::is_contained(dims, d))
+        access.order.push_back(d);
+    unsigned first = access.order.size();
+    llvm::append_range(access.order, dims);
+    for (auto [k, dim] : llvm::enumerate(in))
+      out[first + k] = dim;
+  }
+  access.type = makeTileType(out, tile.getElementType());
+  return access;
 }

@@ -22,4 +22,22 @@ def TileBindParams : Pass<"tile-bind-params", "::mlir::ModuleOp"> {
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 
+def TileExpandForms : Pass<"tile-expand-forms"> {
+  let summary = "writes the kernel language's shorthands out";
+  let description = [{
+    Rewrites each shorthand into the ops it is defined as: a `tile.load` with
+    `dims` into the full-rank load (extent 1 along the view dimensions `dims`
+    leaves out, `order` where `dims` transposes) and a `tile.reshape`, a
+    `tile.store` with `dims` likewise; literal tile indices into
+    `arith.constant`s; a `tile.broadcast` with `new_dims` into a reshape that
+    inserts the extent-1 axes and an equal-rank broadcast; `tile.full` of a
+    literal into `arith.constant` and `tile.full`; `tile.mma` with
+    `precision = tf32` into `tile.convert`s of its operands to tf32 (through
+    f32) and a plain `tile.mma`. Runs before or after `tile-bind-params`.
+
+    Example: `tile-opt --tile-bind-params --tile-expand-forms`
+  }];
+  let dependentDialects = ["::mlir::arith::ArithDialect"];
+}
+
 #endif // TILE_TRANSFORMS_PASSES

@@ -43,19 +43,24 @@ struct BlockIdOpLowering : TilePattern<tile::BlockIdOp> {
                   ConversionPatternRewriter &rewriter) const override {
     Type i32 = rewriter.getI32Type();
     Location loc = op.getLoc();
-    Value id;
-    switch (op.getAxis()) {
-    case tile::Axis::x:
-      id = NVVM::BlockIdXOp::create(rewriter, loc, i32);
-      break;
-    case tile::Axis::y:
-      id = NVVM::BlockIdYOp::create(rewriter, loc, i32);
-      break;
-    case tile::Axis::z:
-      id = NVVM::BlockIdZOp::create(rewriter, loc, i32);
-      break;
+    SmallVector<Value> ids;
+    for (unsigned i = 0, e = op.getNumResults(); i < e; ++i) {
+      Value id;
+      switch (op.getAxis(i)) {
+      case tile::Axis::x:
+        id = NVVM::BlockIdXOp::create(rewriter, loc, i32);
+        break;
+      case tile::Axis::y:
+        id = NVVM::BlockIdYOp::create(rewriter, loc, i32);
+        break;
+      case tile::Axis::z:
+        id = NVVM::BlockIdZOp::create(rewriter, loc, i32);
+        break;
+      }
+      ids.push_back(
+          arith::ExtUIOp::create(rewriter, loc, rewriter.getI64Type(), id));
     }
-    rewriter.replaceOpWithNewOp<arith::ExtUIOp>(op, rewriter.getI64Type(), id);
+    rewriter.replaceOp(op, ids);
     return success();
   }
 };

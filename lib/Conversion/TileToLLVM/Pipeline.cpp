@@ -2,6 +2,7 @@
 
 #include "tilec/Conversion/Pipeline.h"
 #include "tilec/Conversion/Passes.h"
+#include "tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -15,8 +16,10 @@ using namespace mlir;
 
 void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
                                     const LoweringOptions &options) {
-  // Folds identity reshapes, broadcasts and permutes before they cost a trip
-  // through shared memory.
+  // The shorthands become the reshapes, constants and conversions they stand
+  // for; then identity reshapes, broadcasts and permutes (among them those
+  // the shorthands leave) fold before they cost a trip through shared memory.
+  pm.addPass(tile::createTileExpandForms());
   pm.addPass(createCanonicalizerPass());
   ConvertTileToLLVMOptions tileOptions;
   tileOptions.sm = options.smVersion;

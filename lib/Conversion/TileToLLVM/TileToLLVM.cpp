@@ -9,6 +9,7 @@
 #include "Lowering.h"
 
 #include "tilec/Conversion/Passes.h"
+#include "tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -365,6 +366,10 @@ struct ConvertTileToLLVMPass
     }
     if (failed(checkBound(module)) || failed(checkTopLevel(module)))
       return signalPassFailure();
+    // The patterns implement the longer forms the shorthands stand for
+    // (buildTileToLLVMPipeline has expanded them already; this is for a
+    // direct --convert-tile-to-llvm).
+    tile::expandForms(module);
 
     // Every op with a scratch area starts it at offset 0 and ends with a
     // barrier, so a kernel needs the largest of them.

@@ -9,6 +9,6 @@
 
 // CHECK-LABEL: kernel @chunk_cumsum
 // CHECK-SAME: params = {BLOCK_H = [[BH]] : i64, CHUNK = [[CHUNK]] : i64}
-// CHECK: load %{{.*}}<3, f32> -> tensor<1x[[CHUNK]]x[[BH]]xf32>
+// CHECK: load %{{.*}} dims = [1, 2] : {{.*}}<3, f32> -> tensor<[[CHUNK]]x[[BH]]xf32>
 // CHECK: cumsum %{{.*}} axis = 0 : tensor<[[CHUNK]]x[[BH]]xf32>
-// CHECK: store %{{.*}} order = [0, 3, 1, 2] : tensor<1x[[CHUNK]]x[[BH]]x1xf32>, {{.*}}<4, f32>
+// CHECK: store %{{.*}} dims = [3, 1] : tensor<[[CHUNK]]x[[BH]]xf32>, {{.*}}<4, f32>
