@@ -36,6 +36,22 @@ bool hasTileTypes(Operation *op) {
          llvm::any_of(op->getResultTypes(), isTile);
 }
 
+/// Whether `op` is one of the kernel language's shorthands, which
+/// tile-expand-forms writes out into the ops the layout rules know.
+bool isShorthand(Operation *op) {
+  if (auto load = dyn_cast<tile::LoadOp>(op))
+    return load.getDims() || load.getStaticIndices();
+  if (auto store = dyn_cast<tile::StoreOp>(op))
+    return store.getDims() || store.getStaticIndices();
+  if (auto full = dyn_cast<tile::FullOp>(op))
+    return bool(full.getConstant());
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(op))
+    return bool(broadcast.getNewDims());
+  if (auto mma = dyn_cast<tile::MmaOp>(op))
+    return bool(mma.getPrecision());
+  return false;
+}
+
 /// The tile dim that walks the view's innermost (contiguous) dim.
 unsigned getContiguousDim(std::optional<ArrayRef<int64_t>> order,
                           unsigned rank) {
@@ -99,6 +115,9 @@ LogicalResult LayoutAssigner::assign(Operation *op) {
   if (op->getNumRegions() != 0)
     return op->emitOpError()
            << "has regions that tilegpu-assign-layouts cannot see into";
+  if (isShorthand(op))
+    return op->emitOpError() << "is a shorthand of the kernel language: run "
+                                "tile-expand-forms before tilegpu-assign-layouts";
   for (Type type : llvm::concat<Type>(op->getOperandTypes(),
                                       op->getResultTypes()))
     if (auto tile = dyn_cast<RankedTensorType>(type); tile &&

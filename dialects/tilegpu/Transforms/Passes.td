@@ -51,12 +51,15 @@ def TileGPURemoveLayoutConversions
       `tile.arange`, broadcasts, reshapes and elementwise ops of those) is
       rematerialised: the producer is rebuilt in the wanted layout, a
       broadcast converting its smaller source instead;
-    - a conversion of any other tile moves past its single user when that
-      user is an elementwise op, `tile.where`, `tile.reduce`, `tile.reshape`,
-      `tile.extract` or `tile.permute` whose other operands are cheap in the
-      source layout (rematerialisable, or converted for free as
-      `tilec::planConversion` sees it: no data movement), so anchor layouts
-      propagate forward until they meet the next anchor.
+    - a conversion of any other tile moves past its single user, in the
+      same block, when that user is an elementwise op or `tile.where` whose
+      other operands are cheap (rematerialisable), or a `tile.reduce`,
+      `tile.reshape`, `tile.extract`, `tile.permute` or `tile.cumsum`, so
+      anchor layouts propagate forward until they meet the next anchor; a
+      conversion that `tilec::planConversion` calls free (no data movement:
+      nothing, or a renaming of registers) stays where it is.
+
+    Producers rebuilt for several users are then merged (CSE).
 
     Example: `tile-opt --tilegpu-assign-layouts --tilegpu-remove-layout-conversions`
   }];

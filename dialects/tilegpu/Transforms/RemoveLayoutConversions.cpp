@@ -13,6 +13,9 @@
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
 #include "llvm/ADT/SetVector.h"
 
 namespace mlir::tilegpu {
@@ -176,10 +179,18 @@ bool ConversionRemover::rematerialise(ConvertLayoutOp op) {
         getReshapedLayout(layout, type.getShape(),
                           shapeOf(reshape.getSource()))));
   } else {
-    for (Value operand : def->getOperands())
-      operands.push_back(isa<RankedTensorType>(operand.getType())
-                             ? convertTo(builder, operand, layout)
-                             : operand);
+    // An operand used twice (cmpi %x, %x) is converted once.
+    DenseMap<Value, Value> converted;
+    for (Value operand : def->getOperands()) {
+      if (!isa<RankedTensorType>(operand.getType())) {
+        operands.push_back(operand);
+        continue;
+      }
+      Value &in = converted[operand];
+      if (!in)
+        in = convertTo(builder, operand, layout);
+      operands.push_back(in);
+    }
   }
   IRMapping mapping;
   mapping.map(def->getOperands(), operands);
@@ -194,6 +205,11 @@ bool ConversionRemover::rematerialise(ConvertLayoutOp op) {
 bool ConversionRemover::pushForward(ConvertLayoutOp op) {
   if (!op->hasOneUse() || isRematerialisable(op.getSource()))
     return false;
+  // A conversion that moves no data costs nothing where it is; moving it
+  // would only move the renaming (and could trade places with another).
+  auto type = cast<RankedTensorType>(op.getType());
+  if (isFreeConversion(type, layoutOf(op.getSource()), layoutOf(op.getResult())))
+    return false;
   Operation *user = *op->getUsers().begin();
   // Only within a block: moving a conversion into a loop body would run it
   // once per iteration.
@@ -203,14 +219,10 @@ bool ConversionRemover::pushForward(ConvertLayoutOp op) {
   DistributedLayoutAttr layout = layoutOf(source);
   DistributedLayoutAttr userLayout;
   if (isElementwise(user)) {
-    for (Value operand : user->getOperands()) {
-      if (operand == op.getResult() || !isa<RankedTensorType>(operand.getType()))
-        continue;
-      auto type = cast<RankedTensorType>(operand.getType());
-      if (!isFreeConversion(type, layoutOf(operand), layout) &&
+    for (Value operand : user->getOperands())
+      if (operand != op.getResult() && isa<RankedTensorType>(operand.getType()) &&
           !isRematerialisable(operand))
         return false;
-    }
     userLayout = layout;
   } else {
     userLayout = getDerivedLayout(user, layout);
@@ -286,7 +298,14 @@ void ConversionRemover::eraseDeadOps() {
 struct RemoveLayoutConversionsPass
     : tilegpu::impl::TileGPURemoveLayoutConversionsBase<
           RemoveLayoutConversionsPass> {
-  void runOnOperation() override { ConversionRemover().run(getOperation()); }
+  void runOnOperation() override {
+    ConversionRemover().run(getOperation());
+    // A producer rebuilt for several users, or a tile converted for several,
+    // is built once.
+    IRRewriter rewriter(&getContext());
+    eliminateCommonSubExpressions(rewriter, getAnalysis<DominanceInfo>(),
+                                  getOperation());
+  }
 };
 
 } // namespace
