@@ -31,54 +31,20 @@
 // positive argument (G falls along a chunk) and no inf can be formed and then
 // multiplied by zero.
 
-!GRowsTile = tensor<1x1x1x?xf32, #tile.dims<[1, 1, 1, BLOCK_M]>>
-!GColsTile = tensor<1x1x1x?xf32, #tile.dims<[1, 1, 1, BLOCK_K]>>
-!RowVec = tensor<?x1xf32, #tile.dims<[BLOCK_M, 1]>>
-!ColVec = tensor<1x?xf32, #tile.dims<[1, BLOCK_K]>>
-!DtTile = tensor<1x?x1xf32, #tile.dims<[1, BLOCK_K, 1]>>
-!CTile = tensor<1x?x1x?xbf16, #tile.dims<[1, BLOCK_M, 1, BLOCK_N]>>
-!CBf16 = tensor<?x?xbf16, #tile.dims<[BLOCK_M, BLOCK_N]>>
-!CF32 = tensor<?x?xf32, #tile.dims<[BLOCK_M, BLOCK_N]>>
-!CTf32 = tensor<?x?xtf32, #tile.dims<[BLOCK_M, BLOCK_N]>>
-!BTTile = tensor<1x1x?x?xbf16, #tile.dims<[1, 1, BLOCK_N, BLOCK_K]>>
-!BTBf16 = tensor<?x?xbf16, #tile.dims<[BLOCK_N, BLOCK_K]>>
-!HTTile = tensor<1x1x1x?x?xf32, #tile.dims<[1, 1, 1, BLOCK_N, BLOCK_P]>>
-!HTF32 = tensor<?x?xf32, #tile.dims<[BLOCK_N, BLOCK_P]>>
-!HTTf32 = tensor<?x?xtf32, #tile.dims<[BLOCK_N, BLOCK_P]>>
-!Scores = tensor<?x?xf32, #tile.dims<[BLOCK_M, BLOCK_K]>>
-!ScoresTf32 = tensor<?x?xtf32, #tile.dims<[BLOCK_M, BLOCK_K]>>
-!Mask = tensor<?x?xi1, #tile.dims<[BLOCK_M, BLOCK_K]>>
-!RowIdx = tensor<?xi32, #tile.dims<[BLOCK_M]>>
-!RowIdxCol = tensor<?x1xi32, #tile.dims<[BLOCK_M, 1]>>
-!ColIdx = tensor<?xi32, #tile.dims<[BLOCK_K]>>
-!ColIdxRow = tensor<1x?xi32, #tile.dims<[1, BLOCK_K]>>
-!ScoresIdx = tensor<?x?xi32, #tile.dims<[BLOCK_M, BLOCK_K]>>
-!XKTile = tensor<1x?x1x?xbf16, #tile.dims<[1, BLOCK_K, 1, BLOCK_P]>>
-!XKBf16 = tensor<?x?xbf16, #tile.dims<[BLOCK_K, BLOCK_P]>>
-!XKF32 = tensor<?x?xf32, #tile.dims<[BLOCK_K, BLOCK_P]>>
-!XKTf32 = tensor<?x?xtf32, #tile.dims<[BLOCK_K, BLOCK_P]>>
-!XMTile = tensor<1x?x1x?xbf16, #tile.dims<[1, BLOCK_M, 1, BLOCK_P]>>
-!XMBf16 = tensor<?x?xbf16, #tile.dims<[BLOCK_M, BLOCK_P]>>
-!Out = tensor<?x?xf32, #tile.dims<[BLOCK_M, BLOCK_P]>>
-!OutTile = tensor<1x?x1x?xf32, #tile.dims<[1, BLOCK_M, 1, BLOCK_P]>>
-!HeadTile = tensor<1xf32>
-!One = tensor<1x1xf32>
+!Out = !tile.tile<BLOCK_M x BLOCK_P x f32>
+!Scores = !tile.tile<BLOCK_M x BLOCK_K x f32>
+!Rows = !tile.tile<BLOCK_M x f32>
+!Cols = !tile.tile<BLOCK_K x f32>
 
-tile.kernel @compute_out(%x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>,
-                         %C: !tile.view<4, bf16>, %dt: !tile.view<3, f32>,
-                         %G: !tile.view<4, f32>, %D: !tile.view<1, f32>,
-                         %states: !tile.view<5, f32>, %y: !tile.view<4, f32>)
-    attributes {num_warps = 8 : i32,
-                params = {CHUNK = 64 : i64, BLOCK_M = 64 : i64,
-                          BLOCK_K = 64 : i64, BLOCK_P = 64 : i64,
-                          BLOCK_N = 64 : i64}} {
+tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
+                         BLOCK_N = 64>(
+    %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %C: !tile.view<4, bf16>,
+    %dt: !tile.view<3, f32>, %G: !tile.view<4, f32>, %D: !tile.view<1, f32>,
+    %states: !tile.view<5, f32>, %y: !tile.view<4, f32>) warps 8 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %zero = arith.constant 0.0 : f32
   %negInf = arith.constant 0xFF800000 : f32
-  %mp = tile.block_id x
-  %h = tile.block_id y
-  %b = tile.block_id z
+  %mp, %h, %b = tile.block_id x, y, z
 
   %headdim = tile.dim %x[3] : !tile.view<4, bf16>
   %blockP = tile.param "BLOCK_P"
@@ -100,38 +66,36 @@ tile.kernel @compute_out(%x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>,
   %blockN = tile.param "BLOCK_N"
   %numN = arith.ceildivui %dstate, %blockN : index
 
-  %gRowsTile = tile.load %G[%b, %h, %c, %mInChunk] : !tile.view<4, f32> -> !GRowsTile
-  %gRows = tile.reshape %gRowsTile : !GRowsTile -> !RowVec
+  %gRows = tile.load %G[%b, %h, %c, %mInChunk] dims = [3]
+      : !tile.view<4, f32> -> !Rows
 
   // Earlier chunks: exp2(G_i) * (C h^T), h the state entering chunk c.
-  %outZero = tile.full %zero : !Out
+  %outZero = tile.full 0.0 : !Out
   %fromState = scf.for %n = %c0 to %numN step %c1 iter_args(%acc = %outZero) -> !Out {
-    %cTile = tile.load %C[%b, %m, %g, %n] : !tile.view<4, bf16> -> !CTile
-    %cBf16 = tile.reshape %cTile : !CTile -> !CBf16
-    %cF32 = tile.convert %cBf16 : !CBf16 -> !CF32
-    %cTf32 = tile.convert %cF32 : !CF32 -> !CTf32
-    %hTile = tile.load %states[%b, %c, %h, %pt, %n] order = [0, 1, 2, 4, 3]
-        : !tile.view<5, f32> -> !HTTile
-    %hT = tile.reshape %hTile : !HTTile -> !HTF32
-    %hTTf32 = tile.convert %hT : !HTF32 -> !HTTf32
-    %next = tile.mma %cTf32, %hTTf32, %acc : !CTf32, !HTTf32, !Out
+    %cM = tile.load %C[%b, %m, %g, %n] dims = [1, 3]
+        : !tile.view<4, bf16> -> !tile.tile<BLOCK_M x BLOCK_N x bf16>
+    %hT = tile.load %states[%b, %c, %h, %pt, %n] dims = [4, 3]
+        : !tile.view<5, f32> -> !tile.tile<BLOCK_N x BLOCK_P x f32>
+    %next = tile.mma %cM, %hT, %acc precision = tf32
+        : !tile.tile<BLOCK_M x BLOCK_N x bf16>,
+          !tile.tile<BLOCK_N x BLOCK_P x f32>, !Out
     scf.yield %next : !Out
   }
-  %gRowsExp = tile.exp2 %gRows : !RowVec
-  %gRowsOut = tile.broadcast %gRowsExp : !RowVec -> !Out
+  %gRowsExp = tile.exp2 %gRows : !Rows
+  %gRowsOut = tile.broadcast %gRowsExp new_dims = [1] : !Rows -> !Out
   %outState = arith.mulf %fromState, %gRowsOut : !Out
 
   // Time step of each row, and the mask and exponents along the rows.
   %rowStart = arith.muli %mInChunk, %blockM : index
   %rowStartI32 = arith.index_cast %rowStart : index to i32
-  %rowStartTile = tile.full %rowStartI32 : !RowIdx
-  %rowIota = tile.arange : !RowIdx
-  %rowIdx = arith.addi %rowIota, %rowStartTile : !RowIdx
-  %rowIdxCol = tile.reshape %rowIdx : !RowIdx -> !RowIdxCol
-  %rowIdxScores = tile.broadcast %rowIdxCol : !RowIdxCol -> !ScoresIdx
-  %gRowsScores = tile.broadcast %gRows : !RowVec -> !Scores
+  %rowStartTile = tile.full %rowStartI32 : !tile.tile<BLOCK_M x i32>
+  %rowIota = tile.arange : !tile.tile<BLOCK_M x i32>
+  %rowIdx = arith.addi %rowIota, %rowStartTile : !tile.tile<BLOCK_M x i32>
+  %rowIdxScores = tile.broadcast %rowIdx new_dims = [1]
+      : !tile.tile<BLOCK_M x i32> -> !tile.tile<BLOCK_M x BLOCK_K x i32>
+  %gRowsScores = tile.broadcast %gRows new_dims = [1] : !Rows -> !Scores
   %negInfScores = tile.full %negInf : !Scores
-  %colIota = tile.arange : !ColIdx
+  %colIota = tile.arange : !tile.tile<BLOCK_K x i32>
 
   // This chunk: columns up to the diagonal, i.e. below rowStart + BLOCK_M.
   %rowEnd = arith.addi %rowStart, %blockM : index
@@ -139,61 +103,57 @@ tile.kernel @compute_out(%x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>,
   %chunkColBase = arith.muli %c, %colTilesPerChunk : index
   %out = scf.for %k = %c0 to %numK step %c1 iter_args(%acc = %outState) -> !Out {
     %kSeq = arith.addi %chunkColBase, %k : index
-    %scoresZero = tile.full %zero : !Scores
+    %scoresZero = tile.full 0.0 : !Scores
     %cb = scf.for %n = %c0 to %numN step %c1 iter_args(%cbAcc = %scoresZero) -> !Scores {
-      %cTile = tile.load %C[%b, %m, %g, %n] : !tile.view<4, bf16> -> !CTile
-      %cBf16 = tile.reshape %cTile : !CTile -> !CBf16
-      %bTile = tile.load %B[%b, %kSeq, %g, %n] order = [0, 2, 3, 1] latency = 2
-          : !tile.view<4, bf16> -> !BTTile
-      %bT = tile.reshape %bTile : !BTTile -> !BTBf16
-      %next = tile.mma %cBf16, %bT, %cbAcc : !CBf16, !BTBf16, !Scores
+      %cM = tile.load %C[%b, %m, %g, %n] dims = [1, 3]
+          : !tile.view<4, bf16> -> !tile.tile<BLOCK_M x BLOCK_N x bf16>
+      %bT = tile.load %B[%b, %kSeq, %g, %n] dims = [3, 1] latency = 2
+          : !tile.view<4, bf16> -> !tile.tile<BLOCK_N x BLOCK_K x bf16>
+      %next = tile.mma %cM, %bT, %cbAcc
+          : !tile.tile<BLOCK_M x BLOCK_N x bf16>,
+            !tile.tile<BLOCK_N x BLOCK_K x bf16>, !Scores
       scf.yield %next : !Scores
     }
 
     %colStart = arith.muli %k, %blockK : index
     %colStartI32 = arith.index_cast %colStart : index to i32
-    %colStartTile = tile.full %colStartI32 : !ColIdx
-    %colIdx = arith.addi %colIota, %colStartTile : !ColIdx
-    %colIdxRow = tile.reshape %colIdx : !ColIdx -> !ColIdxRow
-    %colIdxScores = tile.broadcast %colIdxRow : !ColIdxRow -> !ScoresIdx
-    %causal = arith.cmpi sge, %rowIdxScores, %colIdxScores : !ScoresIdx
+    %colStartTile = tile.full %colStartI32 : !tile.tile<BLOCK_K x i32>
+    %colIdx = arith.addi %colIota, %colStartTile : !tile.tile<BLOCK_K x i32>
+    %colIdxScores = tile.broadcast %colIdx new_dims = [0]
+        : !tile.tile<BLOCK_K x i32> -> !tile.tile<BLOCK_M x BLOCK_K x i32>
+    %causal = arith.cmpi sge, %rowIdxScores, %colIdxScores
+        : !tile.tile<BLOCK_M x BLOCK_K x i32>
 
-    %gColsTile = tile.load %G[%b, %h, %c, %k] latency = 2
-        : !tile.view<4, f32> -> !GColsTile
-    %gCols = tile.reshape %gColsTile : !GColsTile -> !ColVec
-    %gColsScores = tile.broadcast %gCols : !ColVec -> !Scores
+    %gCols = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
+        : !tile.view<4, f32> -> !Cols
+    %gColsScores = tile.broadcast %gCols new_dims = [0] : !Cols -> !Scores
     %segment = arith.subf %gRowsScores, %gColsScores : !Scores
-    %masked = tile.where %causal, %segment, %negInfScores : !Mask, !Scores
+    %masked = tile.where %causal, %segment, %negInfScores
+        : !tile.tile<BLOCK_M x BLOCK_K x i1>, !Scores
     %decay = tile.exp2 %masked : !Scores
 
-    %dtTile = tile.load %dt[%b, %kSeq, %h] latency = 2
-        : !tile.view<3, f32> -> !DtTile
-    %dtCols = tile.reshape %dtTile : !DtTile -> !ColVec
-    %dtScores = tile.broadcast %dtCols : !ColVec -> !Scores
+    %dtCols = tile.load %dt[%b, %kSeq, %h] dims = [1] latency = 2
+        : !tile.view<3, f32> -> !Cols
+    %dtScores = tile.broadcast %dtCols new_dims = [0] : !Cols -> !Scores
     %cbDecay = arith.mulf %cb, %decay : !Scores
     %weights = arith.mulf %cbDecay, %dtScores : !Scores
-    %weightsTf32 = tile.convert %weights : !Scores -> !ScoresTf32
 
-    %xTile = tile.load %x[%b, %kSeq, %h, %pt] latency = 2
-        : !tile.view<4, bf16> -> !XKTile
-    %xBf16 = tile.reshape %xTile : !XKTile -> !XKBf16
-    %xF32 = tile.convert %xBf16 : !XKBf16 -> !XKF32
-    %xTf32 = tile.convert %xF32 : !XKF32 -> !XKTf32
-    %next = tile.mma %weightsTf32, %xTf32, %acc : !ScoresTf32, !XKTf32, !Out
+    %xK = tile.load %x[%b, %kSeq, %h, %pt] dims = [1, 3] latency = 2
+        : !tile.view<4, bf16> -> !tile.tile<BLOCK_K x BLOCK_P x bf16>
+    %next = tile.mma %weights, %xK, %acc precision = tf32
+        : !Scores, !tile.tile<BLOCK_K x BLOCK_P x bf16>, !Out
     scf.yield %next : !Out
   }
 
   // The skip connection D * x on this program's own rows.
-  %dTile = tile.load %D[%h] : !tile.view<1, f32> -> !HeadTile
-  %dOne = tile.reshape %dTile : !HeadTile -> !One
-  %dOut = tile.broadcast %dOne : !One -> !Out
-  %xRowsTile = tile.load %x[%b, %m, %h, %pt] : !tile.view<4, bf16> -> !XMTile
-  %xRowsBf16 = tile.reshape %xRowsTile : !XMTile -> !XMBf16
-  %xRows = tile.convert %xRowsBf16 : !XMBf16 -> !Out
+  %dHead = tile.load %D[%h] : !tile.view<1, f32> -> !tile.tile<1 x f32>
+  %dOut = tile.broadcast %dHead new_dims = [0] : !tile.tile<1 x f32> -> !Out
+  %xRowsBf16 = tile.load %x[%b, %m, %h, %pt] dims = [1, 3]
+      : !tile.view<4, bf16> -> !tile.tile<BLOCK_M x BLOCK_P x bf16>
+  %xRows = tile.convert %xRowsBf16 : !tile.tile<BLOCK_M x BLOCK_P x bf16> -> !Out
   %skip = arith.mulf %dOut, %xRows : !Out
   %y1 = arith.addf %out, %skip : !Out
 
-  %yTile = tile.reshape %y1 : !Out -> !OutTile
-  tile.store %yTile, %y[%b, %m, %h, %pt] : !OutTile, !tile.view<4, f32>
+  tile.store %y1, %y[%b, %m, %h, %pt] dims = [1, 3] : !Out, !tile.view<4, f32>
   tile.return
 }

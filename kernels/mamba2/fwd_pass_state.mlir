@@ -30,39 +30,19 @@
 // the state is summed over every chunk and carries that rounding to every
 // later output. x converts to tf32 exactly.
 
-!State = tensor<?x?xf32, #tile.dims<[BLOCK_P, BLOCK_N]>>
-!StateTf32 = tensor<?x?xtf32, #tile.dims<[BLOCK_P, BLOCK_N]>>
-!StateTile4 = tensor<1x1x?x?xf32, #tile.dims<[1, 1, BLOCK_P, BLOCK_N]>>
-!StateTile5 = tensor<1x1x1x?x?xf32, #tile.dims<[1, 1, 1, BLOCK_P, BLOCK_N]>>
-!GTile = tensor<1x1x1x?xf32, #tile.dims<[1, 1, 1, BLOCK_K]>>
-!GLastTile = tensor<1x1x1x1xf32>
-!DtTile = tensor<1x?x1xf32, #tile.dims<[1, BLOCK_K, 1]>>
-!Col = tensor<?x1xf32, #tile.dims<[BLOCK_K, 1]>>
-!One = tensor<1x1xf32>
-!BTile = tensor<1x?x1x?xbf16, #tile.dims<[1, BLOCK_K, 1, BLOCK_N]>>
-!BBf16 = tensor<?x?xbf16, #tile.dims<[BLOCK_K, BLOCK_N]>>
-!BF32 = tensor<?x?xf32, #tile.dims<[BLOCK_K, BLOCK_N]>>
-!BTf32 = tensor<?x?xtf32, #tile.dims<[BLOCK_K, BLOCK_N]>>
-!XTTile = tensor<1x1x?x?xbf16, #tile.dims<[1, 1, BLOCK_P, BLOCK_K]>>
-!XTBf16 = tensor<?x?xbf16, #tile.dims<[BLOCK_P, BLOCK_K]>>
-!XTF32 = tensor<?x?xf32, #tile.dims<[BLOCK_P, BLOCK_K]>>
-!XTTf32 = tensor<?x?xtf32, #tile.dims<[BLOCK_P, BLOCK_K]>>
+!State = !tile.tile<BLOCK_P x BLOCK_N x f32>
+!Steps = !tile.tile<BLOCK_K x f32>
+!One = !tile.tile<1 x f32>
 
-tile.kernel @fwd_pass_state(%x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>,
-                            %dt: !tile.view<3, f32>, %G: !tile.view<4, f32>,
-                            %init: !tile.view<4, f32>, %has_init: i32,
-                            %states: !tile.view<5, f32>,
-                            %final: !tile.view<4, f32>)
-    attributes {num_warps = 8 : i32,
-                params = {CHUNK = 64 : i64, BLOCK_P = 64 : i64,
-                          BLOCK_N = 64 : i64, BLOCK_K = 64 : i64}} {
+tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
+                            BLOCK_K = 64>(
+    %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %dt: !tile.view<3, f32>,
+    %G: !tile.view<4, f32>, %init: !tile.view<4, f32>, %has_init: i32,
+    %states: !tile.view<5, f32>, %final: !tile.view<4, f32>) warps 8 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero_i32 = arith.constant 0 : i32
-  %zero = arith.constant 0.0 : f32
-  %pn = tile.block_id x
-  %h = tile.block_id y
-  %b = tile.block_id z
+  %pn, %h, %b = tile.block_id x, y, z
 
   %dstate = tile.dim %B[3] : !tile.view<4, bf16>
   %blockN = tile.param "BLOCK_N"
@@ -79,27 +59,26 @@ tile.kernel @fwd_pass_state(%x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>,
 
   %hasInit = arith.cmpi ne, %has_init, %zero_i32 : i32
   %h0 = scf.if %hasInit -> !State {
-    %t = tile.load %init[%b, %h, %pt, %nt] : !tile.view<4, f32> -> !StateTile4
-    %s = tile.reshape %t : !StateTile4 -> !State
+    %s = tile.load %init[%b, %h, %pt, %nt] dims = [2, 3]
+        : !tile.view<4, f32> -> !State
     scf.yield %s : !State
   } else {
-    %s = tile.full %zero : !State
+    %s = tile.full 0.0 : !State
     scf.yield %s : !State
   }
 
   %blockK = tile.param "BLOCK_K"
   %kTilesPerChunk = arith.divui %chunkSize, %blockK : index
   %hLast = scf.for %c = %c0 to %nchunks step %c1 iter_args(%hc = %h0) -> !State {
-    %entering = tile.reshape %hc : !State -> !StateTile5
-    tile.store %entering, %states[%b, %c, %h, %pt, %nt]
-        : !StateTile5, !tile.view<5, f32>
+    tile.store %hc, %states[%b, %c, %h, %pt, %nt] dims = [3, 4]
+        : !State, !tile.view<5, f32>
 
-    %gLastTile = tile.load %G[%b, %h, %c, %lastStep]
-        : !tile.view<4, f32> -> !GLastTile
-    %gLast = tile.reshape %gLastTile : !GLastTile -> !One
-    %gLastCol = tile.broadcast %gLast : !One -> !Col
+    %gLast = tile.load %G[%b, %h, %c, %lastStep] dims = [3]
+        : !tile.view<4, f32> -> !One
+    %gLastSteps = tile.broadcast %gLast : !One -> !Steps
     %chunkDecay = tile.exp2 %gLast : !One
-    %chunkDecayState = tile.broadcast %chunkDecay : !One -> !State
+    %chunkDecayState = tile.broadcast %chunkDecay new_dims = [0]
+        : !One -> !State
     %decayed = arith.mulf %hc, %chunkDecayState : !State
 
     // The chunk's contribution, BLOCK_K steps at a time so that the operand
@@ -109,39 +88,34 @@ tile.kernel @fwd_pass_state(%x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>,
       %kSeq = arith.addi %kBase, %k : index
       // Weight of step t: dt_t * exp2(G_last - G_t), never above dt_t since
       // G falls along the chunk.
-      %gTile = tile.load %G[%b, %h, %c, %k] latency = 2
-          : !tile.view<4, f32> -> !GTile
-      %gCol = tile.reshape %gTile : !GTile -> !Col
-      %toEnd = arith.subf %gLastCol, %gCol : !Col
-      %decayToEnd = tile.exp2 %toEnd : !Col
-      %dtTile = tile.load %dt[%b, %kSeq, %h] latency = 2
-          : !tile.view<3, f32> -> !DtTile
-      %dtCol = tile.reshape %dtTile : !DtTile -> !Col
-      %weight = arith.mulf %dtCol, %decayToEnd : !Col
-      %weightB = tile.broadcast %weight : !Col -> !BF32
+      %gK = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
+          : !tile.view<4, f32> -> !Steps
+      %toEnd = arith.subf %gLastSteps, %gK : !Steps
+      %decayToEnd = tile.exp2 %toEnd : !Steps
+      %dtK = tile.load %dt[%b, %kSeq, %h] dims = [1] latency = 2
+          : !tile.view<3, f32> -> !Steps
+      %weight = arith.mulf %dtK, %decayToEnd : !Steps
+      %weightB = tile.broadcast %weight new_dims = [1]
+          : !Steps -> !tile.tile<BLOCK_K x BLOCK_N x f32>
 
-      %bTile = tile.load %B[%b, %kSeq, %g, %nt] latency = 2
-          : !tile.view<4, bf16> -> !BTile
-      %bBf16 = tile.reshape %bTile : !BTile -> !BBf16
-      %bF32 = tile.convert %bBf16 : !BBf16 -> !BF32
-      %bScaled = arith.mulf %bF32, %weightB : !BF32
-      %bTf32 = tile.convert %bScaled : !BF32 -> !BTf32
+      %bK = tile.load %B[%b, %kSeq, %g, %nt] dims = [1, 3] latency = 2
+          : !tile.view<4, bf16> -> !tile.tile<BLOCK_K x BLOCK_N x bf16>
+      %bF32 = tile.convert %bK : !tile.tile<BLOCK_K x BLOCK_N x bf16>
+          -> !tile.tile<BLOCK_K x BLOCK_N x f32>
+      %bScaled = arith.mulf %bF32, %weightB : !tile.tile<BLOCK_K x BLOCK_N x f32>
 
       // x^T: (head dim, time), read transposed.
-      %xTile = tile.load %x[%b, %kSeq, %h, %pt] order = [0, 2, 3, 1] latency = 2
-          : !tile.view<4, bf16> -> !XTTile
-      %xBf16 = tile.reshape %xTile : !XTTile -> !XTBf16
-      %xF32 = tile.convert %xBf16 : !XTBf16 -> !XTF32
-      %xTf32 = tile.convert %xF32 : !XTF32 -> !XTTf32
-
-      %sum = tile.mma %xTf32, %bTf32, %acc : !XTTf32, !BTf32, !State
+      %xT = tile.load %x[%b, %kSeq, %h, %pt] dims = [3, 1] latency = 2
+          : !tile.view<4, bf16> -> !tile.tile<BLOCK_P x BLOCK_K x bf16>
+      %sum = tile.mma %xT, %bScaled, %acc precision = tf32
+          : !tile.tile<BLOCK_P x BLOCK_K x bf16>,
+            !tile.tile<BLOCK_K x BLOCK_N x f32>, !State
       scf.yield %sum : !State
     }
     scf.yield %next : !State
   }
 
-  %finalTile = tile.reshape %hLast : !State -> !StateTile4
-  tile.store %finalTile, %final[%b, %h, %pt, %nt]
-      : !StateTile4, !tile.view<4, f32>
+  tile.store %hLast, %final[%b, %h, %pt, %nt] dims = [2, 3]
+      : !State, !tile.view<4, f32>
   tile.return
 }

@@ -341,7 +341,8 @@ LogicalResult KernelOp::verifyRegions() {
                    succeeded(checkSize(type, loc)));
   };
   WalkResult walk = body.walk([&](Operation *op) {
-    if (isa<math::MathDialect>(op->getDialect()) && !isSupportedMathOp(op)) {
+    if (isa_and_nonnull<math::MathDialect>(op->getDialect()) &&
+        !isSupportedMathOp(op)) {
       op->emitOpError() << "is not supported in tile kernels (see "
                            "docs/semantics.md for the math functions they "
                            "may use)";
@@ -526,8 +527,18 @@ ParseResult FullOp::parse(OpAsmParser &parser, OperationState &result) {
   SMLoc literalLoc = parser.getCurrentLocation();
   Builder &builder = parser.getBuilder();
   double number = 0;
-  if (isLiteral && parser.parseFloat(number))
-    return failure();
+  int64_t integer = 0;
+  bool isInteger = false;
+  if (isLiteral) {
+    OptionalParseResult asInteger = parser.parseOptionalInteger(integer);
+    isInteger = asInteger.has_value();
+    if (isInteger && failed(*asInteger))
+      return failure();
+    if (isInteger)
+      number = static_cast<double>(integer);
+    else if (parser.parseFloat(number))
+      return failure();
+  }
   RankedTensorType type;
   SMLoc typeLoc;
   if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
@@ -540,8 +551,8 @@ ParseResult FullOp::parse(OpAsmParser &parser, OperationState &result) {
            << "'result' must be ranked tensor of 32-bit float or 16-bit float "
               "or bfloat16 type or tf32 type or 1-bit signless integer or "
               "8-bit signless integer or 16-bit signless integer or 32-bit "
-              "signless integer or 64-bit signless integer values, but got '"
-           << type << "'";
+              "signless integer or 64-bit signless integer values, but got "
+           << type;
   result.addTypes(type);
   Type element = type.getElementType();
   if (!isLiteral)
@@ -556,10 +567,10 @@ ParseResult FullOp::parse(OpAsmParser &parser, OperationState &result) {
                   APFloat::rmNearestTiesToEven, &losesInfo);
     constant = builder.getFloatAttr(floatType, value);
   } else if (auto intType = dyn_cast<IntegerType>(element)) {
-    if (number != std::trunc(number))
+    if (!isInteger)
       return parser.emitError(literalLoc)
              << "an integer tile needs an integer literal, not " << number;
-    constant = builder.getIntegerAttr(intType, static_cast<int64_t>(number));
+    constant = builder.getIntegerAttr(intType, integer);
   } else {
     return parser.emitError(literalLoc)
            << "a " << element << " tile cannot be filled from a literal";

@@ -1,8 +1,8 @@
 // The compute_out kernel parses, verifies and binds for each chunk size.
 // RUN: tile-opt %tilec_src/kernels/mamba2/compute_out.mlir | tile-opt | FileCheck %s --check-prefix=PARSE
-// RUN: tile-opt --tile-bind-params="params=CHUNK=64" %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" -DBM=64 -DBK=64 -DBP=64 -DBN=64
-// RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_M=32,BLOCK_K=16,BLOCK_P=32,BLOCK_N=128" %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" -DBM=32 -DBK=16 -DBP=32 -DBN=128
-// RUN: tile-opt --tile-bind-params="params=CHUNK=256,BLOCK_M=128,BLOCK_K=64" %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" -DBM=128 -DBK=64 -DBP=64 -DBN=64
+// RUN: tile-opt --tile-bind-params="params=CHUNK=64" --tile-expand-forms %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" -DBM=64 -DBK=64 -DBP=64 -DBN=64
+// RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_M=32,BLOCK_K=16,BLOCK_P=32,BLOCK_N=128" --tile-expand-forms %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" -DBM=32 -DBK=16 -DBP=32 -DBN=128
+// RUN: tile-opt --tile-bind-params="params=CHUNK=256,BLOCK_M=128,BLOCK_K=64" --tile-expand-forms %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" -DBM=128 -DBK=64 -DBP=64 -DBN=64
 
 // PARSE: kernel @compute_out
 // PARSE: where

@@ -1,8 +1,8 @@
 // The fwd_pass_state kernel parses, verifies and binds for each chunk size.
 // RUN: tile-opt %tilec_src/kernels/mamba2/fwd_pass_state.mlir | tile-opt | FileCheck %s --check-prefix=PARSE
-// RUN: tile-opt --tile-bind-params="params=CHUNK=64" %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --implicit-check-not="param \"" -DBK=64 -DBP=64 -DBN=64
-// RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_P=32,BLOCK_N=16,BLOCK_K=32" %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --implicit-check-not="param \"" -DBK=32 -DBP=32 -DBN=16
-// RUN: tile-opt --tile-bind-params="params=CHUNK=256,BLOCK_P=64,BLOCK_N=128,BLOCK_K=64" %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --implicit-check-not="param \"" -DBK=64 -DBP=64 -DBN=128
+// RUN: tile-opt --tile-bind-params="params=CHUNK=64" --tile-expand-forms %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --implicit-check-not="param \"" -DBK=64 -DBP=64 -DBN=64
+// RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_P=32,BLOCK_N=16,BLOCK_K=32" --tile-expand-forms %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --implicit-check-not="param \"" -DBK=32 -DBP=32 -DBN=16
+// RUN: tile-opt --tile-bind-params="params=CHUNK=256,BLOCK_P=64,BLOCK_N=128,BLOCK_K=64" --tile-expand-forms %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --implicit-check-not="param \"" -DBK=64 -DBP=64 -DBN=128
 
 // PARSE: kernel @fwd_pass_state
 // PARSE: scf.for
