@@ -136,8 +136,8 @@ SmallVector<LayoutDim> outDimsOf(ArrayRef<int64_t> shape) {
 /// The images must lie inside the padded tile and reach all of it (with
 /// `bijective`, also each point once).
 LogicalResult verifyCoverage(ArrayRef<int64_t> shape, unsigned rank,
-                             ArrayRef<ArrayRef<int64_t>> inputs,
-                             bool bijective, StringRef what,
+                             ArrayRef<ArrayRef<int64_t>> inputs, bool bijective,
+                             StringRef what,
                              function_ref<InFlightDiagnostic()> emitError) {
   if (shape.size() != rank)
     return emitError() << what << " has images with " << rank
@@ -150,8 +150,7 @@ LogicalResult verifyCoverage(ArrayRef<int64_t> shape, unsigned rank,
       if (flat[i] < 0 || flat[i] >= extent)
         return emitError() << what << " maps a bit to coordinate " << flat[i]
                            << " of dimension " << i % rank
-                           << ", outside the tile's extent "
-                           << shape[i % rank]
+                           << ", outside the tile's extent " << shape[i % rank]
                            << (extent != shape[i % rank]
                                    ? " (padded to " + std::to_string(extent) +
                                          ")"
@@ -166,7 +165,8 @@ LogicalResult verifyCoverage(ArrayRef<int64_t> shape, unsigned rank,
     outBits += llvm::Log2_64(uint64_t(extent));
   }
   if (outBits > 63)
-    return emitError() << what << " describes a tile of more than 2^63 elements";
+    return emitError() << what
+                       << " describes a tile of more than 2^63 elements";
   size_t numInputs = 0;
   for (ArrayRef<int64_t> flat : inputs)
     for (size_t i = 0; i < flat.size(); i += rank) {
@@ -229,8 +229,8 @@ Attribute DistributedLayoutAttr::parse(AsmParser &parser, Type) {
     parser.emitError(loc) << "a layout needs the images of its 5 lane bits";
     return {};
   }
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), *rank, registers, lanes, warps);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    *rank, registers, lanes, warps);
 }
 
 void DistributedLayoutAttr::print(AsmPrinter &printer) const {
@@ -243,10 +243,11 @@ void DistributedLayoutAttr::print(AsmPrinter &printer) const {
   printer << ">";
 }
 
-LogicalResult DistributedLayoutAttr::verify(
-    function_ref<InFlightDiagnostic()> emitError, unsigned rank,
-    ArrayRef<int64_t> registerBases, ArrayRef<int64_t> laneBases,
-    ArrayRef<int64_t> warpBases) {
+LogicalResult
+DistributedLayoutAttr::verify(function_ref<InFlightDiagnostic()> emitError,
+                              unsigned rank, ArrayRef<int64_t> registerBases,
+                              ArrayRef<int64_t> laneBases,
+                              ArrayRef<int64_t> warpBases) {
   if (rank == 0)
     return emitError() << "a register layout describes a tile of rank >= 1";
   if (laneBases.size() != 5 * rank)
@@ -305,8 +306,8 @@ Attribute SharedLayoutAttr::parse(AsmParser &parser, Type) {
     parser.emitError(loc) << "a shared layout needs at least one offset bit";
     return {};
   }
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), *rank, offsets);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    *rank, offsets);
 }
 
 void SharedLayoutAttr::print(AsmPrinter &printer) const {
@@ -363,8 +364,8 @@ Type SmemType::parse(AsmParser &parser) {
     return {};
   if (parser.parseGreater())
     return {};
-  return getChecked([&] { return parser.emitError(loc); },
-                    parser.getContext(), shape, elementType, layout, isMutable);
+  return getChecked([&] { return parser.emitError(loc); }, parser.getContext(),
+                    shape, elementType, layout, isMutable);
 }
 
 void SmemType::print(AsmPrinter &printer) const {

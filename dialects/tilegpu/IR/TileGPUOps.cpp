@@ -39,8 +39,7 @@ LogicalResult requireLayout(Operation *op, RankedTensorType tile,
 /// A tile moved between registers and a buffer: same element type and the
 /// shape of one stage, with a stage index exactly when the buffer is staged.
 LogicalResult verifyTileInBuffer(Operation *op, RankedTensorType tile,
-                                 SmemType buffer, Value stage,
-                                 StringRef role) {
+                                 SmemType buffer, Value stage, StringRef role) {
   if (failed(requireLayout(op, tile, role)))
     return failure();
   if (buffer.isStaged() != bool(stage))
@@ -52,14 +51,14 @@ LogicalResult verifyTileInBuffer(Operation *op, RankedTensorType tile,
                    : std::string("the buffer has no stage dimension, so it "
                                  "takes no stage index"));
   if (tile.getElementType() != buffer.getElementType())
-    return op->emitOpError() << "the " << role << " holds "
-                             << tile.getElementType() << " but the buffer holds "
-                             << buffer.getElementType();
+    return op->emitOpError()
+           << "the " << role << " holds " << tile.getElementType()
+           << " but the buffer holds " << buffer.getElementType();
   if (tile.getShape() != buffer.getTileShape())
-    return op->emitOpError() << "the " << role << " is a "
-                             << formatShape(tile.getShape())
-                             << " tile but the buffer holds "
-                             << formatShape(buffer.getTileShape()) << " tiles";
+    return op->emitOpError()
+           << "the " << role << " is a " << formatShape(tile.getShape())
+           << " tile but the buffer holds "
+           << formatShape(buffer.getTileShape()) << " tiles";
   return success();
 }
 
@@ -90,7 +89,8 @@ LogicalResult ConvertLayoutOp::verify() {
   if (source.getElementType() != result.getElementType())
     return emitOpError() << "moves a tile without converting its elements: "
                          << source.getElementType() << " in, "
-                         << result.getElementType() << " out (use tile.convert)";
+                         << result.getElementType()
+                         << " out (use tile.convert)";
   unsigned srcWarps = getDistributedLayout(source).getNumWarps();
   unsigned dstWarps = getDistributedLayout(result).getNumWarps();
   if (srcWarps != dstWarps)

@@ -116,14 +116,16 @@ LogicalResult LayoutAssigner::assign(Operation *op) {
     return op->emitOpError()
            << "has regions that tilegpu-assign-layouts cannot see into";
   if (isShorthand(op))
-    return op->emitOpError() << "is a shorthand of the kernel language: run "
-                                "tile-expand-forms before tilegpu-assign-layouts";
-  for (Type type : llvm::concat<Type>(op->getOperandTypes(),
-                                      op->getResultTypes()))
-    if (auto tile = dyn_cast<RankedTensorType>(type); tile &&
-                                                      !tile.hasStaticShape())
-      return op->emitOpError() << "has a tile of unbound shape: run "
-                                  "tile-bind-params before layouts are assigned";
+    return op->emitOpError()
+           << "is a shorthand of the kernel language: run "
+              "tile-expand-forms before tilegpu-assign-layouts";
+  for (Type type :
+       llvm::concat<Type>(op->getOperandTypes(), op->getResultTypes()))
+    if (auto tile = dyn_cast<RankedTensorType>(type);
+        tile && !tile.hasStaticShape())
+      return op->emitOpError()
+             << "has a tile of unbound shape: run "
+                "tile-bind-params before layouts are assigned";
 
   auto tileOf = [](Value v) { return cast<RankedTensorType>(v.getType()); };
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
@@ -199,8 +201,8 @@ LogicalResult LayoutAssigner::assign(Operation *op) {
   else if (isa<tile::CumsumOp>(op))
     layout = sourceLayout;
   else if (auto permute = dyn_cast<tile::PermuteOp>(op))
-    layout = getPermutedLayout(sourceLayout, sourceShape,
-                               permute.getPermutation());
+    layout =
+        getPermutedLayout(sourceLayout, sourceShape, permute.getPermutation());
   else if (auto reshape = dyn_cast<tile::ReshapeOp>(op))
     layout = getReshapedLayout(sourceLayout, sourceShape,
                                tileOf(reshape.getResult()).getShape());
@@ -224,9 +226,8 @@ LogicalResult LayoutAssigner::assignFor(scf::ForOp loop) {
   // An iteration argument starts in its initial value's layout; what the
   // body yields is converted to it (tilegpu-remove-layout-conversions may
   // then carry the yielded layout instead).
-  for (auto [init, arg, result] :
-       llvm::zip(loop.getInitArgs(), loop.getRegionIterArgs(),
-                 loop.getResults())) {
+  for (auto [init, arg, result] : llvm::zip(
+           loop.getInitArgs(), loop.getRegionIterArgs(), loop.getResults())) {
     if (!isa<RankedTensorType>(init.getType()))
       continue;
     DistributedLayoutAttr layout = layoutOf(init);

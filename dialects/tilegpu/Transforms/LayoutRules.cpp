@@ -19,8 +19,9 @@ SmallVector<LayoutDim> outDims(ArrayRef<int64_t> shape) {
 }
 
 /// The layout with every basis rewritten by `map` over new output dims.
-LinearLayout mapBases(const LinearLayout &layout, ArrayRef<int64_t> newShape,
-                      function_ref<LinearLayout::Basis(ArrayRef<int64_t>)> map) {
+LinearLayout
+mapBases(const LinearLayout &layout, ArrayRef<int64_t> newShape,
+         function_ref<LinearLayout::Basis(ArrayRef<int64_t>)> map) {
   SmallVector<LinearLayout::InDim> ins = layout.getBases();
   for (LinearLayout::InDim &in : ins)
     for (LinearLayout::Basis &basis : in.bases)
@@ -44,17 +45,18 @@ void mlir::tilegpu::retypeConstant(arith::ConstantOp constant,
   constant.getResult().setType(type);
 }
 
-DistributedLayoutAttr mlir::tilegpu::getBlockedLayout(
-    MLIRContext *context, ArrayRef<int64_t> shape, unsigned contiguousDim,
-    int64_t vectorElements, unsigned numWarps) {
+DistributedLayoutAttr mlir::tilegpu::getBlockedLayout(MLIRContext *context,
+                                                      ArrayRef<int64_t> shape,
+                                                      unsigned contiguousDim,
+                                                      int64_t vectorElements,
+                                                      unsigned numWarps) {
   SmallVector<int64_t> padded = getPaddedShape(shape);
   unsigned rank = padded.size();
   SmallVector<unsigned> order{contiguousDim};
   for (unsigned d = rank; d-- > 0;)
     if (d != contiguousDim)
       order.push_back(d);
-  SmallVector<int64_t> sizePerThread(rank, 1), threads(rank, 1),
-      warps(rank, 1);
+  SmallVector<int64_t> sizePerThread(rank, 1), threads(rank, 1), warps(rank, 1);
   sizePerThread[contiguousDim] =
       std::min<int64_t>(vectorElements, padded[contiguousDim]);
   // Lanes, then warps, fill the dims fastest first; what is left over
@@ -97,9 +99,9 @@ DistributedLayoutAttr mlir::tilegpu::getDefaultLayout(RankedTensorType tile,
                           tile.getRank() - 1, 1, numWarps);
 }
 
-std::optional<MmaLayouts>
-mlir::tilegpu::getMmaSyncLayouts(RankedTensorType a, RankedTensorType b,
-                                 unsigned numWarps) {
+std::optional<MmaLayouts> mlir::tilegpu::getMmaSyncLayouts(RankedTensorType a,
+                                                           RankedTensorType b,
+                                                           unsigned numWarps) {
   Type element = a.getElementType();
   tilec::MmaSyncShape instruction;
   int64_t k;
@@ -132,27 +134,28 @@ mlir::tilegpu::getMmaSyncLayouts(RankedTensorType a, RankedTensorType b,
   SmallVector<int64_t> accShape{m, n};
   return MmaLayouts{
       DistributedLayoutAttr::get(
-          context, tilec::mmaSyncOperandLayout(instruction, tilec::MmaOperand::A,
-                                               aShape, {wm, wn})),
+          context, tilec::mmaSyncOperandLayout(
+                       instruction, tilec::MmaOperand::A, aShape, {wm, wn})),
       DistributedLayoutAttr::get(
-          context, tilec::mmaSyncOperandLayout(instruction, tilec::MmaOperand::B,
-                                               bShape, {wm, wn})),
+          context, tilec::mmaSyncOperandLayout(
+                       instruction, tilec::MmaOperand::B, bShape, {wm, wn})),
       DistributedLayoutAttr::get(
           context, tilec::mmaSyncAccumulatorLayout(accShape, {wm, wn}))};
 }
 
-DistributedLayoutAttr mlir::tilegpu::getBroadcastSourceLayout(
-    DistributedLayoutAttr result, ArrayRef<int64_t> resultShape,
-    ArrayRef<int64_t> sourceShape) {
-  LinearLayout projected = mapBases(
-      result.getLinearLayout(resultShape), sourceShape,
-      [&](ArrayRef<int64_t> basis) {
-        LinearLayout::Basis kept(basis.begin(), basis.end());
-        for (auto [d, extent] : llvm::enumerate(sourceShape))
-          if (extent == 1)
-            kept[d] = 0;
-        return kept;
-      });
+DistributedLayoutAttr
+mlir::tilegpu::getBroadcastSourceLayout(DistributedLayoutAttr result,
+                                        ArrayRef<int64_t> resultShape,
+                                        ArrayRef<int64_t> sourceShape) {
+  LinearLayout projected =
+      mapBases(result.getLinearLayout(resultShape), sourceShape,
+               [&](ArrayRef<int64_t> basis) {
+                 LinearLayout::Basis kept(basis.begin(), basis.end());
+                 for (auto [d, extent] : llvm::enumerate(sourceShape))
+                   if (extent == 1)
+                     kept[d] = 0;
+                 return kept;
+               });
   return DistributedLayoutAttr::get(
       result.getContext(), projected.removeZeroBases(tilec::kRegister));
 }
@@ -216,8 +219,7 @@ mlir::tilegpu::getPermutedLayout(DistributedLayoutAttr source,
   for (int64_t d : permutation)
     order.push_back(tilec::tensorDimName(d));
   return DistributedLayoutAttr::get(
-      source.getContext(),
-      source.getLinearLayout(shape).transposeOuts(order));
+      source.getContext(), source.getLinearLayout(shape).transposeOuts(order));
 }
 
 bool mlir::tilegpu::isFreeConversion(RankedTensorType type,
@@ -227,9 +229,10 @@ bool mlir::tilegpu::isFreeConversion(RankedTensorType type,
     return true;
   if (from.getNumWarps() != to.getNumWarps())
     return false;
-  llvm::Expected<tilec::ConversionPlan> plan = tilec::planConversion(
-      from.getLinearLayout(type.getShape()), to.getLinearLayout(type.getShape()),
-      getElementBytes(type.getElementType()));
+  llvm::Expected<tilec::ConversionPlan> plan =
+      tilec::planConversion(from.getLinearLayout(type.getShape()),
+                            to.getLinearLayout(type.getShape()),
+                            getElementBytes(type.getElementType()));
   if (!plan) {
     llvm::consumeError(plan.takeError());
     return false;

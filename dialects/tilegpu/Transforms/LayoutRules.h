@@ -52,9 +52,8 @@ struct MmaLayouts {
 };
 /// None for f32 operands (full-precision FMAs, no tensor core) and for tiles
 /// smaller than one instruction.
-std::optional<MmaLayouts> getMmaSyncLayouts(RankedTensorType a,
-                                            RankedTensorType b,
-                                            unsigned numWarps);
+std::optional<MmaLayouts>
+getMmaSyncLayouts(RankedTensorType a, RankedTensorType b, unsigned numWarps);
 
 /// tile.broadcast: the source layout for a result in `result` layout (the
 /// result's with the broadcast dims projected away and the registers that

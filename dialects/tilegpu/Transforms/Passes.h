@@ -3,8 +3,8 @@
 #ifndef TILEGPU_TRANSFORMS_PASSES_H
 #define TILEGPU_TRANSFORMS_PASSES_H
 
-#include "tilegpu/IR/TileGPU.h"
 #include "mlir/Pass/Pass.h"
+#include "tilegpu/IR/TileGPU.h"
 
 namespace mlir::tilegpu {
 

@@ -34,17 +34,17 @@ struct PrintConversionPlansPass
         remark << "free";
         break;
       case tilec::ConversionPlan::Kind::RegisterPermutation:
-        remark << "register permutation of "
-               << plan->srcRegisterOf.size() << " registers";
+        remark << "register permutation of " << plan->srcRegisterOf.size()
+               << " registers";
         break;
       case tilec::ConversionPlan::Kind::WarpShuffle:
         remark << "warp shuffles: " << plan->shuffles.size() << " rounds";
         break;
       case tilec::ConversionPlan::Kind::SharedMemory: {
-        int64_t elements =
-            plan->shared->layout.getTotalOutBits() < 63
-                ? int64_t(1) << plan->shared->layout.getTotalOutBits()
-                : 0;
+        int64_t elements = plan->shared->layout.getTotalOutBits() < 63
+                               ? int64_t(1)
+                                     << plan->shared->layout.getTotalOutBits()
+                               : 0;
         remark << "shared memory: " << elements * bytes << " bytes, "
                << plan->shared->vectorElements << "-element vectors";
         break;

@@ -84,8 +84,7 @@ DistributedLayoutAttr getDerivedLayout(Operation *user,
   if (isa<tile::CumsumOp>(user))
     return layout;
   if (auto permute = dyn_cast<tile::PermuteOp>(user))
-    return getPermutedLayout(layout, shapeOf(source),
-                             permute.getPermutation());
+    return getPermutedLayout(layout, shapeOf(source), permute.getPermutation());
   if (isa<tile::ReshapeOp>(user))
     return getReshapedLayout(layout, shapeOf(source),
                              shapeOf(user->getResult(0)));
@@ -169,15 +168,15 @@ bool ConversionRemover::rematerialise(ConvertLayoutOp op) {
   builder.setInsertionPointAfter(def);
   SmallVector<Value> operands;
   if (auto broadcast = dyn_cast<tile::BroadcastOp>(def)) {
-    operands.push_back(convertTo(
-        builder, broadcast.getSource(),
-        getBroadcastSourceLayout(layout, type.getShape(),
-                                 shapeOf(broadcast.getSource()))));
+    operands.push_back(
+        convertTo(builder, broadcast.getSource(),
+                  getBroadcastSourceLayout(layout, type.getShape(),
+                                           shapeOf(broadcast.getSource()))));
   } else if (auto reshape = dyn_cast<tile::ReshapeOp>(def)) {
-    operands.push_back(convertTo(
-        builder, reshape.getSource(),
-        getReshapedLayout(layout, type.getShape(),
-                          shapeOf(reshape.getSource()))));
+    operands.push_back(
+        convertTo(builder, reshape.getSource(),
+                  getReshapedLayout(layout, type.getShape(),
+                                    shapeOf(reshape.getSource()))));
   } else {
     // An operand used twice (cmpi %x, %x) is converted once.
     DenseMap<Value, Value> converted;
@@ -208,7 +207,8 @@ bool ConversionRemover::pushForward(ConvertLayoutOp op) {
   // A conversion that moves no data costs nothing where it is; moving it
   // would only move the renaming (and could trade places with another).
   auto type = cast<RankedTensorType>(op.getType());
-  if (isFreeConversion(type, layoutOf(op.getSource()), layoutOf(op.getResult())))
+  if (isFreeConversion(type, layoutOf(op.getSource()),
+                       layoutOf(op.getResult())))
     return false;
   Operation *user = *op->getUsers().begin();
   // Only within a block: moving a conversion into a loop body would run it
@@ -220,7 +220,8 @@ bool ConversionRemover::pushForward(ConvertLayoutOp op) {
   DistributedLayoutAttr userLayout;
   if (isElementwise(user)) {
     for (Value operand : user->getOperands())
-      if (operand != op.getResult() && isa<RankedTensorType>(operand.getType()) &&
+      if (operand != op.getResult() &&
+          isa<RankedTensorType>(operand.getType()) &&
           !isRematerialisable(operand))
         return false;
     userLayout = layout;
@@ -233,7 +234,8 @@ bool ConversionRemover::pushForward(ConvertLayoutOp op) {
   for (OpOperand &operand : user->getOpOperands()) {
     if (operand.get() == op.getResult())
       operand.set(source);
-    else if (isElementwise(user) && isa<RankedTensorType>(operand.get().getType()))
+    else if (isElementwise(user) &&
+             isa<RankedTensorType>(operand.get().getType()))
       operand.set(convertTo(builder, operand.get(), layout));
   }
   Value result = user->getResult(0);
