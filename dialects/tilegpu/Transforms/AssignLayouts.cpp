@@ -263,11 +263,29 @@ LogicalResult LayoutAssigner::assignIf(scf::IfOp branch) {
   return success();
 }
 
+/// Layouts are assigned once: a kernel that has some already (or tilegpu
+/// ops) is refused rather than half re-assigned.
+LogicalResult requireNoLayouts(tile::KernelOp kernel) {
+  WalkResult walk = kernel.walk([](Operation *op) {
+    auto hasLayout = [](Type t) { return bool(getDistributedLayout(t)); };
+    if (isa<TileGPUDialect>(op->getDialect()) ||
+        llvm::any_of(op->getResultTypes(), hasLayout)) {
+      op->emitOpError() << "already has register layouts: "
+                           "tilegpu-assign-layouts runs once, on bound tile IR";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
 struct AssignLayoutsPass
     : tilegpu::impl::TileGPUAssignLayoutsBase<AssignLayoutsPass> {
   using Base::Base;
   void runOnOperation() override {
     WalkResult walk = getOperation().walk([&](tile::KernelOp kernel) {
+      if (failed(requireNoLayouts(kernel)))
+        return WalkResult::interrupt();
       LayoutAssigner assigner(kernel, vectorize);
       return failed(assigner.assign(kernel.getBody().front()))
                  ? WalkResult::interrupt()

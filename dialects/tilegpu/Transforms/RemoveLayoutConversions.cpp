@@ -127,7 +127,13 @@ private:
     if (Operation *def = op.getSource().getDefiningOp())
       maybeDead.insert(def);
     op.getResult().replaceAllUsesWith(value);
-    op.erase();
+    erase(op);
+  }
+
+  /// Erases `op`, which may be among the ops waiting to be found dead.
+  void erase(Operation *op) {
+    maybeDead.remove(op);
+    op->erase();
   }
 
   bool fold(ConvertLayoutOp op);
@@ -245,7 +251,7 @@ bool ConversionRemover::pushForward(ConvertLayoutOp op) {
   Value back = convertTo(builder, result, previous);
   if (back != result)
     result.replaceAllUsesExcept(back, back.getDefiningOp());
-  op.erase();
+  erase(op);
   return true;
 }
 
@@ -280,21 +286,17 @@ bool ConversionRemover::carryThroughLoop(scf::ForOp loop) {
 }
 
 void ConversionRemover::eraseDeadOps() {
-  bool erased = true;
-  while (erased) {
-    erased = false;
-    for (Operation *op : llvm::make_early_inc_range(maybeDead)) {
-      if (!op->use_empty() || !isMemoryEffectFree(op))
-        continue;
-      for (Value operand : op->getOperands())
-        if (Operation *def = operand.getDefiningOp())
-          maybeDead.insert(def);
-      maybeDead.remove(op);
-      op->erase();
-      erased = true;
-    }
+  // Popped before it is erased, so the set never holds an erased op; an op
+  // found alive may come back when its last user goes.
+  while (!maybeDead.empty()) {
+    Operation *op = maybeDead.pop_back_val();
+    if (!op->use_empty() || !isMemoryEffectFree(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        maybeDead.insert(def);
+    op->erase();
   }
-  maybeDead.clear();
 }
 
 struct RemoveLayoutConversionsPass

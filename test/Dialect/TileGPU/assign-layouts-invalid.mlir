@@ -30,3 +30,14 @@ tile.kernel @while_loop(%x: !tile.view<1, f32>, %go: i1) attributes {num_warps =
   }
   tile.return
 }
+
+// -----
+
+#blocked = #tilegpu.dist<register = [[1], [2], [4], [8]], lane = [[16], [32], [64], [128], [256]], warp = []>
+tile.kernel @twice(%x: !tile.view<1, f32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  // expected-error @+1 {{already has register layouts: tilegpu-assign-layouts runs once, on bound tile IR}}
+  %t = tile.load %x[%c0] : !tile.view<1, f32> -> tensor<512xf32, #blocked>
+  tile.store %t, %x[%c0] : tensor<512xf32, #blocked>, !tile.view<1, f32>
+  tile.return
+}
