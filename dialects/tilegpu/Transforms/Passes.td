@@ -66,6 +66,23 @@ def TileGPURemoveLayoutConversions
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "::mlir::ModuleOp"> {
+  let summary = "places shared buffers by their lifetimes";
+  let description = [{
+    Gives every `tilegpu.local_alloc` and every `tilegpu.convert_layout` that
+    `tilec::planConversion` stages through shared memory a byte offset
+    (`tilegpu.offset`), and each kernel its total (`tilegpu.shared_bytes`).
+    A buffer lives from its allocation to its last use, extended to the end
+    of every loop that uses it but does not allocate it; a conversion's
+    staging buffer lives at the conversion only. Largest buffer first, each
+    at the lowest offset, aligned to 16 bytes (1024 for a layout that is
+    not row-major: the swizzle atom of TMA and wgmma), that no buffer
+    alive at the same time occupies.
+
+    Example: `tile-opt --tilegpu-allocate-shared`
+  }];
+}
+
 def TileGPUPrintConversionPlans
     : Pass<"tilegpu-print-conversion-plans", "::mlir::ModuleOp"> {
   let summary = "reports how each layout conversion will be lowered";
