@@ -5,6 +5,8 @@
 
 #include "tile/IR/Tile.h"
 #include "tile/Transforms/Passes.h"
+#include "tilegpu/IR/TileGPU.h"
+#include "tilegpu/Transforms/Passes.h"
 #include "tilec/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -21,9 +23,16 @@ inline void registerKernelDialects(mlir::DialectRegistry &registry) {
                   mlir::math::MathDialect, mlir::scf::SCFDialect>();
 }
 
+/// The lowering-level dialect (docs/codegen-layouts.md): what the layout
+/// passes produce. Kernel authors and the interpreter never see it.
+inline void registerLoweringDialects(mlir::DialectRegistry &registry) {
+  registry.insert<mlir::tilegpu::TileGPUDialect>();
+}
+
 /// The project's passes and the upstream ones its pipelines use.
 inline void registerPasses() {
   mlir::tile::registerTileTransformsPasses();
+  mlir::tilegpu::registerTileGPUTransformsPasses();
   tilec::registerConversionPasses();
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();

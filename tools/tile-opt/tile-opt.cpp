@@ -22,6 +22,7 @@
 int main(int argc, char **argv) {
   mlir::DialectRegistry registry;
   tilec::registerKernelDialects(registry);
+  tilec::registerLoweringDialects(registry);
   tilec::registerPasses();
   // After LLVM's banner, which names the LLVM and MLIR it was built with.
   llvm::cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {

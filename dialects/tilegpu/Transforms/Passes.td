@@ -1,0 +1,100 @@
+//===- Passes.td - tilegpu layout passes -------------------*- tablegen -*-===//
+//
+// The passes of docs/codegen-layouts.md that give bound tile IR its register
+// layouts. They run on bound kernels (after tile-bind-params) and are not in
+// tilec's default pipeline yet: the lowering of tilegpu to LLVM comes next.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEGPU_TRANSFORMS_PASSES
+#define TILEGPU_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::ModuleOp"> {
+  let summary = "gives every tile of a bound kernel a register layout";
+  let description = [{
+    Anchors: `tile.load` results and `tile.store` values get a coalesced
+    blocked layout, contiguous along the tile dimension that is the view's
+    innermost one, with 16 bytes per thread along it where the tile's extent
+    there allows (`vectorize=false`: one element); `tile.mma` operands and
+    results get the mma.sync fragment layouts (m16n8k16 for bf16/f16, m16n8k8
+    for tf32; f32 products and tiles smaller than one instruction keep
+    blocked layouts). Every other tile takes the layout its op's rule derives
+    from its operands (docs/codegen-layouts.md, "as built"); constants,
+    `tile.full`, `tile.arange` and broadcast results take the default blocked
+    layout. Where an operand's layout differs from what its user needs, a
+    `tilegpu.convert_layout` is inserted. `num_warps` comes from the kernel.
+
+    Example: `tile-opt --tile-bind-params --tilegpu-assign-layouts`
+  }];
+  let options = [
+    Option<"vectorize", "vectorize", "bool", /*default=*/"true",
+           "assume views are contiguous and aligned (the launcher's vec "
+           "variant): 16-byte accesses along the innermost dimension">,
+  ];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
+def TileGPURemoveLayoutConversions
+    : Pass<"tilegpu-remove-layout-conversions", "::mlir::ModuleOp"> {
+  let summary = "moves and folds layout conversions until few remain";
+  let description = [{
+    Runs after `tilegpu-assign-layouts`, to a fixed point:
+    - a conversion to the layout a tile already has, or of a conversion,
+      folds;
+    - an `scf.for` iteration argument that the body converts back at the
+      yield takes the yielded layout, so an mma accumulator stays in its
+      fragment layout across the loop (the conversions move before and
+      after the loop);
+    - a conversion of a cheap producer (constants, `tile.full`,
+      `tile.arange`, broadcasts, reshapes and elementwise ops of those) is
+      rematerialised: the producer is rebuilt in the wanted layout, a
+      broadcast converting its smaller source instead;
+    - a conversion of any other tile moves past its single user, in the
+      same block, when that user is an elementwise op or `tile.where` whose
+      other operands are cheap (rematerialisable), or a `tile.reduce`,
+      `tile.reshape`, `tile.extract`, `tile.permute` or `tile.cumsum`, so
+      anchor layouts propagate forward until they meet the next anchor; a
+      conversion that `tilec::planConversion` calls free (no data movement:
+      nothing, or a renaming of registers) stays where it is.
+
+    Producers rebuilt for several users are then merged (CSE).
+
+    Example: `tile-opt --tilegpu-assign-layouts --tilegpu-remove-layout-conversions`
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
+}
+
+def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "::mlir::ModuleOp"> {
+  let summary = "places shared buffers by their lifetimes";
+  let description = [{
+    Gives every `tilegpu.local_alloc` and every `tilegpu.convert_layout` that
+    `tilec::planConversion` stages through shared memory a byte offset
+    (`tilegpu.offset`), and each kernel its total (`tilegpu.shared_bytes`).
+    A buffer lives from its allocation to its last use, extended to the end
+    of every loop that uses it but does not allocate it; a conversion's
+    staging buffer lives at the conversion only. Largest buffer first, each
+    at the lowest offset, aligned to 16 bytes (1024 for a layout that is
+    not row-major: the swizzle atom of TMA and wgmma), that no buffer
+    alive at the same time occupies.
+
+    Example: `tile-opt --tilegpu-allocate-shared`
+  }];
+}
+
+def TileGPUPrintConversionPlans
+    : Pass<"tilegpu-print-conversion-plans", "::mlir::ModuleOp"> {
+  let summary = "reports how each layout conversion will be lowered";
+  let description = [{
+    Emits a remark at every `tilegpu.convert_layout` with the plan of
+    `tilec::planConversion`: free, a register permutation, warp shuffles
+    (with the number of rounds) or shared memory (with the vector width and
+    staging buffer size), so a kernel's remaining data movement can be read
+    before the lowering exists.
+
+    Example: `tile-opt --tilegpu-print-conversion-plans`
+  }];
+}
+
+#endif // TILEGPU_TRANSFORMS_PASSES
