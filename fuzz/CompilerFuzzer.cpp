@@ -15,6 +15,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "FuzzInput.h"
+#include "TokenMutator.h"
 
 #include "tilec/Conversion/Pipeline.h"
 #include "tilec/InitAll.h"
@@ -38,6 +39,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
 
 #ifndef TILEC_FUZZ_THROUGH_PTX
 #error "define TILEC_FUZZ_THROUGH_PTX to 0 (lower only) or 1 (through PTX)"
@@ -151,4 +156,29 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
                                     reinterpret_cast<const char *>(data), size));
   });
   return 0;
+}
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
+
+/// Half of the mutations are libFuzzer's, half swap a token of the kernel
+/// (TokenMutator.h); op names come from the dialects the context registers,
+/// so they follow the dialect's ODS.
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+                                          size_t maxSize, unsigned seed) {
+  std::minstd_rand random(seed);
+  if (random() % 2 == 0)
+    return LLVMFuzzerMutate(data, size, maxSize);
+  static const std::vector<std::string> opNames = [] {
+    std::vector<std::string> names;
+    for (RegisteredOperationName op :
+         getContext().getRegisteredOperations())
+      names.push_back(op.getStringRef().str());
+    return names;
+  }();
+  std::string text(reinterpret_cast<const char *>(data), size);
+  if (!tilec::fuzz::mutateTokens(text, opNames, random) ||
+      text.size() > maxSize)
+    return LLVMFuzzerMutate(data, size, maxSize);
+  std::memcpy(data, text.data(), text.size());
+  return text.size();
 }
