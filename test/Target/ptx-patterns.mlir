@@ -15,7 +15,7 @@
 // MMA-DAG: cvt.rn.bf16.f32
 // MMA-DAG: bar.sync
 // MMA-DAG: ld.shared
-// MMA-DAG: setp.ge.u64
+// MMA-DAG: setp.{{[gl][te]}}.u64
 // MMA-DAG: ld.global
 // MMA-DAG: st.global
 

@@ -35,8 +35,10 @@
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/MathExtras.h"
 #include "llvm/Support/SourceMgr.h"
 
+#include <cmath>
 #include <fstream>
 #include <random>
 #include <sstream>
@@ -59,7 +61,51 @@ cl::opt<std::string> targetsOpt("targets", cl::desc("GPU targets"),
 struct ViewSpec {
   std::vector<int64_t> shape, strides;
   double lo = -1, hi = 1;
+  /// Elements of the allocation: one past the largest offset (0 when an
+  /// extent is 0).
+  int64_t allocation = 0;
 };
+
+/// The largest view tile-golden allocates, in elements (the case file holds
+/// it twice, and the GPU check allocates it).
+constexpr int64_t kMaxViewElements = int64_t(1) << 28;
+
+/// Checks what the interpreter and the GPU check would otherwise trust:
+/// rank 1 to 8, extents and strides not negative, a value range that is
+/// finite and ordered, and an allocation that is counted without overflow
+/// and not larger than kMaxViewElements. Sets `view.allocation`.
+std::string validateView(ViewSpec &view) {
+  if (view.shape.empty() || view.shape.size() > 8)
+    return "a view has 1 to 8 dimensions, not " +
+           std::to_string(view.shape.size());
+  for (int64_t size : view.shape)
+    if (size < 0)
+      return "view extents must not be negative, not " + std::to_string(size);
+  if (view.strides.size() != view.shape.size())
+    return "strides and shape differ in rank";
+  int64_t last = 0;
+  bool empty = false;
+  for (auto [size, stride] : llvm::zip(view.shape, view.strides)) {
+    if (stride < 0)
+      return "view strides must not be negative, not " +
+             std::to_string(stride);
+    empty |= size == 0;
+    int64_t span;
+    if (size > 0 && (llvm::MulOverflow(size - 1, stride, span) ||
+                     llvm::AddOverflow(last, span, last)))
+      return "the view's largest offset does not fit in 64 bits";
+  }
+  view.allocation = empty ? 0 : last + 1;
+  if (view.allocation > kMaxViewElements)
+    return "the view spans " + std::to_string(view.allocation) +
+           " elements, more than the " + std::to_string(kMaxViewElements) +
+           " tile-golden allocates";
+  if (!std::isfinite(view.lo) || !std::isfinite(view.hi) ||
+      view.lo > view.hi || std::fabs(view.lo) > 1e6 || std::fabs(view.hi) > 1e6)
+    return "a view's range is two finite numbers LO <= HI of magnitude at "
+           "most 1e6";
+  return "";
+}
 
 struct CaseSpec {
   std::string name, kernelPath;
@@ -70,12 +116,20 @@ struct CaseSpec {
   std::vector<std::variant<ViewSpec, std::string>> args;
 };
 
+/// Numbers separated by `sep`; throws std::invalid_argument on anything
+/// else ("5abc", "", "4x").
 std::vector<int64_t> parseList(const std::string &text, char sep) {
   std::vector<int64_t> values;
   std::stringstream in(text);
   std::string item;
-  while (std::getline(in, item, sep))
-    values.push_back(std::stoll(item));
+  while (std::getline(in, item, sep)) {
+    size_t used = 0;
+    values.push_back(std::stoll(item, &used));
+    if (used != item.size())
+      throw std::invalid_argument(item);
+  }
+  if (text.empty() || text.back() == sep)
+    throw std::invalid_argument(text);
   return values;
 }
 
@@ -117,8 +171,18 @@ bool parseManifest(const std::string &path, std::vector<CaseSpec> &cases,
         in >> current->defines.back();
       } else if (word == "grid") {
         in >> current->grid[0] >> current->grid[1] >> current->grid[2];
+        // CUDA's limits: x below 2^31, y and z below 2^16.
+        if (!in.fail() &&
+            (current->grid[0] < 1 || current->grid[0] > 2147483647 ||
+             current->grid[1] < 1 || current->grid[1] > 65535 ||
+             current->grid[2] < 1 || current->grid[2] > 65535))
+          return bad("grid sizes are 1 to 2^31 - 1 (x) and 1 to 65535 (y, "
+                     "z)");
       } else if (word == "tolerance") {
         in >> current->tolerance;
+        if (!in.fail() &&
+            !(std::isfinite(current->tolerance) && current->tolerance >= 0))
+          return bad("the tolerance is a finite number, at least 0");
       } else if (word == "scalar") {
         std::string value;
         in >> value;
@@ -140,10 +204,12 @@ bool parseManifest(const std::string &path, std::vector<CaseSpec> &cases,
             return bad("unknown view attribute '" + key + "'");
           }
         }
+        if (in.fail() && !in.eof())
+          return bad("malformed 'view' line");
         if (view.strides.empty())
           view.strides = interp::HostView::contiguousStrides(view.shape);
-        if (view.strides.size() != view.shape.size())
-          return bad("strides and shape differ in rank");
+        if (std::string why = validateView(view); !why.empty())
+          return bad(why);
         current->args.emplace_back(view);
         continue; // The attribute loop ends at the end of the line.
       } else {
@@ -154,6 +220,10 @@ bool parseManifest(const std::string &path, std::vector<CaseSpec> &cases,
     } catch (const std::exception &) {
       return bad("malformed number");
     }
+  }
+  if (current) {
+    error = path + ": case " + current->name + " has no 'end'";
+    return false;
   }
   return true;
 }
@@ -340,17 +410,12 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
       std::optional<golden::ElemType> elem = elemTypeOf(view.getElementType());
       if (!elem)
         return kernel.emitError() << "unsupported view element type";
-      int64_t extent = 1;
-      for (auto [size, stride] : llvm::zip(viewSpec->shape, viewSpec->strides))
-        extent = size == 0 ? 0 : extent + (size - 1) * stride;
-      for (int64_t size : viewSpec->shape)
-        if (size == 0)
-          extent = 0;
       arg.isView = true;
       arg.elemType = *elem;
       arg.shape = viewSpec->shape;
       arg.strides = viewSpec->strides;
-      arg.initial = randomContents(*elem, extent, *viewSpec, rng);
+      arg.initial =
+          randomContents(*elem, viewSpec->allocation, *viewSpec, rng);
       arg.expected = arg.initial;
       c.args.push_back(std::move(arg));
     } else {

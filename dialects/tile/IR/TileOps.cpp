@@ -96,7 +96,6 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
                           std::string &) {
     return builder.getFunctionType(argTypes, results);
   };
-  SMLoc loc = parser.getCurrentLocation();
   if (failed(function_interface_impl::parseFunctionOp(
           parser, result, /*allowVariadic=*/false,
           getFunctionTypeAttrName(result.name), buildFuncType,
@@ -107,8 +106,9 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
   // silently (and then read as a null attribute). Check them here.
   std::optional<RegisteredOperationName> name =
       result.name.getRegisteredInfo();
-  return name->verifyInherentAttrs(result.attributes,
-                                   [&] { return parser.emitError(loc); });
+  return name->verifyInherentAttrs(result.attributes, [&] {
+    return mlir::emitError(result.location) << "'tile.kernel' op ";
+  });
 }
 
 void KernelOp::print(OpAsmPrinter &printer) {
@@ -211,7 +211,8 @@ LogicalResult KernelOp::verifyRegions() {
                    succeeded(checkSize(type, loc)));
   };
   WalkResult walk = body.walk([&](Operation *op) {
-    if (isa<math::MathDialect>(op->getDialect()) && !isSupportedMathOp(op)) {
+    if (isa_and_nonnull<math::MathDialect>(op->getDialect()) &&
+        !isSupportedMathOp(op)) {
       op->emitOpError() << "is not supported in tile kernels (see "
                            "docs/semantics.md for the math functions they "
                            "may use)";

@@ -2,7 +2,8 @@
 //
 // Each thread reads or writes the elements of its registers, one predicated
 // access per element: the element's view coordinates are the tile's origin
-// (tile index times tile extent) plus its coordinates in the tile, the
+// (tile index times tile extent, for a tile index that overlaps the view:
+// the product must not wrap) plus its coordinates in the tile, the
 // offset sum(coord_d * stride_d) is computed in i64 (sizes may pass 2^31),
 // and an element outside the view is not accessed (a load yields the padding
 // value). Consecutive threads hold consecutive elements along the tile's last
@@ -40,7 +41,15 @@ public:
     origin.resize(rank);
     for (int64_t k = 0; k < rank; ++k) {
       int64_t d = viewDims[k];
-      origin[d] = e.mul(indices[d], e.i64(tileType.getDimSize(k)));
+      int64_t extent = tileType.getDimSize(k);
+      origin[d] = e.mul(indices[d], e.i64(extent));
+      // index * extent wraps in i64 for a large enough index (2^62 * 4 is
+      // 0), so the tile index itself must lie in [0, ceil(size / extent)):
+      // then the product does not wrap. The verifier bounds extents far
+      // below 2^32 and sizes are below 2^63, so size + extent - 1 does not
+      // wrap either.
+      Value numTiles = e.udiv(e.add(sizes[d], e.i64(extent - 1)), extent);
+      tileInView = e.logicalAnd(tileInView, e.ult(indices[d], numTiles));
     }
   }
 
@@ -49,7 +58,7 @@ public:
   std::pair<Value, Value> address(Value linear, Value valid,
                                   ArrayRef<int64_t> shape) {
     SmallVector<Value> coords = e.delinearize(linear, shape);
-    Value inBounds = valid;
+    Value inBounds = e.logicalAnd(valid, tileInView);
     Value offset;
     for (auto [k, coord] : llvm::enumerate(coords)) {
       int64_t d = viewDims[k];
@@ -74,6 +83,8 @@ private:
   Type element;
   Value base;
   SmallVector<Value> sizes, strides, origin;
+  /// Whether every tile index is that of a tile overlapping the view.
+  Value tileInView;
   SmallVector<int64_t> viewDims;
 };
 

@@ -172,10 +172,15 @@ struct ElementwiseOpLowering : ConversionPattern {
   LogicalResult
   matchAndRewrite(Operation *op, ArrayRef<Value> operands,
                   ConversionPatternRewriter &rewriter) const override {
-    // math.exp, exp2, log and log2 have their own lowering (MathOpLowering).
+    // math.exp, exp2, log and log2 have their own lowering (MathOpLowering),
+    // the libdevice functions theirs, and the arith ops with defined
+    // results LowerArith.cpp's.
     if (!op->hasTrait<OpTrait::Elementwise>() ||
         !isa<arith::ArithDialect, math::MathDialect>(op->getDialect()) ||
         isa<math::ExpOp, math::Exp2Op, math::LogOp, math::Log2Op>(op) ||
+        getLibdeviceFunction(op) ||
+        isa<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp, arith::DivSIOp,
+            arith::RemSIOp, arith::FPToSIOp, arith::FPToUIOp>(op) ||
         !llvm::any_of(op->getResultTypes(),
                       [](Type t) { return isa<RankedTensorType>(t); }))
       return failure();
@@ -185,7 +190,15 @@ struct ElementwiseOpLowering : ConversionPattern {
       return failure();
     OperationState state(op->getLoc(), op->getName().getStringRef(), operands,
                          resultTypes, op->getAttrs());
-    rewriter.replaceOp(op, rewriter.create(state)->getResults());
+    Value result = rewriter.create(state)->getResult(0);
+    // tf32 tiles live in f32 registers: an arithmetic result is rounded
+    // back to tf32 (a select only chooses among tf32 values).
+    Type element = getElementTypeOrSelf(op->getResult(0).getType());
+    if (isa<FloatTF32Type>(element) && !isa<arith::SelectOp>(op)) {
+      Emitter e(rewriter, op->getLoc());
+      result = roundToTF32(e, result);
+    }
+    rewriter.replaceOp(op, result);
     return success();
   }
 };

@@ -11,6 +11,7 @@
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
 #include "mlir/Transforms/DialectConversion.h"
 
 namespace tilec::detail {
@@ -110,6 +111,20 @@ mlir::Value gatherFromShared(
         llvm::ArrayRef<mlir::Value>)>
         sourceCoords);
 
+/// Rounds f32 registers (a scalar or a vector) to tf32, to nearest even;
+/// NaN is quieted (docs/semantics.md, "Arithmetic").
+mlir::Value roundToTF32(Emitter &e, mlir::Value x);
+
+/// A libdevice function implementing a math op (LowerLibdevice.cpp).
+struct LibdeviceFunction {
+  llvm::StringLiteral name;
+  unsigned numOperands;
+};
+/// The libdevice function `op` becomes, if it is one of those math ops.
+std::optional<LibdeviceFunction> getLibdeviceFunction(mlir::Operation *op);
+/// Declares in `module` the libdevice functions its math ops need.
+void declareLibdeviceFunctions(mlir::ModuleOp module);
+
 int64_t getExchangeScratchBytes(mlir::Operation *op);
 int64_t getMmaScratchBytes(mlir::tile::MmaOp op);
 
@@ -121,6 +136,12 @@ void populateSharedPatterns(TileTypeConverter &converter,
                             mlir::RewritePatternSet &patterns);
 void populateMmaPatterns(TileTypeConverter &converter,
                          mlir::RewritePatternSet &patterns);
+/// shifts, signed division and float to int with defined results
+/// (LowerArith.cpp), on scalars and tiles.
+void populateArithPatterns(TileTypeConverter &converter,
+                           mlir::RewritePatternSet &patterns);
+void populateLibdevicePatterns(TileTypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
 
 } // namespace tilec::detail
 

@@ -379,6 +379,7 @@ struct ConvertTileToLLVMPass
                       IntegerAttr::get(IntegerType::get(context, 64), bytes));
       usesShared |= bytes > 0;
     }
+    declareLibdeviceFunctions(module);
     if (usesShared && !module.lookupSymbol(kSharedMemoryName)) {
       OpBuilder builder = OpBuilder::atBlockBegin(module.getBody());
       LLVM::GlobalOp::create(
@@ -402,6 +403,15 @@ struct ConvertTileToLLVMPass
       // No upstream lowering of these reaches PTX (they would need libdevice).
       target.addIllegalOp<math::ExpOp, math::Exp2Op, math::LogOp,
                           math::Log2Op>();
+      target.addIllegalOp<math::SinOp, math::CosOp, math::TanhOp,
+                          math::PowFOp, math::ErfOp, math::AtanOp,
+                          math::Atan2Op, math::ExpM1Op, math::Log1pOp,
+                          math::Log10Op>();
+      // Upstream's lowering of these is poison (or undefined) where
+      // docs/semantics.md defines a result.
+      target.addIllegalOp<arith::ShLIOp, arith::ShRUIOp, arith::ShRSIOp,
+                          arith::DivSIOp, arith::RemSIOp, arith::FPToSIOp,
+                          arith::FPToUIOp>();
       if (failed(applyPartialConversion(kernel.getOperation(), target,
                                         std::move(patterns))))
         return signalPassFailure();
@@ -425,5 +435,7 @@ void tilec::populateTileToLLVMConversionPatterns(
   populateMemoryPatterns(converter, patterns);
   populateSharedPatterns(converter, patterns);
   populateMmaPatterns(converter, patterns);
+  populateArithPatterns(converter, patterns);
+  populateLibdevicePatterns(converter, patterns);
   scf::populateSCFStructuralTypeConversions(converter, patterns);
 }

@@ -14,9 +14,12 @@
 // CHECK: %[[BID:.*]] = nvvm.read.ptx.sreg.ctaid.x : i32
 // CHECK: %[[BID64:.*]] = arith.extui %[[BID]] : i32 to i64
 // CHECK: %[[ORIGIN:.*]] = arith.muli %[[BID64]], %{{.*}} : i64
+// CHECK: %[[TILES:.*]] = arith.divui %{{.*}}, %{{.*}} : i64
+// CHECK: %[[TIN:.*]] = arith.cmpi ult, %[[BID64]], %[[TILES]] : i64
 // CHECK: nvvm.read.ptx.sreg.tid.x
 // CHECK: %[[I0:.*]] = arith.addi %[[ORIGIN]], %{{.*}} : i64
-// CHECK: %[[IN0:.*]] = arith.cmpi ult, %[[I0]], %[[XSIZE]] : i64
+// CHECK: %[[EIN0:.*]] = arith.cmpi ult, %[[I0]], %[[XSIZE]] : i64
+// CHECK: %[[IN0:.*]] = arith.andi %[[TIN]], %[[EIN0]] : i1
 // CHECK: %[[OFF0:.*]] = arith.muli %[[I0]], %[[XSTRIDE]] : i64
 // CHECK: %[[P0:.*]] = llvm.getelementptr %[[X]][%[[OFF0]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, f32
 // CHECK: scf.if %[[IN0]] -> (f32) {
