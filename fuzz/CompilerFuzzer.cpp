@@ -5,16 +5,22 @@
 // input's -D options (FuzzInput.h), canonicalize and CSE, the tile-to-LLVM
 // pipeline for the input's target, and, when TILEC_FUZZ_THROUGH_PTX is 1,
 // translation to LLVM IR (with libdevice, optimized at O3) and the NVPTX
-// backend. Every diagnostic is swallowed: a clean rejection is a normal
-// outcome. A crash, an LLVM fatal error (which exits the process), a hang or
-// unbounded memory is what libFuzzer reports.
+// backend, with tilec's checks between the stages (nesting depth, kernel
+// names, LLVM-dialect input, resources). Every diagnostic is swallowed: a
+// clean rejection is a normal outcome. A crash, an LLVM fatal error, a hang
+// or unbounded memory is what libFuzzer reports: tilec's fatal-error
+// handler (FatalErrors.h) is not installed, since it is the last line of
+// defence, and an input that reaches it is a finding.
 //
 //===----------------------------------------------------------------------===//
 
 #include "FuzzInput.h"
+#include "TokenMutator.h"
 
 #include "tilec/Conversion/Pipeline.h"
 #include "tilec/InitAll.h"
+#include "tilec/Target/FatalErrors.h"
+#include "tilec/Target/InputLimits.h"
 #include "tilec/Target/Target.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -33,6 +39,10 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
 
 #ifndef TILEC_FUZZ_THROUGH_PTX
 #error "define TILEC_FUZZ_THROUGH_PTX to 0 (lower only) or 1 (through PTX)"
@@ -63,6 +73,8 @@ LogicalResult compile(MLIRContext &context, llvm::StringRef input) {
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(input, "fuzz-input"),
       llvm::SMLoc());
+  if (failed(tilec::checkNestingDepth(sourceMgr)))
+    return failure();
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));
   if (!module)
@@ -76,18 +88,25 @@ LogicalResult compile(MLIRContext &context, llvm::StringRef input) {
       })))
     return failure();
 
-  auto kernels = llvm::to_vector(module->getOps<tile::KernelOp>());
   if (!options.kernelSuffix.empty())
-    for (tile::KernelOp kernel : kernels)
-      SymbolTable::setSymbolName(kernel, kernel.getSymName().str() +
-                                             options.kernelSuffix);
+    for (tile::KernelOp kernel : module->getOps<tile::KernelOp>()) {
+      std::string name = kernel.getSymName().str() + options.kernelSuffix;
+      if (!tile::isValidKernelName(name))
+        return failure();
+      SymbolTable::setSymbolName(kernel, name);
+    }
   // What --emit=tile prints: the printers are the project's code too.
   llvm::raw_null_ostream sink;
   module->print(sink);
 
-  // As in tilec, a module without tile kernels is taken to be lowered
-  // already.
-  if (!kernels.empty()) {
+  // As in tilec, a module without tile kernels at any depth is taken to be
+  // lowered already, within the limits checkLoweredModule checks.
+  bool lowered = !module->walk([](tile::KernelOp) {
+                          return WalkResult::interrupt();
+                        }).wasInterrupted();
+  if (lowered && failed(tilec::checkLoweredModule(*module)))
+    return failure();
+  if (!lowered) {
     tilec::LoweringOptions lowering;
     lowering.smVersion = target->loweringSm;
     if (failed(runPasses(context, *module, [&](PassManager &pm) {
@@ -95,6 +114,8 @@ LogicalResult compile(MLIRContext &context, llvm::StringRef input) {
         })))
       return failure();
   }
+  if (failed(tilec::checkResources(*module, *target)))
+    return failure();
   if (!TILEC_FUZZ_THROUGH_PTX)
     return success();
 
@@ -128,7 +149,36 @@ MLIRContext &getContext() {
 } // namespace
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  (void)compile(getContext(),
-                llvm::StringRef(reinterpret_cast<const char *>(data), size));
+  // On the stack tilec compiles on: nesting within the limit must not
+  // overflow it.
+  tilec::runOnLargeStack(tilec::kToolStackBytes, [&] {
+    (void)compile(getContext(), llvm::StringRef(
+                                    reinterpret_cast<const char *>(data), size));
+  });
   return 0;
+}
+
+extern "C" size_t LLVMFuzzerMutate(uint8_t *data, size_t size, size_t maxSize);
+
+/// Half of the mutations are libFuzzer's, half swap a token of the kernel
+/// (TokenMutator.h); op names come from the dialects the context registers,
+/// so they follow the dialect's ODS.
+extern "C" size_t LLVMFuzzerCustomMutator(uint8_t *data, size_t size,
+                                          size_t maxSize, unsigned seed) {
+  std::minstd_rand random(seed);
+  if (random() % 2 == 0)
+    return LLVMFuzzerMutate(data, size, maxSize);
+  static const std::vector<std::string> opNames = [] {
+    std::vector<std::string> names;
+    for (RegisteredOperationName op :
+         getContext().getRegisteredOperations())
+      names.push_back(op.getStringRef().str());
+    return names;
+  }();
+  std::string text(reinterpret_cast<const char *>(data), size);
+  if (!tilec::fuzz::mutateTokens(text, opNames, random) ||
+      text.size() > maxSize)
+    return LLVMFuzzerMutate(data, size, maxSize);
+  std::memcpy(data, text.data(), text.size());
+  return text.size();
 }
