@@ -66,6 +66,16 @@ bool isSupportedIntrinsic(StringRef opName) {
   return llvm::is_contained(kIntrinsics, opName);
 }
 
+/// What llvm.call_intrinsic may call: NVVM's intrinsics (which the backend
+/// has code for, on the targets that have them) and the saturating
+/// conversions the lowering uses; not, say, llvm.sin.f32, which it cannot
+/// select.
+bool isSupportedCalledIntrinsic(StringRef intrinsic) {
+  return intrinsic.starts_with("llvm.nvvm.") ||
+         intrinsic.starts_with("llvm.fptosi.sat") ||
+         intrinsic.starts_with("llvm.fptoui.sat");
+}
+
 } // namespace
 
 LogicalResult checkLoweredModule(ModuleOp module) {
@@ -82,6 +92,13 @@ LogicalResult checkLoweredModule(ModuleOp module) {
     if (name.starts_with("llvm.intr.") && !isSupportedIntrinsic(name)) {
       op->emitOpError() << "is not one of the intrinsics tilec passes to the "
                            "NVPTX backend (see docs/codegen.md)";
+      return WalkResult::interrupt();
+    }
+    if (auto call = dyn_cast<LLVM::CallIntrinsicOp>(op);
+        call && !isSupportedCalledIntrinsic(call.getIntrin())) {
+      op->emitOpError() << "calls " << call.getIntrin()
+                        << ", which is not an NVVM intrinsic nor one the tile "
+                           "lowering calls (see docs/codegen.md)";
       return WalkResult::interrupt();
     }
     auto checkTypes = [&](TypeRange types) {

@@ -170,10 +170,15 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
   if (!module)
     return failure();
-  // A fatal error is reported at the first kernel, or the file.
-  auto firstKernel = module->getOps<tile::KernelOp>();
-  Fatal::setLocation(firstKernel.empty() ? module->getLoc()
-                                         : (*firstKernel.begin()).getLoc());
+  // A fatal error is reported at the first kernel (of tile or LLVM IR), or
+  // the file.
+  Location fatalLoc = module->getLoc();
+  for (Operation &op : module->getBody()->getOperations())
+    if (isa<tile::KernelOp>(op) || op.hasAttr("nvvm.kernel")) {
+      fatalLoc = op.getLoc();
+      break;
+    }
+  Fatal::setLocation(fatalLoc);
   Fatal::setPhase("the tile passes");
 
   DefaultTimingManager tm;

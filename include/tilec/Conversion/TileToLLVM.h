@@ -25,6 +25,12 @@ inline constexpr llvm::StringLiteral kSharedMemoryName = "tile_smem";
 inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
 inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
 
+/// The most element operations one thread of a kernel may run in
+/// straight-line code (tile ops unroll over a thread's registers; a libdevice
+/// call counts 32): the bound that keeps LLVM's and ptxas's time in check
+/// (docs/codegen.md, "Limits").
+inline constexpr int64_t kMaxUnrolledElementOps = 4096;
+
 /// Types of one kernel whose programs run on `numThreads` threads:
 ///   - a tile tensor<S x T> becomes the vector of one thread's registers in
 ///     the blocked layout, vector<R x T'> with R = ceil(numel(S) / numThreads)

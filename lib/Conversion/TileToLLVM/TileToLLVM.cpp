@@ -350,6 +350,50 @@ LogicalResult checkTopLevel(ModuleOp module) {
   return failure(walk.wasInterrupted());
 }
 
+/// The element operations one thread of `kernel` runs in straight-line
+/// code: every tile op is unrolled over the thread's registers (loops are
+/// not unrolled, so a loop body counts once). A libdevice call inlines tens
+/// of instructions and counts as kLibdeviceCallCost.
+int64_t countUnrolledElementOps(tile::KernelOp kernel) {
+  constexpr int64_t kLibdeviceCallCost = 32;
+  int64_t numThreads = 32 * static_cast<int64_t>(kernel.getNumWarps());
+  int64_t total = 0;
+  kernel.walk([&](Operation *op) {
+    int64_t cost = getLibdeviceFunction(op) ? kLibdeviceCallCost : 1;
+    auto count = [&](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor)
+        return;
+      std::optional<int64_t> registers =
+          tile::getTileRegistersPerThread(tensor, numThreads);
+      // The verifier bounds registers per tile (255), so this cannot wrap.
+      total += cost * registers.value_or(0);
+    };
+    for (Type type : op->getResultTypes())
+      count(type);
+    // A store produces nothing but unrolls over its tile.
+    if (auto store = dyn_cast<tile::StoreOp>(op))
+      count(store.getValue().getType());
+  });
+  return total;
+}
+
+/// Bounds the time LLVM and ptxas take: their cost grows with the
+/// straight-line code of a thread.
+LogicalResult checkCodeSize(ModuleOp module) {
+  for (tile::KernelOp kernel : module.getOps<tile::KernelOp>()) {
+    int64_t ops = countUnrolledElementOps(kernel);
+    if (ops > kMaxUnrolledElementOps)
+      return kernel.emitOpError()
+             << "unrolls to about " << ops
+             << " element operations per thread, more than the "
+             << kMaxUnrolledElementOps
+             << " tilec compiles in bounded time: use smaller tiles, more "
+                "warps, or a loop over sub-tiles";
+  }
+  return success();
+}
+
 struct ConvertTileToLLVMPass
     : public tilec::impl::ConvertTileToLLVMBase<ConvertTileToLLVMPass> {
   using ConvertTileToLLVMBase::ConvertTileToLLVMBase;
@@ -363,7 +407,8 @@ struct ConvertTileToLLVMPass
                          << sm;
       return signalPassFailure();
     }
-    if (failed(checkBound(module)) || failed(checkTopLevel(module)))
+    if (failed(checkBound(module)) || failed(checkTopLevel(module)) ||
+        failed(checkCodeSize(module)))
       return signalPassFailure();
 
     // Every op with a scratch area starts it at offset 0 and ends with a
