@@ -18,6 +18,7 @@
 
 #include <cstdint>
 #include <iterator>
+#include <limits>
 #include <mutex>
 #include <type_traits>
 
@@ -145,7 +146,8 @@ tilec_mamba2_status classifyInvalid(const Problem &p, const Inputs &in,
   return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
 }
 
-int64_t ceilDiv(int64_t a, int64_t b) { return (a + b - 1) / b; }
+/// ceil(a / b) for a >= 0, b > 0, without overflow up to a = INT64_MAX.
+int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
 
 bool mulOverflows(int64_t a, int64_t b, int64_t &result) {
   return __builtin_mul_overflow(a, b, &result);
@@ -215,8 +217,14 @@ Grids computeGrids(const Problem &p, const TileConfig &tiles) {
   const int64_t rowTiles = ceilDiv(p.seqlen, tiles.blockM);
   Grids grids;
   grids.chunkCumsum = {p.numChunks(), p.batch, ceilDiv(p.heads, tiles.blockH)};
-  grids.fwdPassState = {numP * numN, p.heads, p.batch};
-  grids.computeOut = {rowTiles * numP, p.heads, p.batch};
+  // A product that overflows saturates: gridFits rejects it.
+  auto product = [](int64_t a, int64_t b) {
+    int64_t result;
+    return mulOverflows(a, b, result) ? std::numeric_limits<int64_t>::max()
+                                      : result;
+  };
+  grids.fwdPassState = {product(numP, numN), p.heads, p.batch};
+  grids.computeOut = {product(rowTiles, numP), p.heads, p.batch};
   return grids;
 }
 
