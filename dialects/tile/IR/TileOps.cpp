@@ -122,8 +122,11 @@ bool isTileElement(Type type) {
          type.isSignlessInteger(64);
 }
 
-bool isScalarType(Type type) {
-  return type.isIntOrIndexOrFloat() && !isa<FloatTF32Type>(type);
+/// The scalar kernel arguments: the types a generated launcher passes (an
+/// i0 or an f64 parameter, say, has no C type there and no PTX parameter
+/// the NVPTX backend accepts for every target).
+bool isKernelScalarType(Type type) {
+  return type.isIndex() || (isTileElement(type) && !isa<FloatTF32Type>(type));
 }
 
 /// The math functions docs/semantics.md defines (and the interpreter and the
@@ -265,10 +268,11 @@ LogicalResult KernelOp::verify() {
   if (type.getNumResults() != 0)
     return emitOpError() << "kernels return nothing; write results to a view";
   for (auto [i, arg] : llvm::enumerate(type.getInputs()))
-    if (!isa<ViewType>(arg) && !isScalarType(arg))
+    if (!isa<ViewType>(arg) && !isKernelScalarType(arg))
       return emitOpError() << "argument " << i << " is " << arg
                            << ": kernel arguments are views (!tile.view) or "
-                              "scalars";
+                              "scalars of type f16, bf16, f32, i1, i8, i16, "
+                              "i32, i64 or index";
   int32_t warps = getNumWarps();
   if (warps < 1 || warps > 32 || (warps & (warps - 1)))
     return emitOpError() << "num_warps must be a power of two from 1 to 32, "

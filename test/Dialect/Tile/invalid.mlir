@@ -106,15 +106,31 @@ tile.kernel @kernel_result(%s: f32) -> f32 {
 
 // -----
 
-// expected-error @+1 {{argument 1 is 'tensor<64xf32>': kernel arguments are views (!tile.view) or scalars}}
+// expected-error @+1 {{argument 1 is 'tensor<64xf32>': kernel arguments are views (!tile.view) or scalars of type f16, bf16, f32, i1, i8, i16, i32, i64 or index}}
 tile.kernel @kernel_tile_argument(%v: !tile.view<1, f32>, %t: tensor<64xf32>) {
   tile.return
 }
 
 // -----
 
-// expected-error @+1 {{argument 0 is 'tf32': kernel arguments are views (!tile.view) or scalars}}
+// expected-error @+1 {{argument 0 is 'tf32': kernel arguments are views (!tile.view) or scalars of type f16, bf16, f32, i1, i8, i16, i32, i64 or index}}
 tile.kernel @kernel_tf32_argument(%s: tf32) {
+  tile.return
+}
+
+// -----
+
+// A scalar type no launcher can pass (found by tilec-fuzz-ptx: an i0
+// parameter reached the NVPTX backend).
+// expected-error @+1 {{argument 0 is 'i0': kernel arguments are views (!tile.view) or scalars of type f16, bf16, f32, i1, i8, i16, i32, i64 or index}}
+tile.kernel @kernel_i0_argument(%s: i0) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{argument 0 is 'f64': kernel arguments are views (!tile.view) or scalars of type f16, bf16, f32, i1, i8, i16, i32, i64 or index}}
+tile.kernel @kernel_f64_argument(%s: f64) {
   tile.return
 }
 
