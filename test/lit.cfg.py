@@ -19,7 +19,7 @@ config.substitutions.append(("%llvm_version", config.llvm_version))
 llvm_config.use_default_substitutions()
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 tool_dirs = [config.tilec_tools_dir, config.llvm_tools_dir]
-llvm_config.add_tool_substitutions(["tile-opt", "tilec"], tool_dirs)
+llvm_config.add_tool_substitutions(["tile-opt", "tilec", "tile-golden"], tool_dirs)
 if config.cuda_root and os.path.exists(os.path.join(config.cuda_root, "bin", "ptxas")):
     config.available_features.add("ptxas")
     config.substitutions.append(("%ptxas", os.path.join(config.cuda_root, "bin", "ptxas")))
