@@ -6,7 +6,7 @@
 //     + (C B^T * exp2(where(i >= j, G_i - G_j, -inf)) * dt_j) X  (this chunk)
 //     + D * X
 //
-// Grid: ((nchunks * CHUNK / BLOCK_M) * ceil(headdim / BLOCK_P), heads, batch);
+// Grid: (ceil(seqlen / BLOCK_M) * ceil(headdim / BLOCK_P), heads, batch);
 // program x covers row tile m = x / numP of the sequence (BLOCK_M time steps,
 // chunk m / (CHUNK / BLOCK_M)) and head-dimension tile x % numP. A program
 // walks the column tiles of its chunk up to the diagonal only (the rest are

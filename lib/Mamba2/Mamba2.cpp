@@ -191,3 +191,16 @@ Status tilec::mamba2::validateTileConfig(const Problem &p,
                            std::to_string(p.chunk) + ")");
   return Status::success();
 }
+
+LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
+                                              const TileConfig &tiles) {
+  auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
+  const int64_t numP = ceilDiv(p.headdim, tiles.blockP);
+  const int64_t numN = ceilDiv(p.dstate, tiles.blockN);
+  LaunchGrids grids;
+  grids.chunkCumsum = {p.numChunks(), p.batch, ceilDiv(p.heads, tiles.blockH)};
+  grids.fwdPassState = {numP * numN, p.heads, p.batch};
+  grids.computeOut = {ceilDiv(p.seqlen, tiles.blockM) * numP, p.heads,
+                      p.batch};
+  return grids;
+}

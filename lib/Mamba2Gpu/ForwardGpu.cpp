@@ -205,17 +205,12 @@ struct Grids {
 };
 
 Grids computeGrids(const Problem &p, const TileConfig &tiles) {
-  const int64_t numP = ceilDiv(p.headdim, tiles.blockP);
-  const int64_t numN = ceilDiv(p.dstate, tiles.blockN);
-  // compute_out's programs past the last row tile of the sequence would
-  // write nothing: its grid stops at ceil(seqlen / BLOCK_M) row tiles rather
-  // than nchunks * CHUNK / BLOCK_M.
-  const int64_t rowTiles = ceilDiv(p.seqlen, tiles.blockM);
-  Grids grids;
-  grids.chunkCumsum = {p.numChunks(), p.batch, ceilDiv(p.heads, tiles.blockH)};
-  grids.fwdPassState = {numP * numN, p.heads, p.batch};
-  grids.computeOut = {rowTiles * numP, p.heads, p.batch};
-  return grids;
+  LaunchGrids grids = computeLaunchGrids(p, tiles);
+  auto grid = [](const std::array<int64_t, 3> &g) {
+    return tilec_grid{g[0], g[1], g[2]};
+  };
+  return {grid(grids.chunkCumsum), grid(grids.fwdPassState),
+          grid(grids.computeOut)};
 }
 
 /// Whether the driver takes the grid: x up to 2^31 - 1, y and z up to
