@@ -25,8 +25,9 @@ inline constexpr llvm::StringLiteral kSharedMemoryName = "tile_smem";
 inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
 inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
 
-/// The most element operations one thread of a kernel may run in
-/// straight-line code (tile ops unroll over a thread's registers; a libdevice
+/// The most element operations one thread may run in straight-line code,
+/// in one kernel and in all the kernels of a file together (tile ops unroll
+/// over a thread's registers, a scalar op counts 1, a libdevice
 /// call counts 32): the bound that keeps LLVM's and ptxas's time in check
 /// (docs/codegen.md, "Limits").
 inline constexpr int64_t kMaxUnrolledElementOps = 4096;

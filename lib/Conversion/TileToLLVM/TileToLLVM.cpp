@@ -352,9 +352,10 @@ LogicalResult checkTopLevel(ModuleOp module) {
 }
 
 /// The element operations one thread of `kernel` runs in straight-line
-/// code: every tile op is unrolled over the thread's registers (loops are
-/// not unrolled, so a loop body counts once). A libdevice call inlines tens
-/// of instructions and counts as kLibdeviceCallCost.
+/// code: every tile op is unrolled over the thread's registers, a scalar op
+/// is one operation (loops are not unrolled, so a loop body counts once). A
+/// libdevice call inlines tens of instructions and counts as
+/// kLibdeviceCallCost per element or scalar.
 int64_t countUnrolledElementOps(tile::KernelOp kernel) {
   constexpr int64_t kLibdeviceCallCost = 32;
   int64_t numThreads = 32 * static_cast<int64_t>(kernel.getNumWarps());
@@ -362,6 +363,10 @@ int64_t countUnrolledElementOps(tile::KernelOp kernel) {
   kernel.walk([&](Operation *op) {
     int64_t cost = getLibdeviceFunction(op) ? kLibdeviceCallCost : 1;
     auto count = [&](Type type) {
+      if (type.isIntOrIndexOrFloat()) {
+        total += cost;
+        return;
+      }
       auto tensor = dyn_cast<RankedTensorType>(type);
       if (!tensor)
         return;
@@ -380,8 +385,10 @@ int64_t countUnrolledElementOps(tile::KernelOp kernel) {
 }
 
 /// Bounds the time LLVM and ptxas take: their cost grows with the
-/// straight-line code of a thread.
+/// straight-line code of a thread, summed over the kernels of the file (one
+/// LLVM module, one ptxas run), so many small kernels are bounded too.
 LogicalResult checkCodeSize(ModuleOp module) {
+  int64_t fileOps = 0;
   for (tile::KernelOp kernel : module.getOps<tile::KernelOp>()) {
     int64_t ops = countUnrolledElementOps(kernel);
     if (ops > kMaxUnrolledElementOps)
@@ -391,6 +398,14 @@ LogicalResult checkCodeSize(ModuleOp module) {
              << kMaxUnrolledElementOps
              << " tilec compiles in bounded time: use smaller tiles, more "
                 "warps, or a loop over sub-tiles";
+    fileOps += ops;
+    if (fileOps > kMaxUnrolledElementOps)
+      return kernel.emitOpError()
+             << "brings the kernels of this file to about " << fileOps
+             << " element operations per thread in all, more than the "
+             << kMaxUnrolledElementOps
+             << " tilec compiles in bounded time: compile the kernels in "
+                "separate files";
   }
   return success();
 }
