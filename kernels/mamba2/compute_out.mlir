@@ -6,7 +6,7 @@
 //     + (C B^T * exp2(where(i >= j, G_i - G_j, -inf)) * dt_j) X  (this chunk)
 //     + D * X
 //
-// Grid: ((nchunks * CHUNK / BLOCK_M) * ceil(headdim / BLOCK_P), heads, batch);
+// Grid: (ceil(seqlen / BLOCK_M) * ceil(headdim / BLOCK_P), heads, batch);
 // program x covers row tile m = x / numP of the sequence (BLOCK_M time steps,
 // chunk m / (CHUNK / BLOCK_M)) and head-dimension tile x % numP. A program
 // walks the column tiles of its chunk up to the diagonal only (the rest are
@@ -46,24 +46,19 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   %negInf = arith.constant 0xFF800000 : f32
   %mp, %h, %b = tile.block_id x, y, z
 
-  %headdim = tile.dim %x[3] : !tile.view<4, bf16>
-  %blockP = tile.param "BLOCK_P"
+  %heads, %headdim = tile.dim %x[2, 3] : !tile.view<4, bf16>
+  %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, bf16>
+  %chunkSize, %blockM, %blockK, %blockP, %blockN =
+      tile.param "CHUNK", "BLOCK_M", "BLOCK_K", "BLOCK_P", "BLOCK_N"
   %numP = arith.ceildivui %headdim, %blockP : index
   %m = arith.divui %mp, %numP : index
   %pt = arith.remui %mp, %numP : index
-  %chunkSize = tile.param "CHUNK"
-  %blockM = tile.param "BLOCK_M"
-  %blockK = tile.param "BLOCK_K"
   %rowTilesPerChunk = arith.divui %chunkSize, %blockM : index
   %colTilesPerChunk = arith.divui %chunkSize, %blockK : index
   %c = arith.divui %m, %rowTilesPerChunk : index
   %mInChunk = arith.remui %m, %rowTilesPerChunk : index
-  %heads = tile.dim %x[2] : !tile.view<4, bf16>
-  %groups = tile.dim %B[2] : !tile.view<4, bf16>
   %headsPerGroup = arith.divui %heads, %groups : index
   %g = arith.divui %h, %headsPerGroup : index
-  %dstate = tile.dim %B[3] : !tile.view<4, bf16>
-  %blockN = tile.param "BLOCK_N"
   %numN = arith.ceildivui %dstate, %blockN : index
 
   %gRows = tile.load %G[%b, %h, %c, %mInChunk] dims = [3]
@@ -87,15 +82,11 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
 
   // Time step of each row, and the mask and exponents along the rows.
   %rowStart = arith.muli %mInChunk, %blockM : index
-  %rowStartI32 = arith.index_cast %rowStart : index to i32
-  %rowStartTile = tile.full %rowStartI32 : !tile.tile<BLOCK_M x i32>
-  %rowIota = tile.arange : !tile.tile<BLOCK_M x i32>
-  %rowIdx = arith.addi %rowIota, %rowStartTile : !tile.tile<BLOCK_M x i32>
+  %rowIdx = tile.arange %rowStart : !tile.tile<BLOCK_M x i32>
   %rowIdxScores = tile.broadcast %rowIdx new_dims = [1]
       : !tile.tile<BLOCK_M x i32> -> !tile.tile<BLOCK_M x BLOCK_K x i32>
   %gRowsScores = tile.broadcast %gRows new_dims = [1] : !Rows -> !Scores
   %negInfScores = tile.full %negInf : !Scores
-  %colIota = tile.arange : !tile.tile<BLOCK_K x i32>
 
   // This chunk: columns up to the diagonal, i.e. below rowStart + BLOCK_M.
   %rowEnd = arith.addi %rowStart, %blockM : index
@@ -116,9 +107,7 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
     }
 
     %colStart = arith.muli %k, %blockK : index
-    %colStartI32 = arith.index_cast %colStart : index to i32
-    %colStartTile = tile.full %colStartI32 : !tile.tile<BLOCK_K x i32>
-    %colIdx = arith.addi %colIota, %colStartTile : !tile.tile<BLOCK_K x i32>
+    %colIdx = tile.arange %colStart : !tile.tile<BLOCK_K x i32>
     %colIdxScores = tile.broadcast %colIdx new_dims = [0]
         : !tile.tile<BLOCK_K x i32> -> !tile.tile<BLOCK_M x BLOCK_K x i32>
     %causal = arith.cmpi sge, %rowIdxScores, %colIdxScores

@@ -44,17 +44,15 @@ tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
   %zero_i32 = arith.constant 0 : i32
   %pn, %h, %b = tile.block_id x, y, z
 
-  %dstate = tile.dim %B[3] : !tile.view<4, bf16>
-  %blockN = tile.param "BLOCK_N"
+  %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, bf16>
+  %chunkSize, %blockN, %blockK = tile.param "CHUNK", "BLOCK_N", "BLOCK_K"
   %numN = arith.ceildivui %dstate, %blockN : index
   %pt = arith.divui %pn, %numN : index
   %nt = arith.remui %pn, %numN : index
   %heads = tile.dim %x[2] : !tile.view<4, bf16>
-  %groups = tile.dim %B[2] : !tile.view<4, bf16>
   %headsPerGroup = arith.divui %heads, %groups : index
   %g = arith.divui %h, %headsPerGroup : index
   %nchunks = tile.dim %G[2] : !tile.view<4, f32>
-  %chunkSize = tile.param "CHUNK"
   %lastStep = arith.subi %chunkSize, %c1 : index
 
   %hasInit = arith.cmpi ne, %has_init, %zero_i32 : i32
@@ -67,7 +65,6 @@ tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
     scf.yield %s : !State
   }
 
-  %blockK = tile.param "BLOCK_K"
   %kTilesPerChunk = arith.divui %chunkSize, %blockK : index
   %hLast = scf.for %c = %c0 to %nchunks step %c1 iter_args(%hc = %h0) -> !State {
     tile.store %hc, %states[%b, %c, %h, %pt, %nt] dims = [3, 4]

@@ -535,7 +535,7 @@ LogicalResult Compiler::compileOp(Operation *op, Instrs &out) {
   }
   if (isa<tile::ParamOp>(op))
     return fail(op, "parameter '" +
-                        cast<tile::ParamOp>(op).getName().str() +
+                        cast<tile::ParamOp>(op).getName(0).str() +
                         "' is not bound; run tile-bind-params first");
   return fail(op, "the interpreter does not implement this op");
 }
@@ -1173,12 +1173,13 @@ LogicalResult Compiler::compileTile(Operation *op, Instrs &out,
     FailureOr<unsigned> arg = viewArg(dim.getView(), op);
     if (failed(arg))
       return failure();
-    unsigned r = define(dim.getResult());
-    int64_t d = dim.getDim();
-    out.push_back([=](Frame &f) {
-      f.slots[r].i.assign(1, f.views[*arg].shape[d]);
-      return true;
-    });
+    for (auto [result, d] : llvm::zip(dim.getResults(), dim.getDims())) {
+      unsigned r = define(result);
+      out.push_back([=, d = d](Frame &f) {
+        f.slots[r].i.assign(1, f.views[*arg].shape[d]);
+        return true;
+      });
+    }
     return success();
   }
   if (auto blockId = dyn_cast<tile::BlockIdOp>(op)) {

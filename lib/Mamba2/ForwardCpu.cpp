@@ -200,26 +200,23 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
   interp::HostView x = hostView(in.x), dt = hostView(in.dt),
                    B = hostView(in.B);
 
-  auto ceilDiv = [](int64_t a, int64_t b) { return (a + b - 1) / b; };
-  const int64_t numP = ceilDiv(p.headdim, t.blockP);
-  const int64_t numN = ceilDiv(p.dstate, t.blockN);
+  const LaunchGrids grids = computeLaunchGrids(p, t);
   const unsigned threads = options.numThreads;
 
   if (Status s = run("chunk_cumsum", *kernels->chunkCumsum,
                      {dt, hostView(in.A), g},
-                     {{nchunks, p.batch, ceilDiv(p.heads, t.blockH)}}, threads);
+                     {grids.chunkCumsum}, threads);
       !s)
     return s;
   if (Status s = run("fwd_pass_state", *kernels->fwdPassState,
                      {x, B, dt, g, init,
                       interp::Scalar(int64_t(in.initialState ? 1 : 0)), states,
                       finalState},
-                     {{numP * numN, p.heads, p.batch}}, threads);
+                     {grids.fwdPassState}, threads);
       !s)
     return s;
   return run("compute_out", *kernels->computeOut,
              {x, B, hostView(in.C), dt, g, hostView(in.D), states,
               hostView(out.y)},
-             {{nchunks * (p.chunk / t.blockM) * numP, p.heads, p.batch}},
-             threads);
+             {grids.computeOut}, threads);
 }

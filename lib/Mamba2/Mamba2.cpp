@@ -7,6 +7,8 @@
 
 #include "tilec/mamba2/Mamba2.h"
 
+#include <limits>
+
 #include <sstream>
 
 using namespace tilec::mamba2;
@@ -191,4 +193,27 @@ Status tilec::mamba2::validateTileConfig(const Problem &p,
                            ") must divide the chunk (" +
                            std::to_string(p.chunk) + ")");
   return Status::success();
+}
+
+LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
+                                              const TileConfig &tiles) {
+  // Without overflow for any valid problem (sizes up to INT64_MAX, found by
+  // tilec-fuzz-capi): the quotient rounds up without a + b - 1, and a
+  // product that overflows saturates, which the GPU path's grid check
+  // rejects.
+  auto ceilDiv = [](int64_t a, int64_t b) { return a / b + (a % b != 0); };
+  auto product = [](int64_t a, int64_t b) {
+    int64_t result;
+    return __builtin_mul_overflow(a, b, &result)
+               ? std::numeric_limits<int64_t>::max()
+               : result;
+  };
+  const int64_t numP = ceilDiv(p.headdim, tiles.blockP);
+  const int64_t numN = ceilDiv(p.dstate, tiles.blockN);
+  LaunchGrids grids;
+  grids.chunkCumsum = {p.numChunks(), p.batch, ceilDiv(p.heads, tiles.blockH)};
+  grids.fwdPassState = {product(numP, numN), p.heads, p.batch};
+  grids.computeOut = {product(ceilDiv(p.seqlen, tiles.blockM), numP), p.heads,
+                      p.batch};
+  return grids;
 }

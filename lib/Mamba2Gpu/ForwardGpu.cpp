@@ -146,9 +146,6 @@ tilec_mamba2_status classifyInvalid(const Problem &p, const Inputs &in,
   return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
 }
 
-/// ceil(a / b) for a >= 0, b > 0, without overflow up to a = INT64_MAX.
-int64_t ceilDiv(int64_t a, int64_t b) { return a / b + (a % b != 0); }
-
 bool mulOverflows(int64_t a, int64_t b, int64_t &result) {
   return __builtin_mul_overflow(a, b, &result);
 }
@@ -209,23 +206,12 @@ struct Grids {
 };
 
 Grids computeGrids(const Problem &p, const TileConfig &tiles) {
-  const int64_t numP = ceilDiv(p.headdim, tiles.blockP);
-  const int64_t numN = ceilDiv(p.dstate, tiles.blockN);
-  // compute_out's programs past the last row tile of the sequence would
-  // write nothing: its grid stops at ceil(seqlen / BLOCK_M) row tiles rather
-  // than nchunks * CHUNK / BLOCK_M.
-  const int64_t rowTiles = ceilDiv(p.seqlen, tiles.blockM);
-  Grids grids;
-  grids.chunkCumsum = {p.numChunks(), p.batch, ceilDiv(p.heads, tiles.blockH)};
-  // A product that overflows saturates: gridFits rejects it.
-  auto product = [](int64_t a, int64_t b) {
-    int64_t result;
-    return mulOverflows(a, b, result) ? std::numeric_limits<int64_t>::max()
-                                      : result;
+  LaunchGrids grids = computeLaunchGrids(p, tiles);
+  auto grid = [](const std::array<int64_t, 3> &g) {
+    return tilec_grid{g[0], g[1], g[2]};
   };
-  grids.fwdPassState = {product(numP, numN), p.heads, p.batch};
-  grids.computeOut = {product(rowTiles, numP), p.heads, p.batch};
-  return grids;
+  return {grid(grids.chunkCumsum), grid(grids.fwdPassState),
+          grid(grids.computeOut)};
 }
 
 /// Whether the driver takes the grid: x up to 2^31 - 1, y and z up to

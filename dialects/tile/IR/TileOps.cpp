@@ -369,14 +369,79 @@ LogicalResult KernelOp::verifyRegions() {
 // Scalars
 //===----------------------------------------------------------------------===//
 
+// tile.param "A", "B": one index result per parameter.
+ParseResult ParamOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<Attribute> names;
+  auto parseName = [&]() -> ParseResult {
+    std::string name;
+    if (parser.parseString(&name))
+      return failure();
+    names.push_back(parser.getBuilder().getStringAttr(name));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(parseName) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  Builder &builder = parser.getBuilder();
+  result.addAttribute(getNamesAttrName(result.name),
+                      builder.getArrayAttr(names));
+  result.addTypes(SmallVector<Type>(names.size(), builder.getIndexType()));
+  return success();
+}
+
+void ParamOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  llvm::interleaveComma(getNames(), printer, [&](Attribute name) {
+    printer.printString(cast<StringAttr>(name).getValue());
+  });
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getNamesAttrName()});
+}
+
 LogicalResult ParamOp::verify() {
   auto kernel = (*this)->getParentOfType<KernelOp>();
   if (!kernel)
     return emitOpError() << "must be inside a tile.kernel";
-  if (!kernel.getParamValue(getName()))
-    return emitOpError() << "kernel @" << kernel.getSymName()
-                         << " declares no parameter '" << getName() << "'";
+  if (getNames().empty() || getNames().size() != getNumResults())
+    return emitOpError() << "names one parameter per result";
+  for (unsigned i = 0, e = getNumResults(); i < e; ++i)
+    if (!kernel.getParamValue(getName(i)))
+      return emitOpError() << "kernel @" << kernel.getSymName()
+                           << " declares no parameter '" << getName(i) << "'";
   return success();
+}
+
+// tile.dim %v[2, 3] : !tile.view<4, bf16>: one index result per dimension.
+ParseResult DimOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand view;
+  SmallVector<int64_t> dims;
+  ViewType type;
+  auto parseDim = [&]() -> ParseResult {
+    int64_t dim = 0;
+    if (parser.parseInteger(dim))
+      return failure();
+    dims.push_back(dim);
+    return success();
+  };
+  if (parser.parseOperand(view) ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseDim) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseCustomTypeWithFallback(type) ||
+      parser.resolveOperand(view, type, result.operands))
+    return failure();
+  Builder &builder = parser.getBuilder();
+  result.addAttribute(getDimsAttrName(result.name),
+                      builder.getDenseI64ArrayAttr(dims));
+  result.addTypes(SmallVector<Type>(dims.size(), builder.getIndexType()));
+  return success();
+}
+
+void DimOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getView() << '[';
+  llvm::interleaveComma(getDims(), printer);
+  printer << ']';
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getDimsAttrName()});
+  printer << " : ";
+  printer.printStrippedAttrOrType(getView().getType());
 }
 
 // tile.block_id x, y, z: one index result per axis.
@@ -435,10 +500,12 @@ LogicalResult BlockIdOp::verify() {
 
 LogicalResult DimOp::verify() {
   unsigned rank = getView().getType().getRank();
-  int64_t dim = getDimAttr().getInt();
-  if (dim < 0 || dim >= static_cast<int64_t>(rank))
-    return emitOpError() << "dimension " << dim << " is not one of the view's "
-                         << rank;
+  if (getDims().empty() || getDims().size() != getNumResults())
+    return emitOpError() << "names one view dimension per result";
+  for (int64_t dim : getDims())
+    if (dim < 0 || dim >= static_cast<int64_t>(rank))
+      return emitOpError() << "dimension " << dim
+                           << " is not one of the view's " << rank;
   return success();
 }
 

@@ -128,29 +128,45 @@ def Tile_NumBlocksOp : Tile_Op<"num_blocks", [Pure]> {
 }
 
 def Tile_ParamOp : Tile_Op<"param", [Pure]> {
-  let summary = "the value of a compile-time parameter";
+  let summary = "the values of compile-time parameters";
   let description = [{
-    The value of parameter `name` of the enclosing kernel, as an index. Once
-    parameters are bound (`tile-bind-params`) it becomes a constant.
+    The value of each parameter `names` names, of the enclosing kernel, as an
+    index: one result per name. Once parameters are bound
+    (`tile-bind-params`) each becomes a constant.
 
-    Example: `%chunk = tile.param "CHUNK"`
+    Example:
+    ```mlir
+    %chunk = tile.param "CHUNK"
+    %blockM, %blockK = tile.param "BLOCK_M", "BLOCK_K"
+    ```
   }];
-  let arguments = (ins StrAttr:$name);
-  let results = (outs Index:$result);
-  let assemblyFormat = "$name attr-dict";
+  let arguments = (ins StrArrayAttr:$names);
+  let results = (outs Variadic<Index>:$results);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The parameter of result `i`.
+    ::llvm::StringRef getName(unsigned i) {
+      return ::llvm::cast<::mlir::StringAttr>(getNames()[i]).getValue();
+    }
+  }];
 }
 
 def Tile_DimOp : Tile_Op<"dim", [Pure]> {
-  let summary = "the size of a view along one of its dimensions";
+  let summary = "the sizes of a view along some of its dimensions";
   let description = [{
-    The run-time extent of dimension `dim` of `view`, in elements.
+    The run-time extent of each dimension `dims` names of `view`, in
+    elements: one result per dimension.
 
-    Example: `%seqlen = tile.dim %x[1] : !tile.view<4, bf16>`
+    Example:
+    ```mlir
+    %seqlen = tile.dim %x[1] : !tile.view<4, bf16>
+    %heads, %headdim = tile.dim %x[2, 3] : !tile.view<4, bf16>
+    ```
   }];
-  let arguments = (ins Tile_AnyView:$view, I64Attr:$dim);
-  let results = (outs Index:$result);
-  let assemblyFormat = "$view `[` $dim `]` attr-dict `:` type($view)";
+  let arguments = (ins Tile_AnyView:$view, DenseI64ArrayAttr:$dims);
+  let results = (outs Variadic<Index>:$results);
+  let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
 }
 
@@ -258,12 +274,21 @@ def Tile_FullOp : Tile_Op<"full", [Pure]> {
 }
 
 def Tile_ArangeOp : Tile_Op<"arange", [Pure]> {
-  let summary = "the 1-D tile 0, 1, ..., n - 1";
+  let summary = "the 1-D tile start, start + 1, ..., start + n - 1";
   let description = [{
-    Example: `%i = tile.arange : tensor<64xi32>`
+    Without `start` the tile counts from 0. `start` is an index, converted
+    to the element type as `arith.index_cast` does (so the tile is
+    `index_cast(start) + i`, in the element type's wrapping arithmetic).
+
+    Example:
+    ```mlir
+    %i = tile.arange : tensor<64xi32>
+    %rows = tile.arange %rowStart : !tile.tile<BLOCK_M x i32>
+    ```
   }];
+  let arguments = (ins Optional<Index>:$start);
   let results = (outs RankedTensorOf<[I32, I64]>:$result);
-  let assemblyFormat = "attr-dict `:` type($result)";
+  let assemblyFormat = "($start^)? attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 

@@ -62,9 +62,11 @@ void bindKernel(KernelOp kernel, const llvm::StringMap<int64_t> &overrides) {
   });
   for (ParamOp param : paramOps) {
     OpBuilder b(param);
-    Value constant = arith::ConstantIndexOp::create(
-        b, param.getLoc(), values.lookup(param.getName()));
-    param.replaceAllUsesWith(constant);
+    SmallVector<Value> constants;
+    for (unsigned i = 0, e = param.getNumResults(); i < e; ++i)
+      constants.push_back(arith::ConstantIndexOp::create(
+          b, param.getLoc(), values.lookup(param.getName(i))));
+    param.replaceAllUsesWith(constants);
     param.erase();
   }
 }

@@ -100,6 +100,22 @@ void expandFull(FullOp op) {
   op.removeConstantAttr();
 }
 
+void expandArange(ArangeOp op) {
+  Value start = op.getStart();
+  if (!start)
+    return;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  RankedTensorType type = op.getType();
+  Value first =
+      arith::IndexCastOp::create(b, loc, type.getElementType(), start);
+  Value firsts = FullOp::create(b, loc, type, first, TypedAttr());
+  op.getStartMutable().clear();
+  b.setInsertionPointAfter(op);
+  auto sum = arith::AddIOp::create(b, loc, op.getResult(), firsts);
+  op.getResult().replaceAllUsesExcept(sum.getResult(), sum);
+}
+
 /// An mma operand rounded to tf32 as tile.convert does: through f32, which
 /// every other float converts to exactly.
 Value roundToTf32(OpBuilder &b, Location loc, Value operand) {
@@ -143,5 +159,7 @@ void tile::expandForms(Operation *root) {
       expandFull(full);
     else if (auto mma = dyn_cast<MmaOp>(op))
       expandMma(mma);
+    else if (auto arange = dyn_cast<ArangeOp>(op))
+      expandArange(arange);
   });
 }

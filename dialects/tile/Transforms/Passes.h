@@ -13,9 +13,10 @@ namespace mlir::tile {
 
 /// Rewrites the language's shorthands (loads and stores with `dims` or
 /// literal indices, broadcasts with `new_dims`, `tile.full` of a literal,
-/// `tile.mma ... precision = tf32`) in `root` into the ops they stand for.
-/// The ops verify before and after; the interpreter and the lowering call
-/// this so that they implement only the longer forms.
+/// `tile.arange` from a start, `tile.mma ... precision = tf32`) in `root`
+/// into the ops they stand for. The ops verify before and after; the
+/// interpreter and the lowering call this so that they implement only the
+/// longer forms.
 void expandForms(Operation *root);
 
 #define GEN_PASS_REGISTRATION

@@ -31,7 +31,9 @@ def TileExpandForms : Pass<"tile-expand-forms"> {
     `tile.store` with `dims` likewise; literal tile indices into
     `arith.constant`s; a `tile.broadcast` with `new_dims` into a reshape that
     inserts the extent-1 axes and an equal-rank broadcast; `tile.full` of a
-    literal into `arith.constant` and `tile.full`; `tile.mma` with
+    literal into `arith.constant` and `tile.full`; `tile.arange %start` into
+    `arith.index_cast`, `tile.full`, `tile.arange` and `arith.addi`;
+    `tile.mma` with
     `precision = tf32` into `tile.convert`s of its operands to tf32 (through
     f32) and a plain `tile.mma`. Runs before or after `tile-bind-params`.
 

@@ -13,6 +13,7 @@
 #define TILEC_MAMBA2_MAMBA2_H
 
 #include <cstdint>
+#include <array>
 #include <cstring>
 #include <optional>
 #include <string>
@@ -139,6 +140,15 @@ Status validate(const Problem &problem, const Inputs &inputs,
 /// Checks a tile configuration against a problem: sizes zero or powers of
 /// two, blockM and blockK dividing the chunk.
 Status validateTileConfig(const Problem &problem, const TileConfig &config);
+
+/// The launch grid (x, y, z) of each kernel, for the CPU and the GPU paths
+/// alike (the kernels' headers say what a program covers). compute_out stops
+/// at ceil(seqlen / BLOCK_M) row tiles: programs past the sequence would
+/// write nothing. `tiles` must be resolved (no zero sizes).
+struct LaunchGrids {
+  std::array<int64_t, 3> chunkCumsum, fwdPassState, computeOut;
+};
+LaunchGrids computeLaunchGrids(const Problem &problem, const TileConfig &tiles);
 
 struct CpuOptions {
   TileConfig tiles;

@@ -98,7 +98,10 @@ struct DimOpLowering : TilePattern<tile::DimOp> {
   LogicalResult
   matchAndRewrite(tile::DimOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    rewriter.replaceOp(op, adaptor.getView()[1 + op.getDim()]);
+    SmallVector<Value> extents;
+    for (int64_t dim : op.getDims())
+      extents.push_back(adaptor.getView()[1 + dim]);
+    rewriter.replaceOp(op, extents);
     return success();
   }
 };

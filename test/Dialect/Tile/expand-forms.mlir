@@ -46,3 +46,13 @@ tile.kernel @broadcast_full_mma<K = 8>(%s: bf16) {
       : !tile.tile<16 x K x bf16>, !tile.tile<K x 16 x f32>, !tile.tile<16 x 16 x f32>
   tile.return
 }
+
+// CHECK-LABEL: tile.kernel @arange_start
+// CHECK: %[[S:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[F:.*]] = full %[[S]] : tensor<16xi32>
+// CHECK: %[[I:.*]] = arange : tensor<16xi32>
+// CHECK: arith.addi %[[I]], %[[F]] : tensor<16xi32>
+tile.kernel @arange_start(%n: index) {
+  %t = tile.arange %n : !tile.tile<16 x i32>
+  tile.return
+}

@@ -158,3 +158,19 @@ tile.kernel @mma_precision_not_tf32(%a: f32) {
   %r = tile.mma %t, %t, %t precision = bf16 : !tile.tile<16 x 16 x f32>, !tile.tile<16 x 16 x f32>, !tile.tile<16 x 16 x f32>
   tile.return
 }
+
+// -----
+
+tile.kernel @param_undeclared<A = 1>() {
+  // expected-error @+1 {{'tile.param' op kernel @param_undeclared declares no parameter 'B'}}
+  %a, %b = tile.param "A", "B"
+  tile.return
+}
+
+// -----
+
+tile.kernel @dim_out_of_range(%v: !tile.view<2, f32>) {
+  // expected-error @+1 {{'tile.dim' op dimension 2 is not one of the view's 2}}
+  %a, %b = tile.dim %v[0, 2] : !tile.view<2, f32>
+  tile.return
+}

@@ -98,3 +98,14 @@ tile.kernel @mma_precision(%s: bf16, %t: f32) {
       : !tile.tile<16 x 8 x bf16>, !tile.tile<8 x 16 x f32>, !tile.tile<16 x 16 x f32>
   tile.return
 }
+
+// CHECK-LABEL: tile.kernel @several_results
+// CHECK: %{{.*}}:2 = param "A", "B"
+// CHECK: %{{.*}}:2 = dim %{{.*}}[2, 0] : <3, f32>
+// CHECK: arange %{{.*}} : tensor<?xi32, #tile.dims<[A]>>
+tile.kernel @several_results<A = 8, B = 4>(%v: !tile.view<3, f32>) {
+  %a, %b = tile.param "A", "B"
+  %n2, %n0 = tile.dim %v[2, 0] : !tile.view<3, f32>
+  %rows = tile.arange %a : !tile.tile<A x i32>
+  tile.return
+}
