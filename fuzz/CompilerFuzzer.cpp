@@ -73,7 +73,7 @@ LogicalResult compile(MLIRContext &context, llvm::StringRef input) {
   sourceMgr.AddNewSourceBuffer(
       llvm::MemoryBuffer::getMemBufferCopy(input, "fuzz-input"),
       llvm::SMLoc());
-  if (failed(tilec::checkNestingDepth(sourceMgr)))
+  if (failed(tilec::checkInputLimits(sourceMgr)))
     return failure();
   OwningOpRef<ModuleOp> module =
       parseSourceFile<ModuleOp>(sourceMgr, ParserConfig(&context));

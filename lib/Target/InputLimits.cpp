@@ -2,13 +2,14 @@
 
 #include "tilec/Target/InputLimits.h"
 
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/Twine.h"
 #include "llvm/Support/MemoryBuffer.h"
 #include "llvm/Support/SourceMgr.h"
 
 using namespace tilec;
 
-mlir::LogicalResult tilec::checkNestingDepth(llvm::SourceMgr &sourceMgr) {
+mlir::LogicalResult tilec::checkInputLimits(llvm::SourceMgr &sourceMgr) {
   const llvm::MemoryBuffer *buffer =
       sourceMgr.getMemoryBuffer(sourceMgr.getMainFileID());
   llvm::StringRef text = buffer->getBuffer();
@@ -30,6 +31,34 @@ mlir::LogicalResult tilec::checkNestingDepth(llvm::SourceMgr &sourceMgr) {
     }
     if (c == '-' && i + 1 < e && text[i + 1] == '>') {
       ++i;
+      continue;
+    }
+    if (c == '%') {
+      // An SSA name, and a result number after '#'.
+      size_t j = i + 1;
+      while (j < e && (llvm::isAlnum(text[j]) || text[j] == '_' ||
+                       text[j] == '$' || text[j] == '.' || text[j] == '-'))
+        ++j;
+      if (j < e && text[j] == '#') {
+        size_t digits = j + 1, end = digits;
+        while (end < e && llvm::isDigit(text[end]))
+          ++end;
+        uint64_t number = 0;
+        if (end > digits &&
+            (end - digits > 9 ||
+             text.substr(digits, end - digits).getAsInteger(10, number) ||
+             number > kMaxResultNumber)) {
+          sourceMgr.PrintMessage(
+              llvm::SMLoc::getFromPointer(text.data() + i),
+              llvm::SourceMgr::DK_Error,
+              llvm::Twine("result number ") + text.substr(digits, end - digits) +
+                  " is past the largest a use may name (" +
+                  llvm::Twine(kMaxResultNumber) + ")");
+          return mlir::failure();
+        }
+        j = end;
+      }
+      i = j - 1;
       continue;
     }
     if (c == '(' || c == '[' || c == '{' || c == '<') {

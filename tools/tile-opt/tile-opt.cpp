@@ -45,7 +45,7 @@ int main(int argc, char **argv) {
       llvm::MemoryBuffer::getMemBuffer(input->getMemBufferRef(),
                                        /*RequiresNullTerminator=*/false),
       llvm::SMLoc());
-  if (mlir::failed(tilec::checkNestingDepth(sourceMgr)))
+  if (mlir::failed(tilec::checkInputLimits(sourceMgr)))
     return 1;
   std::unique_ptr<llvm::ToolOutputFile> output =
       mlir::openOutputFile(outputFilename, &error);

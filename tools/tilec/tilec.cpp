@@ -422,7 +422,7 @@ int main(int argc, char **argv) {
   if (failed(openOutputs(outputs)))
     return 1;
   tilec::ScopedFatalErrorDiagnostics fatalErrors(inputFilename);
-  if (failed(tilec::checkNestingDepth(sourceMgr)))
+  if (failed(tilec::checkInputLimits(sourceMgr)))
     return 1;
   LogicalResult compiled = failure();
   tilec::runOnLargeStack(tilec::kToolStackBytes, [&] {
