@@ -1,10 +1,14 @@
 //===- ForwardCpu.cpp - the Mamba-2 forward pass in the interpreter -------===//
 //
-// Compiles the three kernels from their embedded text (parse, tile-bind-params
+// Compiles the kernels from their embedded text (parse, tile-bind-params
 // with the chunk and tile sizes, Executable::compile), once per configuration,
-// and runs them in order on host buffers:
-//   chunk_cumsum -> G;  fwd_pass_state -> per-chunk states, final state;
-//   compute_out -> y.
+// and runs them in order on host buffers, in the structure the options ask
+// for (docs/mamba2.md):
+//   four kernels (default): chunk_cumsum -> G; chunk_state -> each chunk's
+//     own state; state_passing -> per-chunk states, final state;
+//     compute_out -> y;
+//   three kernels: chunk_cumsum -> G; fwd_pass_state -> per-chunk states,
+//     final state; compute_out -> y.
 //
 //===----------------------------------------------------------------------===//
 
@@ -37,7 +41,8 @@ namespace interp = tilec::interp;
 namespace {
 
 struct Kernels {
-  std::unique_ptr<interp::Executable> chunkCumsum, fwdPassState, computeOut;
+  std::unique_ptr<interp::Executable> chunkCumsum, chunkState, statePassing,
+      fwdPassState, computeOut;
 };
 
 /// The tile sizes the CPU uses where the caller leaves them to it: large
@@ -53,6 +58,8 @@ TileConfig chooseTiles(const Problem &p, TileConfig tiles) {
   pick(tiles.blockN, p.dstate, 128);
   pick(tiles.blockM, p.chunk, 64);
   pick(tiles.blockK, p.chunk, 64);
+  pick(tiles.passBlockP, p.headdim, 64);
+  pick(tiles.passBlockN, p.dstate, 128);
   return tiles;
 }
 
@@ -64,7 +71,7 @@ std::string binding(const char *name, int64_t value) {
 /// it for the interpreter.
 Status compileKernel(const char *name, const std::vector<std::string> &params,
                      std::unique_ptr<interp::Executable> &executable) {
-  // The dialects the three kernels use.
+  // The dialects the kernels use.
   DialectRegistry registry;
   registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect>();
@@ -109,8 +116,8 @@ Status getKernels(const Problem &p, const TileConfig &t,
                   const Kernels *&kernels) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<Kernels>> cache;
-  std::vector<int64_t> key = {p.chunk,  t.blockH, t.blockP,
-                              t.blockN, t.blockM, t.blockK};
+  std::vector<int64_t> key = {p.chunk,  t.blockH, t.blockP,    t.blockN,
+                              t.blockM, t.blockK, t.passBlockP, t.passBlockN};
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Kernels> &entry = cache[key];
   if (!entry) {
@@ -121,11 +128,21 @@ Status getKernels(const Problem &p, const TileConfig &t,
                                  compiled->chunkCumsum);
         !s)
       return s;
-    if (Status s = compileKernel("fwd_pass_state",
-                                 {chunk, binding("BLOCK_P", t.blockP),
-                                  binding("BLOCK_N", t.blockN),
-                                  binding("BLOCK_K", t.blockK)},
-                                 compiled->fwdPassState);
+    const std::vector<std::string> stateTiles = {
+        chunk, binding("BLOCK_P", t.blockP), binding("BLOCK_N", t.blockN),
+        binding("BLOCK_K", t.blockK)};
+    if (Status s =
+            compileKernel("chunk_state", stateTiles, compiled->chunkState);
+        !s)
+      return s;
+    if (Status s = compileKernel("state_passing",
+                                 {chunk, binding("BLOCK_P", t.passBlockP),
+                                  binding("BLOCK_N", t.passBlockN)},
+                                 compiled->statePassing);
+        !s)
+      return s;
+    if (Status s =
+            compileKernel("fwd_pass_state", stateTiles, compiled->fwdPassState);
         !s)
       return s;
     if (Status s = compileKernel(
@@ -184,7 +201,7 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     return s;
 
   const int64_t nchunks = p.numChunks();
-  std::vector<float> gBuffer, statesBuffer, finalBuffer;
+  std::vector<float> gBuffer, statesBuffer, localBuffer, finalBuffer;
   interp::HostView g =
       hostView(gBuffer, {p.batch, p.heads, nchunks, p.chunk});
   interp::HostView states = hostView(
@@ -208,13 +225,26 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
                      {grids.chunkCumsum}, threads);
       !s)
     return s;
-  if (Status s = run("fwd_pass_state", *kernels->fwdPassState,
-                     {x, B, dt, g, init,
-                      interp::Scalar(int64_t(in.initialState ? 1 : 0)), states,
-                      finalState},
-                     {grids.fwdPassState}, threads);
-      !s)
-    return s;
+  const interp::Scalar hasInit(int64_t(in.initialState ? 1 : 0));
+  if (options.structure == ForwardStructure::ThreeKernels) {
+    if (Status s = run("fwd_pass_state", *kernels->fwdPassState,
+                       {x, B, dt, g, init, hasInit, states, finalState},
+                       {grids.fwdPassState}, threads);
+        !s)
+      return s;
+  } else {
+    interp::HostView local = hostView(
+        localBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+    if (Status s = run("chunk_state", *kernels->chunkState,
+                       {x, B, dt, g, local}, {grids.chunkState}, threads);
+        !s)
+      return s;
+    if (Status s = run("state_passing", *kernels->statePassing,
+                       {local, g, init, hasInit, states, finalState},
+                       {grids.statePassing}, threads);
+        !s)
+      return s;
+  }
   return run("compute_out", *kernels->computeOut,
              {x, B, hostView(in.C), dt, g, hostView(in.D), states,
               hostView(out.y)},

@@ -178,9 +178,10 @@ Status tilec::mamba2::validate(const Problem &p, const Inputs &in,
 Status tilec::mamba2::validateTileConfig(const Problem &p,
                                          const TileConfig &config) {
   const std::pair<const char *, int64_t> sizes[] = {
-      {"blockH", config.blockH}, {"blockP", config.blockP},
-      {"blockN", config.blockN}, {"blockM", config.blockM},
-      {"blockK", config.blockK}};
+      {"blockH", config.blockH},         {"blockP", config.blockP},
+      {"blockN", config.blockN},         {"blockM", config.blockM},
+      {"blockK", config.blockK},         {"passBlockP", config.passBlockP},
+      {"passBlockN", config.passBlockN}};
   for (auto [name, value] : sizes)
     if (value != 0 && !isPowerOfTwo(value))
       return Status::error(std::string("tile config: ") + name + " is " +
@@ -210,9 +211,14 @@ LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
   };
   const int64_t numP = ceilDiv(p.headdim, tiles.blockP);
   const int64_t numN = ceilDiv(p.dstate, tiles.blockN);
+  const int64_t stateTiles = product(numP, numN);
+  const int64_t passBlocks = product(ceilDiv(p.headdim, tiles.passBlockP),
+                                     ceilDiv(p.dstate, tiles.passBlockN));
   LaunchGrids grids;
   grids.chunkCumsum = {p.numChunks(), p.batch, ceilDiv(p.heads, tiles.blockH)};
-  grids.fwdPassState = {product(numP, numN), p.heads, p.batch};
+  grids.chunkState = {product(p.numChunks(), stateTiles), p.heads, p.batch};
+  grids.statePassing = {passBlocks, p.heads, p.batch};
+  grids.fwdPassState = {stateTiles, p.heads, p.batch};
   grids.computeOut = {product(ceilDiv(p.seqlen, tiles.blockM), numP), p.heads,
                       p.batch};
   return grids;

@@ -1,8 +1,11 @@
 //===- ForwardGpu.cpp - the Mamba-2 forward pass on the GPU -----*- C++ -*-===//
 //
 // Checks the arguments (the shared validation first, then what only the GPU
-// needs), then enqueues chunk_cumsum, fwd_pass_state and compute_out on the
-// caller's stream through their generated launchers. Every check that needs
+// needs), then enqueues the kernels of the structure the options ask for
+// (docs/mamba2.md: chunk_cumsum, chunk_state, state_passing and compute_out
+// by default; chunk_cumsum, fwd_pass_state and compute_out as the
+// three-kernel option) on the caller's stream through their generated
+// launchers. Every check that needs
 // no driver comes before the first driver call, so invalid arguments are
 // reported the same way on a machine without a GPU. Nothing synchronizes
 // with the host: the pass can be captured in a CUDA graph.
@@ -36,6 +39,15 @@ using ChunkCumsumLauncher = tilec_status (*)(const tilec_view_f32_3d &dt,
                                              const tilec_view_f32_1d &A,
                                              const tilec_view_f32_4d &G,
                                              tilec_grid, CUstream);
+using ChunkStateLauncher =
+    tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
+                     const tilec_view_f32_3d &dt, const tilec_view_f32_4d &G,
+                     const tilec_view_f32_5d &local, tilec_grid, CUstream);
+using StatePassingLauncher =
+    tilec_status (*)(const tilec_view_f32_5d &local, const tilec_view_f32_4d &G,
+                     const tilec_view_f32_4d &init, int32_t hasInit,
+                     const tilec_view_f32_5d &states,
+                     const tilec_view_f32_4d &final, tilec_grid, CUstream);
 using FwdPassStateLauncher =
     tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
                      const tilec_view_f32_3d &dt, const tilec_view_f32_4d &G,
@@ -55,19 +67,26 @@ struct Instance {
   int64_t chunk;
   TileConfig tiles;
   ChunkCumsumLauncher chunkCumsum;
+  ChunkStateLauncher chunkState;
+  StatePassingLauncher statePassing;
   FwdPassStateLauncher fwdPassState;
   ComputeOutLauncher computeOut;
-  PrepareFunction prepare[3];
+  PrepareFunction prepare[5];
 };
 
 #define TILEC_MAMBA2_INSTANCE(chunk, suffix, blockH, blockP, blockN, blockM,   \
-                              blockK)                                          \
+                              blockK, passBlockP, passBlockN)                  \
   Instance{chunk,                                                              \
-           TileConfig{blockH, blockP, blockN, blockM, blockK},                 \
+           TileConfig{blockH, blockP, blockN, blockM, blockK, passBlockP,      \
+                      passBlockN},                                             \
            &tile_chunk_cumsum##suffix,                                         \
+           &tile_chunk_state##suffix,                                          \
+           &tile_state_passing##suffix,                                        \
            &tile_fwd_pass_state##suffix,                                       \
            &tile_compute_out##suffix,                                          \
            {&tile_chunk_cumsum##suffix##_prepare,                              \
+            &tile_chunk_state##suffix##_prepare,                               \
+            &tile_state_passing##suffix##_prepare,                             \
             &tile_fwd_pass_state##suffix##_prepare,                            \
             &tile_compute_out##suffix##_prepare}},
 const Instance kInstances[] = {TILEC_MAMBA2_INSTANCES(TILEC_MAMBA2_INSTANCE)};
@@ -169,9 +188,12 @@ constexpr int64_t kWorkspaceAlignment = 16;
 // one would.
 constexpr int64_t kBufferAlignment = 256;
 
-/// Where the intermediates live in the workspace, in bytes.
+/// Where the intermediates live in the workspace, in bytes. The chunks' own
+/// states (chunk_state's output, state_passing's input) are there only in
+/// the four-kernel structure.
 struct WorkspaceLayout {
-  int64_t gOffset = 0, statesOffset = 0, finalOffset = 0, total = 0;
+  int64_t gOffset = 0, statesOffset = 0, localOffset = 0, finalOffset = 0,
+          total = 0;
 };
 
 bool alignUp(int64_t value, int64_t alignment, int64_t &result) {
@@ -181,7 +203,8 @@ bool alignUp(int64_t value, int64_t alignment, int64_t &result) {
 
 /// The layout for a problem whose sizes are positive; false when a size
 /// does not fit in int64_t.
-bool workspaceLayout(const Problem &p, WorkspaceLayout &layout) {
+bool workspaceLayout(const Problem &p, ForwardStructure structure,
+                     WorkspaceLayout &layout) {
   const int64_t nchunks = p.numChunks();
   int64_t g = 4, states = 4, final = 4;
   for (int64_t size : {p.batch, p.heads, nchunks, p.chunk})
@@ -193,16 +216,21 @@ bool workspaceLayout(const Problem &p, WorkspaceLayout &layout) {
   for (int64_t size : {p.batch, p.heads, p.headdim, p.dstate})
     if (mulOverflows(final, size, final))
       return false;
+  const int64_t local =
+      structure == ForwardStructure::FourKernels ? states : 0;
   layout.gOffset = 0;
   return alignUp(g, kBufferAlignment, layout.statesOffset) &&
          !__builtin_add_overflow(layout.statesOffset, states,
+                                 &layout.localOffset) &&
+         alignUp(layout.localOffset, kBufferAlignment, layout.localOffset) &&
+         !__builtin_add_overflow(layout.localOffset, local,
                                  &layout.finalOffset) &&
          alignUp(layout.finalOffset, kBufferAlignment, layout.finalOffset) &&
          !__builtin_add_overflow(layout.finalOffset, final, &layout.total);
 }
 
 struct Grids {
-  tilec_grid chunkCumsum, fwdPassState, computeOut;
+  tilec_grid chunkCumsum, chunkState, statePassing, fwdPassState, computeOut;
 };
 
 Grids computeGrids(const Problem &p, const TileConfig &tiles) {
@@ -210,7 +238,8 @@ Grids computeGrids(const Problem &p, const TileConfig &tiles) {
   auto grid = [](const std::array<int64_t, 3> &g) {
     return tilec_grid{g[0], g[1], g[2]};
   };
-  return {grid(grids.chunkCumsum), grid(grids.fwdPassState),
+  return {grid(grids.chunkCumsum), grid(grids.chunkState),
+          grid(grids.statePassing), grid(grids.fwdPassState),
           grid(grids.computeOut)};
 }
 
@@ -229,7 +258,9 @@ std::string tilesText(const TileConfig &t) {
   return "blockH " + std::to_string(t.blockH) + ", blockP " +
          std::to_string(t.blockP) + ", blockN " + std::to_string(t.blockN) +
          ", blockM " + std::to_string(t.blockM) + ", blockK " +
-         std::to_string(t.blockK);
+         std::to_string(t.blockK) + ", passBlockP " +
+         std::to_string(t.passBlockP) + ", passBlockN " +
+         std::to_string(t.passBlockN);
 }
 
 //===----------------------------------------------------------------------===//
@@ -299,10 +330,12 @@ std::string describe(const DriverApi &api, CUresult result) {
   return name;
 }
 
-/// Enqueues the three kernels; on failure `message` names the kernel.
+/// Enqueues the kernels of `structure`; on failure `message` names the
+/// kernel.
 tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                            const Outputs &out, const Instance &instance,
-                           const Grids &grids, char *workspace,
+                           ForwardStructure structure, const Grids &grids,
+                           char *workspace,
                            const WorkspaceLayout &layout, CUstream stream,
                            std::string &message);
 
@@ -335,8 +368,9 @@ tilec_mamba2_status gpu::workspaceSize(const Problem &p, size_t &bytes,
               "; the kernels are built for 64, 128 and 256";
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   }
+  // The default structure's: the larger, so enough for either.
   WorkspaceLayout layout;
-  if (!workspaceLayout(p, layout)) {
+  if (!workspaceLayout(p, ForwardStructure::FourKernels, layout)) {
     message = "problem: the workspace for these sizes does not fit in 64 bits";
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
   }
@@ -365,11 +399,14 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   }
   const TileConfig &compiled = instance->tiles;
-  const int64_t asked[] = {options.tiles.blockH, options.tiles.blockP,
-                           options.tiles.blockN, options.tiles.blockM,
-                           options.tiles.blockK};
-  const int64_t built[] = {compiled.blockH, compiled.blockP, compiled.blockN,
-                           compiled.blockM, compiled.blockK};
+  const int64_t asked[] = {options.tiles.blockH,     options.tiles.blockP,
+                           options.tiles.blockN,     options.tiles.blockM,
+                           options.tiles.blockK,     options.tiles.passBlockP,
+                           options.tiles.passBlockN};
+  const int64_t built[] = {compiled.blockH,     compiled.blockP,
+                           compiled.blockN,     compiled.blockM,
+                           compiled.blockK,     compiled.passBlockP,
+                           compiled.passBlockN};
   for (size_t i = 0; i < std::size(asked); ++i)
     if (asked[i] && asked[i] != built[i]) {
       message = "tile config: the kernels for chunk " +
@@ -378,13 +415,18 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
       return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
     }
 
+  // The grids of the kernels this structure launches.
+  const ForwardStructure structure = options.structure;
+  const bool fourKernels = structure == ForwardStructure::FourKernels;
   const Grids grids = computeGrids(p, compiled);
   const std::pair<const char *, const tilec_grid *> gridChecks[] = {
       {"chunk_cumsum", &grids.chunkCumsum},
-      {"fwd_pass_state", &grids.fwdPassState},
+      {"chunk_state", fourKernels ? &grids.chunkState : nullptr},
+      {"state_passing", fourKernels ? &grids.statePassing : nullptr},
+      {"fwd_pass_state", fourKernels ? nullptr : &grids.fwdPassState},
       {"compute_out", &grids.computeOut}};
   for (auto [kernel, grid] : gridChecks)
-    if (!gridFits(*grid)) {
+    if (grid && !gridFits(*grid)) {
       message = std::string("problem: ") + kernel + " would need grid " +
                 gridText(*grid) +
                 ", beyond the driver's 2^31-1 x 65535 x 65535 (batch and "
@@ -403,7 +445,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     }
   }
   WorkspaceLayout layout;
-  if (!workspaceLayout(p, layout)) {
+  if (!workspaceLayout(p, structure, layout)) {
     message = "problem: the workspace for these sizes does not fit in 64 bits";
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
   }
@@ -488,8 +530,8 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     }
     workspace = reinterpret_cast<char *>(allocated);
   }
-  tilec_mamba2_status code =
-      launch(p, in, out, *instance, grids, workspace, layout, stream, message);
+  tilec_mamba2_status code = launch(p, in, out, *instance, structure, grids,
+                                    workspace, layout, stream, message);
   if (!options.workspace) {
     // Stream-ordered: freed once the kernels enqueued before it are done,
     // also when a later one failed to launch.
@@ -533,7 +575,8 @@ View contiguousView(void *data, const std::vector<int64_t> &shape) {
 
 tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                            const Outputs &out, const Instance &instance,
-                           const Grids &grids, char *workspace,
+                           ForwardStructure structure, const Grids &grids,
+                           char *workspace,
                            const WorkspaceLayout &layout, CUstream stream,
                            std::string &message) {
   const int64_t nchunks = p.numChunks();
@@ -555,8 +598,8 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                          ? makeView<tilec_view_f32_4d>(*out.finalState)
                          : contiguousView<tilec_view_f32_4d>(
                                workspace + layout.finalOffset, stateShape);
-  // Without an initial state fwd_pass_state starts from zero and does not
-  // read `init`: an empty view, which the launcher accepts with no data.
+  // Without an initial state fwd_pass_state and state_passing start from
+  // zero and do not read `init`: an empty view, which the launcher accepts with no data.
   const auto init =
       in.initialState ? makeView<tilec_view_f32_4d>(*in.initialState)
                       : tilec_view_f32_4d{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}};
@@ -576,11 +619,26 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
           check(instance.chunkCumsum(dt, A, G, grids.chunkCumsum, stream),
                 "chunk_cumsum"))
     return code;
-  if (tilec_mamba2_status code =
-          check(instance.fwdPassState(x, B, dt, G, init, hasInit, states, final,
-                                      grids.fwdPassState, stream),
-                "fwd_pass_state"))
-    return code;
+  if (structure == ForwardStructure::ThreeKernels) {
+    if (tilec_mamba2_status code = check(
+            instance.fwdPassState(x, B, dt, G, init, hasInit, states, final,
+                                  grids.fwdPassState, stream),
+            "fwd_pass_state"))
+      return code;
+  } else {
+    const auto local = contiguousView<tilec_view_f32_5d>(
+        workspace + layout.localOffset,
+        {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+    if (tilec_mamba2_status code = check(
+            instance.chunkState(x, B, dt, G, local, grids.chunkState, stream),
+            "chunk_state"))
+      return code;
+    if (tilec_mamba2_status code =
+            check(instance.statePassing(local, G, init, hasInit, states, final,
+                                        grids.statePassing, stream),
+                  "state_passing"))
+      return code;
+  }
   return check(instance.computeOut(x, B, C, dt, G, D, states, y,
                                    grids.computeOut, stream),
                "compute_out");

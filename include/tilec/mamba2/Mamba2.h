@@ -2,8 +2,8 @@
 //
 // The chunked Mamba-2 forward pass (docs/mamba2.md) on tensors in mamba_ssm's
 // layouts. The problem description, the tensor descriptors and their
-// validation are shared by every device: `forwardCpu` runs the three tile
-// kernels in the interpreter (library tilec_mamba2_cpu); a GPU path takes the
+// validation are shared by every device: `forwardCpu` runs the tile kernels
+// in the interpreter (library tilec_mamba2_cpu); a GPU path takes the
 // same arguments. This header depends on the C++ standard library only, so
 // that a library built on it does not need LLVM or MLIR at run time.
 //
@@ -115,15 +115,33 @@ private:
 struct TileConfig {
   /// chunk_cumsum: heads per program.
   int64_t blockH = 0;
-  /// fwd_pass_state and compute_out: head-dimension (P) tile.
+  /// chunk_state, fwd_pass_state and compute_out: head-dimension (P) tile.
   int64_t blockP = 0;
-  /// fwd_pass_state and compute_out: state-dimension (N) tile.
+  /// chunk_state, fwd_pass_state and compute_out: state-dimension (N) tile.
   int64_t blockN = 0;
   /// compute_out: time steps (rows) per program.
   int64_t blockM = 0;
-  /// fwd_pass_state and compute_out: time steps per step of the walk along
-  /// a chunk (compute_out: columns).
+  /// chunk_state, fwd_pass_state and compute_out: time steps per step of
+  /// the walk along a chunk (compute_out: columns).
   int64_t blockK = 0;
+  /// state_passing: the head-dimension (P) extent of a program's block of
+  /// the state.
+  int64_t passBlockP = 0;
+  /// state_passing: the state-dimension (N) extent of that block.
+  int64_t passBlockN = 0;
+};
+
+/// How the state entering each chunk is computed (docs/mamba2.md); y and the
+/// final state are the same function of the inputs either way, up to
+/// rounding.
+enum class ForwardStructure {
+  /// chunk_cumsum, chunk_state (each chunk's own state, all chunks in
+  /// parallel), state_passing (the states combined along the chunks,
+  /// elementwise), compute_out. The default.
+  FourKernels,
+  /// chunk_cumsum, fwd_pass_state (one program per state tile walks every
+  /// chunk in order), compute_out.
+  ThreeKernels,
 };
 
 /// Checks the problem (positive sizes, heads % groups == 0, chunk in
@@ -142,22 +160,25 @@ Status validate(const Problem &problem, const Inputs &inputs,
 Status validateTileConfig(const Problem &problem, const TileConfig &config);
 
 /// The launch grid (x, y, z) of each kernel, for the CPU and the GPU paths
-/// alike (the kernels' headers say what a program covers). compute_out stops
-/// at ceil(seqlen / BLOCK_M) row tiles: programs past the sequence would
-/// write nothing. `tiles` must be resolved (no zero sizes).
+/// alike (the kernels' headers say what a program covers): the one place
+/// they are computed. compute_out stops at ceil(seqlen / BLOCK_M) row
+/// tiles: programs past the sequence would write nothing. `tiles` must be
+/// resolved (no zero sizes).
 struct LaunchGrids {
-  std::array<int64_t, 3> chunkCumsum, fwdPassState, computeOut;
+  std::array<int64_t, 3> chunkCumsum, chunkState, statePassing, fwdPassState,
+      computeOut;
 };
 LaunchGrids computeLaunchGrids(const Problem &problem, const TileConfig &tiles);
 
 struct CpuOptions {
   TileConfig tiles;
+  ForwardStructure structure = ForwardStructure::FourKernels;
   /// Threads the interpreter may use; 0: one per core.
   unsigned numThreads = 0;
 };
 
-/// Runs the forward pass on the CPU: the three tile kernels, bound to the
-/// problem's chunk size and tiles, in the interpreter, on host memory.
+/// Runs the forward pass on the CPU: the tile kernels of
+/// `options.structure`, bound to the problem's chunk size and tiles, in the interpreter, on host memory.
 /// Defined in tilec_mamba2_cpu.
 Status forwardCpu(const Problem &problem, const Inputs &inputs,
                   const Outputs &outputs, const CpuOptions &options = {});

@@ -1,8 +1,10 @@
 //===- Mamba2Gpu.h - the Mamba-2 forward pass on the GPU --------*- C++ -*-===//
 //
-// forwardGpu runs the three Mamba-2 kernels (chunk_cumsum, fwd_pass_state,
-// compute_out), compiled ahead of time for sm_80 and sm_90, on the caller's
-// stream in the calling thread's current CUDA context. It takes the same
+// forwardGpu runs the Mamba-2 kernels (chunk_cumsum, chunk_state,
+// state_passing and compute_out by default; chunk_cumsum, fwd_pass_state and
+// compute_out when GpuOptions::structure asks for three), compiled ahead of
+// time for sm_80 and sm_90, on the caller's stream in the calling thread's
+// current CUDA context. It takes the same
 // problem and tensor descriptors as forwardCpu (Mamba2.h), with every data
 // pointer in device memory, and accepts and rejects the same arguments, plus
 // the checks only a GPU needs (alignment, device pointers, grid limits).
@@ -32,6 +34,9 @@ struct GpuOptions {
   /// Zero sizes take the compiled instantiation's; a non-zero size must
   /// equal it (gpuTileConfig), since the kernels are compiled ahead of time.
   TileConfig tiles;
+  /// Which kernels compute the states between chunks (Mamba2.h). The C ABI
+  /// has no field for it and always runs the default.
+  ForwardStructure structure = ForwardStructure::FourKernels;
   /// Device memory for the intermediates, at least gpuWorkspaceSize bytes
   /// and 16-byte aligned, not used by anything else until the kernels on the
   /// stream are done with it. Null: forwardGpu allocates it with
@@ -47,8 +52,10 @@ TileConfig gpuTileConfig(int64_t chunk);
 
 /// Bytes of workspace forwardGpu needs for `problem`: the chunk-local decay
 /// exponents G (batch * heads * nchunks * chunk f32), the state entering
-/// every chunk (batch * nchunks * heads * headdim * dstate f32) and room for
-/// the final state when the caller does not ask for it. Fails when the
+/// every chunk (batch * nchunks * heads * headdim * dstate f32), each
+/// chunk's own state (as many; the four-kernel structure's, so the size is
+/// enough for either structure) and room for the final state when the
+/// caller does not ask for it. Fails when the
 /// problem is invalid or the size does not fit in 64 bits.
 Status gpuWorkspaceSize(const Problem &problem, size_t &bytes);
 
