@@ -195,6 +195,8 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     return s;
   if (Status s = validateTileConfig(p, options.tiles); !s)
     return s;
+  if (Status s = validateStructure(options.structure); !s)
+    return s;
   const TileConfig t = chooseTiles(p, options.tiles);
   const Kernels *kernels = nullptr;
   if (Status s = getKernels(p, t, kernels); !s)

@@ -196,6 +196,16 @@ Status tilec::mamba2::validateTileConfig(const Problem &p,
   return Status::success();
 }
 
+Status tilec::mamba2::validateStructure(ForwardStructure structure) {
+  if (structure == ForwardStructure::FourKernels ||
+      structure == ForwardStructure::ThreeKernels)
+    return Status::success();
+  return Status::error("options: structure is " +
+                       std::to_string(static_cast<int>(structure)) +
+                       "; it must be ForwardStructure::FourKernels or "
+                       "ForwardStructure::ThreeKernels");
+}
+
 LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
                                               const TileConfig &tiles) {
   // Without overflow for any valid problem (sizes up to INT64_MAX, found by

@@ -390,6 +390,10 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     message = status.message();
     return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
   }
+  if (Status status = validateStructure(options.structure); !status) {
+    message = status.message();
+    return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+  }
 
   // What the GPU needs on top, still without the driver.
   const Instance *instance = findInstance(p.chunk);

@@ -153,6 +153,19 @@ TEST_F(ValidationTest, RowTilesDivideTheChunk) {
       << status.message();
 }
 
+TEST_F(ValidationTest, StructureIsOneOfTheTwo) {
+  EXPECT_TRUE(validateStructure(ForwardStructure::FourKernels).ok());
+  EXPECT_TRUE(validateStructure(ForwardStructure::ThreeKernels).ok());
+  CpuOptions options;
+  options.structure = static_cast<ForwardStructure>(7);
+  Status status = forwardCpu(data.problem, inputs, outputs, options);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.message(), "options: structure is 7; it must be "
+                              "ForwardStructure::FourKernels or "
+                              "ForwardStructure::ThreeKernels");
+  EXPECT_EQ(status.message(), validateStructure(options.structure).message());
+}
+
 TEST(Reference, RejectsInvalidInputs) {
   HostProblem data = HostProblem::random(Problem{1, 8, 2, 1, 4, 4, 64}, 2);
   Inputs inputs = data.inputs(false);

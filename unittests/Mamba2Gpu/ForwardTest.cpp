@@ -1,7 +1,9 @@
 //===- ForwardTest.cpp - the Mamba-2 forward pass on the GPU ----*- C++ -*-===//
 //
 // forwardGpu against the f64 recurrence on the shapes the CPU tests run
-// (forwardShapes()), with and without an initial state, on fresh random
+// (forwardShapes()), with and without an initial state, in both structures
+// (the four-kernel default and the three-kernel option), and the two
+// structures against each other, on fresh random
 // inputs per run (the seed is printed; TILEC_TEST_SEED repeats a run),
 // checked element by element and norm-wise (ForwardCheck.h) with guard zones
 // around the outputs; capture in a CUDA graph and replay; the C ABI on
@@ -19,10 +21,12 @@
 #include "tilec/mamba2/tilec_mamba2.h"
 
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <ostream>
 #include <thread>
+#include <vector>
 
 using namespace tilec::mamba2;
 using namespace tilec::mamba2::testing;
@@ -33,22 +37,96 @@ using ForwardGpuTest = GpuStreamTest;
 
 const std::vector<Shape> &kShapes = forwardShapes();
 
-class ForwardShapes
-    : public ForwardGpuTest,
-      public ::testing::WithParamInterface<std::tuple<Shape, bool>> {};
+const ForwardStructure kStructures[] = {ForwardStructure::FourKernels,
+                                        ForwardStructure::ThreeKernels};
+
+std::string structureName(ForwardStructure structure) {
+  return structure == ForwardStructure::FourKernels ? "four" : "three";
+}
+
+class ForwardShapes : public ForwardGpuTest,
+                      public ::testing::WithParamInterface<
+                          std::tuple<Shape, bool, ForwardStructure>> {};
 
 TEST_P(ForwardShapes, MatchesTheF64Reference) {
-  auto [shape, withInitialState] = GetParam();
+  auto [shape, withInitialState, structure] = GetParam();
+  GpuOptions options;
+  options.structure = structure;
   EXPECT_TRUE(gpuForwardMatchesReference(cu(), shape.problem(),
-                                         withInitialState, stream));
+                                         withInitialState, stream, options));
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, ForwardShapes,
-    ::testing::Combine(::testing::ValuesIn(forwardShapes()),
-                       ::testing::Bool()),
-    [](const ::testing::TestParamInfo<std::tuple<Shape, bool>> &info) {
-      return shapeName(std::get<0>(info.param), std::get<1>(info.param));
+    ::testing::Combine(::testing::ValuesIn(forwardShapes()), ::testing::Bool(),
+                       ::testing::ValuesIn(kStructures)),
+    [](const ::testing::TestParamInfo<
+        std::tuple<Shape, bool, ForwardStructure>> &info) {
+      return shapeName(std::get<0>(info.param), std::get<1>(info.param)) +
+             "_" + structureName(std::get<2>(info.param));
+    });
+
+// Both structures on the same inputs: each passes the f64 check, and they
+// agree with each other within the bounds of the CPU's StructureTest.cpp
+// (the same products, added in another order: the final states within
+// 2^-16 norm-wise, y within 2^-12), on ragged sequences with several
+// groups and an initial state.
+class StructuresAgree : public ForwardGpuTest,
+                        public ::testing::WithParamInterface<Shape> {};
+
+TEST_P(StructuresAgree, FourAndThreeKernels) {
+  const Problem p = GetParam().problem();
+  const uint64_t seed = tilec::testing::testSeed();
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  HostProblem host = HostProblem::random(p, seed);
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  ASSERT_TRUE(device.upload());
+  std::vector<float> y[2], finalState[2];
+  for (int i = 0; i < 2; ++i) {
+    SCOPED_TRACE(structureName(kStructures[i]));
+    ASSERT_TRUE(device.poisonOutputs());
+    GpuOptions options;
+    options.structure = kStructures[i];
+    Status status = forwardGpu(p, device.inputs(true), device.outputs(),
+                               options, stream);
+    ASSERT_TRUE(status.ok()) << status.message();
+    TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+    ASSERT_TRUE(device.checkGuards());
+    ASSERT_TRUE(device.download());
+    ASSERT_TRUE(matchesReference(host, true));
+    y[i] = host.y;
+    finalState[i] = host.finalState;
+  }
+  auto relativeDifference = [](const std::vector<float> &a,
+                               const std::vector<float> &b) {
+    double diff = 0, norm = 0;
+    for (size_t i = 0; i < a.size(); ++i) {
+      diff += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
+      norm += double(b[i]) * b[i];
+    }
+    return std::sqrt(diff / norm);
+  };
+  const double stateDifference =
+      relativeDifference(finalState[0], finalState[1]);
+  const double outputDifference = relativeDifference(y[0], y[1]);
+  std::printf("final state %.3g (bound %.3g), y %.3g (bound %.3g)\n",
+              stateDifference, 0x1p-16, outputDifference, 0x1p-12);
+  EXPECT_LE(stateDifference, 0x1p-16);
+  EXPECT_LE(outputDifference, 0x1p-12);
+}
+
+// (batch, seqlen, groups, heads, dstate, headdim, chunk): ragged last chunks
+// at every chunk size, several groups, sizes off the tiles, and the large
+// test's shape cut to 2049 steps.
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, StructuresAgree,
+    ::testing::Values(Shape{2, 300, 2, 4, 48, 32, 64},
+                      Shape{1, 1000, 3, 6, 64, 64, 128},
+                      Shape{2, 600, 2, 4, 32, 40, 256},
+                      Shape{4, 2049, 1, 8, 128, 64, 128}),
+    [](const ::testing::TestParamInfo<Shape> &info) {
+      return shapeName(info.param, true);
     });
 
 TEST_F(ForwardGpuTest, DefaultStream) {

@@ -159,6 +159,10 @@ Status validate(const Problem &problem, const Inputs &inputs,
 /// two, blockM and blockK dividing the chunk.
 Status validateTileConfig(const Problem &problem, const TileConfig &config);
 
+/// Checks that `structure` is one of ForwardStructure's values (an integer
+/// cast to the enum may be another).
+Status validateStructure(ForwardStructure structure);
+
 /// The launch grid (x, y, z) of each kernel, for the CPU and the GPU paths
 /// alike (the kernels' headers say what a program covers): the one place
 /// they are computed. compute_out stops at ceil(seqlen / BLOCK_M) row
