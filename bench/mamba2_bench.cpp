@@ -1,10 +1,11 @@
 //===- mamba2_bench.cpp - times the GPU Mamba-2 forward ---------*- C++ -*-===//
 //
 // mamba2_bench [--reps N] [--bandwidth GB/s] [--tflops T]
-//              [--structure four|three|both]
+//              [--structure four|three|both] [--problem B,L,H,G,P,N,Q]
 //
 // For each problem and structure (docs/mamba2.md: the four-kernel default,
-// the three-kernel option; both unless asked): random inputs (HostProblem::random) copied to the GPU, a
+// the three-kernel option; both unless asked; every problem of the list
+// below unless one is given): random inputs (HostProblem::random) copied to the GPU, a
 // preallocated workspace, 5 warm-up passes, then N passes each timed with
 // CUDA events; prints the median, the fewest bytes a pass must move (inputs
 // read once, outputs written once) and the matrix flops, each over the
@@ -138,6 +139,17 @@ int main(int argc, char **argv) {
   double bandwidth = 4300, tflops = 790;
   std::vector<ForwardStructure> structures = {ForwardStructure::FourKernels,
                                               ForwardStructure::ThreeKernels};
+  // (batch, seqlen, heads, groups, headdim, dstate, chunk): Mamba-2 2.7B's
+  // layer (80 heads of 64, dstate 128, one group) at 4 x 4096 tokens per
+  // chunk size, one long sequence, and the shape of the comparison with
+  // mamba_ssm (docs/performance.md).
+  std::vector<Problem> problems = {
+      {4, 4096, 80, 1, 64, 128, 64},  {4, 4096, 80, 1, 64, 128, 128},
+      {4, 4096, 80, 1, 64, 128, 256}, {1, 65536, 80, 1, 64, 128, 256},
+      {4, 16384, 8, 1, 64, 128, 128}};
+  const char *usage = "usage: mamba2_bench [--reps N] [--bandwidth GB/s] "
+                      "[--tflops T] [--structure four|three|both] "
+                      "[--problem B,L,H,G,P,N,Q]\n";
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i];
     if (flag == "--reps")
@@ -150,9 +162,18 @@ int main(int argc, char **argv) {
       structures = {ForwardStructure::FourKernels};
     else if (flag == "--structure" && !std::strcmp(argv[i + 1], "three"))
       structures = {ForwardStructure::ThreeKernels};
-    else if (flag != "--structure" || std::strcmp(argv[i + 1], "both")) {
-      std::fprintf(stderr, "usage: mamba2_bench [--reps N] [--bandwidth GB/s] "
-                           "[--tflops T] [--structure four|three|both]\n");
+    else if (flag == "--problem") {
+      long long v[7];
+      char end;
+      if (std::sscanf(argv[i + 1], "%lld,%lld,%lld,%lld,%lld,%lld,%lld%c",
+                      &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+                      &end) != 7) {
+        std::fprintf(stderr, "%s", usage);
+        return 1;
+      }
+      problems = {Problem{v[0], v[1], v[2], v[3], v[4], v[5], v[6]}};
+    } else if (flag != "--structure" || std::strcmp(argv[i + 1], "both")) {
+      std::fprintf(stderr, "%s", usage);
       return 1;
     }
   }
@@ -164,14 +185,6 @@ int main(int argc, char **argv) {
                : 1;
   }
 
-  // (batch, seqlen, heads, groups, headdim, dstate, chunk): Mamba-2 2.7B's
-  // layer (80 heads of 64, dstate 128, one group) at 4 x 4096 tokens per
-  // chunk size, one long sequence, and the shape of the comparison with
-  // mamba_ssm (docs/performance.md).
-  std::vector<Problem> problems = {
-      {4, 4096, 80, 1, 64, 128, 64},  {4, 4096, 80, 1, 64, 128, 128},
-      {4, 4096, 80, 1, 64, 128, 256}, {1, 65536, 80, 1, 64, 128, 256},
-      {4, 16384, 8, 1, 64, 128, 128}};
   std::printf("%-34s %-9s %10s %9s %9s %10s %9s\n", "problem (B,L,H,G,P,N,Q)",
               "structure", "median ms", "GB", "TFLOP", "mem floor",
               "mma floor");

@@ -404,9 +404,12 @@ TEST_F(ForwardGpuTest, LaunchFailure) {
 
 TEST_F(ForwardGpuTest, OutOfMemoryForTheWorkspace) {
   // Broadcast B and C (stride 0) over a huge dstate: tiny buffers, and a
-  // workspace of 2^36 f32 chunk states and as many for the final state,
-  // which no device has.
-  const int64_t dstate = int64_t(1) << 36;
+  // workspace of 2^35 f32 chunk states, as many chunk-local states and as
+  // many for the final state (384 GiB), which no device has. (2^35: at
+  // 2^36 state_passing's grid, one program per 16 x 32 block of a head's
+  // state, would need 2^31 programs along x, one past the driver's limit,
+  // and the call would fail the grid check instead.)
+  const int64_t dstate = int64_t(1) << 35;
   CArguments args = CArguments::fake({1, 64, 1, 1, 1, dstate, 64});
   DeviceBuffer x(cu(), 64 * 2), dt(cu(), 64 * 4), A(cu(), 4), D(cu(), 4),
       bc(cu(), 2), y(cu(), 64 * 4);
