@@ -33,13 +33,6 @@ using namespace tilec::mamba2::testing;
 
 namespace {
 
-const ForwardStructure kStructures[] = {ForwardStructure::FourKernels,
-                                        ForwardStructure::ThreeKernels};
-
-std::string structureName(ForwardStructure structure) {
-  return structure == ForwardStructure::FourKernels ? "four" : "three";
-}
-
 /// forwardCpu as the forward run of the shared check.
 ForwardRun cpuRun(ForwardStructure structure, const TileConfig &tiles = {}) {
   return [structure, tiles](HostProblem &host, bool withInitialState) {
@@ -66,7 +59,7 @@ TEST_P(ForwardTest, MatchesRecurrence) {
 INSTANTIATE_TEST_SUITE_P(
     Shapes, ForwardTest,
     ::testing::Combine(::testing::ValuesIn(forwardShapes()), ::testing::Bool(),
-                       ::testing::ValuesIn(kStructures)),
+                       ::testing::ValuesIn(forwardStructures())),
     [](const ::testing::TestParamInfo<
         std::tuple<Shape, bool, ForwardStructure>> &info) {
       return shapeName(std::get<0>(info.param), std::get<1>(info.param)) +
@@ -186,7 +179,7 @@ TEST_P(ForwardStructures, ResultIsIndependentOfThreads) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Structures, ForwardStructures, ::testing::ValuesIn(kStructures),
+    Structures, ForwardStructures, ::testing::ValuesIn(forwardStructures()),
     [](const ::testing::TestParamInfo<ForwardStructure> &info) {
       return structureName(info.param);
     });

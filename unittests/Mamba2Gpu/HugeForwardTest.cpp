@@ -43,11 +43,9 @@ TEST_P(HugeForward, Past2To31ElementsAnd2To32Bytes) {
 }
 
 INSTANTIATE_TEST_SUITE_P(
-    Structures, HugeForward,
-    ::testing::Values(ForwardStructure::FourKernels,
-                      ForwardStructure::ThreeKernels),
+    Structures, HugeForward, ::testing::ValuesIn(forwardStructures()),
     [](const ::testing::TestParamInfo<ForwardStructure> &info) {
-      return info.param == ForwardStructure::FourKernels ? "four" : "three";
+      return structureName(info.param);
     });
 
 } // namespace

@@ -69,14 +69,11 @@ TEST_P(LargeForward, Tokens300000Chunk128) {
 INSTANTIATE_TEST_SUITE_P(
     InitialState, LargeForward,
     ::testing::Combine(::testing::Bool(),
-                       ::testing::Values(ForwardStructure::FourKernels,
-                                         ForwardStructure::ThreeKernels)),
+                       ::testing::ValuesIn(forwardStructures())),
     [](const ::testing::TestParamInfo<std::tuple<bool, ForwardStructure>>
            &info) {
-      return std::string(std::get<0>(info.param) ? "with" : "without") +
-             (std::get<1>(info.param) == ForwardStructure::FourKernels
-                  ? "_four"
-                  : "_three");
+      return std::string(std::get<0>(info.param) ? "with_" : "without_") +
+             structureName(std::get<1>(info.param));
     });
 
 } // namespace
