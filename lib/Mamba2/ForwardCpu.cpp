@@ -58,8 +58,11 @@ TileConfig chooseTiles(const Problem &p, TileConfig tiles) {
   pick(tiles.blockN, p.dstate, 128);
   pick(tiles.blockM, p.chunk, 64);
   pick(tiles.blockK, p.chunk, 64);
-  pick(tiles.passBlockP, p.headdim, 64);
-  pick(tiles.passBlockN, p.dstate, 128);
+  pick(tiles.chunkStateBlockP, p.headdim, 64);
+  pick(tiles.chunkStateBlockN, p.dstate, 128);
+  pick(tiles.chunkStateBlockK, p.chunk, 64);
+  pick(tiles.statePassingBlockP, p.headdim, 64);
+  pick(tiles.statePassingBlockN, p.dstate, 128);
   return tiles;
 }
 
@@ -116,8 +119,17 @@ Status getKernels(const Problem &p, const TileConfig &t,
                   const Kernels *&kernels) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<Kernels>> cache;
-  std::vector<int64_t> key = {p.chunk,  t.blockH, t.blockP,    t.blockN,
-                              t.blockM, t.blockK, t.passBlockP, t.passBlockN};
+  std::vector<int64_t> key = {p.chunk,
+                              t.blockH,
+                              t.blockP,
+                              t.blockN,
+                              t.blockM,
+                              t.blockK,
+                              t.chunkStateBlockP,
+                              t.chunkStateBlockN,
+                              t.chunkStateBlockK,
+                              t.statePassingBlockP,
+                              t.statePassingBlockN};
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Kernels> &entry = cache[key];
   if (!entry) {
@@ -128,21 +140,26 @@ Status getKernels(const Problem &p, const TileConfig &t,
                                  compiled->chunkCumsum);
         !s)
       return s;
-    const std::vector<std::string> stateTiles = {
-        chunk, binding("BLOCK_P", t.blockP), binding("BLOCK_N", t.blockN),
-        binding("BLOCK_K", t.blockK)};
-    if (Status s =
-            compileKernel("chunk_state", stateTiles, compiled->chunkState);
+    if (Status s = compileKernel(
+            "chunk_state",
+            {chunk, binding("BLOCK_P", t.chunkStateBlockP),
+             binding("BLOCK_N", t.chunkStateBlockN),
+             binding("BLOCK_K", t.chunkStateBlockK)},
+            compiled->chunkState);
         !s)
       return s;
-    if (Status s = compileKernel("state_passing",
-                                 {chunk, binding("BLOCK_P", t.passBlockP),
-                                  binding("BLOCK_N", t.passBlockN)},
-                                 compiled->statePassing);
+    if (Status s = compileKernel(
+            "state_passing",
+            {chunk, binding("BLOCK_P", t.statePassingBlockP),
+             binding("BLOCK_N", t.statePassingBlockN)},
+            compiled->statePassing);
         !s)
       return s;
-    if (Status s =
-            compileKernel("fwd_pass_state", stateTiles, compiled->fwdPassState);
+    if (Status s = compileKernel("fwd_pass_state",
+                                 {chunk, binding("BLOCK_P", t.blockP),
+                                  binding("BLOCK_N", t.blockN),
+                                  binding("BLOCK_K", t.blockK)},
+                                 compiled->fwdPassState);
         !s)
       return s;
     if (Status s = compileKernel(

@@ -23,7 +23,9 @@
 #include <iterator>
 #include <limits>
 #include <mutex>
+#include <string>
 #include <type_traits>
+#include <utility>
 
 using namespace tilec::mamba2;
 
@@ -75,10 +77,11 @@ struct Instance {
 };
 
 #define TILEC_MAMBA2_INSTANCE(chunk, suffix, blockH, blockP, blockN, blockM,   \
-                              blockK, passBlockP, passBlockN)                  \
+                              blockK, chunkStateP, chunkStateN, chunkStateK,   \
+                              statePassingP, statePassingN)                    \
   Instance{chunk,                                                              \
-           TileConfig{blockH, blockP, blockN, blockM, blockK, passBlockP,      \
-                      passBlockN},                                             \
+           TileConfig{blockH, blockP, blockN, blockM, blockK, chunkStateP,     \
+                      chunkStateN, chunkStateK, statePassingP, statePassingN}, \
            &tile_chunk_cumsum##suffix,                                         \
            &tile_chunk_state##suffix,                                          \
            &tile_state_passing##suffix,                                        \
@@ -254,13 +257,25 @@ std::string gridText(const tilec_grid &grid) {
          std::to_string(grid.z) + ")";
 }
 
+/// Every size of a TileConfig and its name.
+const std::pair<const char *, int64_t TileConfig::*> kTileSizes[] = {
+    {"blockH", &TileConfig::blockH},
+    {"blockP", &TileConfig::blockP},
+    {"blockN", &TileConfig::blockN},
+    {"blockM", &TileConfig::blockM},
+    {"blockK", &TileConfig::blockK},
+    {"chunkStateBlockP", &TileConfig::chunkStateBlockP},
+    {"chunkStateBlockN", &TileConfig::chunkStateBlockN},
+    {"chunkStateBlockK", &TileConfig::chunkStateBlockK},
+    {"statePassingBlockP", &TileConfig::statePassingBlockP},
+    {"statePassingBlockN", &TileConfig::statePassingBlockN}};
+
 std::string tilesText(const TileConfig &t) {
-  return "blockH " + std::to_string(t.blockH) + ", blockP " +
-         std::to_string(t.blockP) + ", blockN " + std::to_string(t.blockN) +
-         ", blockM " + std::to_string(t.blockM) + ", blockK " +
-         std::to_string(t.blockK) + ", passBlockP " +
-         std::to_string(t.passBlockP) + ", passBlockN " +
-         std::to_string(t.passBlockN);
+  std::string text;
+  for (auto [name, size] : kTileSizes)
+    text += (text.empty() ? "" : ", ") + std::string(name) + " " +
+            std::to_string(t.*size);
+  return text;
 }
 
 //===----------------------------------------------------------------------===//
@@ -403,16 +418,9 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   }
   const TileConfig &compiled = instance->tiles;
-  const int64_t asked[] = {options.tiles.blockH,     options.tiles.blockP,
-                           options.tiles.blockN,     options.tiles.blockM,
-                           options.tiles.blockK,     options.tiles.passBlockP,
-                           options.tiles.passBlockN};
-  const int64_t built[] = {compiled.blockH,     compiled.blockP,
-                           compiled.blockN,     compiled.blockM,
-                           compiled.blockK,     compiled.passBlockP,
-                           compiled.passBlockN};
-  for (size_t i = 0; i < std::size(asked); ++i)
-    if (asked[i] && asked[i] != built[i]) {
+  for (const auto &entry : kTileSizes)
+    if (int64_t TileConfig::*size = entry.second;
+        options.tiles.*size && options.tiles.*size != compiled.*size) {
       message = "tile config: the kernels for chunk " +
                 std::to_string(p.chunk) + " are compiled with " +
                 tilesText(compiled) + "; leave a size 0 or ask for that one";

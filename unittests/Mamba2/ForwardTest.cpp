@@ -71,7 +71,7 @@ class ForwardStructures : public ::testing::TestWithParam<ForwardStructure> {};
 // Tiles smaller than the problem: several head and state tiles per head,
 // compute_out's walk over dstate and over column tiles below the diagonal,
 // row tiles inside a chunk, heads split over chunk_cumsum programs, and
-// several state_passing blocks per head.
+// several chunk_state tiles and state_passing blocks per head.
 TEST_P(ForwardStructures, SmallTiles) {
   // batch, seqlen, heads, groups, headdim, dstate, chunk.
   Problem problem{2, 200, 6, 2, 40, 48, 128};
@@ -81,8 +81,11 @@ TEST_P(ForwardStructures, SmallTiles) {
   tiles.blockN = 16;
   tiles.blockM = 32;
   tiles.blockK = 16;
-  tiles.passBlockP = 8;
-  tiles.passBlockN = 32;
+  tiles.chunkStateBlockP = 32;
+  tiles.chunkStateBlockN = 16;
+  tiles.chunkStateBlockK = 32;
+  tiles.statePassingBlockP = 8;
+  tiles.statePassingBlockN = 32;
   EXPECT_TRUE(forwardMatchesReference(problem, /*withInitialState=*/true,
                                       cpuRun(GetParam(), tiles)));
 }

@@ -108,19 +108,20 @@ TEST(ChunkStateKernel, EachChunkFromZero) {
   HostProblem host = HostProblem::random(p, seed);
   TileConfig tiles;
   tiles.blockH = 4;
-  tiles.blockP = 16;
-  tiles.blockN = 32;
-  tiles.blockK = 16;
-  tiles.blockM = 16;
-  tiles.passBlockP = tiles.passBlockN = 16;
+  tiles.blockP = tiles.blockN = tiles.blockK = tiles.blockM = 16;
+  tiles.chunkStateBlockP = 16;
+  tiles.chunkStateBlockN = 32;
+  tiles.chunkStateBlockK = 16;
+  tiles.statePassingBlockP = tiles.statePassingBlockN = 16;
   const LaunchGrids grids = computeLaunchGrids(p, tiles);
   const std::string chunk = "CHUNK=" + std::to_string(p.chunk);
   auto cumsum = compileKernel(
       "chunk_cumsum", {chunk, "BLOCK_H=" + std::to_string(tiles.blockH)});
   auto chunkState = compileKernel(
-      "chunk_state", {chunk, "BLOCK_P=" + std::to_string(tiles.blockP),
-                      "BLOCK_N=" + std::to_string(tiles.blockN),
-                      "BLOCK_K=" + std::to_string(tiles.blockK)});
+      "chunk_state",
+      {chunk, "BLOCK_P=" + std::to_string(tiles.chunkStateBlockP),
+       "BLOCK_N=" + std::to_string(tiles.chunkStateBlockN),
+       "BLOCK_K=" + std::to_string(tiles.chunkStateBlockK)});
   ASSERT_TRUE(cumsum && chunkState);
 
   const int64_t nchunks = p.numChunks();
@@ -200,15 +201,16 @@ TEST_P(StatePassingKernel, RecurrenceOverChunks) {
 
   TileConfig tiles;
   tiles.blockH = tiles.blockP = tiles.blockN = tiles.blockM = tiles.blockK =
-      16;
-  tiles.passBlockP = 8;
-  tiles.passBlockN = 16;
+      tiles.chunkStateBlockP = tiles.chunkStateBlockN =
+          tiles.chunkStateBlockK = 16;
+  tiles.statePassingBlockP = 8;
+  tiles.statePassingBlockN = 16;
   const Problem p{batch, nchunks * chunk, heads, 1, headdim, dstate, chunk};
   auto statePassing = compileKernel(
       "state_passing",
       {"CHUNK=" + std::to_string(chunk),
-       "BLOCK_P=" + std::to_string(tiles.passBlockP),
-       "BLOCK_N=" + std::to_string(tiles.passBlockN)});
+       "BLOCK_P=" + std::to_string(tiles.statePassingBlockP),
+       "BLOCK_N=" + std::to_string(tiles.statePassingBlockN)});
   ASSERT_TRUE(statePassing);
   const auto finalView = f32View(final, {batch, heads, headdim, dstate});
   std::string error;

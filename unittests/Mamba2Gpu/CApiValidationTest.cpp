@@ -437,8 +437,11 @@ TEST(CppApi, TileConfigMustBeTheCompiledOne) {
     EXPECT_GT(tiles.blockN, 0);
     EXPECT_EQ(chunk % tiles.blockM, 0);
     EXPECT_EQ(chunk % tiles.blockK, 0);
-    EXPECT_GT(tiles.passBlockP, 0);
-    EXPECT_GT(tiles.passBlockN, 0);
+    EXPECT_GT(tiles.chunkStateBlockP, 0);
+    EXPECT_GT(tiles.chunkStateBlockN, 0);
+    EXPECT_EQ(chunk % tiles.chunkStateBlockK, 0);
+    EXPECT_GT(tiles.statePassingBlockP, 0);
+    EXPECT_GT(tiles.statePassingBlockN, 0);
   }
   EXPECT_EQ(gpuTileConfig(32).blockP, 0);
 
@@ -453,11 +456,15 @@ TEST(CppApi, TileConfigMustBeTheCompiledOne) {
   EXPECT_FALSE(status.ok());
   EXPECT_NE(status.message().find("compiled"), std::string::npos)
       << status.message();
-  options.tiles = {};
-  options.tiles.passBlockN = gpuTileConfig(64).passBlockN * 2;
-  status = forwardGpu(p, in, out, options);
-  EXPECT_NE(status.message().find("compiled"), std::string::npos)
-      << status.message();
+  for (int64_t TileConfig::*size :
+       {&TileConfig::chunkStateBlockP, &TileConfig::chunkStateBlockK,
+        &TileConfig::statePassingBlockN}) {
+    options.tiles = {};
+    options.tiles.*size = gpuTileConfig(64).*size / 2;
+    status = forwardGpu(p, in, out, options);
+    EXPECT_NE(status.message().find("compiled"), std::string::npos)
+        << status.message();
+  }
   options.tiles.blockP = 3;
   status = forwardGpu(p, in, out, options);
   EXPECT_NE(status.message().find("power of two"), std::string::npos)

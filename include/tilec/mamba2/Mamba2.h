@@ -115,20 +115,26 @@ private:
 struct TileConfig {
   /// chunk_cumsum: heads per program.
   int64_t blockH = 0;
-  /// chunk_state, fwd_pass_state and compute_out: head-dimension (P) tile.
+  /// fwd_pass_state and compute_out: head-dimension (P) tile.
   int64_t blockP = 0;
-  /// chunk_state, fwd_pass_state and compute_out: state-dimension (N) tile.
+  /// fwd_pass_state and compute_out: state-dimension (N) tile.
   int64_t blockN = 0;
   /// compute_out: time steps (rows) per program.
   int64_t blockM = 0;
-  /// chunk_state, fwd_pass_state and compute_out: time steps per step of
-  /// the walk along a chunk (compute_out: columns).
+  /// fwd_pass_state and compute_out: time steps per step of the walk along
+  /// a chunk (compute_out: columns).
   int64_t blockK = 0;
+  /// chunk_state: the head-dimension (P) tile of a chunk's own state.
+  int64_t chunkStateBlockP = 0;
+  /// chunk_state: its state-dimension (N) tile.
+  int64_t chunkStateBlockN = 0;
+  /// chunk_state: time steps per step of its walk along the chunk.
+  int64_t chunkStateBlockK = 0;
   /// state_passing: the head-dimension (P) extent of a program's block of
   /// the state.
-  int64_t passBlockP = 0;
+  int64_t statePassingBlockP = 0;
   /// state_passing: the state-dimension (N) extent of that block.
-  int64_t passBlockN = 0;
+  int64_t statePassingBlockN = 0;
 };
 
 /// How the state entering each chunk is computed (docs/mamba2.md); y and the
@@ -156,7 +162,7 @@ Status validate(const Problem &problem, const Inputs &inputs,
                 const Outputs &outputs);
 
 /// Checks a tile configuration against a problem: sizes zero or powers of
-/// two, blockM and blockK dividing the chunk.
+/// two, blockM, blockK and chunkStateBlockK dividing the chunk.
 Status validateTileConfig(const Problem &problem, const TileConfig &config);
 
 /// Checks that `structure` is one of ForwardStructure's values (an integer
