@@ -151,6 +151,13 @@ TEST_F(ValidationTest, RowTilesDivideTheChunk) {
   EXPECT_NE(status.message().find("blockM (128) must divide the chunk (64)"),
             std::string::npos)
       << status.message();
+  tiles.blockM = 0;
+  tiles.chunkStateBlockK = 128;
+  status = validateTileConfig(data.problem, tiles);
+  EXPECT_NE(
+      status.message().find("chunkStateBlockK (128) must divide the chunk (64)"),
+      std::string::npos)
+      << status.message();
 }
 
 TEST_F(ValidationTest, StructureIsOneOfTheTwo) {
