@@ -15,14 +15,14 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/mamba2/Mamba2.h"
-#include "tilec/mamba2/Reference.h"
+#include "tilec/Mamba2/Mamba2.h"
+#include "tilec/Mamba2/Reference.h"
 
 #include "../Support/TestSeed.h"
 #include "ForwardCheck.h"
 
-#include "tile/IR/Tile.h"
-#include "tile/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Interpreter/Interpreter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
