@@ -88,7 +88,7 @@ Row run(const Driver &d, const Problem &problem, ForwardStructure structure,
   GpuOptions options;
   options.structure = structure;
   CUdeviceptr workspace;
-  if (!gpuWorkspaceSize(problem, options.workspaceBytes).ok())
+  if (!gpuWorkspaceSize(problem, options.workspaceBytes, structure).ok())
     std::exit(1);
   CHECK_CU(d.memAlloc(&workspace, options.workspaceBytes));
   options.workspace = reinterpret_cast<void *>(workspace);

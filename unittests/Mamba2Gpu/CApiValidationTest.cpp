@@ -410,9 +410,17 @@ TEST(CppApi, WorkspaceOfTheStructure) {
   Inputs in;
   Outputs out;
   cppArguments(a, p, in, out);
-  size_t bytes = 0;
+  size_t bytes = 0, threeKernelBytes = 0;
   ASSERT_TRUE(gpuWorkspaceSize(p, bytes).ok());
+  ASSERT_TRUE(
+      gpuWorkspaceSize(p, threeKernelBytes, ForwardStructure::ThreeKernels)
+          .ok());
+  // The chunk-local states: 2 * 2 * 4 * 32 * 16 f32, a multiple of 256.
   const size_t local = 2 * 2 * 4 * 32 * 16 * 4;
+  EXPECT_EQ(threeKernelBytes, bytes - local);
+  EXPECT_EQ(gpuWorkspaceSize(p, bytes, static_cast<ForwardStructure>(2))
+                .message(),
+            validateStructure(static_cast<ForwardStructure>(2)).message());
   GpuOptions options;
   options.workspace = reinterpret_cast<void *>(uintptr_t(1) << 40);
   options.workspaceBytes = bytes - local;

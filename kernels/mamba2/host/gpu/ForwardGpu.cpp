@@ -360,8 +360,9 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
 // forward
 //===----------------------------------------------------------------------===//
 
-tilec_mamba2_status gpu::workspaceSize(const Problem &p, size_t &bytes,
-                                       std::string &message) {
+tilec_mamba2_status gpu::workspaceSize(const Problem &p,
+                                       ForwardStructure structure,
+                                       size_t &bytes, std::string &message) {
   const std::pair<const char *, int64_t> sizes[] = {
       {"batch", p.batch},   {"seqlen", p.seqlen},   {"heads", p.heads},
       {"groups", p.groups}, {"headdim", p.headdim}, {"dstate", p.dstate},
@@ -383,9 +384,12 @@ tilec_mamba2_status gpu::workspaceSize(const Problem &p, size_t &bytes,
               "; the kernels are built for 64, 128 and 256";
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   }
-  // The default structure's: the larger, so enough for either.
+  if (Status status = validateStructure(structure); !status) {
+    message = status.message();
+    return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+  }
   WorkspaceLayout layout;
-  if (!workspaceLayout(p, ForwardStructure::FourKernels, layout)) {
+  if (!workspaceLayout(p, structure, layout)) {
     message = "problem: the workspace for these sizes does not fit in 64 bits";
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
   }
@@ -695,9 +699,11 @@ TileConfig tilec::mamba2::gpuTileConfig(int64_t chunk) {
   return instance ? instance->tiles : TileConfig{};
 }
 
-Status tilec::mamba2::gpuWorkspaceSize(const Problem &problem, size_t &bytes) {
+Status tilec::mamba2::gpuWorkspaceSize(const Problem &problem, size_t &bytes,
+                                       ForwardStructure structure) {
   std::string message;
-  if (gpu::workspaceSize(problem, bytes, message) != TILEC_MAMBA2_SUCCESS)
+  if (gpu::workspaceSize(problem, structure, bytes, message) !=
+      TILEC_MAMBA2_SUCCESS)
     return Status::error(message);
   return Status::success();
 }

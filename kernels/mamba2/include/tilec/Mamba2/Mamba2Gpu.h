@@ -50,14 +50,16 @@ struct GpuOptions {
 /// with; all zero for any other chunk.
 TileConfig gpuTileConfig(int64_t chunk);
 
-/// Bytes of workspace forwardGpu needs for `problem`: the chunk-local decay
-/// exponents G (batch * heads * nchunks * chunk f32), the state entering
-/// every chunk (batch * nchunks * heads * headdim * dstate f32), each
-/// chunk's own state (as many; the four-kernel structure's, so the size is
-/// enough for either structure) and room for the final state when the
-/// caller does not ask for it. Fails when the
-/// problem is invalid or the size does not fit in 64 bits.
-Status gpuWorkspaceSize(const Problem &problem, size_t &bytes);
+/// Bytes of workspace forwardGpu needs for `problem` in `structure`: the
+/// chunk-local decay exponents G (batch * heads * nchunks * chunk f32), the
+/// state entering every chunk (batch * nchunks * heads * headdim * dstate
+/// f32), for the four-kernel structure each chunk's own state (as many), and
+/// room for the final state when the caller does not ask for it. The
+/// default's size is the larger, enough for either structure. Fails when the
+/// problem or the structure is invalid or the size does not fit in 64 bits.
+Status gpuWorkspaceSize(const Problem &problem, size_t &bytes,
+                        ForwardStructure structure =
+                            ForwardStructure::FourKernels);
 
 /// Loads every kernel of the library into the current context, as the first
 /// forwardGpu for each chunk size would. Call it before capturing forwardGpu
