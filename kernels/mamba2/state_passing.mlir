@@ -13,11 +13,19 @@
 // matrix products are all in chunk_state.
 //
 // Each chunk's inputs (its local block and its decay exponent) do not
-// depend on h, so they are loaded two chunks ahead and carried in the loop:
-// while one chunk's reads are on their way, the program updates and stores
-// with the two before it, which keeps more memory requests in flight than
-// the program has state elements. Loads past the last chunk read zeros and
-// touch no memory.
+// depend on h, so they are loaded ahead: the loop takes two chunks per
+// iteration, and each chunk's update is followed by the load of the chunk two
+// ahead into what the update just used, so that two chunks' reads are on
+// their way while the program updates and stores. Two sets of inputs that
+// alternate, rather than one queue shifted by a step, leave nothing to copy
+// between loop iterations: a copy of a register whose load is still on its
+// way would wait for it, which is the wait the early load avoids.
+//
+// A ragged end needs no case of its own: loads past the last chunk read
+// zeros and touch no memory, and with an odd number of chunks the last
+// iteration's second half stores nowhere (the store is outside the view)
+// and leaves h as it is (its exponent and input read 0: exp2(0) h + 0), so
+// the final state is h after the last real chunk.
 //
 // Grid: (ceil(headdim / BLOCK_P) * ceil(dstate / BLOCK_N), heads, batch);
 // program x covers head-dimension block x / numN and state block x mod numN.
@@ -41,6 +49,7 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
+  %c3 = arith.constant 3 : index
   %zero_i32 = arith.constant 0 : i32
   %pn, %h, %b = tile.block_id x, y, z
 
@@ -70,25 +79,40 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
       : !tile.view<5, f32> -> !State
   %gLast1 = tile.load %G[%b, %h, %c1, %lastStep] dims = [3]
       : !tile.view<4, f32> -> !One
-  %hLast:5 = scf.for %c = %c0 to %nchunks step %c1
-      iter_args(%hc = %h0, %localC = %local0, %gLastC = %gLast0,
-                %localNext = %local1, %gLastNext = %gLast1)
+  // Chunks c (the even one) and c + 1 per iteration, their inputs loaded by
+  // the iteration before.
+  %hLast:5 = scf.for %c = %c0 to %nchunks step %c2
+      iter_args(%hc = %h0, %localEven = %local0, %gLastEven = %gLast0,
+                %localOdd = %local1, %gLastOdd = %gLast1)
       -> (!State, !State, !One, !State, !One) {
-    %cAhead = arith.addi %c, %c2 : index
-    %localAhead = tile.load %local[%b, %cAhead, %h, %pt, %nt] dims = [3, 4]
-        : !tile.view<5, f32> -> !State
-    %gLastAhead = tile.load %G[%b, %h, %cAhead, %lastStep] dims = [3]
-        : !tile.view<4, f32> -> !One
-
     tile.store %hc, %states[%b, %c, %h, %pt, %nt] dims = [3, 4]
         : !State, !tile.view<5, f32>
-    %chunkDecay = tile.exp2 %gLastC : !One
-    %chunkDecayState = tile.broadcast %chunkDecay new_dims = [0]
+    %decayEven = tile.exp2 %gLastEven : !One
+    %decayEvenState = tile.broadcast %decayEven new_dims = [0]
         : !One -> !State
-    %decayed = arith.mulf %hc, %chunkDecayState : !State
-    %hNext = arith.addf %decayed, %localC : !State
-    scf.yield %hNext, %localNext, %gLastNext, %localAhead, %gLastAhead
-        : !State, !State, !One, !State, !One
+    %decayedEven = arith.mulf %hc, %decayEvenState : !State
+    %hOdd = arith.addf %decayedEven, %localEven : !State
+    %cNextEven = arith.addi %c, %c2 : index
+    %localNextEven = tile.load %local[%b, %cNextEven, %h, %pt, %nt]
+        dims = [3, 4] : !tile.view<5, f32> -> !State
+    %gLastNextEven = tile.load %G[%b, %h, %cNextEven, %lastStep] dims = [3]
+        : !tile.view<4, f32> -> !One
+
+    %cOdd = arith.addi %c, %c1 : index
+    tile.store %hOdd, %states[%b, %cOdd, %h, %pt, %nt] dims = [3, 4]
+        : !State, !tile.view<5, f32>
+    %decayOdd = tile.exp2 %gLastOdd : !One
+    %decayOddState = tile.broadcast %decayOdd new_dims = [0]
+        : !One -> !State
+    %decayedOdd = arith.mulf %hOdd, %decayOddState : !State
+    %hNext = arith.addf %decayedOdd, %localOdd : !State
+    %cNextOdd = arith.addi %c, %c3 : index
+    %localNextOdd = tile.load %local[%b, %cNextOdd, %h, %pt, %nt]
+        dims = [3, 4] : !tile.view<5, f32> -> !State
+    %gLastNextOdd = tile.load %G[%b, %h, %cNextOdd, %lastStep] dims = [3]
+        : !tile.view<4, f32> -> !One
+    scf.yield %hNext, %localNextEven, %gLastNextEven, %localNextOdd,
+        %gLastNextOdd : !State, !State, !One, !State, !One
   }
 
   tile.store %hLast#0, %final[%b, %h, %pt, %nt] dims = [2, 3]
