@@ -9,8 +9,10 @@ here from tilec.errors).
 
 ``chunk_scan_combined`` is a PyTorch custom op (``tilec::mamba2_chunk_scan_combined``,
 torch >= 2.4) with a fake implementation, so it runs under torch.compile
-without a graph break and inside torch.cuda.graph capture. See
-python/README.md for what it accepts.
+without a graph break and inside torch.cuda.graph capture; an eager call on
+plain CUDA tensors skips the dispatcher and runs the implementation
+directly (_eager). ``selective_state_update`` (the decode step) is built the
+same way. See python/README.md for what they accept.
 """
 
 import re
@@ -129,6 +131,55 @@ def _workspace_size(problem, sizes):
     return size
 
 
+_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+
+
+def _current_stream(device):
+    """The CUstream of the device's current stream, as an int: the raw
+    handle where torch has the accessor (its CUDA builds), which skips
+    making a torch.cuda.Stream object per call."""
+    if _raw_stream is not None:
+        return _raw_stream(device.index)
+    return torch.cuda.current_stream(device).cuda_stream
+
+
+def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
+         return_final_states):
+    """tilec_mamba2_forward on tensors already known to be on `device`, a
+    CUDA device: makes its context current and calls the C ABI on its
+    current stream with a workspace from the torch allocator. Returns (y in
+    x's dtype, the final states or None). torch's current device is not
+    changed: every allocation names the device and the C ABI runs in the
+    context made current."""
+    _check_chunk(chunk_size)
+    batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
+    sizes = (batch, seqlen, heads, groups, headdim, dstate, chunk_size)
+    problem = _capi.Problem(*sizes)
+    _cuda_context.ensure_current(device.index)
+    if device.index not in _prepared:
+        _capi.prepare()
+        _prepared.add(device.index)
+    if D is None:
+        D = _zero_d(device, heads)
+    y = torch.empty((batch, seqlen, heads, headdim), dtype=torch.float32,
+                    device=device)
+    final = (torch.empty((batch, heads, headdim, dstate), dtype=torch.float32,
+                         device=device) if return_final_states else None)
+    tensors = [x, dt, A, B, C, D, initial_states, y, final]
+    stream = _current_stream(device)
+    try:
+        workspace_bytes = _workspace_size(problem, sizes)
+    except Mamba2Error:
+        # The problem is invalid: the forward reports it, or whatever its
+        # documented order finds first, without touching memory.
+        _capi.tensors_forward(problem, tensors, stream=stream)
+        raise
+    workspace = torch.empty(workspace_bytes, dtype=torch.uint8, device=device)
+    _capi.tensors_forward(problem, tensors, workspace=workspace.data_ptr(),
+                          workspace_bytes=workspace_bytes, stream=stream)
+    return y.to(x.dtype), final
+
+
 def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
             return_final_states=False):
     """The op's implementation: checks the devices, makes the device's
@@ -138,37 +189,22 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     Works with any torch; chunk_scan_combined is the public entry."""
     device = _check_devices(
         _tensor_arguments(x, dt, A, B, C, D, initial_states))
-    _check_chunk(chunk_size)
-    batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
-    sizes = (batch, seqlen, heads, groups, headdim, dstate, chunk_size)
-    problem = _capi.Problem(*sizes)
-    with torch.cuda.device(device):
-        _cuda_context.ensure_current(device.index)
-        if device.index not in _prepared:
-            _capi.prepare()
-            _prepared.add(device.index)
-        if D is None:
-            D = _zero_d(device, heads)
-        y = torch.empty((batch, seqlen, heads, headdim), dtype=torch.float32,
-                        device=device)
-        final = torch.empty(
-            (batch, heads, headdim, dstate) if return_final_states else (0,),
-            dtype=torch.float32, device=device)
-        tensors = [x, dt, A, B, C, D, initial_states, y,
-                   final if return_final_states else None]
-        stream = torch.cuda.current_stream(device).cuda_stream
-        try:
-            workspace_bytes = _workspace_size(problem, sizes)
-        except Mamba2Error:
-            # The problem is invalid: the forward reports it, or whatever
-            # its documented order finds first, without touching memory.
-            _capi.tensors_forward(problem, tensors, stream=stream)
-            raise
-        workspace = torch.empty(workspace_bytes, dtype=torch.uint8,
-                                device=device)
-        _capi.tensors_forward(problem, tensors, workspace=workspace.data_ptr(),
-                              workspace_bytes=workspace_bytes, stream=stream)
-        return y.to(x.dtype), final
+    y, final = _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
+                    return_final_states)
+    if final is None:
+        final = torch.empty((0,), dtype=torch.float32, device=device)
+    return y, final
+
+
+def _eager(device, x):
+    """Whether a call can skip the dispatcher and run the implementation
+    directly: plain CUDA tensors (not a FakeTensor or another subclass,
+    which need the op's fake) outside torch.compile's tracing, which must
+    see the op. The dispatcher costs a custom op tens of microseconds per
+    call (pytorch/pytorch issues 139500, 177109); what it would add here is
+    nothing an eager call needs (no autograd formula, no other backend)."""
+    return (not torch.compiler.is_compiling() and device.type == "cuda"
+            and type(x) is torch.Tensor)
 
 
 def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
@@ -271,14 +307,20 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
                      state_dtype)
-    _check_same_device(_tensor_arguments(x, dt, A, B, C, D, initial_states))
+    device = _check_same_device(
+        _tensor_arguments(x, dt, A, B, C, D, initial_states))
     if not HAS_OP:
         raise TorchVersionError(
             "tilec.mamba2.chunk_scan_combined is a torch.library.custom_op "
             f"and needs torch >= {MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}"
             f"; this is torch {torch.__version__}")
-    y, final_states = torch.ops.tilec.mamba2_chunk_scan_combined(
-        x, dt, A, B, C, chunk_size, D, initial_states, return_final_states)
+    if _eager(device, x):
+        y, final_states = _run(device, x, dt, A, B, C, chunk_size, D,
+                               initial_states, return_final_states)
+    else:
+        y, final_states = torch.ops.tilec.mamba2_chunk_scan_combined(
+            x, dt, A, B, C, chunk_size, D, initial_states,
+            return_final_states)
     return (y, final_states) if return_final_states else y
 
 
@@ -348,19 +390,17 @@ def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
                 f"the batch needs ({batch},)")
     problem = _capi.DecodeProblem(batch, heads, groups, headdim, dstate,
                                   state_rows)
-    with torch.cuda.device(device):
-        _cuda_context.ensure_current(device.index)
-        if device.index not in _prepared:
-            _capi.prepare()
-            _prepared.add(device.index)
-        y = torch.empty((batch, heads, headdim), dtype=x.dtype, device=device)
-        _capi.state_update(
-            problem, [state, x, dt, A, B, C, D, z, dt_bias, y],
-            dt_softplus=dt_softplus,
-            state_indices=None if indices is None else indices.data_ptr(),
-            pad_slot_id=pad_slot_id,
-            stream=torch.cuda.current_stream(device).cuda_stream)
-        return y
+    _cuda_context.ensure_current(device.index)
+    if device.index not in _prepared:
+        _capi.prepare()
+        _prepared.add(device.index)
+    y = torch.empty((batch, heads, headdim), dtype=x.dtype, device=device)
+    _capi.state_update(
+        problem, [state, x, dt, A, B, C, D, z, dt_bias, y],
+        dt_softplus=dt_softplus,
+        state_indices=None if indices is None else indices.data_ptr(),
+        pad_slot_id=pad_slot_id, stream=_current_stream(device))
+    return y
 
 
 if HAS_OP:
@@ -418,6 +458,10 @@ def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
             "tilec.mamba2.selective_state_update is a torch.library."
             f"custom_op and needs torch >= {MIN_TORCH_FOR_OP[0]}."
             f"{MIN_TORCH_FOR_OP[1]}; this is torch {torch.__version__}")
+    if _eager(state.device, state):
+        return state_update(state, x, dt, A, B, C, D, z, dt_bias,
+                            bool(dt_softplus), state_batch_indices,
+                            int(pad_slot_id))
     return torch.ops.tilec.mamba2_selective_state_update(
         state, x, dt, A, B, C, D, z, dt_bias, bool(dt_softplus),
         state_batch_indices, int(pad_slot_id))

@@ -202,6 +202,11 @@ CUresult memcpyDtoH(void *, CUdeviceptr, size_t) {
 CUresult memcpyDtoDAsync(CUdeviceptr, CUdeviceptr, size_t, CUstream) {
   return count("cuMemcpyDtoDAsync"), CUDA_SUCCESS;
 }
+CUresult streamCreate(CUstream *stream, unsigned) {
+  count("cuStreamCreate");
+  *stream = reinterpret_cast<CUstream>(0x5000);
+  return CUDA_SUCCESS;
+}
 CUresult streamSynchronize(CUstream) {
   return count("cuStreamSynchronize"), CUDA_SUCCESS;
 }
@@ -255,6 +260,7 @@ const Entry kEntries[] = {
     TILEC_ENTRY("cuMemcpyHtoD", memcpyHtoD),
     TILEC_ENTRY("cuMemcpyDtoH", memcpyDtoH),
     TILEC_ENTRY("cuMemcpyDtoDAsync", memcpyDtoDAsync),
+    TILEC_ENTRY("cuStreamCreate", streamCreate),
     TILEC_ENTRY("cuStreamSynchronize", streamSynchronize),
     TILEC_ENTRY("cuEventCreate", eventCreate),
     TILEC_ENTRY("cuEventRecord", eventRecord),
