@@ -302,3 +302,31 @@ def test_opcheck(cuda_generator):
             t["z"], t["dt_bias"], True, None, -1)
     torch.library.opcheck(
         torch.ops.tilec.mamba2_selective_state_update.default, args)
+
+
+@requires_gpu
+@requires_op
+def test_eager_calls_skip_the_dispatcher(cuda_generator):
+    # A dispatch mode sees every op the dispatcher runs: the eager entry
+    # points run their implementation directly, the op only when asked.
+    from torch.utils._python_dispatch import TorchDispatchMode
+
+    class Seen(TorchDispatchMode):
+        def __init__(self):
+            super().__init__()
+            self.names = set()
+
+        def __torch_dispatch__(self, func, types, args=(), kwargs=None):
+            self.names.add(str(func))
+            return func(*args, **(kwargs or {}))
+
+    t = inputs(2, 4, 2, 16, 32, device="cuda", generator=cuda_generator)
+    args = (t["state"], t["x"], t["dt"], t["A"], t["B"], t["C"])
+    mamba2.selective_state_update(*args)  # loads the kernels
+    with Seen() as seen:
+        mamba2.selective_state_update(*args)
+    assert not any("tilec" in name for name in seen.names), seen.names
+    with Seen() as seen:
+        torch.ops.tilec.mamba2_selective_state_update(
+            *args, None, None, None, False, None, -1)
+    assert any("mamba2_selective_state_update" in n for n in seen.names)
