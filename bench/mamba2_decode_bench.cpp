@@ -40,7 +40,7 @@ using Driver = tilec::runtime::DriverApi;
 #define CHECK_CU(call)                                                         \
   do {                                                                         \
     if (CUresult result = (call); result != CUDA_SUCCESS) {                    \
-      std::fprintf(stderr, "mamba2_decode_bench: %s failed: %s\n", #call,     \
+      std::fprintf(stderr, "mamba2_decode_bench: %s failed: %s\n", #call,      \
                    d.errorName(result));                                       \
       std::exit(1);                                                            \
     }                                                                          \
@@ -65,8 +65,9 @@ CUdeviceptr randomBuffer(const Driver &d, std::vector<CUdeviceptr> &all,
     v = 0.5f * uniform(rng);
   CUdeviceptr p;
   CHECK_CU(d.memAlloc(&p, std::max<size_t>(count * bytes, 4)));
-  CHECK_CU(d.memcpyHtoD(p, bytes == 2 ? static_cast<void *>(half.data())
-                                      : static_cast<void *>(single.data()),
+  CHECK_CU(d.memcpyHtoD(p,
+                        bytes == 2 ? static_cast<void *>(half.data())
+                                   : static_cast<void *>(single.data()),
                         count * bytes));
   all.push_back(p);
   return p;
@@ -122,7 +123,8 @@ int main(int argc, char **argv) {
     std::printf("mamba2_decode_bench: %s\n", tilec_last_error());
     return 1;
   }
-  const auto memcpyDtoDAsync = reinterpret_cast<decltype(&::cuMemcpyDtoDAsync)>(entry);
+  const auto memcpyDtoDAsync =
+      reinterpret_cast<decltype(&::cuMemcpyDtoDAsync)>(entry);
   if (Status s = prepareGpu(); !s) {
     std::printf("mamba2_decode_bench: %s\n", s.message().c_str());
     return 1;
@@ -167,9 +169,9 @@ int main(int argc, char **argv) {
     args.dt = tensor(randomBuffer(d, all, size_t(p.batch * p.heads), 4, rng),
                      DType::F32, {p.batch, p.heads});
     for (Tensor *t : {&args.B, &args.C})
-      *t = tensor(randomBuffer(d, all, size_t(p.batch * p.groups * p.dstate),
-                               2, rng),
-                  DType::BF16, {p.batch, p.groups, p.dstate});
+      *t = tensor(
+          randomBuffer(d, all, size_t(p.batch * p.groups * p.dstate), 2, rng),
+          DType::BF16, {p.batch, p.groups, p.dstate});
     args.A = tensor(randomBuffer(d, all, size_t(p.heads), 4, rng), DType::F32,
                     {p.heads});
     args.D = tensor(randomBuffer(d, all, size_t(p.heads), 4, rng), DType::F32,
@@ -185,10 +187,12 @@ int main(int argc, char **argv) {
     }
     // Bytes the step must move: the updated state rows read and written,
     // x, z and y, B and C, dt, and the per-head vectors.
-    const double stateBytes = double(p.batch * p.heads * p.headdim * p.dstate) * 4;
+    const double stateBytes =
+        double(p.batch * p.heads * p.headdim * p.dstate) * 4;
     const double moved = 2 * stateBytes + 3.0 * double(rows) * 2 +
                          2.0 * double(p.batch * p.groups * p.dstate) * 2 +
-                         double(p.batch * p.heads) * 4 + 3.0 * double(p.heads) * 4;
+                         double(p.batch * p.heads) * 4 +
+                         3.0 * double(p.heads) * 4;
     const double stepMs = medianMs(
         d,
         [&] {
@@ -204,14 +208,19 @@ int main(int argc, char **argv) {
     all.push_back(copy);
     const CUdeviceptr source = reinterpret_cast<CUdeviceptr>(args.state.data);
     const double copyMs = medianMs(
-        d, [&] { CHECK_CU(memcpyDtoDAsync(copy, source, size_t(stateBytes), nullptr)); },
+        d,
+        [&] {
+          CHECK_CU(memcpyDtoDAsync(copy, source, size_t(stateBytes), nullptr));
+        },
         reps);
-    const double rate = moved / (stepMs * 1e6), copyRate = 2 * stateBytes / (copyMs * 1e6);
-    std::printf("%-15s %6lld %6lld %6lld %5lld %5lld %10.2f %10.4f %9.0f %10.0f "
-                "%7.0f%%\n",
-                shape.model, (long long)p.batch, (long long)p.heads,
-                (long long)p.groups, (long long)p.headdim, (long long)p.dstate,
-                moved / 1e6, stepMs, rate, copyRate, 100 * rate / copyRate);
+    const double rate = moved / (stepMs * 1e6),
+                 copyRate = 2 * stateBytes / (copyMs * 1e6);
+    std::printf(
+        "%-15s %6lld %6lld %6lld %5lld %5lld %10.2f %10.4f %9.0f %10.0f "
+        "%7.0f%%\n",
+        shape.model, (long long)p.batch, (long long)p.heads,
+        (long long)p.groups, (long long)p.headdim, (long long)p.dstate,
+        moved / 1e6, stepMs, rate, copyRate, 100 * rate / copyRate);
     for (CUdeviceptr buffer : all)
       d.memFree(buffer);
   }

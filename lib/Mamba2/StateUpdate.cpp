@@ -112,9 +112,12 @@ Status tilec::mamba2::validateStateUpdate(const DecodeProblem &p,
   // D may be per head or per channel: its rank picks the layout.
   const bool dPerChannel = args.D && args.D->shape.size() == 2;
   const Check checks[] = {
-      {"state", &args.state, DType::F32,
+      {"state",
+       &args.state,
+       DType::F32,
        {p.stateRows, p.heads, p.headdim, p.dstate},
-       "(stateRows, heads, headdim, dstate)", true},
+       "(stateRows, heads, headdim, dstate)",
+       true},
       {"x", &args.x, DType::BF16, rows, "(batch, heads, headdim)", false},
       {"dt", &args.dt, DType::F32, {p.batch, p.heads}, "(batch, heads)", false},
       {"A", &args.A, DType::F32, {p.heads}, "(heads)", false},
@@ -126,14 +129,18 @@ Status tilec::mamba2::validateStateUpdate(const DecodeProblem &p,
        dPerChannel ? "(heads, headdim)" : "(heads)", false},
       {"z", args.z ? &*args.z : nullptr, DType::BF16, rows,
        "(batch, heads, headdim)", false},
-      {"dt_bias", args.dtBias ? &*args.dtBias : nullptr, DType::F32,
-       {p.heads}, "(heads)", false},
+      {"dt_bias",
+       args.dtBias ? &*args.dtBias : nullptr,
+       DType::F32,
+       {p.heads},
+       "(heads)",
+       false},
       {"y", &args.y, DType::BF16, rows, "(batch, heads, headdim)", true}};
   for (const Check &check : checks)
     if (check.tensor)
       if (Status status = detail::checkTensorArgument(
-              check.name, *check.tensor, check.dtype, check.shape,
-              check.layout, check.output);
+              check.name, *check.tensor, check.dtype, check.shape, check.layout,
+              check.output);
           !status)
         return status;
 

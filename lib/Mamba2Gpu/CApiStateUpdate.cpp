@@ -27,9 +27,8 @@ extern "C" int tilec_mamba2_state_update(
   if (!problem)
     return gpu::failCall(TILEC_MAMBA2_ERROR_NULL_POINTER,
                          "decode problem: the problem descriptor is null");
-  const DecodeProblem p{problem->batch,   problem->heads,
-                        problem->groups,  problem->headdim,
-                        problem->dstate,  problem->state_rows};
+  const DecodeProblem p{problem->batch,   problem->heads,  problem->groups,
+                        problem->headdim, problem->dstate, problem->state_rows};
   StateUpdateArgs args;
   std::string message;
   // In the order the validation walks them; an optional tensor is absent
@@ -60,8 +59,8 @@ extern "C" int tilec_mamba2_state_update(
   args.dtSoftplus = dt_softplus != 0;
   args.stateIndices = state_indices;
   args.padSlotId = pad_slot_id;
-  if (tilec_mamba2_status code = gpu::stateUpdate(
-          p, args, static_cast<CUstream>(stream), message))
+  if (tilec_mamba2_status code =
+          gpu::stateUpdate(p, args, static_cast<CUstream>(stream), message))
     return gpu::failCall(code, std::move(message));
   return TILEC_MAMBA2_SUCCESS;
 }

@@ -60,4 +60,3 @@ std::string gpu::describe(const DriverApi &api, CUresult result) {
     return "CUDA error " + std::to_string(result);
   return name;
 }
-

@@ -45,11 +45,16 @@ std::vector<Named> tensors(const StateUpdateArgs &a) {
   auto optional = [](const std::optional<Tensor> &t) {
     return t ? &*t : nullptr;
   };
-  return {{"state", &a.state},         {"x", &a.x},
-          {"dt", &a.dt},               {"A", &a.A},
-          {"B", &a.B},                 {"C", &a.C},
-          {"D", optional(a.D)},        {"z", optional(a.z)},
-          {"dt_bias", optional(a.dtBias)}, {"y", &a.y}};
+  return {{"state", &a.state},
+          {"x", &a.x},
+          {"dt", &a.dt},
+          {"A", &a.A},
+          {"B", &a.B},
+          {"C", &a.C},
+          {"D", optional(a.D)},
+          {"z", optional(a.z)},
+          {"dt_bias", optional(a.dtBias)},
+          {"y", &a.y}};
 }
 
 /// The status naming the rule of validateStateUpdate that the arguments
@@ -151,8 +156,8 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
     if (reinterpret_cast<uintptr_t>(t.tensor->data) % size) {
       message = std::string(t.name) + ": data pointer " +
                 std::to_string(reinterpret_cast<uintptr_t>(t.tensor->data)) +
-                " is not aligned to its element size (" +
-                std::to_string(size) + " bytes)";
+                " is not aligned to its element size (" + std::to_string(size) +
+                " bytes)";
       return TILEC_MAMBA2_ERROR_UNALIGNED;
     }
   }
@@ -213,18 +218,18 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
       return rowsView<tilec_view_bf16_3d>(t, run.firstEntry, run.count);
     };
     const auto state =
-        run.padding ? noState
-                    : rowsView<tilec_view_f32_4d>(args.state, run.firstRow,
-                                                  run.count);
+        run.padding
+            ? noState
+            : rowsView<tilec_view_f32_4d>(args.state, run.firstRow, run.count);
     tilec_grid grid = grid0;
     grid.z = run.count;
     const tilec_status status = kLaunch(
         state, entries3(args.x),
-        rowsView<tilec_view_f32_2d>(args.dt, run.firstEntry, run.count),
-        dtBias, A, entries3(args.B), entries3(args.C), D,
-        args.z ? entries3(*args.z) : noZ, entries3(args.y),
-        run.padding ? 0 : 1, args.dtBias ? 1 : 0, args.dtSoftplus ? 1 : 0,
-        args.D ? 1 : 0, args.z ? 1 : 0, grid, stream);
+        rowsView<tilec_view_f32_2d>(args.dt, run.firstEntry, run.count), dtBias,
+        A, entries3(args.B), entries3(args.C), D,
+        args.z ? entries3(*args.z) : noZ, entries3(args.y), run.padding ? 0 : 1,
+        args.dtBias ? 1 : 0, args.dtSoftplus ? 1 : 0, args.D ? 1 : 0,
+        args.z ? 1 : 0, grid, stream);
     if (status != TILEC_SUCCESS) {
       message = std::string("launching state_update (") +
                 tilec_status_name(status) + "): " + tilec_last_error();

@@ -1,4 +1,5 @@
-//===- StateUpdateGpu.h - stateUpdateGpu with C ABI status codes -*- C++ -*-===//
+//===- StateUpdateGpu.h - stateUpdateGpu with C ABI status codes -*- C++
+//-*-===//
 //
 // The one implementation behind stateUpdateGpu (Mamba2Gpu.h) and
 // tilec_mamba2_state_update (tilec_mamba2.h), as Forward.h is for the

@@ -100,31 +100,38 @@ StateUpdateArgs DecodeData::args() {
   StateUpdateArgs args;
   args.state = Tensor::contiguous(state.data(), DType::F32,
                                   {p.stateRows, p.heads, p.headdim, p.dstate});
-  args.x = Tensor::contiguous(x.data(), DType::BF16, {p.batch, p.heads, p.headdim});
+  args.x =
+      Tensor::contiguous(x.data(), DType::BF16, {p.batch, p.heads, p.headdim});
   args.dt = Tensor::contiguous(dt.data(), DType::F32, {p.batch, p.heads});
   args.A = Tensor::contiguous(A.data(), DType::F32, {p.heads});
-  args.B = Tensor::contiguous(B.data(), DType::BF16, {p.batch, p.groups, p.dstate});
-  args.C = Tensor::contiguous(C.data(), DType::BF16, {p.batch, p.groups, p.dstate});
+  args.B =
+      Tensor::contiguous(B.data(), DType::BF16, {p.batch, p.groups, p.dstate});
+  args.C =
+      Tensor::contiguous(C.data(), DType::BF16, {p.batch, p.groups, p.dstate});
   if (options.d == DecodeOptions::D::PerHead)
     args.D = Tensor::contiguous(D.data(), DType::F32, {p.heads});
   else if (options.d == DecodeOptions::D::PerChannel)
     args.D = Tensor::contiguous(D.data(), DType::F32, {p.heads, p.headdim});
   if (options.z)
-    args.z = Tensor::contiguous(z.data(), DType::BF16, {p.batch, p.heads, p.headdim});
+    args.z = Tensor::contiguous(z.data(), DType::BF16,
+                                {p.batch, p.heads, p.headdim});
   if (options.dtBias)
     args.dtBias = Tensor::contiguous(dtBias.data(), DType::F32, {p.heads});
   args.dtSoftplus = options.dtSoftplus;
   if (options.indices)
     args.stateIndices = indices.data();
-  args.y = Tensor::contiguous(y.data(), DType::BF16, {p.batch, p.heads, p.headdim});
+  args.y =
+      Tensor::contiguous(y.data(), DType::BF16, {p.batch, p.heads, p.headdim});
   return args;
 }
 
 void DecodeData::poisonY() {
-  std::fill(y.begin(), y.end(), toBF16(std::numeric_limits<float>::quiet_NaN()));
+  std::fill(y.begin(), y.end(),
+            toBF16(std::numeric_limits<float>::quiet_NaN()));
 }
 
-ReferenceDecodeState tilec::mamba2::testing::startReference(const DecodeData &data) {
+ReferenceDecodeState
+tilec::mamba2::testing::startReference(const DecodeData &data) {
   ReferenceDecodeState reference;
   reference.state.assign(data.state.begin(), data.state.end());
   reference.stateScale.assign(data.state.size(), 0.0);
@@ -139,9 +146,9 @@ ReferenceDecodeState tilec::mamba2::testing::startReference(const DecodeData &da
   auto fail = [&](const char *what, size_t i, double got, double want,
                   double bound) {
     if (failures++ < 8)
-      report << "\n  " << what << "[" << i << "] = " << got << ", want "
-             << want << " (error " << std::fabs(got - want) << ", bound "
-             << bound << ")";
+      report << "\n  " << what << "[" << i << "] = " << got << ", want " << want
+             << " (error " << std::fabs(got - want) << ", bound " << bound
+             << ")";
   };
   double worstState = 0, worstY = 0;
   for (size_t i = 0; i < data.state.size(); ++i) {
@@ -154,9 +161,9 @@ ReferenceDecodeState tilec::mamba2::testing::startReference(const DecodeData &da
   }
   for (size_t i = 0; i < data.y.size(); ++i) {
     const double got = fromBF16(data.y[i]), want = reference.y[i];
-    const double bound = 0x1p-7 * std::fabs(want) +
-                         2 * (kRoundings + double(p.dstate)) * kUnitRoundoff *
-                             reference.yScale[i];
+    const double bound =
+        0x1p-7 * std::fabs(want) + 2 * (kRoundings + double(p.dstate)) *
+                                       kUnitRoundoff * reference.yScale[i];
     const double error = std::fabs(got - want);
     if (!(error <= bound))
       fail("y", i, got, want, bound);

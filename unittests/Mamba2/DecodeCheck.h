@@ -64,11 +64,11 @@ ReferenceDecodeState startReference(const DecodeData &data);
 /// (f32 products and sums, exp, log1p: at most about ten roundings), so each
 /// state element must be within K u stateScale, u = 2^-24, K = 16, a
 /// worst-case bound; each y element within 2^-7 |y| (its bf16 rounding, of
-/// relative error up to 2^-8, twice over) plus 2 (K + dstate) u yScale (its f32 sum over dstate and the
-/// state's error). A state row no entry updates has scale 0, so it must
-/// keep its bits.
-::testing::AssertionResult matchesReference(
-    const DecodeData &data, const ReferenceDecodeState &reference);
+/// relative error up to 2^-8, twice over) plus 2 (K + dstate) u yScale (its f32
+/// sum over dstate and the state's error). A state row no entry updates has
+/// scale 0, so it must keep its bits.
+::testing::AssertionResult
+matchesReference(const DecodeData &data, const ReferenceDecodeState &reference);
 
 } // namespace tilec::mamba2::testing
 

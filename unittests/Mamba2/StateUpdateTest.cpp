@@ -29,7 +29,8 @@ DecodeProblem smallProblem(int64_t stateRows = 3) {
 
 /// `steps` steps of the kernel beside the reference, each checked; y is
 /// poisoned before each.
-void runSteps(DecodeData &data, int steps, const StateUpdateCpuOptions &cpu = {}) {
+void runSteps(DecodeData &data, int steps,
+              const StateUpdateCpuOptions &cpu = {}) {
   ReferenceDecodeState reference = startReference(data);
   for (int step = 0; step < steps; ++step) {
     if (step)
@@ -66,8 +67,8 @@ class StateUpdateOption : public ::testing::TestWithParam<OptionCase> {};
 
 TEST_P(StateUpdateOption, MatchesTheRecurrence) {
   const DecodeOptions &options = GetParam().options;
-  DecodeData data = DecodeData::random(smallProblem(options.indices ? 6 : 3),
-                                       options, 21);
+  DecodeData data =
+      DecodeData::random(smallProblem(options.indices ? 6 : 3), options, 21);
   runSteps(data, 20);
 }
 
@@ -75,8 +76,8 @@ TEST_P(StateUpdateOption, MatchesTheRecurrence) {
 // would fail the check above.
 TEST_P(StateUpdateOption, IsNotANoOp) {
   const DecodeOptions &options = GetParam().options;
-  DecodeData data = DecodeData::random(smallProblem(options.indices ? 6 : 3),
-                                       options, 22);
+  DecodeData data =
+      DecodeData::random(smallProblem(options.indices ? 6 : 3), options, 22);
   StateUpdateArgs args = data.args();
   ReferenceDecodeState reference = startReference(data);
   ASSERT_TRUE(stateUpdateCpu(data.problem, args).ok());
@@ -101,7 +102,8 @@ INSTANTIATE_TEST_SUITE_P(
         OptionCase{"dt_softplus", {false, true, false, D::None, false}},
         OptionCase{"z", {false, false, true, D::None, false}},
         OptionCase{"D_per_head", {false, false, false, D::PerHead, false}},
-        OptionCase{"D_per_channel", {false, false, false, D::PerChannel, false}},
+        OptionCase{"D_per_channel",
+                   {false, false, false, D::PerChannel, false}},
         OptionCase{"state_indices", {false, false, false, D::None, true}}),
     [](const ::testing::TestParamInfo<OptionCase> &info) {
       return std::string(info.param.name);
@@ -109,8 +111,8 @@ INSTANTIATE_TEST_SUITE_P(
 
 TEST(StateUpdateCpu, TilesSmallerThanTheProblem) {
   DecodeOptions options{true, true, true, D::PerHead, true};
-  DecodeData data = DecodeData::random(DecodeProblem{2, 4, 1, 24, 40, 5},
-                                       options, 31);
+  DecodeData data =
+      DecodeData::random(DecodeProblem{2, 4, 1, 24, 40, 5}, options, 31);
   StateUpdateCpuOptions cpu;
   cpu.tiles = {8, 16};
   runSteps(data, 10, cpu);
@@ -119,7 +121,8 @@ TEST(StateUpdateCpu, TilesSmallerThanTheProblem) {
 TEST(StateUpdateCpu, GroupsPickTheirBAndC) {
   // Four groups of one head each: a head reading another group's B or C
   // is far outside the bound.
-  DecodeData data = DecodeData::random(DecodeProblem{2, 4, 4, 8, 16, 2}, {}, 32);
+  DecodeData data =
+      DecodeData::random(DecodeProblem{2, 4, 4, 8, 16, 2}, {}, 32);
   runSteps(data, 5);
 }
 

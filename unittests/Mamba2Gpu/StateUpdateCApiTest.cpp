@@ -20,12 +20,13 @@ namespace {
 /// A C descriptor of a Tensor, owning its arrays.
 struct CTensor {
   explicit CTensor(const Tensor &t)
-      : shape(t.shape), strides(t.strides),
-        descriptor{t.data,
-                   t.dtype == DType::F32    ? TILEC_MAMBA2_F32
-                   : t.dtype == DType::BF16 ? TILEC_MAMBA2_BF16
-                                            : TILEC_MAMBA2_F16,
-                   int32_t(shape.size()), nullptr, nullptr} {
+      : shape(t.shape),
+        strides(t.strides), descriptor{
+                                t.data,
+                                t.dtype == DType::F32    ? TILEC_MAMBA2_F32
+                                : t.dtype == DType::BF16 ? TILEC_MAMBA2_BF16
+                                                         : TILEC_MAMBA2_F16,
+                                int32_t(shape.size()), nullptr, nullptr} {
     descriptor.shape = shape.data();
     descriptor.strides = strides.data();
   }
@@ -36,14 +37,12 @@ struct CTensor {
 class StateUpdateCApi : public ::testing::Test {
 protected:
   StateUpdateCApi()
-      : data(DecodeData::random(DecodeProblem{3, 4, 2, 8, 16, 5},
-                                {true, true, true, DecodeOptions::D::PerHead,
-                                 true},
-                                7)),
-        args(data.args()), state(args.state), x(args.x), dt(args.dt),
-        A(args.A), B(args.B), C(args.C), D(*args.D), z(*args.z),
-        dtBias(*args.dtBias), y(args.y),
-        problem{3, 4, 2, 8, 16, 5} {}
+      : data(DecodeData::random(
+            DecodeProblem{3, 4, 2, 8, 16, 5},
+            {true, true, true, DecodeOptions::D::PerHead, true}, 7)),
+        args(data.args()), state(args.state), x(args.x), dt(args.dt), A(args.A),
+        B(args.B), C(args.C), D(*args.D), z(*args.z), dtBias(*args.dtBias),
+        y(args.y), problem{3, 4, 2, 8, 16, 5} {}
 
   int call() {
     return tilec_mamba2_state_update(
@@ -67,23 +66,22 @@ protected:
 };
 
 TEST_F(StateUpdateCApi, NullProblem) {
-  EXPECT_EQ(tilec_mamba2_state_update(nullptr, &state.descriptor,
-                                      &x.descriptor, &dt.descriptor,
-                                      &A.descriptor, &B.descriptor,
-                                      &C.descriptor, nullptr, nullptr, nullptr,
-                                      0, nullptr, -1, &y.descriptor, nullptr),
+  EXPECT_EQ(tilec_mamba2_state_update(
+                nullptr, &state.descriptor, &x.descriptor, &dt.descriptor,
+                &A.descriptor, &B.descriptor, &C.descriptor, nullptr, nullptr,
+                nullptr, 0, nullptr, -1, &y.descriptor, nullptr),
             TILEC_MAMBA2_ERROR_NULL_POINTER);
 }
 
 TEST_F(StateUpdateCApi, NullRequiredDescriptor) {
-  EXPECT_EQ(tilec_mamba2_state_update(&problem, &state.descriptor, nullptr,
-                                      &dt.descriptor, &A.descriptor,
-                                      &B.descriptor, &C.descriptor, nullptr,
-                                      nullptr, nullptr, 0, data.indices.data(),
-                                      -1, &y.descriptor, nullptr),
+  EXPECT_EQ(tilec_mamba2_state_update(
+                &problem, &state.descriptor, nullptr, &dt.descriptor,
+                &A.descriptor, &B.descriptor, &C.descriptor, nullptr, nullptr,
+                nullptr, 0, data.indices.data(), -1, &y.descriptor, nullptr),
             TILEC_MAMBA2_ERROR_NULL_POINTER);
-  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("x: the tensor "
-                                                        "descriptor is null"),
+  EXPECT_NE(std::string(tilec_mamba2_last_error())
+                .find("x: the tensor "
+                      "descriptor is null"),
             std::string::npos);
 }
 
@@ -94,7 +92,8 @@ TEST_F(StateUpdateCApi, DtypeValue) {
 
 TEST_F(StateUpdateCApi, Dtype) {
   y.descriptor.dtype = TILEC_MAMBA2_F32;
-  expectError(TILEC_MAMBA2_ERROR_INVALID_DTYPE, "y (batch, heads, headdim) is f32");
+  expectError(TILEC_MAMBA2_ERROR_INVALID_DTYPE,
+              "y (batch, heads, headdim) is f32");
 }
 
 TEST_F(StateUpdateCApi, Shape) {

@@ -62,8 +62,8 @@ public:
     for (auto [from, bytes, to] : copies)
       if (bytes)
         if (CUresult result = cu.memcpyHtoD(to->address(), from, bytes))
-          return ::testing::AssertionFailure() << "cuMemcpyHtoD: "
-                                               << resultName(result);
+          return ::testing::AssertionFailure()
+                 << "cuMemcpyHtoD: " << resultName(result);
     return ::testing::AssertionSuccess();
   }
 
@@ -128,7 +128,8 @@ void runSteps(const Driver &cu, CUstream stream, DecodeData &data, int steps) {
       data.drawStep();
       ASSERT_TRUE(device.upload(false));
     }
-    ASSERT_TRUE(referenceStateUpdate(data.problem, data.args(), reference).ok());
+    ASSERT_TRUE(
+        referenceStateUpdate(data.problem, data.args(), reference).ok());
     ASSERT_TRUE(device.poisonY());
     Status status = stateUpdateGpu(data.problem, device.args(), stream);
     ASSERT_TRUE(status.ok()) << status.message();
@@ -142,9 +143,9 @@ void runSteps(const Driver &cu, CUstream stream, DecodeData &data, int steps) {
 }
 
 TEST_F(StateUpdateGpuTest, ThousandStepsWithEveryOption) {
-  DecodeData data = DecodeData::random(DecodeProblem{4, 8, 2, 40, 96, 11},
-                                       {true, true, true, D::PerChannel, true},
-                                       61);
+  DecodeData data =
+      DecodeData::random(DecodeProblem{4, 8, 2, 40, 96, 11},
+                         {true, true, true, D::PerChannel, true}, 61);
   runSteps(cu(), stream, data, 1000);
 }
 
@@ -174,14 +175,15 @@ TEST_F(StateUpdateGpuTest, EachOption) {
 TEST_F(StateUpdateGpuTest, Mamba2_2p7bStep) {
   // Mamba-2 2.7B: 80 heads of 64, dstate 128, one group; 16 sequences in a
   // cache of 64 slots.
-  DecodeData data = DecodeData::random(DecodeProblem{16, 80, 1, 64, 128, 64},
-                                       {true, true, true, D::PerHead, true},
-                                       81);
+  DecodeData data =
+      DecodeData::random(DecodeProblem{16, 80, 1, 64, 128, 64},
+                         {true, true, true, D::PerHead, true}, 81);
   runSteps(cu(), stream, data, 3);
 }
 
 TEST_F(StateUpdateGpuTest, DefaultStream) {
-  DecodeData data = DecodeData::random(DecodeProblem{2, 4, 1, 16, 16, 2}, {}, 82);
+  DecodeData data =
+      DecodeData::random(DecodeProblem{2, 4, 1, 16, 16, 2}, {}, 82);
   runSteps(cu(), nullptr, data, 2);
 }
 
@@ -218,13 +220,14 @@ TEST_F(StateUpdateGpuTest, BitwiseIdenticalAcrossRuns) {
 
 TEST_F(StateUpdateGpuTest, GraphCaptureAndReplay) {
   ASSERT_TRUE(prepareGpu().ok());
-  DecodeData data = DecodeData::random(DecodeProblem{4, 8, 2, 64, 128, 12},
-                                       {true, true, true, D::PerHead, true},
-                                       101);
+  DecodeData data =
+      DecodeData::random(DecodeProblem{4, 8, 2, 64, 128, 12},
+                         {true, true, true, D::PerHead, true}, 101);
   DeviceDecode device(cu(), data);
   ASSERT_TRUE(device.ok());
   ASSERT_TRUE(device.upload(true));
-  TILEC_CU_ASSERT(cu().streamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL));
+  TILEC_CU_ASSERT(
+      cu().streamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL));
   Status status = stateUpdateGpu(data.problem, device.args(), stream);
   CUgraph graph = nullptr;
   TILEC_CU_ASSERT(cu().streamEndCapture(stream, &graph));
@@ -238,7 +241,8 @@ TEST_F(StateUpdateGpuTest, GraphCaptureAndReplay) {
       data.drawStep();
       ASSERT_TRUE(device.upload(false));
     }
-    ASSERT_TRUE(referenceStateUpdate(data.problem, data.args(), reference).ok());
+    ASSERT_TRUE(
+        referenceStateUpdate(data.problem, data.args(), reference).ok());
     ASSERT_TRUE(device.poisonY());
     TILEC_CU_ASSERT(cu().graphLaunch(exec, stream));
     TILEC_CU_ASSERT(cu().streamSynchronize(stream));
@@ -279,44 +283,38 @@ TEST_F(StateUpdateGpuTest, CApiOnSlicesOfOneProjection) {
   char *base = static_cast<char *>(proj.get());
   auto describe = [](void *data, int32_t dtype, std::vector<int64_t> &shape,
                      std::vector<int64_t> &strides) {
-    return tilec_mamba2_tensor{data, dtype, int32_t(shape.size()),
-                               shape.data(), strides.data()};
+    return tilec_mamba2_tensor{data, dtype, int32_t(shape.size()), shape.data(),
+                               strides.data()};
   };
   std::vector<int64_t> rowsShape = {p.batch, p.heads, p.headdim},
                        rowsStrides = {width, p.headdim, 1},
                        groupsShape = {p.batch, p.groups, p.dstate},
                        groupsStrides = {width, p.dstate, 1},
-                       stateShape = a.state.shape, stateStrides = a.state.strides,
-                       dtShape = a.dt.shape, dtStrides = a.dt.strides,
-                       headsShape = {p.heads}, one = {1},
-                       yShape = a.y.shape, yStrides = a.y.strides;
-  const tilec_mamba2_tensor state = describe(a.state.data, TILEC_MAMBA2_F32,
-                                             stateShape, stateStrides),
-                            z = describe(base, TILEC_MAMBA2_BF16, rowsShape,
-                                         rowsStrides),
-                            x = describe(base + xWidth * 2, TILEC_MAMBA2_BF16,
-                                         rowsShape, rowsStrides),
-                            B = describe(base + 4 * xWidth, TILEC_MAMBA2_BF16,
-                                         groupsShape, groupsStrides),
-                            C = describe(base + 4 * xWidth + 2 * bcWidth,
-                                         TILEC_MAMBA2_BF16, groupsShape,
-                                         groupsStrides),
-                            dt = describe(a.dt.data, TILEC_MAMBA2_F32, dtShape,
-                                          dtStrides),
-                            A = describe(a.A.data, TILEC_MAMBA2_F32, headsShape,
-                                         one),
-                            Dv = describe(a.D->data, TILEC_MAMBA2_F32,
-                                          headsShape, one),
-                            bias = describe(a.dtBias->data, TILEC_MAMBA2_F32,
-                                            headsShape, one),
-                            y = describe(a.y.data, TILEC_MAMBA2_BF16, yShape,
-                                         yStrides);
+                       stateShape = a.state.shape,
+                       stateStrides = a.state.strides, dtShape = a.dt.shape,
+                       dtStrides = a.dt.strides, headsShape = {p.heads},
+                       one = {1}, yShape = a.y.shape, yStrides = a.y.strides;
+  const tilec_mamba2_tensor
+      state =
+          describe(a.state.data, TILEC_MAMBA2_F32, stateShape, stateStrides),
+      z = describe(base, TILEC_MAMBA2_BF16, rowsShape, rowsStrides),
+      x = describe(base + xWidth * 2, TILEC_MAMBA2_BF16, rowsShape,
+                   rowsStrides),
+      B = describe(base + 4 * xWidth, TILEC_MAMBA2_BF16, groupsShape,
+                   groupsStrides),
+      C = describe(base + 4 * xWidth + 2 * bcWidth, TILEC_MAMBA2_BF16,
+                   groupsShape, groupsStrides),
+      dt = describe(a.dt.data, TILEC_MAMBA2_F32, dtShape, dtStrides),
+      A = describe(a.A.data, TILEC_MAMBA2_F32, headsShape, one),
+      Dv = describe(a.D->data, TILEC_MAMBA2_F32, headsShape, one),
+      bias = describe(a.dtBias->data, TILEC_MAMBA2_F32, headsShape, one),
+      y = describe(a.y.data, TILEC_MAMBA2_BF16, yShape, yStrides);
   const tilec_mamba2_decode_problem cp{p.batch,   p.heads,  p.groups,
                                        p.headdim, p.dstate, p.stateRows};
   ReferenceDecodeState reference = startReference(data);
   ASSERT_TRUE(referenceStateUpdate(p, data.args(), reference).ok());
-  ASSERT_EQ(tilec_mamba2_state_update(&cp, &state, &x, &dt, &A, &B, &C, &Dv,
-                                      &z, &bias, 1, nullptr, -1, &y, stream),
+  ASSERT_EQ(tilec_mamba2_state_update(&cp, &state, &x, &dt, &A, &B, &C, &Dv, &z,
+                                      &bias, 1, nullptr, -1, &y, stream),
             TILEC_MAMBA2_SUCCESS)
       << tilec_mamba2_last_error();
   TILEC_CU_ASSERT(cu().streamSynchronize(stream));
@@ -325,7 +323,8 @@ TEST_F(StateUpdateGpuTest, CApiOnSlicesOfOneProjection) {
 }
 
 TEST_F(StateUpdateGpuTest, HostPointersAreNotDevicePointers) {
-  DecodeData data = DecodeData::random(DecodeProblem{2, 4, 1, 16, 16, 2}, {}, 121);
+  DecodeData data =
+      DecodeData::random(DecodeProblem{2, 4, 1, 16, 16, 2}, {}, 121);
   DeviceDecode device(cu(), data);
   ASSERT_TRUE(device.ok());
   StateUpdateArgs a = device.args();
