@@ -267,7 +267,8 @@ Status tilec::mamba2::stateUpdateCpu(const DecodeProblem &p,
   if (Status s = validateStateUpdate(p, args); !s)
     return s;
   StateUpdateTiles t = options.tiles;
-  for (auto [name, value] : {std::pair{"blockP", t.blockP}, {"blockN", t.blockN}})
+  for (auto [name, value] :
+       {std::pair{"blockP", t.blockP}, {"blockN", t.blockN}})
     if (value != 0 && !llvm::isPowerOf2_64(uint64_t(value)))
       return Status::error(std::string("tile config: ") + name + " is " +
                            std::to_string(value) +
