@@ -17,10 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/mamba2/Mamba2Gpu.h"
-#include "tilec/mamba2/StateUpdate.h"
-#include "tilec/runtime/DriverApi.h"
-#include "tilec/runtime/Runtime.h"
+#include "tilec/Mamba2/Mamba2Gpu.h"
+#include "tilec/Mamba2/StateUpdate.h"
+#include "tilec/Runtime/DriverApi.h"
+#include "tilec/Runtime/Runtime.h"
 
 #include <algorithm>
 #include <cstdio>

@@ -10,7 +10,7 @@
 #ifndef TILEC_UNITTESTS_MAMBA2_DECODECHECK_H
 #define TILEC_UNITTESTS_MAMBA2_DECODECHECK_H
 
-#include "tilec/mamba2/StateUpdate.h"
+#include "tilec/Mamba2/StateUpdate.h"
 
 #include "gtest/gtest.h"
 

@@ -6,7 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Mamba2/DecodeCheck.h"
-#include "tilec/mamba2/tilec_mamba2.h"
+#include "tilec/Mamba2/tilec_mamba2.h"
 
 #include "gtest/gtest.h"
 

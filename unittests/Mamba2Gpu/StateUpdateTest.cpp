@@ -12,7 +12,7 @@
 #include "GpuTesting.h"
 
 #include "../Mamba2/DecodeCheck.h"
-#include "tilec/mamba2/tilec_mamba2.h"
+#include "tilec/Mamba2/tilec_mamba2.h"
 
 #include <cstring>
 #include <tuple>
