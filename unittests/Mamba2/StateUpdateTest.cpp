@@ -162,11 +162,30 @@ TEST(StateUpdateRuns, ConsecutiveRowsAreOneLaunch) {
   EXPECT_EQ(runs[1].firstEntry, 3);
   EXPECT_EQ(runs[1].firstRow, 9);
   EXPECT_TRUE(runs[2].padding);
+  const int64_t stepped[] = {1, 3, 5, 7, 2};
+  args.stateIndices = stepped;
+  runs = stateUpdateRuns(p, args);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].count, 4);
+  EXPECT_EQ(runs[0].firstRow, 1);
+  EXPECT_EQ(runs[0].rowStep, 2);
+  EXPECT_EQ(runs[1].firstRow, 2);
   args.stateIndices = nullptr;
   p.stateRows = 5;
   runs = stateUpdateRuns(p, args);
   ASSERT_EQ(runs.size(), 1u);
   EXPECT_EQ(runs[0].count, 5);
+}
+
+TEST(StateUpdateCpu, EvenlySteppedRowsInOneLaunch) {
+  // Rows 1, 4, 7 of nine: one launch whose state view strides three rows;
+  // the rows between keep their bits (checked by the bound, scale 0).
+  DecodeOptions options{true, true, true, D::PerHead, true};
+  DecodeData data =
+      DecodeData::random(DecodeProblem{3, 4, 2, 12, 20, 9}, options, 33);
+  data.indices = {1, 4, 7};
+  ASSERT_EQ(stateUpdateRuns(data.problem, data.args()).size(), 1u);
+  runSteps(data, 10);
 }
 
 //===----------------------------------------------------------------------===//

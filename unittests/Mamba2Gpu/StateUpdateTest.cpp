@@ -181,6 +181,16 @@ TEST_F(StateUpdateGpuTest, Mamba2_2p7bStep) {
   runSteps(cu(), stream, data, 3);
 }
 
+TEST_F(StateUpdateGpuTest, EvenlySteppedRowsInOneLaunch) {
+  // Rows 2, 5, 8, 11 of thirteen: the state view strides three rows.
+  DecodeData data =
+      DecodeData::random(DecodeProblem{4, 8, 2, 40, 96, 13},
+                         {true, true, true, D::PerHead, true}, 84);
+  data.indices = {2, 5, 8, 11};
+  ASSERT_EQ(stateUpdateRuns(data.problem, data.args()).size(), 1u);
+  runSteps(cu(), stream, data, 10);
+}
+
 TEST_F(StateUpdateGpuTest, DefaultStream) {
   DecodeData data =
       DecodeData::random(DecodeProblem{2, 4, 1, 16, 16, 2}, {}, 82);

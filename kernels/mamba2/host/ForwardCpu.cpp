@@ -250,12 +250,15 @@ Status getStateUpdateKernel(const StateUpdateTiles &t,
   return Status::success();
 }
 
-/// `t` restricted to `count` rows of its first dimension from `first`.
-interp::HostView rowsView(const Tensor &t, int64_t first, int64_t count) {
+/// `t` restricted to `count` rows of its first dimension, rows first,
+/// first + step, ...
+interp::HostView rowsView(const Tensor &t, int64_t first, int64_t count,
+                          int64_t step = 1) {
   interp::HostView view = hostView(t);
   view.data = static_cast<char *>(t.data) +
               first * t.strides[0] * int64_t(dtypeSize(t.dtype));
   view.shape[0] = count;
+  view.strides[0] *= step;
   return view;
 }
 
@@ -300,7 +303,8 @@ Status tilec::mamba2::stateUpdateCpu(const DecodeProblem &p,
     const interp::HostView x = entries(args.x);
     std::vector<interp::KernelArg> kernelArgs = {
         launch.padding ? hostView(args.state)
-                    : rowsView(args.state, launch.firstRow, launch.count),
+                       : rowsView(args.state, launch.firstRow, launch.count,
+                                  launch.rowStep),
         x,
         entries(args.dt),
         dtBias,

@@ -183,20 +183,26 @@ std::vector<StateUpdateRun>
 tilec::mamba2::stateUpdateRuns(const DecodeProblem &p,
                                const StateUpdateArgs &args) {
   if (!args.stateIndices)
-    return {StateUpdateRun{0, p.batch, 0, false}};
+    return {StateUpdateRun{0, p.batch, 0, 1, false}};
   std::vector<StateUpdateRun> runs;
   for (int64_t b = 0; b < p.batch; ++b) {
     const int64_t row = args.stateIndices[b];
     const bool padding = row == args.padSlotId;
     if (!runs.empty()) {
       StateUpdateRun &last = runs.back();
+      // The second entry of a run fixes its step; rows are distinct, so a
+      // step is never 0, and a downward one starts a new run (strides are
+      // not negative).
+      const int64_t step = last.count == 1 ? row - last.firstRow : last.rowStep;
       if (last.padding == padding &&
-          (padding || row == last.firstRow + last.count)) {
+          (padding || (step > 0 && row == last.firstRow + last.count * step))) {
+        if (!padding)
+          last.rowStep = step;
         ++last.count;
         continue;
       }
     }
-    runs.push_back({b, 1, padding ? 0 : row, padding});
+    runs.push_back({b, 1, padding ? 0 : row, 1, padding});
   }
   return runs;
 }

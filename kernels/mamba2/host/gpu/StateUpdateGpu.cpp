@@ -121,13 +121,14 @@ template <typename View> View makeView(const Tensor &t) {
   return view;
 }
 
-/// `t`'s view restricted to `count` rows of its first dimension from
-/// `first`.
+/// `t`'s view restricted to `count` rows of its first dimension, rows
+/// first, first + step, ...
 template <typename View>
-View rowsView(const Tensor &t, int64_t first, int64_t count) {
+View rowsView(const Tensor &t, int64_t first, int64_t count, int64_t step = 1) {
   View view = makeView<View>(t);
   view.data += first * t.strides[0];
   view.shape[0] = count;
+  view.strides[0] *= step;
   return view;
 }
 
@@ -218,9 +219,9 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
       return rowsView<tilec_view_bf16_3d>(t, run.firstEntry, run.count);
     };
     const auto state =
-        run.padding
-            ? noState
-            : rowsView<tilec_view_f32_4d>(args.state, run.firstRow, run.count);
+        run.padding ? noState
+                    : rowsView<tilec_view_f32_4d>(args.state, run.firstRow,
+                                                  run.count, run.rowStep);
     tilec_grid grid = grid0;
     grid.z = run.count;
     const tilec_status status = kLaunch(

@@ -78,7 +78,7 @@ Status forwardGpu(const Problem &problem, const Inputs &inputs,
 /// The decode step on the GPU, enqueued on `stream` in the current context,
 /// with every data pointer in device memory (the state indices, if any, in
 /// host memory: they are resolved into launches here, one per run of
-/// consecutive state rows). Checks, before any use of the driver:
+/// evenly stepped state rows). Checks, before any use of the driver:
 /// validateStateUpdate, batch and heads at most 65535, the alignment of
 /// every pointer to its element size; then a current context and that every
 /// pointer is device memory. prepareGpu loads its kernel too.

@@ -74,20 +74,23 @@ Status validateStateUpdate(const DecodeProblem &problem,
                            const StateUpdateArgs &args);
 
 /// A launch of the state_update kernel: `count` consecutive batch entries
-/// from `firstEntry`, updating consecutive state rows from `firstRow` (or,
-/// for padding entries, no state).
+/// from `firstEntry`, updating the state rows firstRow, firstRow + rowStep,
+/// ... (or, for padding entries, no state).
 struct StateUpdateRun {
   int64_t firstEntry = 0;
   int64_t count = 0;
   int64_t firstRow = 0;
+  /// Positive: the state view's first stride is rowStep rows.
+  int64_t rowStep = 1;
   bool padding = false;
 };
 
-/// The launches a validated step needs: one without state indices or with
-/// indices that are consecutive rows; otherwise one per maximal run of
-/// entries whose rows follow each other (or that are all padding). A kernel
-/// cannot read its state row from memory (the tile dialect has no load of
-/// an address), so the indices are resolved here, on the host.
+/// The launches a validated step needs: one without state indices, or with
+/// indices whose rows step evenly (0, 1, 2, ... or 3, 5, 7, ...); otherwise
+/// one per maximal run of entries whose rows step evenly upwards (or that
+/// are all padding), taken greedily. A kernel cannot read its state row
+/// from memory (the tile dialect has no load of an index), so the indices
+/// are resolved here, on the host, into the state view's base and stride.
 std::vector<StateUpdateRun> stateUpdateRuns(const DecodeProblem &problem,
                                             const StateUpdateArgs &args);
 

@@ -199,7 +199,7 @@ typedef struct tilec_mamba2_decode_problem {
  * the state row of each entry, or `pad_slot_id` for an entry whose state is
  * neither read nor written (its y is computed from a zero state). Rows must
  * be distinct; the state and y may share no byte with any tensor. Each run
- * of entries on consecutive rows is one launch. No call synchronizes with
+ * of entries on evenly stepped rows (r, r + k, r + 2k, ...) is one launch. No call synchronizes with
  * the host. Checks, in order: the descriptors themselves, the problem and
  * each tensor against it (state, x, dt, A, B, C, D, z, dt_bias, y), the
  * overlaps, the indices; batch and heads at most 65535; alignment; then,
