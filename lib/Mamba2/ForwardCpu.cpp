@@ -3,8 +3,8 @@
 // Compiles the three kernels from their embedded text (parse, tile-bind-params
 // with the chunk and tile sizes, Executable::compile), once per configuration,
 // and runs them in order on host buffers:
-//   chunk_cumsum -> G;  fwd_pass_state -> per-chunk states, final state;
-//   compute_out -> y.
+//   chunk_cumsum -> dt_chunks (dt transformed), G;
+//   fwd_pass_state -> per-chunk states, final state;  compute_out -> y.
 //
 //===----------------------------------------------------------------------===//
 
@@ -184,7 +184,9 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     return s;
 
   const int64_t nchunks = p.numChunks();
-  std::vector<float> gBuffer, statesBuffer, finalBuffer;
+  std::vector<float> dtChunksBuffer, gBuffer, statesBuffer, finalBuffer;
+  interp::HostView dtChunks =
+      hostView(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
   interp::HostView g =
       hostView(gBuffer, {p.batch, p.heads, nchunks, p.chunk});
   interp::HostView states = hostView(
@@ -197,26 +199,50 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
   // still needs one of the right rank and dtype.
   interp::HostView init =
       in.initialState ? hostView(*in.initialState) : finalState;
-  interp::HostView x = hostView(in.x), dt = hostView(in.dt),
-                   B = hostView(in.B);
+  interp::HostView x = hostView(in.x), B = hostView(in.B);
+  // Absent options as the kernels take them: an empty dt bias reads as
+  // zeros; an absent z is not read (x stands in, of its rank and dtype).
+  interp::HostView dtBias;
+  dtBias.shape = {0};
+  dtBias.strides = {1};
+  if (in.dtBias)
+    dtBias = hostView(*in.dtBias);
+  const interp::HostView z = in.z ? hostView(*in.z) : x;
+  // D per head is D per channel with stride 0 along headdim.
+  interp::HostView D = hostView(in.D);
+  if (D.shape.size() == 1) {
+    D.shape = {p.heads, p.headdim};
+    D.strides = {D.strides[0], 0};
+  }
+  // compute_out writes one of y (f32) and y_bf16; the other is an empty
+  // view it does not touch.
+  const bool yBf16 = out.y.dtype == DType::BF16;
+  const interp::HostView y = hostView(out.y);
+  interp::HostView yUnused = y;
+  yUnused.data = nullptr;
+  yUnused.dtype = yBf16 ? interp::DType::F32 : interp::DType::BF16;
+  yUnused.shape = {0, 0, 0, 0};
 
   const LaunchGrids grids = computeLaunchGrids(p, t);
   const unsigned threads = options.numThreads;
 
+  auto flag = [](bool on) { return interp::Scalar(int64_t(on ? 1 : 0)); };
   if (Status s = run("chunk_cumsum", *kernels->chunkCumsum,
-                     {dt, hostView(in.A), g},
+                     {hostView(in.dt), hostView(in.A), dtBias,
+                      flag(in.dtSoftplus), interp::Scalar(double(in.dtLimit.low)),
+                      interp::Scalar(double(in.dtLimit.high)), dtChunks, g},
                      {grids.chunkCumsum}, threads);
       !s)
     return s;
   if (Status s = run("fwd_pass_state", *kernels->fwdPassState,
-                     {x, B, dt, g, init,
-                      interp::Scalar(int64_t(in.initialState ? 1 : 0)), states,
-                      finalState},
+                     {x, B, dtChunks, g, init, flag(bool(in.initialState)),
+                      states, finalState},
                      {grids.fwdPassState}, threads);
       !s)
     return s;
   return run("compute_out", *kernels->computeOut,
-             {x, B, hostView(in.C), dt, g, hostView(in.D), states,
-              hostView(out.y)},
+             {x, B, hostView(in.C), dtChunks, g, D, z, flag(bool(in.z)),
+              states, yBf16 ? yUnused : y, yBf16 ? y : yUnused,
+              flag(yBf16)},
              {grids.computeOut}, threads);
 }

@@ -32,22 +32,24 @@ namespace {
 
 // The launchers' types, spelled out so that a kernel whose signature drifts
 // from what this file passes fails to compile here rather than at run time.
-using ChunkCumsumLauncher = tilec_status (*)(const tilec_view_f32_3d &dt,
-                                             const tilec_view_f32_1d &A,
-                                             const tilec_view_f32_4d &G,
-                                             tilec_grid, CUstream);
+using ChunkCumsumLauncher = tilec_status (*)(
+    const tilec_view_f32_3d &dt, const tilec_view_f32_1d &A,
+    const tilec_view_f32_1d &dtBias, int32_t softplus, float dtMin,
+    float dtMax, const tilec_view_f32_4d &dtChunks,
+    const tilec_view_f32_4d &G, tilec_grid, CUstream);
 using FwdPassStateLauncher =
     tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
-                     const tilec_view_f32_3d &dt, const tilec_view_f32_4d &G,
+                     const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
                      const tilec_view_f32_4d &init, int32_t hasInit,
                      const tilec_view_f32_5d &states,
                      const tilec_view_f32_4d &final, tilec_grid, CUstream);
-using ComputeOutLauncher =
-    tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
-                     const tilec_view_bf16_4d &C, const tilec_view_f32_3d &dt,
-                     const tilec_view_f32_4d &G, const tilec_view_f32_1d &D,
-                     const tilec_view_f32_5d &states,
-                     const tilec_view_f32_4d &y, tilec_grid, CUstream);
+using ComputeOutLauncher = tilec_status (*)(
+    const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
+    const tilec_view_bf16_4d &C, const tilec_view_f32_4d &dt,
+    const tilec_view_f32_4d &G, const tilec_view_f32_2d &D,
+    const tilec_view_bf16_4d &z, int32_t hasZ,
+    const tilec_view_f32_5d &states, const tilec_view_f32_4d &y,
+    const tilec_view_bf16_4d &yBf16, int32_t yIsBf16, tilec_grid, CUstream);
 
 using PrepareFunction = tilec_status (*)();
 
@@ -101,15 +103,21 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
   auto optional = [](const std::optional<Tensor> &t) {
     return t ? &*t : nullptr;
   };
+  const std::vector<int64_t> dShape =
+      in.D.shape.size() == 2 ? std::vector<int64_t>{p.heads, p.headdim}
+                             : std::vector<int64_t>{p.heads};
   return {
       {"x", &in.x, DType::BF16, tokens, false},
       {"dt", &in.dt, DType::F32, {p.batch, p.seqlen, p.heads}, false},
       {"A", &in.A, DType::F32, {p.heads}, false},
       {"B", &in.B, DType::BF16, groups, false},
       {"C", &in.C, DType::BF16, groups, false},
-      {"D", &in.D, DType::F32, {p.heads}, false},
+      {"D", &in.D, DType::F32, dShape, false},
       {"initial state", optional(in.initialState), DType::F32, state, false},
-      {"y", &out.y, DType::F32, tokens, true},
+      {"dt bias", optional(in.dtBias), DType::F32, {p.heads}, false},
+      {"z", optional(in.z), DType::BF16, tokens, false},
+      {"y", &out.y, out.y.dtype == DType::BF16 ? DType::BF16 : DType::F32,
+       tokens, true},
       {"final state", optional(out.finalState), DType::F32, state, true}};
 }
 
@@ -169,9 +177,11 @@ constexpr int64_t kWorkspaceAlignment = 16;
 // one would.
 constexpr int64_t kBufferAlignment = 256;
 
-/// Where the intermediates live in the workspace, in bytes.
+/// Where the intermediates live in the workspace, in bytes: dt_chunks and
+/// G (the same size), the states entering each chunk, the final state.
 struct WorkspaceLayout {
-  int64_t gOffset = 0, statesOffset = 0, finalOffset = 0, total = 0;
+  int64_t dtChunksOffset = 0, gOffset = 0, statesOffset = 0, finalOffset = 0,
+          total = 0;
 };
 
 bool alignUp(int64_t value, int64_t alignment, int64_t &result) {
@@ -193,8 +203,10 @@ bool workspaceLayout(const Problem &p, WorkspaceLayout &layout) {
   for (int64_t size : {p.batch, p.heads, p.headdim, p.dstate})
     if (mulOverflows(final, size, final))
       return false;
-  layout.gOffset = 0;
-  return alignUp(g, kBufferAlignment, layout.statesOffset) &&
+  layout.dtChunksOffset = 0;
+  return alignUp(g, kBufferAlignment, layout.gOffset) &&
+         !__builtin_add_overflow(layout.gOffset, g, &layout.statesOffset) &&
+         alignUp(layout.statesOffset, kBufferAlignment, layout.statesOffset) &&
          !__builtin_add_overflow(layout.statesOffset, states,
                                  &layout.finalOffset) &&
          alignUp(layout.finalOffset, kBufferAlignment, layout.finalOffset) &&
@@ -542,10 +554,30 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
   const auto A = makeView<tilec_view_f32_1d>(in.A);
   const auto B = makeView<tilec_view_bf16_4d>(in.B);
   const auto C = makeView<tilec_view_bf16_4d>(in.C);
-  const auto D = makeView<tilec_view_f32_1d>(in.D);
-  const auto y = makeView<tilec_view_f32_4d>(out.y);
-  const auto G = contiguousView<tilec_view_f32_4d>(
-      workspace + layout.gOffset, {p.batch, p.heads, nchunks, p.chunk});
+  // D per head is D per channel with stride 0 along headdim.
+  const auto D =
+      in.D.shape.size() == 2
+          ? makeView<tilec_view_f32_2d>(in.D)
+          : makeView<tilec_view_f32_2d>(in.D.data, {p.heads, p.headdim},
+                                        {in.D.strides[0], 0});
+  // Absent options as the kernels take them: an empty dt bias reads as
+  // zeros; an absent z is not read (an empty view); compute_out writes one
+  // of y and y_bf16, and the other is empty.
+  const auto dtBias = in.dtBias ? makeView<tilec_view_f32_1d>(*in.dtBias)
+                                : tilec_view_f32_1d{nullptr, {0}, {0}};
+  const tilec_view_bf16_4d noBf16{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  const auto z = in.z ? makeView<tilec_view_bf16_4d>(*in.z) : noBf16;
+  const bool yIsBf16 = out.y.dtype == DType::BF16;
+  const auto y = yIsBf16
+                     ? tilec_view_f32_4d{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}}
+                     : makeView<tilec_view_f32_4d>(out.y);
+  const auto yBf16 = yIsBf16 ? makeView<tilec_view_bf16_4d>(out.y) : noBf16;
+  const std::vector<int64_t> chunkedShape = {p.batch, p.heads, nchunks,
+                                             p.chunk};
+  const auto dtChunks = contiguousView<tilec_view_f32_4d>(
+      workspace + layout.dtChunksOffset, chunkedShape);
+  const auto G = contiguousView<tilec_view_f32_4d>(workspace + layout.gOffset,
+                                                   chunkedShape);
   const auto states = contiguousView<tilec_view_f32_5d>(
       workspace + layout.statesOffset,
       {p.batch, nchunks, p.heads, p.headdim, p.dstate});
@@ -573,15 +605,18 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
     return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
   };
   if (tilec_mamba2_status code =
-          check(instance.chunkCumsum(dt, A, G, grids.chunkCumsum, stream),
+          check(instance.chunkCumsum(dt, A, dtBias, in.dtSoftplus ? 1 : 0,
+                                     in.dtLimit.low, in.dtLimit.high, dtChunks,
+                                     G, grids.chunkCumsum, stream),
                 "chunk_cumsum"))
     return code;
-  if (tilec_mamba2_status code =
-          check(instance.fwdPassState(x, B, dt, G, init, hasInit, states, final,
-                                      grids.fwdPassState, stream),
-                "fwd_pass_state"))
+  if (tilec_mamba2_status code = check(
+          instance.fwdPassState(x, B, dtChunks, G, init, hasInit, states,
+                                final, grids.fwdPassState, stream),
+          "fwd_pass_state"))
     return code;
-  return check(instance.computeOut(x, B, C, dt, G, D, states, y,
+  return check(instance.computeOut(x, B, C, dtChunks, G, D, z, in.z ? 1 : 0,
+                                   states, y, yBf16, yIsBf16 ? 1 : 0,
                                    grids.computeOut, stream),
                "compute_out");
 }

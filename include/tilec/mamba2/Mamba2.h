@@ -15,6 +15,7 @@
 #include <cstdint>
 #include <array>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,11 +61,20 @@ struct Tensor {
   int64_t numElements() const;
 };
 
+/// The clamp of dt after bias and softplus (mamba_ssm's dt_limit): dt <-
+/// min(max(dt, low), high). The default clamps nothing; mamba_ssm's default
+/// is {0, +inf}.
+struct DtLimit {
+  float low = -std::numeric_limits<float>::infinity();
+  float high = std::numeric_limits<float>::infinity();
+};
+
 /// What the forward pass reads (the dtypes are the ones supported).
 struct Inputs {
   /// (batch, seqlen, heads, headdim) bf16.
   Tensor x;
-  /// (batch, seqlen, heads) f32: the time steps, after bias and softplus.
+  /// (batch, seqlen, heads) f32: the time steps, raw: the pass uses
+  /// clamp(softplus(dt + dtBias)) (each part as asked for below).
   Tensor dt;
   /// (heads) f32: the (negative) decay rates.
   Tensor A;
@@ -72,16 +82,31 @@ struct Inputs {
   Tensor B;
   /// (batch, seqlen, groups, dstate) bf16.
   Tensor C;
-  /// (heads) f32: the skip connection.
+  /// (heads) f32, one per head, or (heads, headdim) f32, one per channel:
+  /// the skip connection y += D x.
   Tensor D;
   /// (batch, heads, headdim, dstate) f32: the state before the first time
   /// step; zero when absent.
   std::optional<Tensor> initialState;
+
+  // mamba_ssm's options (docs/mamba2.md). The defaults change nothing.
+
+  /// (heads) f32: added to dt before softplus; absent: no bias.
+  std::optional<Tensor> dtBias;
+  /// dt <- softplus(dt + dtBias), mamba_ssm's: log1p(exp(v)) for v <= 20,
+  /// v above.
+  bool dtSoftplus = false;
+  /// Applied after bias and softplus.
+  DtLimit dtLimit;
+  /// (batch, seqlen, heads, headdim) bf16: the gate y <- y * silu(z),
+  /// applied after D; absent: no gate.
+  std::optional<Tensor> z;
 };
 
 /// What the forward pass writes.
 struct Outputs {
-  /// (batch, seqlen, heads, headdim) f32.
+  /// (batch, seqlen, heads, headdim) f32, or bf16 (x's dtype, as mamba_ssm
+  /// returns it): the kernel rounds its f32 result once when it stores it.
   Tensor y;
   /// (batch, heads, headdim, dstate) f32: the state after the last time
   /// step; not computed into user memory when absent.
@@ -127,8 +152,10 @@ struct TileConfig {
 };
 
 /// Checks the problem (positive sizes, heads % groups == 0, chunk in
-/// {64, 128, 256}) and every input: non-null data, supported dtype, the rank
-/// and shape the problem implies, non-negative strides.
+/// {64, 128, 256}) and every input, in the order x, dt, A, B, C, D, initial
+/// state, dt bias, z: non-null data, supported dtype, the rank and shape the
+/// problem implies, non-negative strides; then the dt limit (no NaN, low <=
+/// high).
 Status validateInputs(const Problem &problem, const Inputs &inputs);
 
 /// validateInputs, and the same checks on the outputs, whose strides must
