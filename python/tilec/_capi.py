@@ -65,6 +65,18 @@ class Descriptor:
         return _Tensor(self.data, self.dtype, self.rank, shape, strides)
 
 
+class Options(ctypes.Structure):
+    """tilec_mamba2_options: mamba_ssm's options of
+    tilec_mamba2_forward_with_options (z and dt_bias are descriptors)."""
+    _fields_ = [("size", ctypes.c_size_t),
+                ("z", ctypes.POINTER(_Tensor)),
+                ("dt_bias", ctypes.POINTER(_Tensor)),
+                ("dt_softplus", ctypes.c_int32),
+                ("dt_limit", ctypes.c_int32),
+                ("dt_min", ctypes.c_float),
+                ("dt_max", ctypes.c_float)]
+
+
 def describe(name, tensor):
     """The descriptor of a torch tensor (any device; a meta tensor has a
     null data pointer). Strides are torch's, in elements."""
@@ -79,10 +91,16 @@ def describe(name, tensor):
 # dtype and rank, two int32; the shape pointer; the strides pointer).
 _WORDS_PER_TENSOR = 4
 _TENSOR_NAMES = ("x", "dt", "A", "B", "C", "D", "initial_states", "y",
-                 "final_states")
+                 "final_states", "z", "dt_bias")
 assert (ctypes.sizeof(_Tensor) == 8 * _WORDS_PER_TENSOR
         and _Tensor.dtype.offset == 8 and _Tensor.rank.offset == 12
         and _Tensor.shape.offset == 16 and _Tensor.strides.offset == 24)
+# The options struct after the tensors' structs, packed on its own: size, z,
+# dt_bias (three words), then two int32 and two floats.
+_OPTIONS = struct.Struct("<qqqiiff")
+_OPTIONS_WORDS = _OPTIONS.size // 8
+assert (ctypes.sizeof(Options) == _OPTIONS.size
+        and Options.dt_softplus.offset == 24 and Options.dt_min.offset == 32)
 
 
 _PACKERS = {}  # number of words -> struct.Struct("<n>q")
@@ -117,6 +135,10 @@ def _bind(library):
         "tilec_mamba2_forward": (
             c_int, [ctypes.POINTER(Problem)] + [tensor_p] * 9
             + [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]),
+        "tilec_mamba2_forward_with_options": (
+            c_int, [ctypes.POINTER(Problem)] + [tensor_p] * 9
+            + [ctypes.POINTER(Options), ctypes.c_void_p, ctypes.c_size_t,
+               ctypes.c_void_p]),
     }
     for name, (restype, argtypes) in prototypes.items():
         function = getattr(library, name)
@@ -129,6 +151,12 @@ def _bind(library):
     packed.argtypes = ([ctypes.c_void_p] * 10
                        + [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p])
     library.tilec_mamba2_forward_packed = packed
+    with_options = library["tilec_mamba2_forward_with_options"]
+    with_options.restype = c_int
+    with_options.argtypes = ([ctypes.c_void_p] * 11
+                             + [ctypes.c_void_p, ctypes.c_size_t,
+                                ctypes.c_void_p])
+    library.tilec_mamba2_forward_with_options_packed = with_options
     return library
 
 
@@ -192,15 +220,45 @@ def forward(problem, x, dt, A, B, C, D, initial_state, y, final_state,
     _check(status, [d.note for d in descriptors if d is not None])
 
 
+def forward_with_options(problem, x, dt, A, B, C, D, initial_state, y,
+                         final_state, options, workspace=None,
+                         workspace_bytes=0, stream=None, z=None,
+                         dt_bias=None):
+    """tilec_mamba2_forward_with_options. As forward(), with `options` an
+    Options (or None) whose z and dt_bias are set from the descriptors `z`
+    and `dt_bias` (None: a null pointer)."""
+    descriptors = [x, dt, A, B, C, D, initial_state, y, final_state]
+    structs = [None if d is None else ctypes.byref(d.as_struct())
+               for d in descriptors]
+    keep = []
+    if options is not None:
+        for field, d in (("z", z), ("dt_bias", dt_bias)):
+            if d is None:
+                setattr(options, field, None)
+            else:
+                keep.append(d.as_struct())
+                setattr(options, field, ctypes.pointer(keep[-1]))
+    status = _lib().tilec_mamba2_forward_with_options(
+        None if problem is None else ctypes.byref(problem), *structs,
+        None if options is None else ctypes.byref(options), workspace,
+        workspace_bytes, stream)
+    _check(status, [d.note for d in descriptors + [z, dt_bias]
+                    if d is not None])
+
+
 def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
-                    stream=None):
-    """tilec_mamba2_forward on torch tensors: `tensors` holds x, dt, A, B, C,
-    D, initial_state, y, final_state in that order, None for an absent
-    initial or final state. The same call as forward() on their
-    describe()d descriptors, with the descriptors built in one array, which
-    costs the host a few microseconds rather than tens."""
+                    stream=None, dt_softplus=False, dt_limit=None):
+    """tilec_mamba2_forward_with_options on torch tensors: `tensors` holds
+    x, dt, A, B, C, D, initial_state, y, final_state, z, dt_bias in that
+    order, None for an absent initial or final state, z or dt_bias;
+    dt_limit is (low, high) or None (no clamp). The same call as
+    forward_with_options() on their describe()d descriptors, with the
+    descriptors and the options struct built in one array, which costs the
+    host a few microseconds rather than tens."""
+    # z and dt_bias may be left off the end.
+    tensors = list(tensors) + [None] * (len(_TENSOR_NAMES) - len(tensors))
     given = [(i, t) for i, t in enumerate(tensors) if t is not None]
-    words = [0] * (_WORDS_PER_TENSOR * len(tensors))
+    words = [0] * (_WORDS_PER_TENSOR * len(tensors) + _OPTIONS_WORDS)
     extents = []
     for _, t in given:
         extents += t.shape
@@ -221,11 +279,16 @@ def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
         offset += 2 * rank
         pointers[i] = base + 8 * w
     # One struct.pack_into, several times cheaper than ctypes' item-wise
-    # slice assignment.
+    # slice assignment; the options struct over the words kept for it.
     _packer(total).pack_into(array, 0, *words, *extents)
-    status = _lib().tilec_mamba2_forward_packed(
-        None if problem is None else ctypes.addressof(problem), *pointers,
-        workspace, workspace_bytes, stream)
+    at = _WORDS_PER_TENSOR * len(tensors)
+    low, high = (0.0, 0.0) if dt_limit is None else dt_limit
+    _OPTIONS.pack_into(array, 8 * at, _OPTIONS.size, pointers[9] or 0,
+                       pointers[10] or 0, 1 if dt_softplus else 0,
+                       0 if dt_limit is None else 1, low, high)
+    status = _lib().tilec_mamba2_forward_with_options_packed(
+        None if problem is None else ctypes.addressof(problem),
+        *pointers[:9], base + 8 * at, workspace, workspace_bytes, stream)
     if status != Status.SUCCESS:
         _check(status, [f"{_TENSOR_NAMES[i]} is {t.dtype}" for i, t in given
                         if t.dtype not in _DTYPES])
