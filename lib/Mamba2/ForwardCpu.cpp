@@ -60,10 +60,21 @@ std::string binding(const char *name, int64_t value) {
   return std::string(name) + "=" + std::to_string(value);
 }
 
-/// Parses kernel `name` from its embedded text, binds `params` and compiles
-/// it for the interpreter.
+/// The line of chunk_cumsum.mlir that sets dt's element type, and what an
+/// instance for `dtype` makes of it (as kernels/mamba2/CMakeLists.txt does
+/// for the GPU).
+constexpr const char *kDtElementLine = "\n!DtElement = f32\n";
+
+std::string dtElementLine(DType dtype) {
+  return std::string("\n!DtElement = ") + dtypeName(dtype) + "\n";
+}
+
+/// Parses kernel `name` from its embedded text (with `rewrite` applied: a
+/// line of the text and its replacement, for an element-type instance),
+/// binds `params` and compiles it for the interpreter.
 Status compileKernel(const char *name, const std::vector<std::string> &params,
-                     std::unique_ptr<interp::Executable> &executable) {
+                     std::unique_ptr<interp::Executable> &executable,
+                     std::pair<std::string, std::string> rewrite = {}) {
   // The dialects the three kernels use.
   DialectRegistry registry;
   registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
@@ -80,9 +91,17 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
                          (diagnostics.empty() ? "" : "\n" + diagnostics));
   };
 
-  const char *text = tilec::mamba2::detail::kernelSource(name);
-  if (!text)
+  const char *embedded = tilec::mamba2::detail::kernelSource(name);
+  if (!embedded)
     return fail("not embedded in the library");
+  std::string text = embedded;
+  if (!rewrite.first.empty() && rewrite.first != rewrite.second) {
+    const size_t at = text.find(rewrite.first);
+    if (at == std::string::npos)
+      return fail("has no line '" + rewrite.first.substr(1) +
+                  "' for its element-type instance");
+    text.replace(at, rewrite.first.size(), rewrite.second);
+  }
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
       text, ParserConfig(&context), std::string(name) + ".mlir");
   if (!module)
@@ -103,22 +122,23 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
   return Status::success();
 }
 
-/// The compiled kernels for a chunk size and tile sizes, compiled on first
-/// use and kept for the life of the process.
-Status getKernels(const Problem &p, const TileConfig &t,
+/// The compiled kernels for a chunk size, tile sizes and dt's dtype,
+/// compiled on first use and kept for the life of the process.
+Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
                   const Kernels *&kernels) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<Kernels>> cache;
-  std::vector<int64_t> key = {p.chunk,  t.blockH, t.blockP,
-                              t.blockN, t.blockM, t.blockK};
+  std::vector<int64_t> key = {p.chunk,  t.blockH, t.blockP,        t.blockN,
+                              t.blockM, t.blockK, int64_t(dtDType)};
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Kernels> &entry = cache[key];
   if (!entry) {
     auto compiled = std::make_unique<Kernels>();
     std::string chunk = binding("CHUNK", p.chunk);
-    if (Status s = compileKernel("chunk_cumsum",
-                                 {chunk, binding("BLOCK_H", t.blockH)},
-                                 compiled->chunkCumsum);
+    if (Status s = compileKernel(
+            "chunk_cumsum", {chunk, binding("BLOCK_H", t.blockH)},
+            compiled->chunkCumsum,
+            {kDtElementLine, dtElementLine(dtDType)});
         !s)
       return s;
     if (Status s = compileKernel("fwd_pass_state",
@@ -180,7 +200,7 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     return s;
   const TileConfig t = chooseTiles(p, options.tiles);
   const Kernels *kernels = nullptr;
-  if (Status s = getKernels(p, t, kernels); !s)
+  if (Status s = getKernels(p, t, in.dt.dtype, kernels); !s)
     return s;
 
   const int64_t nchunks = p.numChunks();

@@ -144,7 +144,8 @@ Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
   };
   const Check checks[] = {
       {"x", in.x, DType::BF16, tokens4, "(batch, seqlen, heads, headdim)"},
-      {"dt", in.dt, DType::F32, {p.batch, p.seqlen, p.heads},
+      // dt in any of the dtypes (chunk_cumsum has an instance for each).
+      {"dt", in.dt, in.dt.dtype, {p.batch, p.seqlen, p.heads},
        "(batch, seqlen, heads)"},
       {"A", in.A, DType::F32, {p.heads}, "(heads)"},
       {"B", in.B, DType::BF16, groups4, "(batch, seqlen, groups, dstate)"},

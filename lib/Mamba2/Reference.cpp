@@ -14,7 +14,7 @@ using namespace tilec::mamba2;
 
 namespace {
 
-/// Element `index` of a validated host tensor (f32 or bf16) as a double.
+/// Element `index` of a validated host tensor as a double.
 double element(const Tensor &tensor, std::initializer_list<int64_t> index) {
   int64_t offset = 0;
   size_t d = 0;
@@ -22,6 +22,8 @@ double element(const Tensor &tensor, std::initializer_list<int64_t> index) {
     offset += i * tensor.strides[d++];
   if (tensor.dtype == DType::BF16)
     return fromBF16(static_cast<const uint16_t *>(tensor.data)[offset]);
+  if (tensor.dtype == DType::F16)
+    return fromF16(static_cast<const uint16_t *>(tensor.data)[offset]);
   return static_cast<const float *>(tensor.data)[offset];
 }
 
@@ -239,6 +241,15 @@ HostProblem HostProblem::random(const Problem &p, uint64_t seed,
       raw -= data.dtBias[i % p.heads];
     data.dt[i] = static_cast<float>(raw);
   }
+  // A 16-bit dt: its values, and dt holds them as f32 (what the pass reads).
+  if (features.dtDType != DType::F32) {
+    data.dtHalf.resize(data.dt.size());
+    for (size_t i = 0; i < data.dt.size(); ++i) {
+      const bool bf16 = features.dtDType == DType::BF16;
+      data.dtHalf[i] = bf16 ? toBF16(data.dt[i]) : toF16(data.dt[i]);
+      data.dt[i] = bf16 ? fromBF16(data.dtHalf[i]) : fromF16(data.dtHalf[i]);
+    }
+  }
   if (features.z)
     bf16Normal(data.z, 8, tokens * p.heads * p.headdim);
   data.initialState.resize(p.batch * p.heads * p.headdim * p.dstate);
@@ -261,8 +272,11 @@ Inputs HostProblem::inputs(bool withInitialState) {
   Inputs in;
   in.x = Tensor::contiguous(x.data(), DType::BF16,
                             {p.batch, p.seqlen, p.heads, p.headdim});
-  in.dt = Tensor::contiguous(dt.data(), DType::F32,
-                             {p.batch, p.seqlen, p.heads});
+  in.dt = features.dtDType == DType::F32
+              ? Tensor::contiguous(dt.data(), DType::F32,
+                                   {p.batch, p.seqlen, p.heads})
+              : Tensor::contiguous(dtHalf.data(), features.dtDType,
+                                   {p.batch, p.seqlen, p.heads});
   in.A = Tensor::contiguous(A.data(), DType::F32, {p.heads});
   in.B = Tensor::contiguous(B.data(), DType::BF16,
                             {p.batch, p.seqlen, p.groups, p.dstate});

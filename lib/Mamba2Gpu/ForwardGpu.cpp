@@ -32,8 +32,10 @@ namespace {
 
 // The launchers' types, spelled out so that a kernel whose signature drifts
 // from what this file passes fails to compile here rather than at run time.
+/// chunk_cumsum for dt of view type DtView (one instantiation per dtype).
+template <typename DtView>
 using ChunkCumsumLauncher = tilec_status (*)(
-    const tilec_view_f32_3d &dt, const tilec_view_f32_1d &A,
+    const DtView &dt, const tilec_view_f32_1d &A,
     const tilec_view_f32_1d &dtBias, int32_t softplus, float dtMin,
     float dtMax, const tilec_view_f32_4d &dtChunks,
     const tilec_view_f32_4d &G, tilec_grid, CUstream);
@@ -56,10 +58,13 @@ using PrepareFunction = tilec_status (*)();
 struct Instance {
   int64_t chunk;
   TileConfig tiles;
-  ChunkCumsumLauncher chunkCumsum;
+  /// chunk_cumsum for dt in f32, bf16 and f16.
+  ChunkCumsumLauncher<tilec_view_f32_3d> chunkCumsum;
+  ChunkCumsumLauncher<tilec_view_bf16_3d> chunkCumsumDtBf16;
+  ChunkCumsumLauncher<tilec_view_f16_3d> chunkCumsumDtF16;
   FwdPassStateLauncher fwdPassState;
   ComputeOutLauncher computeOut;
-  PrepareFunction prepare[3];
+  PrepareFunction prepare[5];
 };
 
 #define TILEC_MAMBA2_INSTANCE(chunk, suffix, blockH, blockP, blockN, blockM,   \
@@ -67,9 +72,13 @@ struct Instance {
   Instance{chunk,                                                              \
            TileConfig{blockH, blockP, blockN, blockM, blockK},                 \
            &tile_chunk_cumsum##suffix,                                         \
+           &tile_chunk_cumsum##suffix##_dtbf16,                                \
+           &tile_chunk_cumsum##suffix##_dtf16,                                 \
            &tile_fwd_pass_state##suffix,                                       \
            &tile_compute_out##suffix,                                          \
            {&tile_chunk_cumsum##suffix##_prepare,                              \
+            &tile_chunk_cumsum##suffix##_dtbf16_prepare,                       \
+            &tile_chunk_cumsum##suffix##_dtf16_prepare,                        \
             &tile_fwd_pass_state##suffix##_prepare,                            \
             &tile_compute_out##suffix##_prepare}},
 const Instance kInstances[] = {TILEC_MAMBA2_INSTANCES(TILEC_MAMBA2_INSTANCE)};
@@ -108,7 +117,7 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
                              : std::vector<int64_t>{p.heads};
   return {
       {"x", &in.x, DType::BF16, tokens, false},
-      {"dt", &in.dt, DType::F32, {p.batch, p.seqlen, p.heads}, false},
+      {"dt", &in.dt, in.dt.dtype, {p.batch, p.seqlen, p.heads}, false},
       {"A", &in.A, DType::F32, {p.heads}, false},
       {"B", &in.B, DType::BF16, groups, false},
       {"C", &in.C, DType::BF16, groups, false},
@@ -550,7 +559,6 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                            std::string &message) {
   const int64_t nchunks = p.numChunks();
   const auto x = makeView<tilec_view_bf16_4d>(in.x);
-  const auto dt = makeView<tilec_view_f32_3d>(in.dt);
   const auto A = makeView<tilec_view_f32_1d>(in.A);
   const auto B = makeView<tilec_view_bf16_4d>(in.B);
   const auto C = makeView<tilec_view_bf16_4d>(in.C);
@@ -604,11 +612,21 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
               tilec_status_name(status) + "): " + tilec_last_error();
     return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
   };
-  if (tilec_mamba2_status code =
-          check(instance.chunkCumsum(dt, A, dtBias, in.dtSoftplus ? 1 : 0,
-                                     in.dtLimit.low, in.dtLimit.high, dtChunks,
-                                     G, grids.chunkCumsum, stream),
-                "chunk_cumsum"))
+  // chunk_cumsum's instantiation for dt's dtype.
+  auto chunkCumsum = [&](auto launcher, auto dt) {
+    return launcher(dt, A, dtBias, in.dtSoftplus ? 1 : 0, in.dtLimit.low,
+                    in.dtLimit.high, dtChunks, G, grids.chunkCumsum, stream);
+  };
+  const tilec_status cumsum =
+      in.dt.dtype == DType::BF16
+          ? chunkCumsum(instance.chunkCumsumDtBf16,
+                        makeView<tilec_view_bf16_3d>(in.dt))
+      : in.dt.dtype == DType::F16
+          ? chunkCumsum(instance.chunkCumsumDtF16,
+                        makeView<tilec_view_f16_3d>(in.dt))
+          : chunkCumsum(instance.chunkCumsum,
+                        makeView<tilec_view_f32_3d>(in.dt));
+  if (tilec_mamba2_status code = check(cumsum, "chunk_cumsum"))
     return code;
   if (tilec_mamba2_status code = check(
           instance.fwdPassState(x, B, dtChunks, G, init, hasInit, states,

@@ -60,13 +60,15 @@ def recurrence(x, dt, A, B, C, D=None, initial_states=None, z=None,
 
 def random_inputs(batch, seqlen, heads, headdim, groups, dstate, device,
                   generator, initial_states=False, z=False, dt_bias=False,
-                  dt_softplus=False, d_per_channel=False):
+                  dt_softplus=False, d_per_channel=False,
+                  dt_dtype=torch.float32):
     """Fresh inputs in the dtypes tilec takes: x, B, C, z bf16; dt, A, D,
     dt_bias f32. Slow decay (A in [-1, -0.01], dt in [1e-3, 1e-1] after
     bias and softplus) so that the state carried across chunks matters to
     every output. With dt_softplus, dt is drawn as the inverse softplus of
-    such a step (less the bias), as a model's raw dt would be; the options
-    asked for are keys of the result (pass them on as they are)."""
+    such a step (less the bias), as a model's raw dt would be, and stored
+    in dt_dtype; the options asked for are keys of the result (pass them
+    on as they are)."""
     def uniform(shape, low, high):
         return low + (high - low) * torch.rand(shape, generator=generator,
                                                device=device)
@@ -93,7 +95,7 @@ def random_inputs(batch, seqlen, heads, headdim, groups, dstate, device,
     if dt_bias:
         inputs["dt_bias"] = uniform((heads,), -1.0, 1.0)
         raw = raw - inputs["dt_bias"]
-    inputs["dt"] = raw
+    inputs["dt"] = raw.to(dt_dtype)
     return inputs
 
 

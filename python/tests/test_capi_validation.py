@@ -148,10 +148,19 @@ def test_dtype_not_supported(call):
                 "f16; only bf16 is supported")
 
 
-def test_dt_in_bf16_is_rejected(call):
-    call.descriptors["dt"] = _capi.describe(
-        "dt", call.tensors["dt"].to(torch.bfloat16))
-    call.expect(Status.INVALID_DTYPE, "dt", "only f32 is supported")
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_dt_in_16_bits_passes_validation(call, dtype):
+    call.descriptors["dt"] = _capi.describe("dt", call.tensors["dt"].to(dtype))
+    with pytest.raises(Mamba2Error) as caught:
+        call.run()
+    assert caught.value.status in REACHED_DRIVER, str(caught.value)
+
+
+def test_A_in_bf16_is_rejected(call):
+    call.descriptors["A"] = _capi.describe(
+        "A", call.tensors["A"].to(torch.bfloat16))
+    call.expect(Status.INVALID_DTYPE, "A (heads) is bf16", "only f32 is "
+                "supported")
 
 
 def test_torch_dtype_without_a_c_name(call):

@@ -302,7 +302,7 @@ def test_cuda_graph_capture_and_replay(cuda_generator):
 @pytest.mark.parametrize("change, status, words", [
     (dict(x=lambda t: t.half()), Status.INVALID_DTYPE, "x (batch, seqlen, "
      "heads, headdim) is f16; only bf16 is supported"),
-    (dict(dt=lambda t: t.bfloat16()), Status.INVALID_DTYPE, "dt"),
+    (dict(dt=lambda t: t.double()), Status.INVALID_DTYPE, "dt"),
     (dict(initial_states=lambda t: t.bfloat16()), Status.INVALID_DTYPE,
      "initial state"),
     (dict(dt=lambda t: t[:, :-1]), Status.INVALID_SHAPE, "dt"),
@@ -453,6 +453,9 @@ FEATURES = {
     "d_per_channel": (dict(d_per_channel=True), None),
     "z": (dict(z=True), None),
     "z_d_per_channel": (dict(z=True, d_per_channel=True), None),
+    "dt_bf16": (dict(dt_bias=True, dt_softplus=True,
+                     dt_dtype=torch.bfloat16), LIMIT),
+    "dt_f16": (dict(dt_dtype=torch.float16), None),
     "all": (dict(z=True, d_per_channel=True, dt_bias=True, dt_softplus=True),
             LIMIT),
 }

@@ -69,6 +69,7 @@ CHANGES = {
                                             "final_state": None},
     "x int32 (no tilec dtype)": change("x", lambda v: v.to(torch.int32)),
     "dt float16": change("dt", lambda v: v.half()),
+    "A float16": change("A", lambda v: v.half()),
     "x of rank 3": change("x", lambda v: v[0]),
     "dt too short": change("dt", lambda v: v[:, :-1]),
     "B transposed strides": change("B", lambda v: v.transpose(0, 1)
@@ -84,7 +85,8 @@ CHANGES = {
 
 # The changes that break no rule, so that the call gets to the driver step.
 REACHES_DRIVER = {"valid", "no initial or final state",
-                  "C broadcast over dstate", "B transposed strides"}
+                  "C broadcast over dstate", "B transposed strides",
+                  "dt float16"}
 
 
 @pytest.mark.parametrize("what", list(CHANGES))

@@ -415,6 +415,12 @@ const std::vector<FeatureCase> &tilec::mamba2::testing::featureCases() {
          f.z = f.dPerChannel = true;
        })},
       {"YBf16", with([](HostFeatures &f) { f.yBf16 = true; })},
+      {"DtBf16", with([&](HostFeatures &f) {
+         f.dtBias = f.dtSoftplus = true;
+         f.dtLimit = clamping;
+         f.dtDType = DType::BF16;
+       })},
+      {"DtF16", with([](HostFeatures &f) { f.dtDType = DType::F16; })},
       {"All", with([&](HostFeatures &f) {
          f.dtBias = f.dtSoftplus = f.dPerChannel = f.z = f.yBf16 = true;
          f.dtLimit = clamping;

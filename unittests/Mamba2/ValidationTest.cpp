@@ -328,3 +328,25 @@ TEST(Reference, InputDistribution) {
 }
 
 } // namespace
+
+namespace {
+
+// The host f16 helpers the tests' 16-bit dt goes through: known encodings,
+// ties to even, subnormals, overflow; and every f16 value round-trips.
+TEST(Reference, F16Encoding) {
+  const std::pair<float, uint16_t> known[] = {
+      {1.0f, 0x3c00},       {-2.0f, 0xc000},        {65504.0f, 0x7bff},
+      {65520.0f, 0x7c00},   {0x1p-24f, 0x0001},     {0x1p-14f, 0x0400},
+      {1.0f + 0x1p-11f, 0x3c00}, {1.0f + 3 * 0x1p-11f, 0x3c02},
+      {0.0f, 0x0000},       {-0.0f, 0x8000},        {0x1p-26f, 0x0000}};
+  for (auto [value, bits] : known)
+    EXPECT_EQ(toF16(value), bits) << value;
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    if ((bits & 0x7c00) == 0x7c00 && (bits & 0x3ff))
+      continue; // NaN payloads are not kept
+    EXPECT_EQ(toF16(fromF16(uint16_t(bits))), bits) << bits;
+  }
+  EXPECT_TRUE(std::isnan(fromF16(toF16(NAN))));
+}
+
+} // namespace

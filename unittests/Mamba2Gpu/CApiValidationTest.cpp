@@ -181,8 +181,9 @@ TEST_F(CApiValidation, UnsupportedDtype) {
     const int32_t supported = tensor->descriptor.dtype;
     for (int32_t dtype :
          {TILEC_MAMBA2_F32, TILEC_MAMBA2_F16, TILEC_MAMBA2_BF16}) {
-      // y may also be bf16 (OptionsValidation.YInBf16).
-      if (dtype == supported ||
+      // y may also be bf16 (OptionsValidation.DPerChannelAndBf16Y), dt any
+      // of the three.
+      if (dtype == supported || tensor == &args.dt ||
           (tensor == &args.y && dtype == TILEC_MAMBA2_BF16))
         continue;
       tensor->descriptor.dtype = dtype;
@@ -310,12 +311,12 @@ TEST_F(CApiValidation, ChecksComeInTheDocumentedOrder) {
   a.x.shape[0] = 3;
   EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK);
   a.problem.chunk = 64;
-  a.dt.strides[0] = -1;
+  a.B.strides[0] = -1;
   EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_SHAPE);
   a.x.shape[0] = 2;
-  a.dt.descriptor.dtype = TILEC_MAMBA2_BF16;
+  a.B.descriptor.dtype = TILEC_MAMBA2_F32;
   EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_DTYPE);
-  a.dt.descriptor.dtype = TILEC_MAMBA2_F32;
+  a.B.descriptor.dtype = TILEC_MAMBA2_BF16;
   a.x.descriptor.data = static_cast<char *>(a.x.descriptor.data) + 1;
   EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_STRIDE);
 }

@@ -191,7 +191,9 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
       host.features.yBf16 ? (host.yBf16.size() * 2 + 3) / 4 * 4
                           : host.y.size() * 4;
   allocated =
-      allocate(x, host.x.size() * 2) && allocate(dt, host.dt.size() * 4) &&
+      allocate(x, host.x.size() * 2) &&
+      allocate(dt, host.dtHalf.empty() ? host.dt.size() * 4
+                                       : host.dtHalf.size() * 2) &&
       allocate(A, host.A.size() * 4) && allocate(B, host.B.size() * 2) &&
       allocate(C, host.C.size() * 2) && allocate(D, host.D.size() * 4) &&
       allocate(initialState, host.initialState.size() * 4) &&
@@ -209,7 +211,8 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
   };
   const std::pair<const DeviceBuffer *, const void *> copies[] = {
       {&x, host.x.data()},
-      {&dt, host.dt.data()},
+      {&dt, host.dtHalf.empty() ? static_cast<const void *>(host.dt.data())
+                                : host.dtHalf.data()},
       {&A, host.A.data()},
       {&B, host.B.data()},
       {&C, host.C.data()},

@@ -14,6 +14,7 @@
 
 #include <cstdint>
 #include <array>
+#include <cmath>
 #include <cstring>
 #include <limits>
 #include <optional>
@@ -73,8 +74,9 @@ struct DtLimit {
 struct Inputs {
   /// (batch, seqlen, heads, headdim) bf16.
   Tensor x;
-  /// (batch, seqlen, heads) f32: the time steps, raw: the pass uses
-  /// clamp(softplus(dt + dtBias)) (each part as asked for below).
+  /// (batch, seqlen, heads) f32, bf16 or f16: the time steps, raw: the
+  /// pass uses clamp(softplus(dt + dtBias)) (each part as asked for below),
+  /// computed in f32.
   Tensor dt;
   /// (heads) f32: the (negative) decay rates.
   Tensor A;
@@ -205,6 +207,43 @@ inline float fromBF16(uint16_t bits) {
   float x;
   std::memcpy(&x, &u, sizeof x);
   return x;
+}
+
+/// The value of an IEEE f16 stored in memory.
+inline float fromF16(uint16_t bits) {
+  const int exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  float magnitude;
+  if (exponent == 0)
+    magnitude = std::ldexp(float(mantissa), -24); // Subnormal.
+  else if (exponent == 31)
+    magnitude = mantissa ? std::numeric_limits<float>::quiet_NaN()
+                         : std::numeric_limits<float>::infinity();
+  else
+    magnitude = std::ldexp(float(1024 + mantissa), exponent - 25);
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
+/// The f16 nearest to `x` (ties to even, subnormals kept, overflow to
+/// infinity), as stored in memory.
+inline uint16_t toF16(float x) {
+  const uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+  const double a = std::fabs(double(x));
+  if (std::isnan(x))
+    return 0x7e00;
+  if (std::isinf(x))
+    return sign | 0x7c00;
+  if (a < 0x1p-14) // Subnormal, or the smallest normal after rounding.
+    return sign | uint16_t(std::nearbyint(a * 0x1p24));
+  int e;
+  std::frexp(a, &e); // a = m 2^e, m in [0.5, 1)
+  double q = std::nearbyint(std::ldexp(a, 11 - e)); // in [1024, 2048]
+  if (q == 2048) {
+    q = 1024;
+    ++e;
+  }
+  if (e - 1 > 15)
+    return sign | 0x7c00;
+  return sign | uint16_t((e - 1 + 15) << 10) | uint16_t(q - 1024);
 }
 
 } // namespace tilec::mamba2

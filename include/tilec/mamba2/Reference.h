@@ -70,6 +70,9 @@ struct HostFeatures {
   bool z = false;
   /// y in bf16 (HostProblem::yBf16) rather than f32.
   bool yBf16 = false;
+  /// dt stored in this dtype (HostProblem::dtHalf for bf16 and f16; dt
+  /// then holds the rounded values as f32).
+  DType dtDType = DType::F32;
 };
 
 /// Host buffers for one problem, contiguous in mamba_ssm's layouts, with
@@ -96,6 +99,8 @@ struct HostProblem {
   std::vector<float> y, finalState;
   /// y when features.yBf16 (then y is not written by a pass).
   std::vector<uint16_t> yBf16;
+  /// dt when features.dtDType is bf16 or f16.
+  std::vector<uint16_t> dtHalf;
 
   static HostProblem random(const Problem &problem, uint64_t seed,
                             const HostFeatures &features = {});

@@ -46,7 +46,8 @@ typedef enum tilec_mamba2_status {
    * than one element, or a strides array is missing for a rank > 0. */
   TILEC_MAMBA2_ERROR_INVALID_STRIDE = 2,
   /* A tensor's dtype is not a tilec_mamba2_dtype or not the one supported
-   * for it (x, B, C, z bf16; y f32 or bf16; everything else f32). */
+   * for it (x, B, C, z bf16; dt f32, bf16 or f16; y f32 or bf16;
+   * everything else f32). */
   TILEC_MAMBA2_ERROR_INVALID_DTYPE = 3,
   /* A data pointer is not aligned to its element size, or the workspace is
    * not 16-byte aligned. */
@@ -135,7 +136,8 @@ TILEC_MAMBA2_API int tilec_mamba2_prepare(void);
  * current CUDA context; returns without waiting for the kernels.
  *
  *   x              (batch, seqlen, heads, headdim)  bf16
- *   dt             (batch, seqlen, heads)           f32, after softplus
+ *   dt             (batch, seqlen, heads)           f32, bf16 or f16, as given
+ *                                                   (no bias, softplus or limit)
  *   A              (heads)                          f32
  *   B, C           (batch, seqlen, groups, dstate)  bf16
  *   D              (heads) or (heads, headdim)      f32
