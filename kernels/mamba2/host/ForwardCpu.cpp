@@ -1,0 +1,268 @@
+//===- ForwardCpu.cpp - the Mamba-2 forward pass in the interpreter -------===//
+//
+// Compiles the three kernels from their embedded text (parse, tile-bind-params
+// with the chunk and tile sizes, Executable::compile), once per configuration,
+// and runs them in order on host buffers:
+//   chunk_cumsum -> dt_chunks (dt transformed), G;
+//   fwd_pass_state -> per-chunk states, final state;  compute_out -> y.
+//
+//===----------------------------------------------------------------------===//
+
+#include "KernelSources.h"
+
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Interpreter/Interpreter.h"
+#include "tilec/Mamba2/Mamba2.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/Diagnostics.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/MathExtras.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <map>
+#include <memory>
+#include <mutex>
+
+using namespace mlir;
+using namespace tilec::mamba2;
+namespace interp = tilec::interp;
+
+namespace {
+
+struct Kernels {
+  std::unique_ptr<interp::Executable> chunkCumsum, fwdPassState, computeOut;
+};
+
+/// The tile sizes the CPU uses where the caller leaves them to it: large
+/// tiles, since the interpreter's cost is per op more than per element, and
+/// a state tile that covers dstate so compute_out walks it in one step.
+TileConfig chooseTiles(const Problem &p, TileConfig tiles) {
+  auto pick = [](int64_t &size, int64_t extent, int64_t limit) {
+    if (!size)
+      size = std::min<int64_t>(llvm::PowerOf2Ceil(extent), limit);
+  };
+  pick(tiles.blockH, p.heads, 16);
+  pick(tiles.blockP, p.headdim, 64);
+  pick(tiles.blockN, p.dstate, 128);
+  pick(tiles.blockM, p.chunk, 64);
+  pick(tiles.blockK, p.chunk, 64);
+  return tiles;
+}
+
+std::string binding(const char *name, int64_t value) {
+  return std::string(name) + "=" + std::to_string(value);
+}
+
+/// The line of chunk_cumsum.mlir that sets dt's element type, and what an
+/// instance for `dtype` makes of it (as kernels/mamba2/CMakeLists.txt does
+/// for the GPU).
+constexpr const char *kDtElementLine = "\n!DtElement = f32\n";
+
+std::string dtElementLine(DType dtype) {
+  return std::string("\n!DtElement = ") + dtypeName(dtype) + "\n";
+}
+
+/// Parses kernel `name` from its embedded text (with `rewrite` applied: a
+/// line of the text and its replacement, for an element-type instance),
+/// binds `params` and compiles it for the interpreter.
+Status compileKernel(const char *name, const std::vector<std::string> &params,
+                     std::unique_ptr<interp::Executable> &executable,
+                     std::pair<std::string, std::string> rewrite = {}) {
+  // The dialects the three kernels use.
+  DialectRegistry registry;
+  registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
+                  scf::SCFDialect>();
+  MLIRContext context(registry, MLIRContext::Threading::DISABLED);
+  std::string diagnostics;
+  ScopedDiagnosticHandler handler(&context, [&](Diagnostic &diag) {
+    llvm::raw_string_ostream os(diagnostics);
+    os << diag.getLocation() << ": " << diag << "\n";
+    return success();
+  });
+  auto fail = [&](const std::string &what) {
+    return Status::error("mamba2: kernel " + std::string(name) + ": " + what +
+                         (diagnostics.empty() ? "" : "\n" + diagnostics));
+  };
+
+  const char *embedded = tilec::mamba2::detail::kernelSource(name);
+  if (!embedded)
+    return fail("not embedded in the library");
+  std::string text = embedded;
+  if (!rewrite.first.empty() && rewrite.first != rewrite.second) {
+    const size_t at = text.find(rewrite.first);
+    if (at == std::string::npos)
+      return fail("has no line '" + rewrite.first.substr(1) +
+                  "' for its element-type instance");
+    text.replace(at, rewrite.first.size(), rewrite.second);
+  }
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
+      text, ParserConfig(&context), std::string(name) + ".mlir");
+  if (!module)
+    return fail("does not parse");
+  PassManager pm(&context);
+  tile::TileBindParamsOptions bind;
+  bind.params.assign(params.begin(), params.end());
+  pm.addPass(tile::createTileBindParams(bind));
+  if (failed(pm.run(*module)))
+    return fail("binding " + llvm::join(params, ",") + " failed");
+  auto kernel = module->lookupSymbol<tile::KernelOp>(name);
+  if (!kernel)
+    return fail("the module has no tile.kernel @" + std::string(name));
+  std::string error;
+  executable = interp::Executable::compile(kernel, error);
+  if (!executable)
+    return fail(error);
+  return Status::success();
+}
+
+/// The compiled kernels for a chunk size, tile sizes and dt's dtype,
+/// compiled on first use and kept for the life of the process.
+Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
+                  const Kernels *&kernels) {
+  static std::mutex mutex;
+  static std::map<std::vector<int64_t>, std::unique_ptr<Kernels>> cache;
+  std::vector<int64_t> key = {p.chunk,  t.blockH, t.blockP,        t.blockN,
+                              t.blockM, t.blockK, int64_t(dtDType)};
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<Kernels> &entry = cache[key];
+  if (!entry) {
+    auto compiled = std::make_unique<Kernels>();
+    std::string chunk = binding("CHUNK", p.chunk);
+    if (Status s = compileKernel(
+            "chunk_cumsum", {chunk, binding("BLOCK_H", t.blockH)},
+            compiled->chunkCumsum,
+            {kDtElementLine, dtElementLine(dtDType)});
+        !s)
+      return s;
+    if (Status s = compileKernel("fwd_pass_state",
+                                 {chunk, binding("BLOCK_P", t.blockP),
+                                  binding("BLOCK_N", t.blockN),
+                                  binding("BLOCK_K", t.blockK)},
+                                 compiled->fwdPassState);
+        !s)
+      return s;
+    if (Status s = compileKernel(
+            "compute_out",
+            {chunk, binding("BLOCK_M", t.blockM), binding("BLOCK_K", t.blockK),
+             binding("BLOCK_P", t.blockP), binding("BLOCK_N", t.blockN)},
+            compiled->computeOut);
+        !s)
+      return s;
+    entry = std::move(compiled);
+  }
+  kernels = entry.get();
+  return Status::success();
+}
+
+interp::HostView hostView(const Tensor &tensor) {
+  interp::HostView view;
+  view.data = tensor.data;
+  view.dtype = tensor.dtype == DType::BF16  ? interp::DType::BF16
+               : tensor.dtype == DType::F16 ? interp::DType::F16
+                                            : interp::DType::F32;
+  view.shape = tensor.shape;
+  view.strides = tensor.strides;
+  return view;
+}
+
+interp::HostView hostView(std::vector<float> &buffer,
+                          std::vector<int64_t> shape) {
+  Tensor tensor = Tensor::contiguous(nullptr, DType::F32, std::move(shape));
+  buffer.resize(tensor.numElements());
+  tensor.data = buffer.data();
+  return hostView(tensor);
+}
+
+Status run(const char *name, const interp::Executable &kernel,
+           const std::vector<interp::KernelArg> &args, interp::Grid grid,
+           unsigned numThreads) {
+  std::string error;
+  if (failed(kernel.run(args, grid, error, numThreads)))
+    return Status::error("mamba2: running " + std::string(name) + ": " + error);
+  return Status::success();
+}
+
+} // namespace
+
+Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
+                                 const Outputs &out,
+                                 const CpuOptions &options) {
+  if (Status s = validate(p, in, out); !s)
+    return s;
+  if (Status s = validateTileConfig(p, options.tiles); !s)
+    return s;
+  const TileConfig t = chooseTiles(p, options.tiles);
+  const Kernels *kernels = nullptr;
+  if (Status s = getKernels(p, t, in.dt.dtype, kernels); !s)
+    return s;
+
+  const int64_t nchunks = p.numChunks();
+  std::vector<float> dtChunksBuffer, gBuffer, statesBuffer, finalBuffer;
+  interp::HostView dtChunks =
+      hostView(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
+  interp::HostView g =
+      hostView(gBuffer, {p.batch, p.heads, nchunks, p.chunk});
+  interp::HostView states = hostView(
+      statesBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  interp::HostView finalState =
+      out.finalState
+          ? hostView(*out.finalState)
+          : hostView(finalBuffer, {p.batch, p.heads, p.headdim, p.dstate});
+  // Without an initial state the kernel does not read its `init` view; it
+  // still needs one of the right rank and dtype.
+  interp::HostView init =
+      in.initialState ? hostView(*in.initialState) : finalState;
+  interp::HostView x = hostView(in.x), B = hostView(in.B);
+  // Absent options as the kernels take them: an empty dt bias reads as
+  // zeros; an absent z is not read (x stands in, of its rank and dtype).
+  interp::HostView dtBias;
+  dtBias.shape = {0};
+  dtBias.strides = {1};
+  if (in.dtBias)
+    dtBias = hostView(*in.dtBias);
+  const interp::HostView z = in.z ? hostView(*in.z) : x;
+  // D per head is D per channel with stride 0 along headdim.
+  interp::HostView D = hostView(in.D);
+  if (D.shape.size() == 1) {
+    D.shape = {p.heads, p.headdim};
+    D.strides = {D.strides[0], 0};
+  }
+  // compute_out writes one of y (f32) and y_bf16; the other is an empty
+  // view it does not touch.
+  const bool yBf16 = out.y.dtype == DType::BF16;
+  const interp::HostView y = hostView(out.y);
+  interp::HostView yUnused = y;
+  yUnused.data = nullptr;
+  yUnused.dtype = yBf16 ? interp::DType::F32 : interp::DType::BF16;
+  yUnused.shape = {0, 0, 0, 0};
+
+  const LaunchGrids grids = computeLaunchGrids(p, t);
+  const unsigned threads = options.numThreads;
+
+  auto flag = [](bool on) { return interp::Scalar(int64_t(on ? 1 : 0)); };
+  if (Status s = run("chunk_cumsum", *kernels->chunkCumsum,
+                     {hostView(in.dt), hostView(in.A), dtBias,
+                      flag(in.dtSoftplus), interp::Scalar(double(in.dtLimit.low)),
+                      interp::Scalar(double(in.dtLimit.high)), dtChunks, g},
+                     {grids.chunkCumsum}, threads);
+      !s)
+    return s;
+  if (Status s = run("fwd_pass_state", *kernels->fwdPassState,
+                     {x, B, dtChunks, g, init, flag(bool(in.initialState)),
+                      states, finalState},
+                     {grids.fwdPassState}, threads);
+      !s)
+    return s;
+  return run("compute_out", *kernels->computeOut,
+             {x, B, hostView(in.C), dtChunks, g, D, z, flag(bool(in.z)),
+              states, yBf16 ? yUnused : y, yBf16 ? y : yUnused,
+              flag(yBf16)},
+             {grids.computeOut}, threads);
+}
