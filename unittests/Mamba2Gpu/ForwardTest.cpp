@@ -335,6 +335,35 @@ TEST_F(ForwardGpuTest, HostPointersAreNotDevicePointers) {
       << status.message();
 }
 
+// The options' tensors are checked like the others: host memory for z or
+// dt_bias is refused, naming it, and nothing is launched.
+TEST_F(ForwardGpuTest, OptionTensorsInHostMemoryAreRefused) {
+  const Problem p = featureShapes()[0].problem();
+  HostProblem host =
+      HostProblem::random(p, 1, featureCases().back().features);
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  const Inputs in = device.inputs(true);
+  for (const char *name : {"z", "dt bias"}) {
+    SCOPED_TRACE(name);
+    CArguments args = deviceArguments(device, p);
+    args.D = CTensor(in.D.data, TILEC_MAMBA2_F32, {p.heads, p.headdim});
+    args.y.descriptor.dtype = TILEC_MAMBA2_BF16;
+    args.z.descriptor.data = in.z->data;
+    args.dtBias.descriptor.data = in.dtBias->data;
+    args.withZ = args.withDtBias = true;
+    if (std::string(name) == "z")
+      args.z.descriptor.data = host.z.data();
+    else
+      args.dtBias.descriptor.data = host.dtBias.data();
+    args.stream = stream;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER);
+    EXPECT_EQ(std::string(tilec_mamba2_last_error()).find(name), 0u)
+        << tilec_mamba2_last_error();
+  }
+}
+
 TEST_F(ForwardGpuTest, NoCurrentContext) {
   const Problem p = kShapes[0].problem();
   HostProblem host = HostProblem::random(p, 1);
