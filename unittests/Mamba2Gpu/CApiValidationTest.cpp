@@ -539,6 +539,36 @@ TEST_F(OptionsValidation, DtLimitIsAnInterval) {
   EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
 }
 
+TEST_F(OptionsValidation, ChecksComeInTheDocumentedOrder) {
+  // The struct's size before everything; the initial state before dt_bias
+  // before z; the dt limit after the inputs and before y.
+  args.options.size = 0;
+  args.x.shape[0] = 3;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  args.options.size = sizeof(tilec_mamba2_options);
+  args.x.shape[0] = 2;
+  args.y.descriptor.dtype = TILEC_MAMBA2_F16;
+  args.options.dt_min = 2.0f;
+  args.options.dt_max = 1.0f;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("dt limit"),
+            std::string::npos);
+  args.z.descriptor.dtype = TILEC_MAMBA2_F32;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("z "), 0u);
+  args.dtBias.shape[0] = 5;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("dt bias"), 0u);
+  args.initialState.strides[0] = -1;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("initial state"), 0u);
+}
+
 TEST_F(OptionsValidation, StructSizeIsChecked) {
   args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V1 - 1;
   EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),

@@ -144,6 +144,9 @@ tilec_mamba2_status classifyInvalid(const Problem &p, const Inputs &in,
   if (p.chunk != 64 && p.chunk != 128 && p.chunk != 256)
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   for (const Role &role : roles(p, in, out)) {
+    // validateInputs checks the dt limit after the inputs, before y.
+    if (role.output && !(in.dtLimit.low <= in.dtLimit.high))
+      return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
     if (!role.tensor)
       continue;
     const Tensor &t = *role.tensor;
