@@ -49,6 +49,7 @@ def test_unsupported_option_is_named(argument, value, named):
     ("initial_states", "zeros"), ("chunk_size", 64.0),
     ("chunk_size", True), ("return_final_states", 1),
     ("z", [[0.0]]), ("dt_bias", 0.5), ("dt_softplus", 1),
+    ("return_chunk_states", None),
     ("dt_limit", 0.5), ("dt_limit", (0.0,)), ("dt_limit", ("a", 1.0))])
 def test_wrong_python_type_is_named(argument, value):
     with pytest.raises(TypeError, match=argument):
@@ -117,9 +118,13 @@ def test_tensors_on_different_devices_are_rejected(entry):
 def test_fake_implementation_shapes(return_final_states, y_f32):
     args = inputs(device="meta", batch=3, seqlen=50, heads=6, headdim=40,
                   groups=3, dstate=24)
-    y, final = mamba2._fake(args["x"], args["dt"], args["A"], args["B"],
-                            args["C"], 64, None, None, return_final_states,
-                            y_f32=y_f32)
+    y, final, states = mamba2._fake(
+        args["x"], args["dt"], args["A"], args["B"], args["C"], 64, None,
+        None, return_final_states, y_f32=y_f32,
+        return_chunk_states=return_final_states)
+    # seqlen 50 in chunks of 64: one chunk.
+    assert states.shape == ((3, 1, 6, 40, 24) if return_final_states
+                            else (0,))
     assert y.shape == (3, 50, 6, 40)
     assert y.dtype == (torch.float32 if y_f32 else torch.bfloat16)
     assert final.dtype == torch.float32

@@ -286,7 +286,7 @@ class OptionsCall(Call):
                              dtype=torch.bfloat16)).items():
             self.tensors[name] = t
             self.descriptors[name] = _capi.describe(name, t)
-        self.options = _capi.Options(ctypes.sizeof(_capi.Options), None,
+        self.options = _capi.Options(ctypes.sizeof(_capi.Options), None, None,
                                      None, 1, 1, 0.0, float("inf"))
 
     def run(self):

@@ -271,7 +271,7 @@ def test_opcheck(cuda_generator):
     inputs, chunk = make(SHAPES[0], cuda_generator)
     args = (inputs["x"], inputs["dt"], inputs["A"], inputs["B"], inputs["C"],
             chunk, inputs["D"], None, True, None, None, False, 0.0,
-            float("inf"), False)
+            float("inf"), False, True)
     torch.library.opcheck(torch.ops.tilec.mamba2_chunk_scan_combined.default,
                           args)
 
@@ -484,6 +484,40 @@ def test_options_match_the_f64_recurrence(shape, feature, y_dtype,
     assert torch.isfinite(y).all() and torch.isfinite(final).all()
     assert relative_error(y, y_ref) <= (BOUND_F32 if y_dtype else BOUND)
     assert relative_error(final, final_ref) <= BOUND_F32
+
+
+def chunk_states_reference(inputs, chunk):
+    """The state entering each chunk: the recurrence's final state over
+    the chunk's prefix (the initial state, or zero, for chunk 0)."""
+    batch, seqlen, heads, headdim = inputs["x"].shape
+    dstate = inputs["B"].shape[3]
+    states = []
+    for start in range(0, seqlen, chunk):
+        if start == 0:
+            init = inputs.get("initial_states")
+            states.append(torch.zeros(batch, heads, headdim, dstate,
+                                      dtype=torch.float64, device="cuda")
+                          if init is None else init.to(torch.float64))
+            continue
+        prefix = {k: (v[:, :start] if k in ("x", "dt", "B", "C", "z")
+                      else v) for k, v in inputs.items()}
+        states.append(recurrence(**prefix)[1])
+    return torch.stack(states, dim=1)
+
+
+@requires_op
+@pytest.mark.parametrize("feature", ["dt_bias_softplus_limit", "all"])
+def test_chunk_states_on_request(feature, cuda_generator):
+    inputs, chunk = make_with(SHAPES[2], cuda_generator, feature)
+    y, final, states = run_op(inputs, chunk, return_final_states=True,
+                              return_chunk_states=True)
+    assert states.dtype == torch.float32
+    assert states.shape == (2, 3, 8, 64, 64)
+    assert relative_error(states, chunk_states_reference(inputs, chunk)) \
+        <= BOUND_F32
+    # Asking for them changes nothing else.
+    y2, final2 = run_op(inputs, chunk, return_final_states=True)
+    assert torch.equal(y, y2) and torch.equal(final, final2)
 
 
 @requires_op

@@ -16,7 +16,7 @@ from tilec.errors import Mamba2Error
 from test_capi_validation import REACHED_DRIVER, Call
 
 ORDER = ("x", "dt", "A", "B", "C", "D", "initial_state", "y", "final_state")
-OPTION_TENSORS = ("z", "dt_bias")
+OPTION_TENSORS = ("z", "dt_bias", "chunk_states")
 
 
 def outcome(run):
@@ -45,13 +45,13 @@ def both_with_options(call, tensors, dt_softplus, dt_limit):
     named = list(zip(ORDER + OPTION_TENSORS, tensors))
     described = [None if t is None else _capi.describe(name, t)
                  for name, t in named]
-    options = _capi.Options(ctypes.sizeof(_capi.Options), None, None,
+    options = _capi.Options(ctypes.sizeof(_capi.Options), None, None, None,
                             int(dt_softplus), int(dt_limit is not None),
                             *(dt_limit or (0.0, 0.0)))
     old = outcome(lambda: _capi.forward_with_options(
         call.problem, *described[:9], options, workspace=call.workspace_ptr,
         workspace_bytes=call.workspace_bytes, z=described[9],
-        dt_bias=described[10]))
+        dt_bias=described[10], chunk_states=described[11]))
     new = outcome(lambda: _capi.tensors_forward(
         call.problem, tensors, workspace=call.workspace_ptr,
         workspace_bytes=call.workspace_bytes, dt_softplus=dt_softplus,
@@ -100,9 +100,11 @@ def test_same_outcome_as_described_descriptors(what, cpu_generator):
 
 def with_options(t):
     batch, seqlen, heads, headdim = t["x"].shape
+    dstate = t["B"].shape[3]
     return {**t, "z": torch.randn(batch, seqlen, heads, headdim)
             .to(torch.bfloat16), "dt_bias": torch.randn(heads),
-            "D": torch.randn(heads, headdim), "y": t["y"].to(torch.bfloat16)}
+            "D": torch.randn(heads, headdim), "y": t["y"].to(torch.bfloat16),
+            "chunk_states": torch.empty(batch, 2, heads, headdim, dstate)}
 
 
 OPTION_CHANGES = {
@@ -122,6 +124,11 @@ OPTION_CHANGES = {
     "dt_limit NaN": (with_options, False, (float("nan"), 1.0)),
     "y float16": (lambda t: change("y", lambda v: v.half())(with_options(t)),
                   False, None),
+    "chunk_states one chunk short": (lambda t: change(
+        "chunk_states", lambda v: v[:, :1])(with_options(t)), False, None),
+    "chunk_states broadcast": (lambda t: change(
+        "chunk_states", lambda v: v[:, :1].expand(v.shape))(with_options(t)),
+        False, None),
 }
 OPTIONS_REACH_DRIVER = {"every option", "no option"}
 

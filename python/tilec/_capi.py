@@ -71,6 +71,7 @@ class Options(ctypes.Structure):
     _fields_ = [("size", ctypes.c_size_t),
                 ("z", ctypes.POINTER(_Tensor)),
                 ("dt_bias", ctypes.POINTER(_Tensor)),
+                ("chunk_states", ctypes.POINTER(_Tensor)),
                 ("dt_softplus", ctypes.c_int32),
                 ("dt_limit", ctypes.c_int32),
                 ("dt_min", ctypes.c_float),
@@ -91,16 +92,16 @@ def describe(name, tensor):
 # dtype and rank, two int32; the shape pointer; the strides pointer).
 _WORDS_PER_TENSOR = 4
 _TENSOR_NAMES = ("x", "dt", "A", "B", "C", "D", "initial_states", "y",
-                 "final_states", "z", "dt_bias")
+                 "final_states", "z", "dt_bias", "chunk_states")
 assert (ctypes.sizeof(_Tensor) == 8 * _WORDS_PER_TENSOR
         and _Tensor.dtype.offset == 8 and _Tensor.rank.offset == 12
         and _Tensor.shape.offset == 16 and _Tensor.strides.offset == 24)
 # The options struct after the tensors' structs, packed on its own: size, z,
-# dt_bias (three words), then two int32 and two floats.
-_OPTIONS = struct.Struct("<qqqiiff")
+# dt_bias, chunk_states (four words), then two int32 and two floats.
+_OPTIONS = struct.Struct("<qqqqiiff")
 _OPTIONS_WORDS = _OPTIONS.size // 8
 assert (ctypes.sizeof(Options) == _OPTIONS.size
-        and Options.dt_softplus.offset == 24 and Options.dt_min.offset == 32)
+        and Options.dt_softplus.offset == 32 and Options.dt_min.offset == 40)
 
 
 _PACKERS = {}  # number of words -> struct.Struct("<n>q")
@@ -223,16 +224,17 @@ def forward(problem, x, dt, A, B, C, D, initial_state, y, final_state,
 def forward_with_options(problem, x, dt, A, B, C, D, initial_state, y,
                          final_state, options, workspace=None,
                          workspace_bytes=0, stream=None, z=None,
-                         dt_bias=None):
+                         dt_bias=None, chunk_states=None):
     """tilec_mamba2_forward_with_options. As forward(), with `options` an
-    Options (or None) whose z and dt_bias are set from the descriptors `z`
-    and `dt_bias` (None: a null pointer)."""
+    Options (or None) whose z, dt_bias and chunk_states are set from the
+    descriptors of those names (None: a null pointer)."""
     descriptors = [x, dt, A, B, C, D, initial_state, y, final_state]
     structs = [None if d is None else ctypes.byref(d.as_struct())
                for d in descriptors]
     keep = []
     if options is not None:
-        for field, d in (("z", z), ("dt_bias", dt_bias)):
+        for field, d in (("z", z), ("dt_bias", dt_bias),
+                         ("chunk_states", chunk_states)):
             if d is None:
                 setattr(options, field, None)
             else:
@@ -242,20 +244,21 @@ def forward_with_options(problem, x, dt, A, B, C, D, initial_state, y,
         None if problem is None else ctypes.byref(problem), *structs,
         None if options is None else ctypes.byref(options), workspace,
         workspace_bytes, stream)
-    _check(status, [d.note for d in descriptors + [z, dt_bias]
+    _check(status, [d.note for d in descriptors + [z, dt_bias, chunk_states]
                     if d is not None])
 
 
 def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
                     stream=None, dt_softplus=False, dt_limit=None):
     """tilec_mamba2_forward_with_options on torch tensors: `tensors` holds
-    x, dt, A, B, C, D, initial_state, y, final_state, z, dt_bias in that
-    order, None for an absent initial or final state, z or dt_bias;
+    x, dt, A, B, C, D, initial_state, y, final_state, z, dt_bias,
+    chunk_states in that order, None for an absent optional one (those
+    after final_state may be left off);
     dt_limit is (low, high) or None (no clamp). The same call as
     forward_with_options() on their describe()d descriptors, with the
     descriptors and the options struct built in one array, which costs the
     host a few microseconds rather than tens."""
-    # z and dt_bias may be left off the end.
+    # The options' tensors may be left off the end.
     tensors = list(tensors) + [None] * (len(_TENSOR_NAMES) - len(tensors))
     given = [(i, t) for i, t in enumerate(tensors) if t is not None]
     words = [0] * (_WORDS_PER_TENSOR * len(tensors) + _OPTIONS_WORDS)
@@ -284,7 +287,8 @@ def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
     at = _WORDS_PER_TENSOR * len(tensors)
     low, high = (0.0, 0.0) if dt_limit is None else dt_limit
     _OPTIONS.pack_into(array, 8 * at, _OPTIONS.size, pointers[9] or 0,
-                       pointers[10] or 0, 1 if dt_softplus else 0,
+                       pointers[10] or 0, pointers[11] or 0,
+                       1 if dt_softplus else 0,
                        0 if dt_limit is None else 1, low, high)
     status = _lib().tilec_mamba2_forward_with_options_packed(
         None if problem is None else ctypes.addressof(problem),

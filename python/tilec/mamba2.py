@@ -144,12 +144,13 @@ def _y_dtype(x, y_f32):
 def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
             return_final_states=False, z=None, dt_bias=None,
             dt_softplus=False, dt_limit_low=-math.inf, dt_limit_high=math.inf,
-            y_f32=False):
+            y_f32=False, return_chunk_states=False):
     """The op's implementation: checks the devices, makes the device's
     context current, and calls tilec_mamba2_forward_with_options on the
     current stream with a workspace from the torch allocator. Returns (y in
-    x's dtype, or f32 with y_f32; final states in f32, or an empty f32
-    tensor when not asked for). dt is clamped to [dt_limit_low,
+    x's dtype, or f32 with y_f32; final states in f32; the states entering
+    each chunk (batch, nchunks, heads, headdim, dstate) f32), the last two
+    empty f32 tensors when not asked for. dt is clamped to [dt_limit_low,
     dt_limit_high] (infinite bounds clamp nothing). Works with any torch;
     chunk_scan_combined is the public entry."""
     device = _check_devices(
@@ -170,8 +171,13 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
         final = torch.empty(
             (batch, heads, headdim, dstate) if return_final_states else (0,),
             dtype=torch.float32, device=device)
+        nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
+        states = torch.empty(
+            (batch, nchunks, heads, headdim, dstate) if return_chunk_states
+            else (0,), dtype=torch.float32, device=device)
         tensors = [x, dt, A, B, C, D, initial_states, y,
-                   final if return_final_states else None, z, dt_bias]
+                   final if return_final_states else None, z, dt_bias,
+                   states if return_chunk_states else None]
         limit = (None if dt_limit_low == -math.inf
                  and dt_limit_high == math.inf
                  else (dt_limit_low, dt_limit_high))
@@ -189,19 +195,24 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
         _capi.tensors_forward(problem, tensors, workspace=workspace.data_ptr(),
                               workspace_bytes=workspace_bytes, stream=stream,
                               **options)
-        return y, final
+        return y, final, states
 
 
 def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
           return_final_states=False, z=None, dt_bias=None, dt_softplus=False,
-          dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False):
+          dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
+          return_chunk_states=False):
     batch, seqlen, heads, headdim, _, dstate = problem_sizes(x, B)
     y = x.new_empty((batch, seqlen, heads, headdim),
                     dtype=_y_dtype(x, y_f32))
     final = x.new_empty(
         (batch, heads, headdim, dstate) if return_final_states else (0,),
         dtype=torch.float32)
-    return y, final
+    nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
+    states = x.new_empty(
+        (batch, nchunks, heads, headdim, dstate) if return_chunk_states
+        else (0,), dtype=torch.float32)
+    return y, final, states
 
 
 if HAS_OP:
@@ -211,18 +222,21 @@ if HAS_OP:
             D: Optional[torch.Tensor], initial_states: Optional[torch.Tensor],
             return_final_states: bool, z: Optional[torch.Tensor],
             dt_bias: Optional[torch.Tensor], dt_softplus: bool,
-            dt_limit_low: float, dt_limit_high: float,
-            y_f32: bool) -> Tuple[torch.Tensor, torch.Tensor]:
+            dt_limit_low: float, dt_limit_high: float, y_f32: bool,
+            return_chunk_states: bool
+            ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         return forward(x, dt, A, B, C, chunk_size, D, initial_states,
                        return_final_states, z, dt_bias, dt_softplus,
-                       dt_limit_low, dt_limit_high, y_f32)
+                       dt_limit_low, dt_limit_high, y_f32,
+                       return_chunk_states)
 
     @_op.register_fake
     def _(x, dt, A, B, C, chunk_size, D, initial_states, return_final_states,
-          z, dt_bias, dt_softplus, dt_limit_low, dt_limit_high, y_f32):
+          z, dt_bias, dt_softplus, dt_limit_low, dt_limit_high, y_f32,
+          return_chunk_states):
         return _fake(x, dt, A, B, C, chunk_size, D, initial_states,
                      return_final_states, z, dt_bias, dt_softplus,
-                     dt_limit_low, dt_limit_high, y_f32)
+                     dt_limit_low, dt_limit_high, y_f32, return_chunk_states)
 
 
 def _dt_limit(dt_limit):
@@ -247,7 +261,7 @@ def _unsupported(argument, why):
 def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
-                     state_dtype, y_dtype=None):
+                     state_dtype, y_dtype=None, return_chunk_states=False):
     """What the C ABI cannot express or check: the arguments' Python types
     and the options of mamba_ssm that tilec does not implement."""
     for name, value in (("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)):
@@ -279,9 +293,11 @@ def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
     if state_dtype is not None and state_dtype != torch.float32:
         raise _unsupported(f"state_dtype={state_dtype}",
                            "the states are f32: pass None or torch.float32")
-    if not isinstance(return_final_states, bool):
-        raise TypeError("tilec.mamba2.chunk_scan_combined: "
-                        "return_final_states must be a bool")
+    for name, value in (("return_final_states", return_final_states),
+                        ("return_chunk_states", return_chunk_states)):
+        if not isinstance(value, bool):
+            raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
+                            "be a bool")
 
 
 def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
@@ -289,7 +305,8 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                         cu_seqlens=None, dt_softplus=False,
                         dt_limit=(0.0, float("inf")),
                         return_final_states=False, return_varlen_states=False,
-                        state_dtype=None, y_dtype=None):
+                        state_dtype=None, y_dtype=None,
+                        return_chunk_states=False):
     """mamba_ssm's mamba_chunk_scan_combined, forward only.
 
     x (batch, seqlen, heads, headdim) bf16; dt (batch, seqlen, heads) f32;
@@ -304,7 +321,9 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     dtype (y_dtype=torch.float32, a tilec extension, returns the f32
     result instead), and with return_final_states=True the tuple (y,
     final_states) with final_states (batch, heads, headdim, dstate) f32,
-    as mamba_ssm does.
+    as mamba_ssm does. return_chunk_states=True (tilec's) appends the
+    states entering each chunk, (batch, nchunks, heads, headdim, dstate)
+    f32 (mamba_ssm's internal `states`, what a backward pass needs).
 
     Raises TypeError for an argument of the wrong Python type,
     NotImplementedError naming an option tilec does not implement,
@@ -314,7 +333,7 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
-                     state_dtype, y_dtype)
+                     state_dtype, y_dtype, return_chunk_states)
     _check_same_device(_tensor_arguments(x, dt, A, B, C, D, initial_states,
                                          z, dt_bias))
     low, high = _dt_limit(dt_limit)
@@ -323,7 +342,11 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
             "tilec.mamba2.chunk_scan_combined is a torch.library.custom_op "
             f"and needs torch >= {MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}"
             f"; this is torch {torch.__version__}")
-    y, final_states = torch.ops.tilec.mamba2_chunk_scan_combined(
+    op = torch.ops.tilec.mamba2_chunk_scan_combined
+    y, final_states, chunk_states = op(
         x, dt, A, B, C, chunk_size, D, initial_states, return_final_states,
-        z, dt_bias, dt_softplus, low, high, y_dtype == torch.float32)
-    return (y, final_states) if return_final_states else y
+        z, dt_bias, dt_softplus, low, high, y_dtype == torch.float32,
+        return_chunk_states)
+    result = (y,) + ((final_states,) if return_final_states else ()) + (
+        (chunk_states,) if return_chunk_states else ())
+    return result if len(result) > 1 else y

@@ -433,6 +433,57 @@ void tilec::mamba2::testing::PrintTo(const FeatureCase &feature,
   *os << feature.name;
 }
 
+::testing::AssertionResult tilec::mamba2::testing::chunkStatesMatchReference(
+    HostProblem &host, bool withInitialState,
+    const std::vector<float> &chunkStates) {
+  const Problem &p = host.problem;
+  const int64_t nchunks = p.numChunks(), size = p.headdim * p.dstate;
+  if (int64_t(chunkStates.size()) != p.batch * nchunks * p.heads * size)
+    return ::testing::AssertionFailure() << "chunk states of the wrong size";
+  ErrorLine line;
+  std::mutex merging;
+  bool failed = false;
+  const std::vector<BatchHead> heads = allBatchHeads(p);
+  onEveryCore(int64_t(heads.size()) * nchunks, [&](int64_t task) {
+    const BatchHead at = heads[task / nchunks];
+    const int64_t c = task % nchunks;
+    const int64_t offset =
+        ((at.first * nchunks + c) * p.heads + at.second) * size;
+    ErrorLine part;
+    if (c == 0) {
+      // The initial state passes through unrounded.
+      for (int64_t k = 0; k < size; ++k) {
+        const double want =
+            withInitialState ? host.initialState[stateOffset(p, at) + k] : 0;
+        compareElement(part, offset + k, chunkStates[offset + k], want, 0);
+      }
+    } else {
+      Problem one;
+      Inputs in =
+          headInputs(host, withInitialState, at, 0, c * p.chunk, one);
+      ReferenceResult want;
+      if (!referenceForward(one, in, want).ok()) {
+        std::lock_guard<std::mutex> lock(merging);
+        failed = true;
+        return;
+      }
+      for (int64_t k = 0; k < size; ++k)
+        compareElement(part, offset + k, chunkStates[offset + k],
+                       want.finalState[k], want.finalStateScale[k]);
+    }
+    std::lock_guard<std::mutex> lock(merging);
+    line.merge(part);
+  });
+  countNotFinite(line, chunkStates);
+  ErrorReport report;
+  report.finalState = line;
+  std::printf("chunk states as %s", report.describe().c_str());
+  if (!failed && line.passed())
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << (failed ? "the reference failed\n" : "") << report.describe();
+}
+
 const std::vector<Shape> &tilec::mamba2::testing::featureShapes() {
   static const std::vector<Shape> shapes = {{2, 100, 1, 4, 16, 32, 64},
                                             {1, 300, 2, 4, 64, 64, 128},

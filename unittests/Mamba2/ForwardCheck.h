@@ -134,6 +134,14 @@ void PrintTo(const FeatureCase &feature, std::ostream *os);
 /// one, shared and per-group B and C.
 const std::vector<Shape> &featureShapes();
 
+/// Compares the states entering each chunk, (batch, nchunks, heads,
+/// headdim, dstate) row-major in `chunkStates`, with the f64 recurrence run
+/// over each chunk's prefix (its final state and error scale); chunk 0's
+/// is the initial state (or zero) exactly.
+::testing::AssertionResult
+chunkStatesMatchReference(HostProblem &host, bool withInitialState,
+                          const std::vector<float> &chunkStates);
+
 /// How many raw dt of `host` the limit clamps (below, above): a test of the
 /// limit asserts both are positive, so the clamp is exercised.
 std::pair<int64_t, int64_t> clampedSteps(const HostProblem &host);

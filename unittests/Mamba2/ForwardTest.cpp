@@ -119,6 +119,31 @@ TEST(ForwardFeatureInputs, Bf16YIsTheRoundedF32Y) {
     ASSERT_EQ(host.yBf16[i], toBF16(f32.y[i])) << "element " << i;
 }
 
+// The states entering each chunk on request, in the caller's memory (with
+// options, which change the states through dt): each against the
+// recurrence over the chunk's prefix; y and the final state unchanged.
+TEST(ForwardOutputs, ChunkStatesOnRequest) {
+  const Problem problem = featureShapes()[1].problem();
+  const uint64_t seed = tilec::testing::testSeed();
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  HostProblem host =
+      HostProblem::random(problem, seed, featureCases().front().features);
+  host.poisonOutputs();
+  std::vector<float> states(problem.batch * problem.numChunks() *
+                                problem.heads * problem.headdim *
+                                problem.dstate,
+                            NAN);
+  Outputs outputs = host.outputs();
+  outputs.chunkStates = Tensor::contiguous(
+      states.data(), DType::F32,
+      {problem.batch, problem.numChunks(), problem.heads, problem.headdim,
+       problem.dstate});
+  Status status = forwardCpu(problem, host.inputs(true), outputs);
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_TRUE(chunkStatesMatchReference(host, true, states));
+  EXPECT_TRUE(matchesReference(host, true));
+}
+
 // Tiles smaller than the problem: several head and state tiles per head,
 // compute_out's walk over dstate and over column tiles below the diagonal,
 // row tiles inside a chunk, and heads split over chunk_cumsum programs.

@@ -111,6 +111,24 @@ TEST_F(ValidationTest, ZIsChecked) {
   expectError({"z", "negative stride -1 in dimension 3"});
 }
 
+TEST_F(ValidationTest, ChunkStatesAreChecked) {
+  // Two chunks of 64 for seqlen 100.
+  std::vector<float> states(2 * 3 * 4 * 16 * 8);
+  outputs.chunkStates =
+      Tensor::contiguous(states.data(), DType::F32, {2, 3, 4, 16, 8});
+  expectError({"chunk states (batch, nchunks, heads, headdim, dstate) has "
+               "shape (2, 3, 4, 16, 8)",
+               "needs (2, 2, 4, 16, 8)"});
+  outputs.chunkStates =
+      Tensor::contiguous(states.data(), DType::F32, {2, 2, 4, 16, 8});
+  outputs.chunkStates->strides[1] = 0;
+  expectError({"chunk states", "stride 0 in dimension 1",
+               "written twice"});
+  outputs.chunkStates->strides[1] = 4 * 16 * 8;
+  outputs.chunkStates->dtype = DType::BF16;
+  expectError({"chunk states", "is bf16", "only f32"});
+}
+
 TEST_F(ValidationTest, DtLimitIsAnInterval) {
   inputs.dtLimit = DtLimit{0.5f, 0.25f};
   expectError({"dt limit", "low <= high"});

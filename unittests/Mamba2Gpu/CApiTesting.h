@@ -41,8 +41,8 @@ struct CArguments {
   /// mamba_ssm's options (tilec_mamba2_forward_with_options): `options` has
   /// its size set and asks for nothing; z and dtBias are valid descriptors
   /// that it points to when withZ and withDtBias say so.
-  CTensor z, dtBias;
-  bool withZ = false, withDtBias = false;
+  CTensor z, dtBias, chunkStates;
+  bool withZ = false, withDtBias = false, withChunkStates = false;
   tilec_mamba2_options options{};
 
   /// Contiguous tensors of the problem's shapes at distinct fake addresses

@@ -523,6 +523,30 @@ TEST_F(OptionsValidation, OptionsTensorsAreChecked) {
   }
 }
 
+TEST_F(OptionsValidation, ChunkStatesAreChecked) {
+  args.withChunkStates = true;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  const CTensor saved = args.chunkStates;
+  args.chunkStates.shape[1] += 1;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("chunk states"), 0u);
+  args.chunkStates = saved;
+  args.chunkStates.strides[2] = 0;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+  args.chunkStates = saved;
+  args.chunkStates.descriptor.dtype = TILEC_MAMBA2_BF16;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  args.chunkStates = saved;
+  args.chunkStates.descriptor.data =
+      static_cast<char *>(args.chunkStates.descriptor.data) + 2;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_UNALIGNED);
+}
+
 TEST_F(OptionsValidation, DtLimitIsAnInterval) {
   args.options.dt_min = 1.0f;
   args.options.dt_max = 0.5f;

@@ -364,6 +364,42 @@ TEST_F(ForwardGpuTest, OptionTensorsInHostMemoryAreRefused) {
   }
 }
 
+// The states entering each chunk on request, written into the caller's
+// buffer (guard zones around it), each against the recurrence over the
+// chunk's prefix.
+TEST_F(ForwardGpuTest, ChunkStatesOnRequest) {
+  const Problem p = featureShapes()[1].problem();
+  const uint64_t seed = tilec::testing::testSeed();
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  HostProblem host =
+      HostProblem::random(p, seed, featureCases().front().features);
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  ASSERT_TRUE(device.upload());
+  ASSERT_TRUE(device.poisonOutputs());
+  const std::vector<int64_t> shape = {p.batch, p.numChunks(), p.heads,
+                                      p.headdim, p.dstate};
+  std::vector<float> states(p.batch * p.numChunks() * p.heads * p.headdim *
+                            p.dstate);
+  DeviceBuffer buffer(cu(), states.size() * 4, kOutputGuard);
+  ASSERT_TRUE(buffer.ok());
+  TILEC_CU_ASSERT(
+      cu().memsetD32(buffer.address(), 0x7fc00000u, states.size()));
+  ASSERT_TRUE(buffer.fillGuards());
+  Outputs out = device.outputs();
+  out.chunkStates = Tensor::contiguous(buffer.get(), DType::F32, shape);
+  Status status = forwardGpu(p, device.inputs(true), out, {}, stream);
+  ASSERT_TRUE(status.ok()) << status.message();
+  TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+  ASSERT_TRUE(buffer.checkGuards("chunk states"));
+  ASSERT_TRUE(device.checkGuards());
+  TILEC_CU_ASSERT(
+      cu().memcpyDtoH(states.data(), buffer.address(), states.size() * 4));
+  ASSERT_TRUE(device.download());
+  EXPECT_TRUE(chunkStatesMatchReference(host, true, states));
+  EXPECT_TRUE(matchesReference(host, true));
+}
+
 TEST_F(ForwardGpuTest, NoCurrentContext) {
   const Problem p = kShapes[0].problem();
   HostProblem host = HostProblem::random(p, 1);

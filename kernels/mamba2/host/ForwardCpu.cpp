@@ -209,8 +209,12 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
       hostView(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
   interp::HostView g =
       hostView(gBuffer, {p.batch, p.heads, nchunks, p.chunk});
-  interp::HostView states = hostView(
-      statesBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  // The states entering each chunk: the caller's when asked for.
+  interp::HostView states =
+      out.chunkStates
+          ? hostView(*out.chunkStates)
+          : hostView(statesBuffer,
+                     {p.batch, nchunks, p.heads, p.headdim, p.dstate});
   interp::HostView finalState =
       out.finalState
           ? hostView(*out.finalState)
@@ -249,7 +253,8 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
   auto flag = [](bool on) { return interp::Scalar(int64_t(on ? 1 : 0)); };
   if (Status s = run("chunk_cumsum", *kernels->chunkCumsum,
                      {hostView(in.dt), hostView(in.A), dtBias,
-                      flag(in.dtSoftplus), interp::Scalar(double(in.dtLimit.low)),
+                      flag(in.dtSoftplus),
+                      interp::Scalar(double(in.dtLimit.low)),
                       interp::Scalar(double(in.dtLimit.high)), dtChunks, g},
                      {grids.chunkCumsum}, threads);
       !s)

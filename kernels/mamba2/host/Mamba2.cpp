@@ -204,9 +204,17 @@ Status tilec::mamba2::validate(const Problem &p, const Inputs &in,
       !status)
     return status;
   if (out.finalState)
-    return checkTensor("final state", *out.finalState, DType::F32,
-                       {p.batch, p.heads, p.headdim, p.dstate},
-                       "(batch, heads, headdim, dstate)", true);
+    if (Status status = checkTensor("final state", *out.finalState,
+                                    DType::F32,
+                                    {p.batch, p.heads, p.headdim, p.dstate},
+                                    "(batch, heads, headdim, dstate)", true);
+        !status)
+      return status;
+  if (out.chunkStates)
+    return checkTensor(
+        "chunk states", *out.chunkStates, DType::F32,
+        {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate},
+        "(batch, nchunks, heads, headdim, dstate)", true);
   return Status::success();
 }
 

@@ -235,7 +235,9 @@ int forwardWithOptions(
                &in.dtBias},
               {"z", options ? options->z : nullptr, nullptr, &in.z},
               {"y", y, &out.y, nullptr},
-              {"final state", final_state, nullptr, &out.finalState}};
+              {"final state", final_state, nullptr, &out.finalState},
+              {"chunk states", options ? options->chunk_states : nullptr,
+               nullptr, &out.chunkStates}};
   for (const auto &arg : args) {
     if (arg.optional && !arg.descriptor)
       continue;

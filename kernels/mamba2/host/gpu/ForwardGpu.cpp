@@ -127,7 +127,9 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
       {"z", optional(in.z), DType::BF16, tokens, false},
       {"y", &out.y, out.y.dtype == DType::BF16 ? DType::BF16 : DType::F32,
        tokens, true},
-      {"final state", optional(out.finalState), DType::F32, state, true}};
+      {"final state", optional(out.finalState), DType::F32, state, true},
+      {"chunk states", optional(out.chunkStates), DType::F32,
+       {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate}, true}};
 }
 
 /// The status naming the rule of validate() (Mamba2.h) that the arguments
@@ -589,9 +591,12 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
       workspace + layout.dtChunksOffset, chunkedShape);
   const auto G = contiguousView<tilec_view_f32_4d>(workspace + layout.gOffset,
                                                    chunkedShape);
-  const auto states = contiguousView<tilec_view_f32_5d>(
-      workspace + layout.statesOffset,
-      {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  // The states entering each chunk: the caller's when asked for.
+  const auto states =
+      out.chunkStates ? makeView<tilec_view_f32_5d>(*out.chunkStates)
+                      : contiguousView<tilec_view_f32_5d>(
+                            workspace + layout.statesOffset,
+                            {p.batch, nchunks, p.heads, p.headdim, p.dstate});
   const std::vector<int64_t> stateShape = {p.batch, p.heads, p.headdim,
                                            p.dstate};
   const auto final = out.finalState

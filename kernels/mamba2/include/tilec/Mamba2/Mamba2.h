@@ -113,6 +113,10 @@ struct Outputs {
   /// (batch, heads, headdim, dstate) f32: the state after the last time
   /// step; not computed into user memory when absent.
   std::optional<Tensor> finalState;
+  /// (batch, nchunks, heads, headdim, dstate) f32: the state entering each
+  /// chunk (mamba_ssm's `states`, what a backward pass needs); kept in the
+  /// workspace, not in user memory, when absent.
+  std::optional<Tensor> chunkStates;
 };
 
 /// Success, or an error with a message for the user.

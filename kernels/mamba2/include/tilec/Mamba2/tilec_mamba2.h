@@ -136,8 +136,9 @@ TILEC_MAMBA2_API int tilec_mamba2_prepare(void);
  * current CUDA context; returns without waiting for the kernels.
  *
  *   x              (batch, seqlen, heads, headdim)  bf16
- *   dt             (batch, seqlen, heads)           f32, bf16 or f16, as given
- *                                                   (no bias, softplus or limit)
+ *   dt             (batch, seqlen, heads)           f32, bf16 or f16, as
+ *                                                   given (no bias, softplus
+ *                                                   or limit)
  *   A              (heads)                          f32
  *   B, C           (batch, seqlen, groups, dstate)  bf16
  *   D              (heads) or (heads, headdim)      f32
@@ -166,7 +167,7 @@ TILEC_MAMBA2_API int tilec_mamba2_forward(
     const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
     void *workspace, size_t workspace_bytes, void *stream);
 
-/* ---- mamba_ssm's options: z, dt_bias, dt_softplus, dt_limit ------------
+/* ---- mamba_ssm's options: z, dt_bias, dt_softplus, dt_limit, states ---
  *
  * tilec_mamba2_forward_with_options takes them in a struct that carries its
  * own size, so that later versions append fields without a new function:
@@ -183,6 +184,10 @@ typedef struct tilec_mamba2_options {
   const tilec_mamba2_tensor *z;
   /* (heads) f32: dt <- dt + dt_bias before softplus; NULL: no bias. */
   const tilec_mamba2_tensor *dt_bias;
+  /* (batch, nchunks, heads, headdim, dstate) f32, written: the state
+   * entering each chunk (mamba_ssm's `states`, what a backward pass needs);
+   * NULL: kept in the workspace. */
+  const tilec_mamba2_tensor *chunk_states;
   /* Non-zero: dt <- softplus(dt (+ dt_bias)), mamba_ssm's (log1p(exp(v))
    * for v <= 20, v above). */
   int32_t dt_softplus;
@@ -205,9 +210,10 @@ typedef struct tilec_mamba2_options {
  *      its f32 result once when it stores it.
  * The time steps are the raw dt, transformed by chunk_cumsum (bias,
  * softplus, limit, each as asked); the other kernels read the transformed
- * ones. Checks as tilec_mamba2_forward, with the options' tensors after
- * initial_state (dt_bias, then z), then the dt limit (no NaN, dt_min <=
- * dt_max); the options struct itself (its size) comes first. */
+ * ones. Checks as tilec_mamba2_forward, with the options' input tensors
+ * after initial_state (dt_bias, then z), then the dt limit (no NaN, dt_min
+ * <= dt_max), then y, final_state and chunk_states; the options struct
+ * itself (its size) comes first. */
 TILEC_MAMBA2_API int tilec_mamba2_forward_with_options(
     const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
     const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
