@@ -17,12 +17,14 @@
 //   x:     (batch, seqlen, heads, headdim) bf16
 //   B:     (batch, seqlen, groups, dstate) bf16; head h uses group
 //          h / (heads / groups)
-//   dt:    (batch, seqlen, heads) f32
+//   dt:    (batch, heads, nchunks, CHUNK) f32: chunk_cumsum's dt_chunks
+//          (bias, softplus and limits applied; 0 past seqlen)
 //   G:     (batch, heads, nchunks, CHUNK) f32, from chunk_cumsum
 //   local: (batch, nchunks, heads, headdim, dstate) f32, written in full
 //
-// A ragged last chunk needs no case of its own: past seqlen x, B and dt read
-// zeros (no contribution) and G stays at its last real value.
+// A ragged last chunk needs no case of its own: past seqlen x and B read
+// zeros and dt_chunks holds zeros (no contribution), and G stays at its last
+// real value.
 //
 // Eight warps: with four, the current lowering (tiles in registers) spills
 // at 64 x 64 state tiles, as fwd_pass_state does, whose inner loop this is.
@@ -37,7 +39,7 @@
 
 tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
                          BLOCK_K = 64>(
-    %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %dt: !tile.view<3, f32>,
+    %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %dt: !tile.view<4, f32>,
     %G: !tile.view<4, f32>, %local: !tile.view<5, f32>) warps 8 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -73,8 +75,8 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
         : !tile.view<4, f32> -> !Steps
     %toEnd = arith.subf %gLastSteps, %gK : !Steps
     %decayToEnd = tile.exp2 %toEnd : !Steps
-    %dtK = tile.load %dt[%b, %kSeq, %h] dims = [1] latency = 2
-        : !tile.view<3, f32> -> !Steps
+    %dtK = tile.load %dt[%b, %h, %c, %k] dims = [3] latency = 2
+        : !tile.view<4, f32> -> !Steps
     %weight = arith.mulf %dtK, %decayToEnd : !Steps
     %weightB = tile.broadcast %weight new_dims = [1]
         : !Steps -> !tile.tile<BLOCK_K x BLOCK_N x f32>

@@ -7,8 +7,8 @@
 // produce:
 //   - chunk_state: each chunk's own state is the f64 recurrence
 //     (referenceForward) run over that chunk's steps alone, from a zero
-//     state; G comes from chunk_cumsum, run before it as in the forward
-//     pass. Ragged last chunk, several groups.
+//     state; dt_chunks and G come from chunk_cumsum (dt as given), run
+//     before it as in the forward pass. Ragged last chunk, several groups.
 //   - state_passing: the recurrence over chunks h_{c+1} = exp2(G_last,c) h_c
 //     + local_c, in f64, from random chunk states, decay exponents and an
 //     initial state (or none).
@@ -126,9 +126,12 @@ TEST(ChunkStateKernel, EachChunkFromZero) {
 
   const int64_t nchunks = p.numChunks();
   std::vector<float> G(p.batch * p.heads * nchunks * p.chunk, kNaN);
+  std::vector<float> dtChunks(G.size(), kNaN);
   std::vector<float> local(p.batch * nchunks * p.heads * p.headdim * p.dstate,
                            kNaN);
   const auto gView = f32View(G, {p.batch, p.heads, nchunks, p.chunk});
+  const auto dtChunksView =
+      f32View(dtChunks, {p.batch, p.heads, nchunks, p.chunk});
   const auto localView =
       f32View(local, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
   const auto x = view(host.x.data(), interp::DType::BF16,
@@ -136,12 +139,17 @@ TEST(ChunkStateKernel, EachChunkFromZero) {
   const auto B = view(host.B.data(), interp::DType::BF16,
                       {p.batch, p.seqlen, p.groups, p.dstate});
   const auto dt = f32View(host.dt, {p.batch, p.seqlen, p.heads});
+  // dt as given: no bias (an empty view), no softplus, no limit.
+  const auto noBias = view(nullptr, interp::DType::F32, {0});
+  const double inf = std::numeric_limits<double>::infinity();
   std::string error;
   ASSERT_TRUE(mlir::succeeded(cumsum->run(
-      {dt, f32View(host.A, {p.heads}), gView}, {grids.chunkCumsum}, error)))
+      {dt, f32View(host.A, {p.heads}), noBias, interp::Scalar(int64_t(0)),
+       interp::Scalar(-inf), interp::Scalar(inf), dtChunksView, gView},
+      {grids.chunkCumsum}, error)))
       << error;
   ASSERT_TRUE(mlir::succeeded(chunkState->run(
-      {x, B, dt, gView, localView}, {grids.chunkState}, error)))
+      {x, B, dtChunksView, gView, localView}, {grids.chunkState}, error)))
       << error;
 
   // Per element within 8 sigma of one tf32 rounding per term (B dt decay as

@@ -4,11 +4,11 @@
 // with the chunk and tile sizes, Executable::compile), once per configuration,
 // and runs them in order on host buffers, in the structure the options ask
 // for (docs/mamba2.md):
-//   four kernels (default): chunk_cumsum -> G; chunk_state -> each chunk's
-//     own state; state_passing -> per-chunk states, final state;
-//     compute_out -> y;
-//   three kernels: chunk_cumsum -> G; fwd_pass_state -> per-chunk states,
-//     final state; compute_out -> y.
+//   four kernels (default): chunk_cumsum -> dt_chunks (dt transformed), G;
+//     chunk_state -> each chunk's own state; state_passing -> per-chunk
+//     states, final state; compute_out -> y;
+//   three kernels: chunk_cumsum -> dt_chunks, G; fwd_pass_state -> per-chunk
+//     states, final state; compute_out -> y.
 // The decode step's state_update kernel is compiled and run the same way.
 //
 //===----------------------------------------------------------------------===//
@@ -72,10 +72,21 @@ std::string binding(const char *name, int64_t value) {
   return std::string(name) + "=" + std::to_string(value);
 }
 
-/// Parses kernel `name` from its embedded text, binds `params` and compiles
-/// it for the interpreter.
+/// The line of chunk_cumsum.mlir that sets dt's element type, and what an
+/// instance for `dtype` makes of it (as kernels/mamba2/CMakeLists.txt does
+/// for the GPU).
+constexpr const char *kDtElementLine = "\n!DtElement = f32\n";
+
+std::string dtElementLine(DType dtype) {
+  return std::string("\n!DtElement = ") + dtypeName(dtype) + "\n";
+}
+
+/// Parses kernel `name` from its embedded text (with `rewrite` applied: a
+/// line of the text and its replacement, for an element-type instance),
+/// binds `params` and compiles it for the interpreter.
 Status compileKernel(const char *name, const std::vector<std::string> &params,
-                     std::unique_ptr<interp::Executable> &executable) {
+                     std::unique_ptr<interp::Executable> &executable,
+                     std::pair<std::string, std::string> rewrite = {}) {
   // The dialects the kernels use.
   DialectRegistry registry;
   registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
@@ -92,9 +103,17 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
                          (diagnostics.empty() ? "" : "\n" + diagnostics));
   };
 
-  const char *text = tilec::mamba2::detail::kernelSource(name);
-  if (!text)
+  const char *embedded = tilec::mamba2::detail::kernelSource(name);
+  if (!embedded)
     return fail("not embedded in the library");
+  std::string text = embedded;
+  if (!rewrite.first.empty() && rewrite.first != rewrite.second) {
+    const size_t at = text.find(rewrite.first);
+    if (at == std::string::npos)
+      return fail("has no line '" + rewrite.first.substr(1) +
+                  "' for its element-type instance");
+    text.replace(at, rewrite.first.size(), rewrite.second);
+  }
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
       text, ParserConfig(&context), std::string(name) + ".mlir");
   if (!module)
@@ -115,9 +134,9 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
   return Status::success();
 }
 
-/// The compiled kernels for a chunk size and tile sizes, compiled on first
-/// use and kept for the life of the process.
-Status getKernels(const Problem &p, const TileConfig &t,
+/// The compiled kernels for a chunk size, tile sizes and dt's dtype,
+/// compiled on first use and kept for the life of the process.
+Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
                   const Kernels *&kernels) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<Kernels>> cache;
@@ -131,15 +150,17 @@ Status getKernels(const Problem &p, const TileConfig &t,
                               t.chunkStateBlockN,
                               t.chunkStateBlockK,
                               t.statePassingBlockP,
-                              t.statePassingBlockN};
+                              t.statePassingBlockN,
+                              int64_t(dtDType)};
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Kernels> &entry = cache[key];
   if (!entry) {
     auto compiled = std::make_unique<Kernels>();
     std::string chunk = binding("CHUNK", p.chunk);
-    if (Status s = compileKernel("chunk_cumsum",
-                                 {chunk, binding("BLOCK_H", t.blockH)},
-                                 compiled->chunkCumsum);
+    if (Status s = compileKernel(
+            "chunk_cumsum", {chunk, binding("BLOCK_H", t.blockH)},
+            compiled->chunkCumsum,
+            {kDtElementLine, dtElementLine(dtDType)});
         !s)
       return s;
     if (Status s = compileKernel(
@@ -218,15 +239,22 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     return s;
   const TileConfig t = chooseTiles(p, options.tiles);
   const Kernels *kernels = nullptr;
-  if (Status s = getKernels(p, t, kernels); !s)
+  if (Status s = getKernels(p, t, in.dt.dtype, kernels); !s)
     return s;
 
   const int64_t nchunks = p.numChunks();
-  std::vector<float> gBuffer, statesBuffer, localBuffer, finalBuffer;
+  std::vector<float> dtChunksBuffer, gBuffer, statesBuffer, localBuffer,
+      finalBuffer;
+  interp::HostView dtChunks =
+      hostView(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
   interp::HostView g =
       hostView(gBuffer, {p.batch, p.heads, nchunks, p.chunk});
-  interp::HostView states = hostView(
-      statesBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  // The states entering each chunk: the caller's when asked for.
+  interp::HostView states =
+      out.chunkStates
+          ? hostView(*out.chunkStates)
+          : hostView(statesBuffer,
+                     {p.batch, nchunks, p.heads, p.headdim, p.dstate});
   interp::HostView finalState =
       out.finalState
           ? hostView(*out.finalState)
@@ -235,21 +263,46 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
   // still needs one of the right rank and dtype.
   interp::HostView init =
       in.initialState ? hostView(*in.initialState) : finalState;
-  interp::HostView x = hostView(in.x), dt = hostView(in.dt),
-                   B = hostView(in.B);
+  interp::HostView x = hostView(in.x), B = hostView(in.B);
+  // Absent options as the kernels take them: an empty dt bias reads as
+  // zeros; an absent z is not read (x stands in, of its rank and dtype).
+  interp::HostView dtBias;
+  dtBias.shape = {0};
+  dtBias.strides = {1};
+  if (in.dtBias)
+    dtBias = hostView(*in.dtBias);
+  const interp::HostView z = in.z ? hostView(*in.z) : x;
+  // D per head is D per channel with stride 0 along headdim.
+  interp::HostView D = hostView(in.D);
+  if (D.shape.size() == 1) {
+    D.shape = {p.heads, p.headdim};
+    D.strides = {D.strides[0], 0};
+  }
+  // compute_out writes one of y (f32) and y_bf16; the other is an empty
+  // view it does not touch.
+  const bool yBf16 = out.y.dtype == DType::BF16;
+  const interp::HostView y = hostView(out.y);
+  interp::HostView yUnused = y;
+  yUnused.data = nullptr;
+  yUnused.dtype = yBf16 ? interp::DType::F32 : interp::DType::BF16;
+  yUnused.shape = {0, 0, 0, 0};
 
   const LaunchGrids grids = computeLaunchGrids(p, t);
   const unsigned threads = options.numThreads;
 
+  auto flag = [](bool on) { return interp::Scalar(int64_t(on ? 1 : 0)); };
   if (Status s = run("chunk_cumsum", *kernels->chunkCumsum,
-                     {dt, hostView(in.A), g},
+                     {hostView(in.dt), hostView(in.A), dtBias,
+                      flag(in.dtSoftplus),
+                      interp::Scalar(double(in.dtLimit.low)),
+                      interp::Scalar(double(in.dtLimit.high)), dtChunks, g},
                      {grids.chunkCumsum}, threads);
       !s)
     return s;
-  const interp::Scalar hasInit(int64_t(in.initialState ? 1 : 0));
+  const interp::Scalar hasInit = flag(bool(in.initialState));
   if (options.structure == ForwardStructure::ThreeKernels) {
     if (Status s = run("fwd_pass_state", *kernels->fwdPassState,
-                       {x, B, dt, g, init, hasInit, states, finalState},
+                       {x, B, dtChunks, g, init, hasInit, states, finalState},
                        {grids.fwdPassState}, threads);
         !s)
       return s;
@@ -257,7 +310,8 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     interp::HostView local = hostView(
         localBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
     if (Status s = run("chunk_state", *kernels->chunkState,
-                       {x, B, dt, g, local}, {grids.chunkState}, threads);
+                       {x, B, dtChunks, g, local}, {grids.chunkState},
+                       threads);
         !s)
       return s;
     if (Status s = run("state_passing", *kernels->statePassing,
@@ -267,8 +321,9 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
       return s;
   }
   return run("compute_out", *kernels->computeOut,
-             {x, B, hostView(in.C), dt, g, hostView(in.D), states,
-              hostView(out.y)},
+             {x, B, hostView(in.C), dtChunks, g, D, z, flag(bool(in.z)),
+              states, yBf16 ? yUnused : y, yBf16 ? y : yUnused,
+              flag(yBf16)},
              {grids.computeOut}, threads);
 }
 

@@ -52,12 +52,13 @@ struct GpuOptions {
 TileConfig gpuTileConfig(int64_t chunk);
 
 /// Bytes of workspace forwardGpu needs for `problem` in `structure`: the
-/// chunk-local decay exponents G (batch * heads * nchunks * chunk f32), the
-/// state entering every chunk (batch * nchunks * heads * headdim * dstate
-/// f32), for the four-kernel structure each chunk's own state (as many), and
-/// room for the final state when the caller does not ask for it. The
-/// default's size is the larger, enough for either structure. Fails when the
-/// problem or the structure is invalid or the size does not fit in 64 bits.
+/// chunk-local decay exponents G and the transformed time steps dt_chunks
+/// (each batch * heads * nchunks * chunk f32), the state entering every
+/// chunk (batch * nchunks * heads * headdim * dstate f32), for the
+/// four-kernel structure each chunk's own state (as many), and room for the
+/// final state when the caller does not ask for it. The default's size is
+/// the larger, enough for either structure. Fails when the problem or the
+/// structure is invalid or the size does not fit in 64 bits.
 Status gpuWorkspaceSize(const Problem &problem, size_t &bytes,
                         ForwardStructure structure =
                             ForwardStructure::FourKernels);
