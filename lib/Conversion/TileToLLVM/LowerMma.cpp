@@ -279,5 +279,7 @@ int64_t tilec::detail::getMmaScratchBytes(tile::MmaOp op) {
 
 void tilec::detail::populateMmaPatterns(TileTypeConverter &converter,
                                  RewritePatternSet &patterns) {
+  if (converter.hasLayouts())
+    return populateDistributedMmaPatterns(converter, patterns);
   patterns.add<MmaOpLowering>(converter, patterns.getContext());
 }
