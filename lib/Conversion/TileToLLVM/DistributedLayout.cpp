@@ -50,13 +50,15 @@ Value placeBit(Emitter &e, Value input, unsigned bit, int64_t image) {
   Value masked = e.bitAnd(input, int64_t(1) << bit);
   if (llvm::isPowerOf2_64(uint64_t(image))) {
     unsigned to = llvm::Log2_64(uint64_t(image));
+    // Shift amounts below 32: LLVM's shifts are defined (LowerArith.cpp
+    // is for the user's shifts).
     if (to > bit)
-      return arith::ShLIOp::create(e.b, e.loc, masked, e.i32(to - bit));
+      return LLVM::ShlOp::create(e.b, e.loc, masked, e.i32(to - bit));
     if (to < bit)
-      return arith::ShRUIOp::create(e.b, e.loc, masked, e.i32(bit - to));
+      return LLVM::LShrOp::create(e.b, e.loc, masked, e.i32(bit - to));
     return masked;
   }
-  Value one = arith::ShRUIOp::create(e.b, e.loc, masked, e.i32(bit));
+  Value one = LLVM::LShrOp::create(e.b, e.loc, masked, e.i32(bit));
   return e.mul(one, e.i32(image));
 }
 
