@@ -60,4 +60,4 @@
 
 // chunk_cumsum: the scan along the chunk.
 // CUMSUM-LABEL: .entry chunk_cumsum(
-// CUMSUM: st.global
+// CUMSUM: shfl.sync.up

@@ -200,22 +200,36 @@ Value DistributedTile::holds(Emitter &e, int64_t reg) const {
   return condition;
 }
 
-std::optional<Value> DistributedTile::owns(Emitter &e, int64_t reg) const {
-  if (reg & copyRegisterMask)
-    return std::nullopt;
-  Value condition = holds(e, reg);
+Value tilec::detail::threadBitsClear(Emitter &e, int64_t laneMask,
+                                     int64_t warpMask) {
+  Value condition;
   Value thread = e.threadId();
   auto isZero = [&](Value x) {
     return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq, x,
                                  e.i32(0));
   };
-  if (copyLaneMask)
+  if (laneMask)
     condition = e.logicalAnd(
-        condition, isZero(e.bitAnd(e.urem(thread, 32), copyLaneMask)));
-  if (copyWarpMask)
+        condition, isZero(e.bitAnd(e.urem(thread, 32), laneMask)));
+  if (warpMask)
     condition = e.logicalAnd(
-        condition, isZero(e.bitAnd(e.udiv(thread, 32), copyWarpMask)));
+        condition, isZero(e.bitAnd(e.udiv(thread, 32), warpMask)));
   return condition;
+}
+
+std::optional<Value> DistributedTile::owns(Emitter &e, int64_t reg) const {
+  if (reg & copyRegisterMask)
+    return std::nullopt;
+  return e.logicalAnd(holds(e, reg),
+                      threadBitsClear(e, copyLaneMask, copyWarpMask));
+}
+
+RankedTensorType tilec::detail::getDistributedType(MLIRContext *context,
+                                                   ArrayRef<int64_t> shape,
+                                                   Type element,
+                                                   const LinearLayout &layout) {
+  return RankedTensorType::get(
+      shape, element, tilegpu::DistributedLayoutAttr::get(context, layout));
 }
 
 //===----------------------------------------------------------------------===//

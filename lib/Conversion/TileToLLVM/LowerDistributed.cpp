@@ -8,9 +8,12 @@
 //     result layout composed with that function is a layout of the source
 //     tile, and the op is the conversion to it, free or a renaming of
 //     registers where LayoutRules chose the layouts);
-//   - tile.extract, a reshape whose padding does not commute, tile.reduce
-//     and tile.cumsum through the scratch area by coordinates (the v1
-//     protocol: scratch at offset 0, a barrier after the last read).
+//   - tile.reduce and tile.cumsum in registers and warp shuffles where the
+//     layout allows (DistributedReductions.cpp);
+//   - tile.extract, a reshape whose padding does not commute, and the
+//     reductions and scans the layout does not allow in registers, through
+//     the scratch area by coordinates (the v1 protocol: scratch at offset 0,
+//     a barrier after the last read).
 //
 //===----------------------------------------------------------------------===//
 
@@ -219,6 +222,11 @@ struct ReduceLowering : TilePattern<tile::ReduceOp> {
   matchAndRewrite(tile::ReduceOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
+    if (std::optional<Value> result = reduceInRegisters(
+            e, op, adaptor.getSource(), registersOf(op.getType()))) {
+      rewriter.replaceOp(op, *result);
+      return success();
+    }
     RankedTensorType sourceType = op.getSource().getType();
     DistributedTile source(e, sourceType);
     storeToScratch(e, source, adaptor.getSource());
@@ -267,6 +275,11 @@ struct CumsumLowering : TilePattern<tile::CumsumOp> {
   matchAndRewrite(tile::CumsumOp op, OpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
     Emitter e(rewriter, op.getLoc());
+    if (std::optional<Value> result =
+            scanInRegisters(e, op, adaptor.getSource())) {
+      rewriter.replaceOp(op, *result);
+      return success();
+    }
     RankedTensorType tileType = op.getType();
     DistributedTile tile(e, tileType);
     storeToScratch(e, tile, adaptor.getSource());
@@ -324,6 +337,16 @@ int64_t tilec::detail::getDistributedScratchBytes(Operation *op) {
     return getConversionScratchBytes(
         from, getDistributedLinearLayout(reshape.getType())
                   .reshapeOuts(paddedOuts(from)));
+  }
+  if (auto reduce = dyn_cast<tile::ReduceOp>(op)) {
+    int64_t bytes = getReduceInRegistersBytes(reduce);
+    if (bytes >= 0)
+      return bytes;
+  }
+  if (auto cumsum = dyn_cast<tile::CumsumOp>(op)) {
+    int64_t bytes = getScanInRegistersBytes(cumsum);
+    if (bytes >= 0)
+      return bytes;
   }
   if (isa<tile::ExtractOp, tile::ReduceOp, tile::CumsumOp>(op))
     return getScratchBytes(cast<RankedTensorType>(op->getOperand(0).getType()));

@@ -183,6 +183,11 @@ public:
   /// always is; compile-time false (std::nullopt) for a register that is a
   /// copy of a lower register in every thread.
   std::optional<mlir::Value> owns(Emitter &e, int64_t reg) const;
+  /// Lane and warp bits of threads that hold copies only.
+  int64_t getCopyLaneMask() const { return copyLaneMask; }
+  int64_t getCopyWarpMask() const { return copyWarpMask; }
+  /// The evaluated layout.
+  const ThreadLayout &getThreadLayout() const { return thread; }
 
 private:
   mlir::RankedTensorType type;
@@ -198,6 +203,15 @@ private:
 LinearLayout getDistributedLinearLayout(mlir::RankedTensorType type);
 /// Whether a tile type has a #tilegpu.dist encoding.
 bool hasDistributedLayout(mlir::Type type);
+
+/// The tile type of `shape` and `element` in layout `layout`.
+mlir::RankedTensorType getDistributedType(mlir::MLIRContext *context,
+                                          llvm::ArrayRef<int64_t> shape,
+                                          mlir::Type element,
+                                          const LinearLayout &layout);
+/// Whether (lane & laneMask) == 0 and (warp & warpMask) == 0 in this thread
+/// (i1), null for two empty masks.
+mlir::Value threadBitsClear(Emitter &e, int64_t laneMask, int64_t warpMask);
 
 /// Row-major strides of the scratch copy of a tile (its true shape).
 llvm::SmallVector<int64_t> getScratchStrides(mlir::RankedTensorType type);
@@ -237,6 +251,17 @@ void populateDistributedPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 void populateDistributedMmaPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+/// tile.reduce / tile.cumsum in registers and warp shuffles
+/// (DistributedReductions.cpp), or none when the layout does not allow it;
+/// the bytes of scratch they use, or -1 when they do not apply.
+std::optional<mlir::Value> reduceInRegisters(Emitter &e, mlir::tile::ReduceOp op,
+                                             mlir::Value source,
+                                             mlir::VectorType resultType);
+int64_t getReduceInRegistersBytes(mlir::tile::ReduceOp op);
+std::optional<mlir::Value> scanInRegisters(Emitter &e, mlir::tile::CumsumOp op,
+                                           mlir::Value source);
+int64_t getScanInRegistersBytes(mlir::tile::CumsumOp op);
+
 /// Scratch bytes of a tile.mma of the layouts path (0 in registers).
 int64_t getDistributedMmaScratchBytes(mlir::tile::MmaOp op);
 /// Scratch bytes of an op of the layouts path.

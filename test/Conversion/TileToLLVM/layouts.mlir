@@ -176,3 +176,35 @@ tile.kernel @transpose(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>) attribute
   tile.store %p, %y[%c0, %c0] : tensor<32x32xf32>, !tile.view<2, f32>
   tile.return
 }
+
+// -----
+
+// A row sum over lanes: in-thread, then shfl.bfly over the 5 lane bits
+// that walk the row; no shared memory for the reduction itself.
+// CHECK-LABEL: llvm.func @row_sum(
+// CHECK: nvvm.shfl.sync bfly %{{.*}} : f32 -> f32
+// CHECK-COUNT-4: nvvm.shfl.sync bfly
+// CHECK: llvm.return
+tile.kernel @row_sum(%x: !tile.view<2, f32>, %y: !tile.view<1, f32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<2, f32> -> tensor<4x32xf32>
+  %s = tile.reduce sum %t axis = 1 : tensor<4x32xf32> -> tensor<4xf32>
+  tile.store %s, %y[%c0] : tensor<4xf32>, !tile.view<1, f32>
+  tile.return
+}
+
+// -----
+
+// A scan along 256 elements on 2 warps: in-thread, Kogge-Stone shfl.up over
+// the lanes, then the warp totals through the scratch area.
+// CHECK-LABEL: llvm.func @scan(
+// CHECK: nvvm.shfl.sync up
+// CHECK: nvvm.barrier0
+// CHECK: llvm.return
+tile.kernel @scan(%x: !tile.view<1, f32>, %y: !tile.view<1, f32>) attributes {num_warps = 2 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<1, f32> -> tensor<256xf32>
+  %s = tile.cumsum %t axis = 0 : tensor<256xf32>
+  tile.store %s, %y[%c0] : tensor<256xf32>, !tile.view<1, f32>
+  tile.return
+}
