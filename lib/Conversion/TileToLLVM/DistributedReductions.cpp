@@ -13,7 +13,7 @@
 
 #include "Lowering.h"
 
-#include "tilegpu/Transforms/LayoutRules.h"
+#include "tilec/Dialect/TileGPU/Transforms/LayoutRules.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"

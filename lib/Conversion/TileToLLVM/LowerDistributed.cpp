@@ -19,7 +19,7 @@
 
 #include "Lowering.h"
 
-#include "tilegpu/IR/TileGPU.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "llvm/Support/MathExtras.h"
 

@@ -5,7 +5,7 @@
 
 #include "tilec/Conversion/TileToLLVM.h"
 
-#include "tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Layout/LinearLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

@@ -2,8 +2,8 @@
 
 #include "tilec/Conversion/Pipeline.h"
 #include "tilec/Conversion/Passes.h"
-#include "tile/Transforms/Passes.h"
-#include "tilegpu/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"

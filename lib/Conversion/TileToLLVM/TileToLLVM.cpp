@@ -9,8 +9,8 @@
 #include "Lowering.h"
 
 #include "tilec/Conversion/Passes.h"
-#include "tile/Transforms/Passes.h"
-#include "tilegpu/IR/TileGPU.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
