@@ -236,10 +236,6 @@ RankedTensorType tilec::detail::getDistributedType(MLIRContext *context,
 // The scratch copy by coordinates
 //===----------------------------------------------------------------------===//
 
-SmallVector<int64_t> tilec::detail::getScratchStrides(RankedTensorType type) {
-  return getRowMajorStrides(type.getShape());
-}
-
 int64_t tilec::detail::getScratchBytes(RankedTensorType type) {
   return type.getNumElements() * getSharedBytes(type.getElementType());
 }

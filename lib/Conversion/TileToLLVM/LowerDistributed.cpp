@@ -166,7 +166,7 @@ struct ConversionLikeLowering : TilePattern<Op> {
         storeToScratch(e, source, adaptor.getSource());
         e.barrier();
         DistributedTile tile(e, op.getType());
-        SmallVector<int64_t> strides = getScratchStrides(op.getType());
+        SmallVector<int64_t> strides = getRowMajorStrides(op.getType().getShape());
         result = gatherFromScratch(
             e, tile, from, [&](ArrayRef<Value> coords) {
               return e.delinearize(e.dot(coords, strides), from.getShape());

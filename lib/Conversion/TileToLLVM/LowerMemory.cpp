@@ -117,13 +117,13 @@ Value paddingValue(Emitter &e, Type element, tile::Padding padding) {
   return LLVM::ConstantOp::create(e.b, e.loc, element, value);
 }
 
-struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LoadOpLowering : TilePattern<tile::LoadOp> {
+  using TilePattern::TilePattern;
 
   LogicalResult
   matchAndRewrite(tile::LoadOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &converter = *getTypeConverter<TileTypeConverter>();
+    const TileTypeConverter &converter = this->converter();
     Emitter e(rewriter, op.getLoc());
     RankedTensorType tileType = op.getType();
     auto type = cast<VectorType>(converter.convertType(tileType));
@@ -154,13 +154,13 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
   }
 };
 
-struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct StoreOpLowering : TilePattern<tile::StoreOp> {
+  using TilePattern::TilePattern;
 
   LogicalResult
   matchAndRewrite(tile::StoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &converter = *getTypeConverter<TileTypeConverter>();
+    const TileTypeConverter &converter = this->converter();
     Emitter e(rewriter, op.getLoc());
     RankedTensorType tileType = op.getValue().getType();
     Value tile = adaptor.getValue().front();

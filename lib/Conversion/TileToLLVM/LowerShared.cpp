@@ -25,13 +25,10 @@ SharedLayout exchangeLayout(RankedTensorType source) {
 }
 
 template <typename Op>
-struct ExchangePattern : OpConversionPattern<Op> {
-  using OpConversionPattern<Op>::OpConversionPattern;
+struct ExchangePattern : TilePattern<Op> {
+  using TilePattern<Op>::TilePattern;
   using OpAdaptor = typename Op::Adaptor;
-
-  const TileTypeConverter &converter() const {
-    return *this->template getTypeConverter<TileTypeConverter>();
-  }
+  using TilePattern<Op>::converter;
 
   /// Writes `tile` (a value of `type`) to the scratch area and waits for all
   /// threads to have done so.

@@ -213,9 +213,7 @@ mlir::RankedTensorType getDistributedType(mlir::MLIRContext *context,
 /// (i1), null for two empty masks.
 mlir::Value threadBitsClear(Emitter &e, int64_t laneMask, int64_t warpMask);
 
-/// Row-major strides of the scratch copy of a tile (its true shape).
-llvm::SmallVector<int64_t> getScratchStrides(mlir::RankedTensorType type);
-/// Bytes of that copy.
+/// Bytes of the scratch copy of a tile (row-major over its true shape).
 int64_t getScratchBytes(mlir::RankedTensorType type);
 
 /// Writes the elements this thread owns of `tile` (registers of `source`)
