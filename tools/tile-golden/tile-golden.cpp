@@ -57,6 +57,17 @@ cl::opt<uint64_t> seedOpt("seed", cl::desc("random seed (default: fresh)"),
                           cl::init(0));
 cl::opt<std::string> targetsOpt("targets", cl::desc("GPU targets"),
                                 cl::init("sm_80,sm_90"));
+cl::opt<std::string> codegenOpt(
+    "codegen",
+    cl::desc("the code generator: simple (default) or layouts "
+             "(docs/codegen-layouts.md)"),
+    cl::init("simple"));
+cl::opt<bool> vectorizeOpt(
+    "vectorize",
+    cl::desc("layouts: compile a case whose views are all contiguous and "
+             "aligned with the vectorize facts, as the launcher's vec "
+             "variant (other cases as the generic one)"),
+    cl::init(false));
 
 struct ViewSpec {
   std::vector<int64_t> shape, strides;
@@ -329,11 +340,52 @@ FailureOr<std::vector<uint8_t>> scalarBytes(Type type, const std::string &text,
   return bytes;
 }
 
+/// Bytes of one element.
+int64_t elemBytes(golden::ElemType type) {
+  switch (type) {
+  case golden::ElemType::F32:
+  case golden::ElemType::I32:
+    return 4;
+  case golden::ElemType::F16:
+  case golden::ElemType::BF16:
+  case golden::ElemType::I16:
+    return 2;
+  case golden::ElemType::I8:
+    return 1;
+  case golden::ElemType::I64:
+    return 8;
+  }
+  return 1;
+}
+
+/// Whether every view of the case has the facts the vec variant assumes
+/// (Pipeline.h, LoweringOptions::vectorize): innermost stride 1, the other
+/// strides and the innermost extent multiples of 16 bytes (the GPU check
+/// allocates each view 256-byte aligned).
+bool hasVectorizeFacts(const golden::Case &c) {
+  for (const golden::CaseArg &arg : c.args) {
+    if (!arg.isView)
+      continue;
+    int64_t perVector = 16 / elemBytes(arg.elemType);
+    if (arg.strides.back() != 1 || arg.shape.back() % perVector != 0)
+      return false;
+    for (size_t d = 0; d + 1 < arg.strides.size(); ++d)
+      if (arg.strides[d] % perVector != 0)
+        return false;
+  }
+  return true;
+}
+
 /// Lowers and compiles `module` into a fatbin; records the launch
 /// configuration of `kernelName` (the same for every target, as a launcher
 /// needs).
 LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
                             golden::Case &c) {
+  if (codegenOpt != "simple" && codegenOpt != "layouts") {
+    llvm::errs() << "tile-golden: --codegen is simple or layouts, not '"
+                 << codegenOpt << "'\n";
+    return failure();
+  }
   SmallVector<const GpuTarget *> targets;
   std::string error;
   if (failed(parseGpuTargets(targetsOpt, targets, error))) {
@@ -351,6 +403,10 @@ LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
     PassManager pm(module.getContext());
     LoweringOptions options;
     options.smVersion = target->loweringSm;
+    options.codegen =
+        codegenOpt == "layouts" ? Codegen::Layouts : Codegen::Simple;
+    options.vectorize = options.codegen == Codegen::Layouts && vectorizeOpt &&
+                        hasVectorizeFacts(c);
     buildTileToLLVMPipeline(pm, options);
     if (failed(pm.run(*lowered)) ||
         failed(readLaunchConfig(*lowered, target->name, *kernels)))

@@ -91,6 +91,21 @@ cl::opt<std::string> kernelSuffix(
     cl::desc("append to every kernel's name (and its launcher's), to link "
              "several instantiations of one source"),
     cl::value_desc("suffix"), cl::cat(tilecCategory));
+cl::opt<tilec::Codegen> codegenKind(
+    "codegen", cl::desc("the code generator"),
+    cl::values(clEnumValN(tilec::Codegen::Simple, "simple",
+                          "one blocked layout per tile (docs/codegen.md)"),
+               clEnumValN(tilec::Codegen::Layouts, "layouts",
+                          "register layouts per tile, mma.sync on registers "
+                          "(docs/codegen-layouts.md)")),
+    cl::init(tilec::Codegen::Simple), cl::cat(tilecCategory));
+cl::opt<bool> vectorizeAccesses(
+    "vectorize",
+    cl::desc("with --codegen=layouts: assume every view is contiguous and "
+             "aligned (innermost stride 1, 16-byte aligned base, other "
+             "strides and the innermost size multiples of 16 bytes) and move "
+             "up to 16 bytes per access"),
+    cl::init(false), cl::cat(tilecCategory));
 cl::opt<std::string> ptxasPath("ptxas", cl::desc("the ptxas to run"),
                                cl::value_desc("path"), cl::cat(tilecCategory));
 cl::opt<std::string> fatbinaryPath("fatbinary",
@@ -242,6 +257,15 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                         }).wasInterrupted();
   if (lowered && failed(tilec::checkLoweredModule(*module)))
     return failure();
+  if (vectorizeAccesses && codegenKind != tilec::Codegen::Layouts)
+    return emitError(module->getLoc())
+           << "--vectorize needs --codegen=layouts";
+  // A launcher that does not check the facts would run a vec image on any
+  // view (the variant selection belongs to the launcher generator).
+  if (vectorizeAccesses && emitKind == Emit::Cpp)
+    return emitError(module->getLoc())
+           << "--vectorize is not available with --emit=cpp: the generated "
+              "launchers do not check the facts it assumes";
   SmallVector<tilec::LauncherKernel> launchers;
   if (emitKind == Emit::Cpp) {
     if (lowered)
@@ -269,6 +293,8 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     if (!lowered) {
       tilec::LoweringOptions options;
       options.smVersion = target->loweringSm;
+      options.codegen = codegenKind;
+      options.vectorize = vectorizeAccesses;
       Fatal::setPhase("the lowering to the LLVM dialect");
       if (failed(runPasses(*copy, [&](PassManager &pm) {
             tilec::buildTileToLLVMPipeline(pm, options);

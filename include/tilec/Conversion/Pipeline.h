@@ -21,9 +21,28 @@
 
 namespace tilec {
 
+/// Which code generator lowers the tiles.
+enum class Codegen {
+  /// The first lowering (docs/codegen.md): one blocked layout per tile,
+  /// data exchanged through shared memory.
+  Simple,
+  /// The layout-driven one (docs/codegen-layouts.md): tilegpu-assign-layouts
+  /// and tilegpu-remove-layout-conversions give every tile a register
+  /// layout, and convert-tile-to-llvm lowers each op in its layouts
+  /// (mma.sync on registers, conversions as planned).
+  Layouts,
+};
+
 struct LoweringOptions {
   /// Compute capability times 10: 80 (portable), 90 (Hopper), 100 (Blackwell).
   unsigned smVersion = 80;
+  Codegen codegen = Codegen::Simple;
+  /// Layouts only: compile for views that are contiguous and aligned (the
+  /// launcher's vec variant: innermost stride 1, base 16-byte aligned, the
+  /// other strides and the innermost size multiples of 16 bytes), so that
+  /// loads and stores move up to 16 bytes per thread. Without it (the
+  /// generic variant) every access is one element.
+  bool vectorize = false;
 };
 
 /// Appends the passes that take a module of bound tile kernels (every tile
