@@ -373,8 +373,8 @@ LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
   }
   for (const LauncherKernel &kernel : *kernels)
     if (kernel.name == kernelName) {
-      c.blockThreads = 32 * kernel.numWarps;
-      c.sharedBytes = kernel.sharedBytes;
+      c.blockThreads = 32 * kernel.images.front().numWarps;
+      c.sharedBytes = kernel.images.front().sharedBytes;
     }
   FailureOr<std::string> fatbin = bundleFatbin(module.getLoc(), images, toolkit);
   if (failed(fatbin))

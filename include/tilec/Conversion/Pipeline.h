@@ -24,6 +24,14 @@ namespace tilec {
 struct LoweringOptions {
   /// Compute capability times 10: 80 (portable), 90 (Hopper), 100 (Blackwell).
   unsigned smVersion = 80;
+  /// The kernels' views satisfy the vectorize facts (innermost stride 1,
+  /// base address 16-byte aligned, every other stride and the innermost size
+  /// multiples of 16 / element bytes), so the lowering may use 16-byte
+  /// accesses without checking them. The launcher checks the facts at run
+  /// time and launches such a variant only where they hold
+  /// (docs/codegen-layouts.md, docs/target.md); a lowering is free to ignore
+  /// the flag.
+  bool vectorize = false;
 };
 
 /// Appends the passes that take a module of bound tile kernels (every tile
