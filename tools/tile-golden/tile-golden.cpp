@@ -1,6 +1,7 @@
 //===- tile-golden.cpp - GPU test cases from the interpreter ----*- C++ -*-===//
 //
-// tile-golden MANIFEST --src DIR -o OUTDIR [--seed N] [--targets sm_80,sm_90]
+// tile-golden MANIFEST --src DIR -o OUTDIR [--seed N]
+//             [--targets sm_80,sm_90,sm_90a]
 //
 // For each case of the manifest: binds the kernel's parameters, fills its
 // views with fresh random values, runs it in the interpreter, compiles it to
@@ -8,6 +9,7 @@
 //
 //   case NAME
 //     kernel PATH.mlir          (relative to --src)
+//     entry NAME                (the kernel to run, for a file with several)
 //     define NAME=VALUE         (any number)
 //     grid X Y Z
 //     tolerance T               (optional; default 1e-5)
@@ -56,7 +58,7 @@ cl::opt<std::string> outDir("o", cl::desc("output directory"), cl::Required);
 cl::opt<uint64_t> seedOpt("seed", cl::desc("random seed (default: fresh)"),
                           cl::init(0));
 cl::opt<std::string> targetsOpt("targets", cl::desc("GPU targets"),
-                                cl::init("sm_80,sm_90"));
+                                cl::init("sm_80,sm_90,sm_90a"));
 
 struct ViewSpec {
   std::vector<int64_t> shape, strides;
@@ -108,7 +110,7 @@ std::string validateView(ViewSpec &view) {
 }
 
 struct CaseSpec {
-  std::string name, kernelPath;
+  std::string name, kernelPath, entry;
   std::vector<std::string> defines;
   int64_t grid[3] = {1, 1, 1};
   double tolerance = 1e-5;
@@ -166,6 +168,8 @@ bool parseManifest(const std::string &path, std::vector<CaseSpec> &cases,
         current = nullptr;
       } else if (word == "kernel") {
         in >> current->kernelPath;
+      } else if (word == "entry") {
+        in >> current->entry;
       } else if (word == "define") {
         current->defines.emplace_back();
         in >> current->defines.back();
@@ -392,6 +396,15 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
       parseSourceFile<ModuleOp>(path, sourceMgr, &context);
   if (!module)
     return failure();
+  if (!spec.entry.empty()) {
+    if (!module->lookupSymbol<tile::KernelOp>(spec.entry))
+      return module->emitError() << "case " << spec.name << ": no kernel @"
+                                 << spec.entry << " in " << spec.kernelPath;
+    for (auto kernel :
+         llvm::make_early_inc_range(module->getOps<tile::KernelOp>()))
+      if (kernel.getSymName() != spec.entry)
+        kernel.erase();
+  }
   PassManager pm(&context);
   tile::TileBindParamsOptions bind;
   bind.params.assign(spec.defines.begin(), spec.defines.end());
@@ -401,8 +414,10 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
     return failure();
   auto kernels = module->getOps<tile::KernelOp>();
   if (std::distance(kernels.begin(), kernels.end()) != 1)
-    return module->emitError() << "case " << spec.name
-                               << ": the file must hold one kernel";
+    return module->emitError()
+           << "case " << spec.name
+           << ": the file must hold one kernel, or the case name one with "
+              "'entry'";
   tile::KernelOp kernel = *kernels.begin();
   ArrayRef<Type> argTypes = kernel.getArgumentTypes();
   if (argTypes.size() != spec.args.size())
