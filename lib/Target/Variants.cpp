@@ -2,8 +2,6 @@
 
 #include "tilec/Target/Variants.h"
 
-#include "tilec/Target/Target.h"
-
 #include "tile/IR/Tile.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -95,14 +93,6 @@ bool hasVariant(Operation *kernel, const KernelVariant &variant) {
   auto tileKernel = cast<tile::KernelOp>(kernel);
   return llvm::any_of(tileKernel.getArgumentTypes(),
                       [](Type type) { return isa<tile::ViewType>(type); });
-}
-
-LoweringOptions getLoweringOptions(const GpuTarget &target,
-                                   const KernelVariant &variant) {
-  LoweringOptions options;
-  options.smVersion = target.loweringSm;
-  options.vectorize = variant.vectorize;
-  return options;
 }
 
 FailureOr<OwningOpRef<ModuleOp>> cloneForVariant(ModuleOp module,

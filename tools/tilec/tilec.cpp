@@ -287,8 +287,9 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       auto instance = tilec::cloneForVariant(*module, *variant);
       if (failed(instance))
         return failure();
-      tilec::LoweringOptions options =
-          tilec::getLoweringOptions(*target, *variant);
+      tilec::LoweringOptions options;
+      options.smVersion = target->loweringSm;
+      options.vectorize = variant->vectorize;
       Fatal::setPhase("the lowering to the LLVM dialect");
       if (failed(runPasses(**instance, [&](PassManager &pm) {
             tilec::buildTileToLLVMPipeline(pm, options);

@@ -193,11 +193,6 @@ TEST(KernelVariants, Parse) {
                                                 error)));
   EXPECT_NE(error.find("given twice"), std::string::npos) << error;
   EXPECT_TRUE(failed(tilec::parseKernelVariants("", false, variants, error)));
-
-  tilec::LoweringOptions options = tilec::getLoweringOptions(
-      *tilec::lookupGpuTarget("sm_90a"), *tilec::lookupKernelVariant("vec"));
-  EXPECT_EQ(options.smVersion, 90u);
-  EXPECT_TRUE(options.vectorize);
 }
 
 TEST_F(Launchers, LauncherPicksTheVecVariantWhenEveryViewAllows) {

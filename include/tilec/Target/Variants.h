@@ -13,8 +13,6 @@
 #ifndef TILEC_TARGET_VARIANTS_H
 #define TILEC_TARGET_VARIANTS_H
 
-#include "tilec/Conversion/Pipeline.h"
-
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/OwningOpRef.h"
 #include "mlir/Support/LLVM.h"
@@ -23,8 +21,6 @@
 #include <string>
 
 namespace tilec {
-
-struct GpuTarget;
 
 /// One instance of every kernel of a module.
 struct KernelVariant {
@@ -55,10 +51,6 @@ parseKernelVariants(llvm::StringRef list, bool needGeneric,
 /// variant has every kernel; one that assumes facts about views only those
 /// that take a view.
 bool hasVariant(mlir::Operation *kernel, const KernelVariant &variant);
-
-/// The lowering options of `variant` on `target`.
-LoweringOptions getLoweringOptions(const GpuTarget &target,
-                                   const KernelVariant &variant);
 
 /// A copy of the bound tile module `module` holding `variant`'s instances:
 /// the kernels that have one, renamed with its suffix. Fails, at the kernel,
