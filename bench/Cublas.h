@@ -55,6 +55,13 @@ struct Cublas {
           candidates.push_back(file);
     error = "no cuBLAS library (set TILEC_CUBLAS_LIBRARY); tried:";
     for (const std::string &candidate : candidates) {
+      // cuBLAS needs cuBLASLt; in a wheel's folder the loader may not look
+      // beside it, so a libcublasLt there is loaded first.
+      if (size_t slash = candidate.rfind('/'); slash != std::string::npos)
+        for (const std::string &lt :
+             globFiles(candidate.substr(0, slash) + "/libcublasLt.so*"))
+          if (dlopen(lt.c_str(), RTLD_NOW | RTLD_GLOBAL))
+            break;
       void *handle = dlopen(candidate.c_str(), RTLD_NOW | RTLD_LOCAL);
       if (!handle) {
         const char *why = dlerror();
