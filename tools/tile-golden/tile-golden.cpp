@@ -10,6 +10,9 @@
 //   case NAME
 //     kernel PATH.mlir          (relative to --src)
 //     entry NAME                (the kernel to run, for a file with several)
+//     variant vec               (optional: its _vec variant, compiled with
+//                                the vectorize facts, which its views must
+//                                have; default generic)
 //     define NAME=VALUE         (any number)
 //     grid X Y Z
 //     tolerance T               (optional; default 1e-5)
@@ -25,6 +28,7 @@
 #include "tilec/Interpreter/Numerics.h"
 #include "tilec/Target/Launcher.h"
 #include "tilec/Target/Target.h"
+#include "tilec/Target/Variants.h"
 #include "tilec/golden/CaseFile.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -109,8 +113,30 @@ std::string validateView(ViewSpec &view) {
   return "";
 }
 
+/// Why a view lacks the facts the vec variant is compiled with (innermost
+/// stride 1, the innermost size and every other stride multiples of
+/// 16 / element bytes), or "". The base address has the third fact:
+/// tilec-gpu-check puts views 1024 bytes into allocations of cuMemAlloc
+/// (256-byte aligned).
+std::string checkVectorizeFacts(const ViewSpec &view, size_t elementBytes) {
+  const int64_t width = int64_t(16 / elementBytes);
+  const size_t inner = view.shape.size() - 1;
+  if (view.strides[inner] != 1)
+    return "has innermost stride " + std::to_string(view.strides[inner]);
+  if (view.shape[inner] % width)
+    return "has innermost size " + std::to_string(view.shape[inner]) +
+           ", not a multiple of " + std::to_string(width);
+  for (size_t d = 0; d < inner; ++d)
+    if (view.strides[d] % width)
+      return "has stride " + std::to_string(view.strides[d]) +
+             " in dimension " + std::to_string(d) + ", not a multiple of " +
+             std::to_string(width);
+  return "";
+}
+
 struct CaseSpec {
   std::string name, kernelPath, entry;
+  const KernelVariant *variant = &getKernelVariants().front();
   std::vector<std::string> defines;
   int64_t grid[3] = {1, 1, 1};
   double tolerance = 1e-5;
@@ -170,6 +196,12 @@ bool parseManifest(const std::string &path, std::vector<CaseSpec> &cases,
         in >> current->kernelPath;
       } else if (word == "entry") {
         in >> current->entry;
+      } else if (word == "variant") {
+        std::string name;
+        in >> name;
+        current->variant = lookupKernelVariant(name);
+        if (!current->variant)
+          return bad("unknown variant '" + name + "' (generic or vec)");
       } else if (word == "define") {
         current->defines.emplace_back();
         in >> current->defines.back();
@@ -337,7 +369,7 @@ FailureOr<std::vector<uint8_t>> scalarBytes(Type type, const std::string &text,
 /// configuration of `kernelName` (the same for every target, as a launcher
 /// needs).
 LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
-                            golden::Case &c) {
+                            const KernelVariant &variant, golden::Case &c) {
   SmallVector<const GpuTarget *> targets;
   std::string error;
   if (failed(parseGpuTargets(targetsOpt, targets, error))) {
@@ -355,6 +387,7 @@ LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
     PassManager pm(module.getContext());
     LoweringOptions options;
     options.smVersion = target->loweringSm;
+    options.vectorize = variant.vectorize;
     buildTileToLLVMPipeline(pm, options);
     if (failed(pm.run(*lowered)) ||
         failed(readLaunchConfig(*lowered, target->name, *kernels)))
@@ -412,6 +445,13 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
   pm.addPass(createCanonicalizerPass());
   if (failed(pm.run(*module)))
     return failure();
+  if (!spec.variant->suffix.empty()) {
+    FailureOr<OwningOpRef<ModuleOp>> instance =
+        cloneForVariant(*module, *spec.variant);
+    if (failed(instance))
+      return failure();
+    module = std::move(*instance);
+  }
   auto kernels = module->getOps<tile::KernelOp>();
   if (std::distance(kernels.begin(), kernels.end()) != 1)
     return module->emitError()
@@ -443,6 +483,15 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
       std::optional<golden::ElemType> elem = elemTypeOf(view.getElementType());
       if (!elem)
         return kernel.emitError() << "unsupported view element type";
+      if (spec.variant->vectorize) {
+        if (std::string why = checkVectorizeFacts(*viewSpec,
+                                                  golden::elemSize(*elem));
+            !why.empty())
+          return kernel.emitError()
+                 << "case " << spec.name << ": variant vec needs views with "
+                 << "the vectorize facts, and view " << c.args.size() << " "
+                 << why;
+      }
       arg.isView = true;
       arg.elemType = *elem;
       arg.shape = viewSpec->shape;
@@ -482,7 +531,7 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
   std::string error;
   if (failed(interp::runKernel(kernel, args, grid, error)))
     return kernel.emitError() << "case " << spec.name << ": " << error;
-  if (failed(compileFatbin(*module, c.kernel, c)))
+  if (failed(compileFatbin(*module, c.kernel, *spec.variant, c)))
     return failure();
   std::string out = outDir + "/" + spec.name + ".case";
   if (!golden::writeCase(out, c, error)) {
