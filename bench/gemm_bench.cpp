@@ -26,7 +26,7 @@
 
 #include "Cublas.h"
 #include "gemm.h"
-#include "tilec/runtime/DriverApi.h"
+#include "tilec/Runtime/DriverApi.h"
 
 #include <cudaTypedefs.h>
 

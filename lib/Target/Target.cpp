@@ -161,7 +161,7 @@ LogicalResult linkLibdevice(Location loc, llvm::Module &module,
 
 /// Names the image's target in the image itself, as a string global that
 /// the runtime reads (tilec_kernel_image_info in
-/// include/tilec/runtime/Runtime.h): which cubin of a fatbin the driver
+/// include/tilec/Runtime/Runtime.h): which cubin of a fatbin the driver
 /// picked cannot be asked of the driver.
 constexpr llvm::StringLiteral kImageTargetSymbol = "tilec_image_target";
 

@@ -2,7 +2,7 @@
 
 #include "tilec/Target/Variants.h"
 
-#include "tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/OperationSupport.h"

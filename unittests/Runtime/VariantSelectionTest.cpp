@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/runtime/Runtime.h"
+#include "tilec/Runtime/Runtime.h"
 #include "scale.h"
 
 #include <cudaTypedefs.h>

@@ -4,7 +4,7 @@
 #include "tilec/Target/Target.h"
 #include "tilec/Target/Variants.h"
 
-#include "tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

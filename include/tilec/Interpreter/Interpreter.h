@@ -10,7 +10,7 @@
 #ifndef TILEC_INTERPRETER_INTERPRETER_H
 #define TILEC_INTERPRETER_INTERPRETER_H
 
-#include "tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
 
 #include <array>
 #include <cstdint>
