@@ -281,9 +281,8 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       copy = module->clone();
     // Each variant is lowered on its own (its options hold for all its
     // kernels), then all go into one module: one image per target.
-    for (const tilec::KernelVariant *variant : variants) {
-      if (lowered)
-        break;
+    for (const tilec::KernelVariant *variant :
+         lowered ? ArrayRef<const tilec::KernelVariant *>() : variants) {
       auto instance = tilec::cloneForVariant(*module, *variant);
       if (failed(instance))
         return failure();
