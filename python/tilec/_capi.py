@@ -129,6 +129,12 @@ def _bind(library):
     packed.argtypes = ([ctypes.c_void_p] * 10
                        + [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p])
     library.tilec_mamba2_forward_packed = packed
+    # The decode step, its descriptors as addresses too.
+    update = library.tilec_mamba2_state_update
+    update.restype = c_int
+    update.argtypes = ([ctypes.c_void_p] * 10 + [ctypes.c_int32,
+                       ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p,
+                       ctypes.c_void_p])
     return library
 
 
@@ -192,6 +198,60 @@ def forward(problem, x, dt, A, B, C, D, initial_state, y, final_state,
     _check(status, [d.note for d in descriptors if d is not None])
 
 
+_WORDS = {}  # (torch dtype, rank) -> the struct's dtype-and-rank word
+
+
+def _dtype_rank_word(dtype, rank):
+    word = _WORDS.get((dtype, rank))
+    if word is None:
+        word = _WORDS[(dtype, rank)] = _dtype_and_rank(
+            _DTYPES.get(dtype, UNKNOWN_DTYPE), rank)
+    return word
+
+
+def _pack(tensors):
+    """The tilec_mamba2_tensor structs of `tensors` (None for an absent one)
+    and their shape and stride arrays, in one int64 array: returns the
+    array (keep it alive for the call) and the address of each struct (None
+    for an absent tensor). One struct.pack_into, several times cheaper than
+    ctypes' item-wise slice assignment; each tensor's shape and strides are
+    read once (each read costs a few hundred ns)."""
+    count = len(tensors)
+    extents = []
+    ranks = []
+    for t in tensors:
+        if t is None:
+            ranks.append(-1)
+            continue
+        shape = t.shape
+        extents += shape
+        extents += t.stride()
+        ranks.append(len(shape))
+    total = _WORDS_PER_TENSOR * count + len(extents)
+    array = (ctypes.c_int64 * total)()
+    base = ctypes.addressof(array)
+    offset = base + 8 * _WORDS_PER_TENSOR * count
+    words = []
+    pointers = []
+    for i, t in enumerate(tensors):
+        rank = ranks[i]
+        if rank < 0:
+            words += (0, 0, 0, 0)
+            pointers.append(None)
+            continue
+        words += (0 if t.is_meta else t.data_ptr(),
+                  _dtype_rank_word(t.dtype, rank), offset, offset + 8 * rank)
+        offset += 16 * rank
+        pointers.append(base + 8 * _WORDS_PER_TENSOR * i)
+    _packer(total).pack_into(array, 0, *words, *extents)
+    return array, pointers
+
+
+def _dtype_notes(names, tensors):
+    return [f"{names[i]} is {t.dtype}" for i, t in enumerate(tensors)
+            if t is not None and t.dtype not in _DTYPES]
+
+
 def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
                     stream=None):
     """tilec_mamba2_forward on torch tensors: `tensors` holds x, dt, A, B, C,
@@ -199,33 +259,37 @@ def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
     initial or final state. The same call as forward() on their
     describe()d descriptors, with the descriptors built in one array, which
     costs the host a few microseconds rather than tens."""
-    given = [(i, t) for i, t in enumerate(tensors) if t is not None]
-    words = [0] * (_WORDS_PER_TENSOR * len(tensors))
-    extents = []
-    for _, t in given:
-        extents += t.shape
-        extents += t.stride()
-    total = len(words) + len(extents)
-    array = (ctypes.c_int64 * total)()
-    base = ctypes.addressof(array)
-    offset = len(words)
-    pointers = [None] * len(tensors)
-    for i, t in given:
-        rank = len(t.shape)
-        w = _WORDS_PER_TENSOR * i
-        words[w] = 0 if t.is_meta else t.data_ptr()
-        words[w + 1] = _dtype_and_rank(
-            _DTYPES.get(t.dtype, UNKNOWN_DTYPE), rank)
-        words[w + 2] = base + 8 * offset
-        words[w + 3] = base + 8 * (offset + rank)
-        offset += 2 * rank
-        pointers[i] = base + 8 * w
-    # One struct.pack_into, several times cheaper than ctypes' item-wise
-    # slice assignment.
-    _packer(total).pack_into(array, 0, *words, *extents)
+    array, pointers = _pack(tensors)
     status = _lib().tilec_mamba2_forward_packed(
         None if problem is None else ctypes.addressof(problem), *pointers,
         workspace, workspace_bytes, stream)
     if status != Status.SUCCESS:
-        _check(status, [f"{_TENSOR_NAMES[i]} is {t.dtype}" for i, t in given
-                        if t.dtype not in _DTYPES])
+        _check(status, _dtype_notes(_TENSOR_NAMES, tensors))
+
+
+# The decode step (tilec_mamba2_state_update).
+
+class DecodeProblem(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_int64) for name in (
+        "batch", "heads", "groups", "headdim", "dstate", "state_rows")]
+
+
+_STATE_UPDATE_NAMES = ("state", "x", "dt", "A", "B", "C", "D", "z",
+                       "dt_bias", "y")
+
+
+def state_update(problem, tensors, dt_softplus=False, state_indices=None,
+                 pad_slot_id=-1, stream=None):
+    """tilec_mamba2_state_update on torch tensors: `tensors` holds state, x,
+    dt, A, B, C, D, z, dt_bias, y in that order (None for an absent D, z or
+    dt_bias); `problem` a DecodeProblem or None; `state_indices` the
+    address of `batch` int64 in host memory, or None; `stream` a CUstream
+    as an int or None."""
+    array, pointers = _pack(tensors)
+    state, x, dt, A, B, C, D, z, dt_bias, y = pointers
+    status = _lib().tilec_mamba2_state_update(
+        None if problem is None else ctypes.addressof(problem), state, x, dt,
+        A, B, C, D, z, dt_bias, 1 if dt_softplus else 0, state_indices,
+        pad_slot_id, y, stream)
+    if status != Status.SUCCESS:
+        _check(status, _dtype_notes(_STATE_UPDATE_NAMES, tensors))

@@ -9,8 +9,10 @@ here from tilec.errors).
 
 ``chunk_scan_combined`` is a PyTorch custom op (``tilec::mamba2_chunk_scan_combined``,
 torch >= 2.4) with a fake implementation, so it runs under torch.compile
-without a graph break and inside torch.cuda.graph capture. See
-python/README.md for what it accepts.
+without a graph break and inside torch.cuda.graph capture; an eager call on
+plain CUDA tensors skips the dispatcher and runs the implementation
+directly (_eager). ``selective_state_update`` (the decode step) is built the
+same way. See python/README.md for what they accept.
 """
 
 import re
@@ -129,6 +131,55 @@ def _workspace_size(problem, sizes):
     return size
 
 
+_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+
+
+def _current_stream(device):
+    """The CUstream of the device's current stream, as an int: the raw
+    handle where torch has the accessor (its CUDA builds), which skips
+    making a torch.cuda.Stream object per call."""
+    if _raw_stream is not None:
+        return _raw_stream(device.index)
+    return torch.cuda.current_stream(device).cuda_stream
+
+
+def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
+         return_final_states):
+    """tilec_mamba2_forward on tensors already known to be on `device`, a
+    CUDA device: makes its context current and calls the C ABI on its
+    current stream with a workspace from the torch allocator. Returns (y in
+    x's dtype, the final states or None). torch's current device is not
+    changed: every allocation names the device and the C ABI runs in the
+    context made current."""
+    _check_chunk(chunk_size)
+    batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
+    sizes = (batch, seqlen, heads, groups, headdim, dstate, chunk_size)
+    problem = _capi.Problem(*sizes)
+    _cuda_context.ensure_current(device.index)
+    if device.index not in _prepared:
+        _capi.prepare()
+        _prepared.add(device.index)
+    if D is None:
+        D = _zero_d(device, heads)
+    y = torch.empty((batch, seqlen, heads, headdim), dtype=torch.float32,
+                    device=device)
+    final = (torch.empty((batch, heads, headdim, dstate), dtype=torch.float32,
+                         device=device) if return_final_states else None)
+    tensors = [x, dt, A, B, C, D, initial_states, y, final]
+    stream = _current_stream(device)
+    try:
+        workspace_bytes = _workspace_size(problem, sizes)
+    except Mamba2Error:
+        # The problem is invalid: the forward reports it, or whatever its
+        # documented order finds first, without touching memory.
+        _capi.tensors_forward(problem, tensors, stream=stream)
+        raise
+    workspace = torch.empty(workspace_bytes, dtype=torch.uint8, device=device)
+    _capi.tensors_forward(problem, tensors, workspace=workspace.data_ptr(),
+                          workspace_bytes=workspace_bytes, stream=stream)
+    return y.to(x.dtype), final
+
+
 def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
             return_final_states=False):
     """The op's implementation: checks the devices, makes the device's
@@ -138,37 +189,22 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     Works with any torch; chunk_scan_combined is the public entry."""
     device = _check_devices(
         _tensor_arguments(x, dt, A, B, C, D, initial_states))
-    _check_chunk(chunk_size)
-    batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
-    sizes = (batch, seqlen, heads, groups, headdim, dstate, chunk_size)
-    problem = _capi.Problem(*sizes)
-    with torch.cuda.device(device):
-        _cuda_context.ensure_current(device.index)
-        if device.index not in _prepared:
-            _capi.prepare()
-            _prepared.add(device.index)
-        if D is None:
-            D = _zero_d(device, heads)
-        y = torch.empty((batch, seqlen, heads, headdim), dtype=torch.float32,
-                        device=device)
-        final = torch.empty(
-            (batch, heads, headdim, dstate) if return_final_states else (0,),
-            dtype=torch.float32, device=device)
-        tensors = [x, dt, A, B, C, D, initial_states, y,
-                   final if return_final_states else None]
-        stream = torch.cuda.current_stream(device).cuda_stream
-        try:
-            workspace_bytes = _workspace_size(problem, sizes)
-        except Mamba2Error:
-            # The problem is invalid: the forward reports it, or whatever
-            # its documented order finds first, without touching memory.
-            _capi.tensors_forward(problem, tensors, stream=stream)
-            raise
-        workspace = torch.empty(workspace_bytes, dtype=torch.uint8,
-                                device=device)
-        _capi.tensors_forward(problem, tensors, workspace=workspace.data_ptr(),
-                              workspace_bytes=workspace_bytes, stream=stream)
-        return y.to(x.dtype), final
+    y, final = _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
+                    return_final_states)
+    if final is None:
+        final = torch.empty((0,), dtype=torch.float32, device=device)
+    return y, final
+
+
+def _eager(device, x):
+    """Whether a call can skip the dispatcher and run the implementation
+    directly: plain CUDA tensors (not a FakeTensor or another subclass,
+    which need the op's fake) outside torch.compile's tracing, which must
+    see the op. The dispatcher costs a custom op tens of microseconds per
+    call (pytorch/pytorch issues 139500, 177109); what it would add here is
+    nothing an eager call needs (no autograd formula, no other backend)."""
+    return (not torch.compiler.is_compiling() and device.type == "cuda"
+            and type(x) is torch.Tensor)
 
 
 def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
@@ -271,12 +307,161 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
                      state_dtype)
-    _check_same_device(_tensor_arguments(x, dt, A, B, C, D, initial_states))
+    device = _check_same_device(
+        _tensor_arguments(x, dt, A, B, C, D, initial_states))
     if not HAS_OP:
         raise TorchVersionError(
             "tilec.mamba2.chunk_scan_combined is a torch.library.custom_op "
             f"and needs torch >= {MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}"
             f"; this is torch {torch.__version__}")
-    y, final_states = torch.ops.tilec.mamba2_chunk_scan_combined(
-        x, dt, A, B, C, chunk_size, D, initial_states, return_final_states)
+    if _eager(device, x):
+        y, final_states = _run(device, x, dt, A, B, C, chunk_size, D,
+                               initial_states, return_final_states)
+    else:
+        y, final_states = torch.ops.tilec.mamba2_chunk_scan_combined(
+            x, dt, A, B, C, chunk_size, D, initial_states,
+            return_final_states)
     return (y, final_states) if return_final_states else y
+
+
+# The decode step: mamba_ssm's selective_state_update.
+
+DECODE_OP_NAME = "tilec::mamba2_selective_state_update"
+__all__ += ["selective_state_update", "state_update", "DECODE_OP_NAME"]
+
+_WIDENED = (torch.bfloat16, torch.float16)  # converted to f32 exactly
+
+
+def _per_head(name, t, heads_only):
+    """mamba_ssm passes A (nheads, dim, dstate), dt (batch, nheads, dim) and
+    dt_bias (nheads, dim) expanded from one value per head (stride 0 over
+    the trailing dimensions, its "tie_hdim" case): their per-head view.
+    `heads_only` is the rank of the per-head form; other strides are not
+    supported (the kernels take one value per head)."""
+    if t is None or t.dim() <= heads_only:
+        return t
+    trailing = range(heads_only, t.dim())
+    if any(t.stride(d) != 0 and t.shape[d] != 1 for d in trailing):
+        raise _unsupported_decode(
+            f"{name} of shape {tuple(t.shape)} with strides {t.stride()}",
+            f"{name} must hold one value per head: mamba_ssm's Mamba-2 "
+            "expands it with stride 0 over headdim (and dstate)")
+    return t[(slice(None),) * heads_only + (0,) * (t.dim() - heads_only)]
+
+
+def _unsupported_decode(argument, why):
+    return NotImplementedError(
+        f"tilec.mamba2.selective_state_update: {argument} is not supported "
+        f"({why})")
+
+
+def _as_f32(t):
+    return t.float() if t is not None and t.dtype in _WIDENED else t
+
+
+def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
+                 dt_softplus=False, state_batch_indices=None, pad_slot_id=-1):
+    """The decode op's implementation (any torch): updates `state` in place
+    and returns y (batch, heads, headdim) in x's dtype. The arguments are
+    in the kernels' forms (dt (batch, heads), A and dt_bias (heads), D
+    (heads) or (heads, headdim), state f32, x/z/B/C bf16); the C ABI checks
+    everything else. state_batch_indices is copied to the host (the kernel
+    cannot read its state row from memory, docs/mamba2.md): from a CUDA
+    tensor that waits for the stream, and is refused during graph capture."""
+    named = [("state", state), ("x", x), ("dt", dt), ("A", A), ("B", B),
+             ("C", C)] + [(n, t) for n, t in (("D", D), ("z", z),
+                                              ("dt_bias", dt_bias))
+                          if t is not None]
+    device = _check_devices(named)
+    batch, heads, headdim = x.shape if x.dim() == 3 else (1, 1, 1)
+    groups, dstate = B.shape[1:] if B.dim() == 3 else (1, 1)
+    state_rows = state.shape[0] if state.dim() == 4 else batch
+    indices = None
+    if state_batch_indices is not None:
+        if torch.cuda.is_current_stream_capturing():
+            raise _unsupported_decode(
+                "state_batch_indices during CUDA graph capture",
+                "the indices are read on the host")
+        indices = state_batch_indices.to("cpu", torch.int64).contiguous()
+        if indices.shape != (batch,):
+            raise _capi.error(
+                Status.INVALID_SHAPE,
+                f"state_batch_indices has shape {tuple(indices.shape)}; "
+                f"the batch needs ({batch},)")
+    problem = _capi.DecodeProblem(batch, heads, groups, headdim, dstate,
+                                  state_rows)
+    _cuda_context.ensure_current(device.index)
+    if device.index not in _prepared:
+        _capi.prepare()
+        _prepared.add(device.index)
+    y = torch.empty((batch, heads, headdim), dtype=x.dtype, device=device)
+    _capi.state_update(
+        problem, [state, x, dt, A, B, C, D, z, dt_bias, y],
+        dt_softplus=dt_softplus,
+        state_indices=None if indices is None else indices.data_ptr(),
+        pad_slot_id=pad_slot_id, stream=_current_stream(device))
+    return y
+
+
+if HAS_OP:
+    @torch.library.custom_op(DECODE_OP_NAME, mutates_args=("state",))
+    def _decode_op(state: torch.Tensor, x: torch.Tensor, dt: torch.Tensor,
+                   A: torch.Tensor, B: torch.Tensor, C: torch.Tensor,
+                   D: Optional[torch.Tensor], z: Optional[torch.Tensor],
+                   dt_bias: Optional[torch.Tensor], dt_softplus: bool,
+                   state_batch_indices: Optional[torch.Tensor],
+                   pad_slot_id: int) -> torch.Tensor:
+        return state_update(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
+                            state_batch_indices, pad_slot_id)
+
+    @_decode_op.register_fake
+    def _(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
+          state_batch_indices, pad_slot_id):
+        return x.new_empty(x.shape)
+
+
+def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
+                           dt_bias=None, dt_softplus=False,
+                           state_batch_indices=None, pad_slot_id=-1):
+    """mamba_ssm's selective_state_update (the heads form): one token of
+    each sequence, `state` updated in place; returns y, shaped like x, in
+    x's dtype.
+
+    state (batch or cache slots, nheads, headdim, dstate) f32; x and z
+    (batch, nheads, headdim) bf16; dt (batch, nheads) or mamba_ssm's
+    (batch, nheads, headdim) expanded from one value per head; A (nheads,)
+    or (nheads, headdim, dstate) expanded likewise; B, C (batch, ngroups,
+    dstate) bf16; D (nheads,) or (nheads, headdim); dt_bias (nheads,) or
+    (nheads, headdim) expanded; dt, A, D, dt_bias f32 (bf16 and f16 are
+    widened exactly). dt_softplus applies softplus(dt + dt_bias) as
+    mamba_ssm does. state_batch_indices (batch,) picks each entry's state
+    row; an entry equal to pad_slot_id (vLLM's PAD_SLOT_ID, -1) is skipped:
+    its state is not touched and its y is computed from a zero state. The
+    indices are read on the host (a CUDA tensor is copied, which waits for
+    the stream; not allowed during graph capture).
+
+    Raises NotImplementedError for mamba_ssm's forms tilec does not
+    implement (no heads dimension, dt or A varying along headdim),
+    Mamba2ArgumentError naming the tensor and rule for a bad tensor,
+    Mamba2Error for a driver or launch failure, TorchVersionError below
+    torch 2.4."""
+    if state.dim() == 3:
+        raise _unsupported_decode(
+            "the form without a heads dimension (Mamba-1's)",
+            "pass state (batch, nheads, headdim, dstate)")
+    dt = _as_f32(_per_head("dt", dt, 2))
+    A = _as_f32(_per_head("A", A, 1))
+    dt_bias = _as_f32(_per_head("dt_bias", dt_bias, 1))
+    D = _as_f32(D)
+    if not HAS_OP:
+        raise TorchVersionError(
+            "tilec.mamba2.selective_state_update is a torch.library."
+            f"custom_op and needs torch >= {MIN_TORCH_FOR_OP[0]}."
+            f"{MIN_TORCH_FOR_OP[1]}; this is torch {torch.__version__}")
+    if _eager(state.device, state):
+        return state_update(state, x, dt, A, B, C, D, z, dt_bias,
+                            bool(dt_softplus), state_batch_indices,
+                            int(pad_slot_id))
+    return torch.ops.tilec.mamba2_selective_state_update(
+        state, x, dt, A, B, C, D, z, dt_bias, bool(dt_softplus),
+        state_batch_indices, int(pad_slot_id))

@@ -5,6 +5,7 @@
 // and runs them in order on host buffers:
 //   chunk_cumsum -> G;  fwd_pass_state -> per-chunk states, final state;
 //   compute_out -> y.
+// The decode step's state_update kernel is compiled and run the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +14,7 @@
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Mamba2/Mamba2.h"
+#include "tilec/Mamba2/StateUpdate.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -219,4 +221,108 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
              {x, B, hostView(in.C), dt, g, hostView(in.D), states,
               hostView(out.y)},
              {grids.computeOut}, threads);
+}
+
+//===----------------------------------------------------------------------===//
+// The decode step (StateUpdate.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The compiled state_update kernel for a tile configuration, compiled on
+/// first use and kept for the life of the process.
+Status getStateUpdateKernel(const StateUpdateTiles &t,
+                            const interp::Executable *&kernel) {
+  static std::mutex mutex;
+  static std::map<std::pair<int64_t, int64_t>,
+                  std::unique_ptr<interp::Executable>>
+      cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<interp::Executable> &entry = cache[{t.blockP, t.blockN}];
+  if (!entry)
+    if (Status s = compileKernel("state_update",
+                                 {binding("BLOCK_P", t.blockP),
+                                  binding("BLOCK_N", t.blockN)},
+                                 entry);
+        !s)
+      return s;
+  kernel = entry.get();
+  return Status::success();
+}
+
+/// `t` restricted to `count` rows of its first dimension, rows first,
+/// first + step, ...
+interp::HostView rowsView(const Tensor &t, int64_t first, int64_t count,
+                          int64_t step = 1) {
+  interp::HostView view = hostView(t);
+  view.data = static_cast<char *>(t.data) +
+              first * t.strides[0] * int64_t(dtypeSize(t.dtype));
+  view.shape[0] = count;
+  view.strides[0] *= step;
+  return view;
+}
+
+} // namespace
+
+Status tilec::mamba2::stateUpdateCpu(const DecodeProblem &p,
+                                     const StateUpdateArgs &args,
+                                     const StateUpdateCpuOptions &options) {
+  if (Status s = validateStateUpdate(p, args); !s)
+    return s;
+  StateUpdateTiles t = options.tiles;
+  for (auto [name, value] :
+       {std::pair{"blockP", t.blockP}, {"blockN", t.blockN}})
+    if (value != 0 && !llvm::isPowerOf2_64(uint64_t(value)))
+      return Status::error(std::string("tile config: ") + name + " is " +
+                           std::to_string(value) +
+                           "; it must be 0 (chosen) or a power of two");
+  // As for the forward: large tiles, the interpreter's cost being per op.
+  if (!t.blockP)
+    t.blockP = std::min<int64_t>(llvm::PowerOf2Ceil(p.headdim), 64);
+  if (!t.blockN)
+    t.blockN = std::min<int64_t>(llvm::PowerOf2Ceil(p.dstate), 128);
+  const interp::Executable *kernel = nullptr;
+  if (Status s = getStateUpdateKernel(t, kernel); !s)
+    return s;
+
+  // Absent optional tensors: the kernel does not read their views, which
+  // still need the right rank and dtype.
+  const interp::HostView dtBias =
+      args.dtBias ? hostView(*args.dtBias) : hostView(args.A);
+  interp::HostView D = hostView(args.D ? *args.D : args.dt);
+  if (args.D && args.D->shape.size() == 1) {
+    // A D per head is the (heads, headdim) view that repeats it.
+    D.shape = {p.heads, p.headdim};
+    D.strides = {args.D->strides[0], 0};
+  }
+  const int64_t numP = p.headdim / t.blockP + (p.headdim % t.blockP != 0);
+  for (const StateUpdateRun &launch : stateUpdateRuns(p, args)) {
+    auto entries = [&](const Tensor &tensor) {
+      return rowsView(tensor, launch.firstEntry, launch.count);
+    };
+    const interp::HostView x = entries(args.x);
+    std::vector<interp::KernelArg> kernelArgs = {
+        launch.padding ? hostView(args.state)
+                       : rowsView(args.state, launch.firstRow, launch.count,
+                                  launch.rowStep),
+        x,
+        entries(args.dt),
+        dtBias,
+        hostView(args.A),
+        entries(args.B),
+        entries(args.C),
+        D,
+        args.z ? entries(*args.z) : x,
+        entries(args.y),
+        interp::Scalar(int64_t(launch.padding ? 0 : 1)),
+        interp::Scalar(int64_t(args.dtBias ? 1 : 0)),
+        interp::Scalar(int64_t(args.dtSoftplus ? 1 : 0)),
+        interp::Scalar(int64_t(args.D ? 1 : 0)),
+        interp::Scalar(int64_t(args.z ? 1 : 0))};
+    if (Status s = run("state_update", *kernel, kernelArgs,
+                        {{numP, p.heads, launch.count}}, options.numThreads);
+        !s)
+      return s;
+  }
+  return Status::success();
 }

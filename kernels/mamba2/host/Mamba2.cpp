@@ -7,6 +7,8 @@
 
 #include "tilec/Mamba2/Mamba2.h"
 
+#include "TensorChecks.h"
+
 #include <limits>
 
 #include <sstream>
@@ -216,4 +218,10 @@ LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
   grids.computeOut = {product(ceilDiv(p.seqlen, tiles.blockM), numP), p.heads,
                       p.batch};
   return grids;
+}
+
+Status tilec::mamba2::detail::checkTensorArgument(
+    const char *name, const Tensor &tensor, DType dtype,
+    const std::vector<int64_t> &shape, const char *layout, bool output) {
+  return checkTensor(name, tensor, dtype, shape, layout, output);
 }

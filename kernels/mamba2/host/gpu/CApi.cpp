@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Forward.h"
+#include "CApiSupport.h"
 
 #include "tilec/Mamba2/tilec_mamba2.h"
 
@@ -77,6 +78,16 @@ tilec_mamba2_status toTensor(const char *name, const tilec_mamba2_tensor *t,
 }
 
 } // namespace
+
+int gpu::failCall(tilec_mamba2_status code, std::string message) {
+  return fail(code, std::move(message));
+}
+
+tilec_mamba2_status gpu::fromDescriptor(const char *name,
+                                        const tilec_mamba2_tensor *t,
+                                        Tensor &out, std::string &message) {
+  return toTensor(name, t, out, message);
+}
 
 extern "C" {
 

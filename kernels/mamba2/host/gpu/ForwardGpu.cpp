@@ -12,6 +12,8 @@
 #include "Forward.h"
 
 #include "DevicePointers.h"
+#include "Driver.h"
+#include "StateUpdateGpu.h"
 
 #include "tilec/Runtime/Runtime.h"
 #include "tilec_mamba2_kernels.h"
@@ -232,73 +234,6 @@ std::string tilesText(const TileConfig &t) {
          std::to_string(t.blockK);
 }
 
-//===----------------------------------------------------------------------===//
-// The driver
-//===----------------------------------------------------------------------===//
-
-struct DriverApi {
-  decltype(&::cuGetErrorName) getErrorName = nullptr;
-  decltype(&::cuCtxGetCurrent) ctxGetCurrent = nullptr;
-  decltype(&::cuCtxGetId) ctxGetId = nullptr;
-  decltype(&::cuPointerGetAttributes) pointerGetAttributes = nullptr;
-  decltype(&::cuMemAllocAsync) memAllocAsync = nullptr;
-  decltype(&::cuMemFreeAsync) memFreeAsync = nullptr;
-};
-
-struct DriverLoad {
-  DriverApi api;
-  tilec_mamba2_status code = TILEC_MAMBA2_SUCCESS;
-  std::string message;
-};
-
-tilec_mamba2_status fromRuntimeInit(tilec_status status) {
-  switch (status) {
-  case TILEC_SUCCESS:
-    return TILEC_MAMBA2_SUCCESS;
-  case TILEC_ERROR_NO_DEVICE:
-    return TILEC_MAMBA2_ERROR_NO_DEVICE;
-  default:
-    // The runtime could not load or initialize the driver.
-    return TILEC_MAMBA2_ERROR_NO_DRIVER;
-  }
-}
-
-/// The entry points, resolved once per process through the tilec runtime,
-/// which loads and initializes the driver on first use.
-const DriverLoad &driver() {
-  static DriverLoad load;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    auto need = [&](auto &entry, const char *symbol) {
-      if (load.code != TILEC_MAMBA2_SUCCESS)
-        return;
-      void *function = nullptr;
-      tilec_status status = tilec_driver_entry_point(symbol, &function);
-      if (status != TILEC_SUCCESS) {
-        load.code = fromRuntimeInit(status);
-        load.message = tilec_last_error();
-        return;
-      }
-      entry =
-          reinterpret_cast<std::remove_reference_t<decltype(entry)>>(function);
-    };
-    need(load.api.getErrorName, "cuGetErrorName");
-    need(load.api.ctxGetCurrent, "cuCtxGetCurrent");
-    need(load.api.ctxGetId, "cuCtxGetId");
-    need(load.api.pointerGetAttributes, "cuPointerGetAttributes");
-    need(load.api.memAllocAsync, "cuMemAllocAsync");
-    need(load.api.memFreeAsync, "cuMemFreeAsync");
-  });
-  return load;
-}
-
-std::string describe(const DriverApi &api, CUresult result) {
-  const char *name = nullptr;
-  if (api.getErrorName(result, &name) != CUDA_SUCCESS || !name)
-    return "CUDA error " + std::to_string(result);
-  return name;
-}
-
 /// Enqueues the three kernels; on failure `message` names the kernel.
 tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                            const Outputs &out, const Instance &instance,
@@ -435,19 +370,19 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   }
 
   // Through the driver.
-  const DriverLoad &load = driver();
+  const gpu::DriverLoad &load = gpu::driver();
   if (load.code != TILEC_MAMBA2_SUCCESS) {
     message = load.message;
     return load.code;
   }
-  const DriverApi &api = load.api;
+  const gpu::DriverApi &api = load.api;
   CUcontext context = nullptr;
   if (CUresult result = api.ctxGetCurrent(&context);
       result != CUDA_SUCCESS || !context) {
     message = "no current CUDA context on this thread (make one current, "
               "e.g. cudaSetDevice or cuCtxSetCurrent)";
     if (result != CUDA_SUCCESS)
-      message += ": cuCtxGetCurrent: " + describe(api, result);
+      message += ": cuCtxGetCurrent: " + gpu::describe(api, result);
     return TILEC_MAMBA2_ERROR_NO_CONTEXT;
   }
   gpu::PointerCheck mode;
@@ -456,7 +391,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   unsigned long long contextId = 0;
   if (CUresult result = api.ctxGetId(context, &contextId);
       result != CUDA_SUCCESS) {
-    message = "cuCtxGetId failed: " + describe(api, result);
+    message = "cuCtxGetId failed: " + gpu::describe(api, result);
     return TILEC_MAMBA2_ERROR_NO_CONTEXT;
   }
   const gpu::PointerQueries queries{api.pointerGetAttributes,
@@ -481,7 +416,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
         result != CUDA_SUCCESS) {
       message = "allocating " + std::to_string(layout.total) +
                 " bytes of workspace on the stream (cuMemAllocAsync): " +
-                describe(api, result);
+                gpu::describe(api, result);
       return result == CUDA_ERROR_OUT_OF_MEMORY
                  ? TILEC_MAMBA2_ERROR_OUT_OF_MEMORY
                  : TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
@@ -497,7 +432,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
             api.memFreeAsync(reinterpret_cast<CUdeviceptr>(workspace), stream);
         result != CUDA_SUCCESS && code == TILEC_MAMBA2_SUCCESS) {
       message = "freeing the workspace on the stream (cuMemFreeAsync): " +
-                describe(api, result);
+                gpu::describe(api, result);
       code = TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
     }
   }
@@ -606,7 +541,7 @@ tilec_mamba2_status gpu::prepare(std::string &message) {
           return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
         }
       }
-  return TILEC_MAMBA2_SUCCESS;
+  return prepareStateUpdate(message);
 }
 
 //===----------------------------------------------------------------------===//

@@ -21,6 +21,7 @@
 #define TILEC_MAMBA2_MAMBA2GPU_H
 
 #include "tilec/Mamba2/Mamba2.h"
+#include "tilec/Mamba2/StateUpdate.h"
 
 #include <cuda.h>
 
@@ -69,6 +70,20 @@ Status prepareGpu();
 Status forwardGpu(const Problem &problem, const Inputs &inputs,
                   const Outputs &outputs, const GpuOptions &options = {},
                   CUstream stream = nullptr);
+
+//===----------------------------------------------------------------------===//
+// The decode step (StateUpdate.h)
+//===----------------------------------------------------------------------===//
+
+/// The decode step on the GPU, enqueued on `stream` in the current context,
+/// with every data pointer in device memory (the state indices, if any, in
+/// host memory: they are resolved into launches here, one per run of
+/// evenly stepped state rows). Checks, before any use of the driver:
+/// validateStateUpdate, batch and heads at most 65535, the alignment of
+/// every pointer to its element size; then a current context and that every
+/// pointer is device memory. prepareGpu loads its kernel too.
+Status stateUpdateGpu(const DecodeProblem &problem, const StateUpdateArgs &args,
+                      CUstream stream = nullptr);
 
 } // namespace tilec::mamba2
 

@@ -163,6 +163,59 @@ TILEC_MAMBA2_API int tilec_mamba2_forward(
     const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
     void *workspace, size_t workspace_bytes, void *stream);
 
+/*===----------------------------------------------------------------------===*
+ * The decode step (mamba_ssm's selective_state_update)
+ *===----------------------------------------------------------------------===*/
+
+/* The sizes of one decode step (DecodeProblem in StateUpdate.h): `batch`
+ * sequences, one token each; `state_rows` rows of the state tensor (batch
+ * without state indices, the cache's slots with them). */
+typedef struct tilec_mamba2_decode_problem {
+  int64_t batch;
+  int64_t heads;
+  int64_t groups;
+  int64_t headdim;
+  int64_t dstate;
+  int64_t state_rows;
+} tilec_mamba2_decode_problem;
+
+/* One token of each sequence: the state updated in place and y written,
+ * enqueued on `stream` in the calling thread's current context; returns
+ * without waiting for the kernel.
+ *
+ *   state    (state_rows, heads, headdim, dstate)  f32, read and written
+ *   x        (batch, heads, headdim)               bf16
+ *   dt       (batch, heads)                        f32, before dt_bias and
+ *                                                  softplus
+ *   A        (heads)                               f32
+ *   B, C     (batch, groups, dstate)               bf16
+ *   D        (heads) or (heads, headdim)           f32, or NULL: none
+ *   z        (batch, heads, headdim)               bf16, or NULL: no gate
+ *   dt_bias  (heads)                               f32, or NULL: none
+ *   y        (batch, heads, headdim)               bf16, written
+ *
+ * dt_softplus != 0 applies softplus to dt after dt_bias. `state_indices`
+ * is HOST memory with `batch` entries (NULL: entry b updates state row b):
+ * the state row of each entry, or `pad_slot_id` for an entry whose state is
+ * neither read nor written (its y is computed from a zero state). Rows must
+ * be distinct; the state and y may share no byte with any tensor. Each run
+ * of entries on evenly stepped rows (r, r + k, r + 2k, ...) is one launch. No call synchronizes with
+ * the host. Checks, in order: the descriptors themselves, the problem and
+ * each tensor against it (state, x, dt, A, B, C, D, z, dt_bias, y), the
+ * overlaps, the indices; batch and heads at most 65535; alignment; then,
+ * through the driver, a current context and device pointers. Errors:
+ * overlaps, offsets past 64 bits and bad indices are
+ * TILEC_MAMBA2_ERROR_INVALID_ARGUMENT. */
+TILEC_MAMBA2_API int tilec_mamba2_state_update(
+    const tilec_mamba2_decode_problem *problem,
+    const tilec_mamba2_tensor *state, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *z,
+    const tilec_mamba2_tensor *dt_bias, int32_t dt_softplus,
+    const int64_t *state_indices, int64_t pad_slot_id,
+    const tilec_mamba2_tensor *y, void *stream);
+
 #ifdef __cplusplus
 } /* extern "C" */
 #endif
