@@ -15,6 +15,8 @@ directly (_eager). ``selective_state_update`` (the decode step) is built the
 same way. See python/README.md for what they accept.
 """
 
+import ctypes
+import math
 import re
 from typing import Optional, Tuple
 
@@ -60,12 +62,15 @@ def _check_chunk(chunk_size):
                           f"chunk_size {chunk_size} does not fit in 64 bits")
 
 
-def _tensor_arguments(x, dt, A, B, C, D, initial_states):
+def _tensor_arguments(x, dt, A, B, C, D, initial_states, z=None,
+                      dt_bias=None):
     """(name, tensor) of every tensor given, in the C ABI's order."""
     named = [("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)]
     return named + [(name, t) for name, t in (("D", D),
                                               ("initial_states",
-                                               initial_states))
+                                               initial_states),
+                                              ("dt_bias", dt_bias),
+                                              ("z", z))
                     if t is not None]
 
 
@@ -131,6 +136,13 @@ def _workspace_size(problem, sizes):
     return size
 
 
+def _y_dtype(x, y_f32):
+    """y's dtype: f32 on request, else x's (bf16, which the kernel stores
+    directly; for an x of another dtype, which the library rejects, f32)."""
+    return (torch.bfloat16 if x.dtype == torch.bfloat16 and not y_f32
+            else torch.float32)
+
+
 _raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
 
 
@@ -144,13 +156,17 @@ def _current_stream(device):
 
 
 def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
-         return_final_states):
-    """tilec_mamba2_forward on tensors already known to be on `device`, a
-    CUDA device: makes its context current and calls the C ABI on its
-    current stream with a workspace from the torch allocator. Returns (y in
-    x's dtype, the final states or None). torch's current device is not
-    changed: every allocation names the device and the C ABI runs in the
-    context made current."""
+         return_final_states, z=None, dt_bias=None, dt_softplus=False,
+         dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
+         return_chunk_states=False):
+    """tilec_mamba2_forward_with_options on tensors already known to be on
+    `device`, a CUDA device: makes its context current and calls the C ABI
+    on its current stream with a workspace from the torch allocator.
+    Returns (y in x's dtype, or f32 with y_f32; the final states or None;
+    the states entering each chunk or None). dt is clamped to
+    [dt_limit_low, dt_limit_high] (infinite bounds clamp nothing). torch's
+    current device is not changed: every allocation names the device and
+    the C ABI runs in the context made current."""
     _check_chunk(chunk_size)
     batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
     sizes = (batch, seqlen, heads, groups, headdim, dstate, chunk_size)
@@ -161,40 +177,56 @@ def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
         _prepared.add(device.index)
     if D is None:
         D = _zero_d(device, heads)
-    y = torch.empty((batch, seqlen, heads, headdim), dtype=torch.float32,
+    y = torch.empty((batch, seqlen, heads, headdim), dtype=_y_dtype(x, y_f32),
                     device=device)
     final = (torch.empty((batch, heads, headdim, dstate), dtype=torch.float32,
                          device=device) if return_final_states else None)
-    tensors = [x, dt, A, B, C, D, initial_states, y, final]
+    states = None
+    if return_chunk_states:
+        nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
+        states = torch.empty((batch, nchunks, heads, headdim, dstate),
+                             dtype=torch.float32, device=device)
+    tensors = [x, dt, A, B, C, D, initial_states, y, final, z, dt_bias,
+               states]
+    limit = (None if dt_limit_low == -math.inf and dt_limit_high == math.inf
+             else (dt_limit_low, dt_limit_high))
+    options = dict(dt_softplus=dt_softplus, dt_limit=limit)
     stream = _current_stream(device)
     try:
         workspace_bytes = _workspace_size(problem, sizes)
     except Mamba2Error:
         # The problem is invalid: the forward reports it, or whatever its
         # documented order finds first, without touching memory.
-        _capi.tensors_forward(problem, tensors, stream=stream)
+        _capi.tensors_forward(problem, tensors, stream=stream, **options)
         raise
     workspace = torch.empty(workspace_bytes, dtype=torch.uint8, device=device)
     _capi.tensors_forward(problem, tensors, workspace=workspace.data_ptr(),
-                          workspace_bytes=workspace_bytes, stream=stream)
-    return y.to(x.dtype), final
+                          workspace_bytes=workspace_bytes, stream=stream,
+                          **options)
+    return y, final, states
 
 
 def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
-            return_final_states=False):
+            return_final_states=False, z=None, dt_bias=None,
+            dt_softplus=False, dt_limit_low=-math.inf, dt_limit_high=math.inf,
+            y_f32=False, return_chunk_states=False):
     """The op's implementation: checks the devices, makes the device's
-    context current, and calls tilec_mamba2_forward on the current stream
-    with a workspace from the torch allocator. Returns (y in x's dtype,
-    final states in f32, or an empty f32 tensor when not asked for).
-    Works with any torch; chunk_scan_combined is the public entry."""
+    context current, and calls tilec_mamba2_forward_with_options on the
+    current stream with a workspace from the torch allocator. Returns (y in
+    x's dtype, or f32 with y_f32; final states in f32; the states entering
+    each chunk (batch, nchunks, heads, headdim, dstate) f32), the last two
+    empty f32 tensors when not asked for. dt is clamped to [dt_limit_low,
+    dt_limit_high] (infinite bounds clamp nothing). Works with any torch;
+    chunk_scan_combined is the public entry."""
     device = _check_devices(
-        _tensor_arguments(x, dt, A, B, C, D, initial_states))
-    y, final = _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
-                    return_final_states)
-    if final is None:
-        final = torch.empty((0,), dtype=torch.float32, device=device)
-    return y, final
-
+        _tensor_arguments(x, dt, A, B, C, D, initial_states, z, dt_bias))
+    y, final, states = _run(device, x, dt, A, B, C, chunk_size, D,
+                            initial_states, return_final_states, z, dt_bias,
+                            dt_softplus, dt_limit_low, dt_limit_high, y_f32,
+                            return_chunk_states)
+    empty = torch.empty((0,), dtype=torch.float32, device=device)
+    return (y, empty if final is None else final,
+            empty if states is None else states)
 
 def _eager(device, x):
     """Whether a call can skip the dispatcher and run the implementation
@@ -208,13 +240,20 @@ def _eager(device, x):
 
 
 def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
-          return_final_states=False):
+          return_final_states=False, z=None, dt_bias=None, dt_softplus=False,
+          dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
+          return_chunk_states=False):
     batch, seqlen, heads, headdim, _, dstate = problem_sizes(x, B)
-    y = x.new_empty((batch, seqlen, heads, headdim))
+    y = x.new_empty((batch, seqlen, heads, headdim),
+                    dtype=_y_dtype(x, y_f32))
     final = x.new_empty(
         (batch, heads, headdim, dstate) if return_final_states else (0,),
         dtype=torch.float32)
-    return y, final
+    nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
+    states = x.new_empty(
+        (batch, nchunks, heads, headdim, dstate) if return_chunk_states
+        else (0,), dtype=torch.float32)
+    return y, final, states
 
 
 if HAS_OP:
@@ -222,14 +261,36 @@ if HAS_OP:
     def _op(x: torch.Tensor, dt: torch.Tensor, A: torch.Tensor,
             B: torch.Tensor, C: torch.Tensor, chunk_size: int,
             D: Optional[torch.Tensor], initial_states: Optional[torch.Tensor],
-            return_final_states: bool) -> Tuple[torch.Tensor, torch.Tensor]:
+            return_final_states: bool, z: Optional[torch.Tensor],
+            dt_bias: Optional[torch.Tensor], dt_softplus: bool,
+            dt_limit_low: float, dt_limit_high: float, y_f32: bool,
+            return_chunk_states: bool
+            ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         return forward(x, dt, A, B, C, chunk_size, D, initial_states,
-                       return_final_states)
+                       return_final_states, z, dt_bias, dt_softplus,
+                       dt_limit_low, dt_limit_high, y_f32,
+                       return_chunk_states)
 
     @_op.register_fake
-    def _(x, dt, A, B, C, chunk_size, D, initial_states, return_final_states):
+    def _(x, dt, A, B, C, chunk_size, D, initial_states, return_final_states,
+          z, dt_bias, dt_softplus, dt_limit_low, dt_limit_high, y_f32,
+          return_chunk_states):
         return _fake(x, dt, A, B, C, chunk_size, D, initial_states,
-                     return_final_states)
+                     return_final_states, z, dt_bias, dt_softplus,
+                     dt_limit_low, dt_limit_high, y_f32, return_chunk_states)
+
+
+def _dt_limit(dt_limit):
+    """(low, high) as the f32 values the kernel compares with (ctypes'
+    c_float: a bound beyond f32's range becomes infinite, as it would in
+    mamba_ssm's Triton kernel); the library checks low <= high."""
+    try:
+        low, high = dt_limit
+        low, high = float(low), float(high)
+    except (TypeError, ValueError):
+        raise TypeError("tilec.mamba2.chunk_scan_combined: dt_limit must be "
+                        f"a pair of numbers, not {dt_limit!r}") from None
+    return ctypes.c_float(low).value, ctypes.c_float(high).value
 
 
 def _unsupported(argument, why):
@@ -241,14 +302,15 @@ def _unsupported(argument, why):
 def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
-                     state_dtype):
+                     state_dtype, y_dtype=None, return_chunk_states=False):
     """What the C ABI cannot express or check: the arguments' Python types
     and the options of mamba_ssm that tilec does not implement."""
     for name, value in (("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)):
         if not isinstance(value, torch.Tensor):
             raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
                             f"be a torch.Tensor, not {type(value).__name__}")
-    for name, value in (("D", D), ("initial_states", initial_states)):
+    for name, value in (("D", D), ("initial_states", initial_states),
+                        ("z", z), ("dt_bias", dt_bias)):
         if value is not None and not isinstance(value, torch.Tensor):
             raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
                             f"be a torch.Tensor or None, not "
@@ -257,27 +319,26 @@ def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
         raise TypeError(f"tilec.mamba2.chunk_scan_combined: chunk_size must "
                         f"be an int, not {type(chunk_size).__name__}")
     _check_chunk(chunk_size)
-    for name, value in (("z", z), ("dt_bias", dt_bias), ("seq_idx", seq_idx),
-                        ("cu_seqlens", cu_seqlens)):
+    for name, value in (("seq_idx", seq_idx), ("cu_seqlens", cu_seqlens)):
         if value is not None:
             raise _unsupported(name, "pass None")
-    if dt_softplus:
-        raise _unsupported("dt_softplus=True",
-                           "apply softplus (and any bias) to dt first")
-    if tuple(dt_limit) != (0.0, float("inf")):
-        raise _unsupported(f"dt_limit={tuple(dt_limit)}",
-                           "only the default (0.0, inf) is")
+    if not isinstance(dt_softplus, bool):
+        raise TypeError("tilec.mamba2.chunk_scan_combined: dt_softplus must "
+                        f"be a bool, not {type(dt_softplus).__name__}")
+    _dt_limit(dt_limit)
+    if y_dtype not in (None, torch.float32, torch.bfloat16):
+        raise _unsupported(f"y_dtype={y_dtype}",
+                           "y is x's dtype (None) or torch.float32")
     if return_varlen_states:
         raise _unsupported("return_varlen_states=True", "pass False")
     if state_dtype is not None and state_dtype != torch.float32:
         raise _unsupported(f"state_dtype={state_dtype}",
                            "the states are f32: pass None or torch.float32")
-    if D is not None and D.dim() == 2:
-        raise _unsupported("a 2-d D (mamba_ssm's (heads, headdim))",
-                           "D must have shape (heads,)")
-    if not isinstance(return_final_states, bool):
-        raise TypeError("tilec.mamba2.chunk_scan_combined: "
-                        "return_final_states must be a bool")
+    for name, value in (("return_final_states", return_final_states),
+                        ("return_chunk_states", return_chunk_states)):
+        if not isinstance(value, bool):
+            raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
+                            "be a bool")
 
 
 def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
@@ -285,18 +346,25 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                         cu_seqlens=None, dt_softplus=False,
                         dt_limit=(0.0, float("inf")),
                         return_final_states=False, return_varlen_states=False,
-                        state_dtype=None):
+                        state_dtype=None, y_dtype=None,
+                        return_chunk_states=False):
     """mamba_ssm's mamba_chunk_scan_combined, forward only.
 
-    x (batch, seqlen, heads, headdim) bf16; dt (batch, seqlen, heads) f32,
-    after bias and softplus (non-negative: a negative dt is used as is,
-    where mamba_ssm's default dt_limit would clamp it to 0); A (heads,) f32;
-    B, C (batch, seqlen, groups, dstate) bf16; D (heads,) f32 or None;
-    initial_states (batch, heads, headdim, dstate) f32 or None. Any strides.
-    Returns y (batch, seqlen, heads, headdim) in x's dtype (the kernels
-    write f32; it is converted), and with return_final_states=True the
-    tuple (y, final_states) with final_states (batch, heads, headdim,
-    dstate) f32, as mamba_ssm does.
+    x (batch, seqlen, heads, headdim) bf16; dt (batch, seqlen, heads) f32;
+    A (heads,) f32; B, C (batch, seqlen, groups, dstate) bf16; D (heads,)
+    or (heads, headdim) f32 or None; z (batch, seqlen, heads, headdim) bf16
+    or None: y <- y * silu(z) after D; dt_bias (heads,) f32 or None;
+    dt_softplus: dt <- softplus(dt + dt_bias) (mamba_ssm's, threshold 20);
+    dt_limit (low, high): dt clamped after bias and softplus (default (0,
+    inf), as mamba_ssm: negative steps become 0); initial_states (batch,
+    heads, headdim, dstate) f32 or None. Any strides. Returns y (batch,
+    seqlen, heads, headdim) in x's dtype, stored by the kernel in that
+    dtype (y_dtype=torch.float32, a tilec extension, returns the f32
+    result instead), and with return_final_states=True the tuple (y,
+    final_states) with final_states (batch, heads, headdim, dstate) f32,
+    as mamba_ssm does. return_chunk_states=True (tilec's) appends the
+    states entering each chunk, (batch, nchunks, heads, headdim, dstate)
+    f32 (mamba_ssm's internal `states`, what a backward pass needs).
 
     Raises TypeError for an argument of the wrong Python type,
     NotImplementedError naming an option tilec does not implement,
@@ -306,22 +374,29 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
-                     state_dtype)
-    device = _check_same_device(
-        _tensor_arguments(x, dt, A, B, C, D, initial_states))
+                     state_dtype, y_dtype, return_chunk_states)
+    device = _check_same_device(_tensor_arguments(
+        x, dt, A, B, C, D, initial_states, z, dt_bias))
+    low, high = _dt_limit(dt_limit)
     if not HAS_OP:
         raise TorchVersionError(
             "tilec.mamba2.chunk_scan_combined is a torch.library.custom_op "
             f"and needs torch >= {MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}"
             f"; this is torch {torch.__version__}")
     if _eager(device, x):
-        y, final_states = _run(device, x, dt, A, B, C, chunk_size, D,
-                               initial_states, return_final_states)
+        y, final_states, chunk_states = _run(
+            device, x, dt, A, B, C, chunk_size, D, initial_states,
+            return_final_states, z, dt_bias, dt_softplus, low, high,
+            y_dtype == torch.float32, return_chunk_states)
     else:
-        y, final_states = torch.ops.tilec.mamba2_chunk_scan_combined(
-            x, dt, A, B, C, chunk_size, D, initial_states,
-            return_final_states)
-    return (y, final_states) if return_final_states else y
+        y, final_states, chunk_states = (
+            torch.ops.tilec.mamba2_chunk_scan_combined(
+                x, dt, A, B, C, chunk_size, D, initial_states,
+                return_final_states, z, dt_bias, dt_softplus, low, high,
+                y_dtype == torch.float32, return_chunk_states))
+    result = (y,) + ((final_states,) if return_final_states else ()) + (
+        (chunk_states,) if return_chunk_states else ())
+    return result if len(result) > 1 else y
 
 
 # The decode step: mamba_ssm's selective_state_update.

@@ -74,6 +74,9 @@ struct ErrorLine {
   int64_t first = -1;
   double firstGot = 0, firstWant = 0, firstBound = 0;
   double errorSquares = 0, wantSquares = 0, scaleSquares = 0;
+  /// The relative error the output's own arithmetic and rounding may add
+  /// to every element (a gate, a bf16 y): part of the norm-wise bound.
+  double relativeSlack = 0;
 
   double normwiseError() const;
   double normwiseBound() const;
@@ -114,7 +117,34 @@ using ForwardRun =
 ::testing::AssertionResult
 forwardMatchesReference(const Problem &problem, bool withInitialState,
                         const ForwardRun &run,
-                        const std::vector<BatchHead> &sample = {});
+                        const std::vector<BatchHead> &sample = {},
+                        const HostFeatures &features = {});
+
+/// The options the feature tests run (CPU and GPU alike), each with a name
+/// for the test: dt bias + softplus + a limit that clamps, D per channel, z
+/// with D per head and per channel, bf16 y, and all of them at once.
+struct FeatureCase {
+  const char *name;
+  HostFeatures features;
+};
+const std::vector<FeatureCase> &featureCases();
+void PrintTo(const FeatureCase &feature, std::ostream *os);
+
+/// The shapes the feature tests run: ragged, several chunks and one short
+/// one, shared and per-group B and C.
+const std::vector<Shape> &featureShapes();
+
+/// Compares the states entering each chunk, (batch, nchunks, heads,
+/// headdim, dstate) row-major in `chunkStates`, with the f64 recurrence run
+/// over each chunk's prefix (its final state and error scale); chunk 0's
+/// is the initial state (or zero) exactly.
+::testing::AssertionResult
+chunkStatesMatchReference(HostProblem &host, bool withInitialState,
+                          const std::vector<float> &chunkStates);
+
+/// How many raw dt of `host` the limit clamps (below, above): a test of the
+/// limit asserts both are positive, so the clamp is exercised.
+std::pair<int64_t, int64_t> clampedSteps(const HostProblem &host);
 
 } // namespace tilec::mamba2::testing
 

@@ -61,6 +61,89 @@ INSTANTIATE_TEST_SUITE_P(
       return shapeName(std::get<0>(info.param), std::get<1>(info.param));
     });
 
+// mamba_ssm's options (featureCases(): dt bias, softplus, a limit that
+// clamps, D per channel, z with and without D per channel, bf16 y, all at
+// once) against the recurrence with the same options, on ragged shapes with
+// several chunks, a short one, and per-group B and C.
+class ForwardFeatures
+    : public ::testing::TestWithParam<std::tuple<FeatureCase, Shape>> {};
+
+TEST_P(ForwardFeatures, MatchesRecurrence) {
+  auto [feature, shape] = GetParam();
+  EXPECT_TRUE(forwardMatchesReference(shape.problem(), true, cpuRun(), {},
+                                      feature.features));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Options, ForwardFeatures,
+    ::testing::Combine(::testing::ValuesIn(featureCases()),
+                       ::testing::ValuesIn(featureShapes())),
+    [](const ::testing::TestParamInfo<std::tuple<FeatureCase, Shape>> &info) {
+      return std::string(std::get<0>(info.param).name) + "_" +
+             shapeName(std::get<1>(info.param), true);
+    });
+
+// The limit of the feature cases clamps steps at both ends: the clamp is
+// exercised, not only passed through.
+TEST(ForwardFeatureInputs, DtLimitClampsBothEnds) {
+  for (const FeatureCase &feature : featureCases()) {
+    if (feature.features.dtLimit.low == DtLimit{}.low)
+      continue;
+    SCOPED_TRACE(feature.name);
+    HostProblem host = HostProblem::random(featureShapes()[0].problem(),
+                                           tilec::testing::testSeed(),
+                                           feature.features);
+    auto [below, above] = clampedSteps(host);
+    const int64_t steps = static_cast<int64_t>(host.dt.size());
+    EXPECT_GT(below, steps / 50) << "steps clamped up to the low limit";
+    EXPECT_GT(above, steps / 100) << "steps clamped down to the high limit";
+  }
+}
+
+// A bf16 y is the f32 y rounded once: the same inputs give y_bf16 =
+// bf16(y_f32) bit for bit on the CPU, where both runs compute the same f32.
+TEST(ForwardFeatureInputs, Bf16YIsTheRoundedF32Y) {
+  const Problem problem = featureShapes()[1].problem();
+  const uint64_t seed = tilec::testing::testSeed();
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  HostFeatures features = featureCases().back().features;
+  HostProblem host = HostProblem::random(problem, seed, features);
+  features.yBf16 = false;
+  HostProblem f32 = HostProblem::random(problem, seed, features);
+  host.poisonOutputs();
+  f32.poisonOutputs();
+  ASSERT_TRUE(forwardCpu(problem, host.inputs(true), host.outputs()).ok());
+  ASSERT_TRUE(forwardCpu(problem, f32.inputs(true), f32.outputs()).ok());
+  ASSERT_EQ(host.yBf16.size(), f32.y.size());
+  for (size_t i = 0; i < f32.y.size(); ++i)
+    ASSERT_EQ(host.yBf16[i], toBF16(f32.y[i])) << "element " << i;
+}
+
+// The states entering each chunk on request, in the caller's memory (with
+// options, which change the states through dt): each against the
+// recurrence over the chunk's prefix; y and the final state unchanged.
+TEST(ForwardOutputs, ChunkStatesOnRequest) {
+  const Problem problem = featureShapes()[1].problem();
+  const uint64_t seed = tilec::testing::testSeed();
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  HostProblem host =
+      HostProblem::random(problem, seed, featureCases().front().features);
+  host.poisonOutputs();
+  std::vector<float> states(problem.batch * problem.numChunks() *
+                                problem.heads * problem.headdim *
+                                problem.dstate,
+                            NAN);
+  Outputs outputs = host.outputs();
+  outputs.chunkStates = Tensor::contiguous(
+      states.data(), DType::F32,
+      {problem.batch, problem.numChunks(), problem.heads, problem.headdim,
+       problem.dstate});
+  Status status = forwardCpu(problem, host.inputs(true), outputs);
+  ASSERT_TRUE(status.ok()) << status.message();
+  EXPECT_TRUE(chunkStatesMatchReference(host, true, states));
+  EXPECT_TRUE(matchesReference(host, true));
+}
+
 // Tiles smaller than the problem: several head and state tiles per head,
 // compute_out's walk over dstate and over column tiles below the diagonal,
 // row tiles inside a chunk, and heads split over chunk_cumsum programs.

@@ -181,7 +181,10 @@ TEST_F(CApiValidation, UnsupportedDtype) {
     const int32_t supported = tensor->descriptor.dtype;
     for (int32_t dtype :
          {TILEC_MAMBA2_F32, TILEC_MAMBA2_F16, TILEC_MAMBA2_BF16}) {
-      if (dtype == supported)
+      // y may also be bf16 (OptionsValidation.DPerChannelAndBf16Y), dt any
+      // of the three.
+      if (dtype == supported || tensor == &args.dt ||
+          (tensor == &args.y && dtype == TILEC_MAMBA2_BF16))
         continue;
       tensor->descriptor.dtype = dtype;
       EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_DTYPE);
@@ -308,12 +311,12 @@ TEST_F(CApiValidation, ChecksComeInTheDocumentedOrder) {
   a.x.shape[0] = 3;
   EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK);
   a.problem.chunk = 64;
-  a.dt.strides[0] = -1;
+  a.B.strides[0] = -1;
   EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_SHAPE);
   a.x.shape[0] = 2;
-  a.dt.descriptor.dtype = TILEC_MAMBA2_BF16;
+  a.B.descriptor.dtype = TILEC_MAMBA2_F32;
   EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_DTYPE);
-  a.dt.descriptor.dtype = TILEC_MAMBA2_F32;
+  a.B.descriptor.dtype = TILEC_MAMBA2_BF16;
   a.x.descriptor.data = static_cast<char *>(a.x.descriptor.data) + 1;
   EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_STRIDE);
 }
@@ -322,12 +325,13 @@ TEST_F(CApiValidation, WorkspaceSizeQuery) {
   size_t bytes = 0;
   ASSERT_EQ(tilec_mamba2_workspace_size(&args.problem, &bytes),
             TILEC_MAMBA2_SUCCESS);
-  // G: 2 * 4 * 2 chunks * 64; states: 2 * 2 * 4 * 32 * 16; final state:
-  // 2 * 4 * 32 * 16; f32, each buffer starting on 256 bytes.
+  // dt_chunks and G: 2 * 4 * 2 chunks * 64 each; states: 2 * 2 * 4 * 32 *
+  // 16; final state: 2 * 4 * 32 * 16; f32, each buffer starting on 256
+  // bytes.
   const size_t g = 2 * 4 * 2 * 64 * 4, states = 2 * 2 * 4 * 32 * 16 * 4,
                final = 2 * 4 * 32 * 16 * 4;
   auto align = [](size_t v) { return (v + 255) / 256 * 256; };
-  EXPECT_EQ(bytes, align(align(g) + states) + final);
+  EXPECT_EQ(bytes, align(align(align(g) + g) + states) + final);
 
   Problem p{2, 100, 4, 2, 32, 16, 64};
   size_t cppBytes = 0;
@@ -425,6 +429,201 @@ TEST(CppApi, TileConfigMustBeTheCompiledOne) {
   in.x.shape[3] = 33;
   status = forwardGpu(p, in, out, options);
   EXPECT_EQ(status.message(), validate(p, in, out).message());
+}
+
+//===----------------------------------------------------------------------===//
+// tilec_mamba2_forward_with_options: mamba_ssm's options
+//===----------------------------------------------------------------------===//
+
+class OptionsValidation : public CApiValidation {
+protected:
+  OptionsValidation() {
+    args.withZ = args.withDtBias = true;
+    args.options.dt_softplus = 1;
+    args.options.dt_limit = 1;
+    args.options.dt_min = 0.0f;
+    args.options.dt_max = std::numeric_limits<float>::infinity();
+  }
+};
+
+TEST_F(OptionsValidation, ValidOptionsReachTheDriver) {
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status))
+      << statusName(status) << ": " << tilec_mamba2_last_error();
+  // No options at all, and a zero-filled struct: tilec_mamba2_forward's.
+  status = args.forwardWithOptions(/*withOptions=*/false);
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  tilec_mamba2_options none{};
+  none.size = sizeof none;
+  args.options = none;
+  args.withZ = args.withDtBias = false;
+  status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+}
+
+TEST_F(OptionsValidation, DPerChannelAndBf16Y) {
+  CTensor d(args.D.descriptor.data, TILEC_MAMBA2_F32,
+            {kProblem.heads, kProblem.headdim});
+  args.D = d;
+  args.y.descriptor.dtype = TILEC_MAMBA2_BF16;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  // Both are rules of the shared validation, so the first function takes
+  // them too.
+  status = args.forward();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  args.D.shape[1] = kProblem.headdim + 1;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("D (heads, headdim)"),
+            std::string::npos);
+  args.D = d;
+  args.y.descriptor.dtype = TILEC_MAMBA2_F16;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("f32 and bf16"),
+            std::string::npos);
+}
+
+TEST_F(OptionsValidation, OptionsTensorsAreChecked) {
+  struct Case {
+    const char *name;
+    CTensor *tensor;
+  };
+  for (Case c : {Case{"z", &args.z}, Case{"dt bias", &args.dtBias}}) {
+    SCOPED_TRACE(c.name);
+    const CTensor saved = *c.tensor;
+    c.tensor->shape[0] += 1;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+    EXPECT_EQ(std::string(tilec_mamba2_last_error()).find(c.name), 0u)
+        << tilec_mamba2_last_error();
+    *c.tensor = saved;
+    c.tensor->descriptor.dtype = TILEC_MAMBA2_F16;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+    *c.tensor = saved;
+    c.tensor->descriptor.data = nullptr;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_NULL_POINTER);
+    *c.tensor = saved;
+    c.tensor->strides[0] = -1;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+    *c.tensor = saved;
+    c.tensor->descriptor.rank = TILEC_MAMBA2_MAX_RANK + 1;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+    *c.tensor = saved;
+    c.tensor->descriptor.data =
+        static_cast<char *>(c.tensor->descriptor.data) + 1;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_UNALIGNED);
+    *c.tensor = saved;
+  }
+}
+
+TEST_F(OptionsValidation, ChunkStatesAreChecked) {
+  args.withChunkStates = true;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  const CTensor saved = args.chunkStates;
+  args.chunkStates.shape[1] += 1;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("chunk states"), 0u);
+  args.chunkStates = saved;
+  args.chunkStates.strides[2] = 0;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+  args.chunkStates = saved;
+  args.chunkStates.descriptor.dtype = TILEC_MAMBA2_BF16;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  args.chunkStates = saved;
+  args.chunkStates.descriptor.data =
+      static_cast<char *>(args.chunkStates.descriptor.data) + 2;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_UNALIGNED);
+}
+
+TEST_F(OptionsValidation, DtLimitIsAnInterval) {
+  args.options.dt_min = 1.0f;
+  args.options.dt_max = 0.5f;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("dt limit"),
+            std::string::npos);
+  args.options.dt_min = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  // Without dt_limit set, the bounds are not read.
+  args.options.dt_limit = 0;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+}
+
+TEST_F(OptionsValidation, ChecksComeInTheDocumentedOrder) {
+  // The struct's size before everything; the initial state before dt_bias
+  // before z; the dt limit after the inputs and before y.
+  args.options.size = 0;
+  args.x.shape[0] = 3;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  args.options.size = sizeof(tilec_mamba2_options);
+  args.x.shape[0] = 2;
+  args.y.descriptor.dtype = TILEC_MAMBA2_F16;
+  args.options.dt_min = 2.0f;
+  args.options.dt_max = 1.0f;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("dt limit"),
+            std::string::npos);
+  args.z.descriptor.dtype = TILEC_MAMBA2_F32;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("z "), 0u);
+  args.dtBias.shape[0] = 5;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("dt bias"), 0u);
+  args.initialState.strides[0] = -1;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("initial state"), 0u);
+}
+
+TEST_F(OptionsValidation, StructSizeIsChecked) {
+  args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V1 - 1;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("size"),
+            std::string::npos);
+  args.options.size = 0;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  // A later version's struct: fields past this library's are accepted when
+  // zero (they ask for nothing) and refused otherwise.
+  struct Later {
+    tilec_mamba2_options v1;
+    int64_t newOption;
+  } later{};
+  later.v1 = args.options;
+  later.v1.size = sizeof later;
+  later.v1.z = args.z.get();
+  later.v1.dt_bias = args.dtBias.get();
+  auto call = [&] {
+    return tilec_mamba2_forward_with_options(
+        &args.problem, args.x.get(), args.dt.get(), args.A.get(),
+        args.B.get(), args.C.get(), args.D.get(), args.initialState.get(),
+        args.y.get(), args.finalState.get(), &later.v1, nullptr, 0, nullptr);
+  };
+  int status = call();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  later.newOption = 1;
+  EXPECT_MAMBA2_STATUS(call(), TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("this library"),
+            std::string::npos);
 }
 
 } // namespace

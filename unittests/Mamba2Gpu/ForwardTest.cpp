@@ -51,6 +51,33 @@ INSTANTIATE_TEST_SUITE_P(
       return shapeName(std::get<0>(info.param), std::get<1>(info.param));
     });
 
+// mamba_ssm's options on the GPU, as on the CPU (featureCases()), and on a
+// long sequence with every chunk of 256.
+class ForwardFeaturesGpu
+    : public ForwardGpuTest,
+      public ::testing::WithParamInterface<std::tuple<FeatureCase, Shape>> {};
+
+TEST_P(ForwardFeaturesGpu, MatchesTheF64Reference) {
+  auto [feature, shape] = GetParam();
+  EXPECT_TRUE(gpuForwardMatchesReference(cu(), shape.problem(), true, stream,
+                                         {}, {}, feature.features));
+}
+
+std::vector<Shape> gpuFeatureShapes() {
+  std::vector<Shape> shapes = featureShapes();
+  shapes.push_back({2, 600, 2, 4, 64, 64, 256});
+  return shapes;
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Options, ForwardFeaturesGpu,
+    ::testing::Combine(::testing::ValuesIn(featureCases()),
+                       ::testing::ValuesIn(gpuFeatureShapes())),
+    [](const ::testing::TestParamInfo<std::tuple<FeatureCase, Shape>> &info) {
+      return std::string(std::get<0>(info.param).name) + "_" +
+             shapeName(std::get<1>(info.param), true);
+    });
+
 TEST_F(ForwardGpuTest, DefaultStream) {
   EXPECT_TRUE(
       gpuForwardMatchesReference(cu(), kShapes[3].problem(), true, nullptr));
@@ -211,6 +238,39 @@ TEST_F(ForwardGpuTest, CApiOnStridedTensors) {
   EXPECT_TRUE(matchesReference(host, true));
 }
 
+// Every option through tilec_mamba2_forward_with_options: z, dt bias,
+// softplus, a limit that clamps, D per channel, a bf16 y.
+TEST_F(ForwardGpuTest, CApiWithEveryOption) {
+  const Problem p = featureShapes()[1].problem();
+  const uint64_t seed = tilec::testing::testSeed();
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  HostProblem host =
+      HostProblem::random(p, seed, featureCases().back().features);
+  ASSERT_TRUE(host.features.z && host.features.yBf16 &&
+              host.features.dPerChannel && host.features.dtSoftplus);
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  ASSERT_TRUE(device.upload());
+  ASSERT_TRUE(device.poisonOutputs());
+  CArguments args = deviceArguments(device, p);
+  const Inputs in = device.inputs(true);
+  args.D = CTensor(in.D.data, TILEC_MAMBA2_F32, {p.heads, p.headdim});
+  args.y.descriptor.dtype = TILEC_MAMBA2_BF16;
+  args.z.descriptor.data = in.z->data;
+  args.dtBias.descriptor.data = in.dtBias->data;
+  args.withZ = args.withDtBias = true;
+  args.options.dt_softplus = 1;
+  args.options.dt_limit = 1;
+  args.options.dt_min = host.features.dtLimit.low;
+  args.options.dt_max = host.features.dtLimit.high;
+  args.stream = stream;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+  TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+  ASSERT_TRUE(device.checkGuards());
+  ASSERT_TRUE(device.download());
+  EXPECT_TRUE(matchesReference(host, true));
+}
+
 TEST_F(ForwardGpuTest, CApiNullStridesAreRowMajor) {
   const Problem p = kShapes[7].problem();
   const uint64_t seed = tilec::testing::testSeed();
@@ -273,6 +333,71 @@ TEST_F(ForwardGpuTest, HostPointersAreNotDevicePointers) {
   EXPECT_FALSE(status.ok());
   EXPECT_NE(status.message().find("device memory"), std::string::npos)
       << status.message();
+}
+
+// The options' tensors are checked like the others: host memory for z or
+// dt_bias is refused, naming it, and nothing is launched.
+TEST_F(ForwardGpuTest, OptionTensorsInHostMemoryAreRefused) {
+  const Problem p = featureShapes()[0].problem();
+  HostProblem host =
+      HostProblem::random(p, 1, featureCases().back().features);
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  const Inputs in = device.inputs(true);
+  for (const char *name : {"z", "dt bias"}) {
+    SCOPED_TRACE(name);
+    CArguments args = deviceArguments(device, p);
+    args.D = CTensor(in.D.data, TILEC_MAMBA2_F32, {p.heads, p.headdim});
+    args.y.descriptor.dtype = TILEC_MAMBA2_BF16;
+    args.z.descriptor.data = in.z->data;
+    args.dtBias.descriptor.data = in.dtBias->data;
+    args.withZ = args.withDtBias = true;
+    if (std::string(name) == "z")
+      args.z.descriptor.data = host.z.data();
+    else
+      args.dtBias.descriptor.data = host.dtBias.data();
+    args.stream = stream;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER);
+    EXPECT_EQ(std::string(tilec_mamba2_last_error()).find(name), 0u)
+        << tilec_mamba2_last_error();
+  }
+}
+
+// The states entering each chunk on request, written into the caller's
+// buffer (guard zones around it), each against the recurrence over the
+// chunk's prefix.
+TEST_F(ForwardGpuTest, ChunkStatesOnRequest) {
+  const Problem p = featureShapes()[1].problem();
+  const uint64_t seed = tilec::testing::testSeed();
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  HostProblem host =
+      HostProblem::random(p, seed, featureCases().front().features);
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  ASSERT_TRUE(device.upload());
+  ASSERT_TRUE(device.poisonOutputs());
+  const std::vector<int64_t> shape = {p.batch, p.numChunks(), p.heads,
+                                      p.headdim, p.dstate};
+  std::vector<float> states(p.batch * p.numChunks() * p.heads * p.headdim *
+                            p.dstate);
+  DeviceBuffer buffer(cu(), states.size() * 4, kOutputGuard);
+  ASSERT_TRUE(buffer.ok());
+  TILEC_CU_ASSERT(
+      cu().memsetD32(buffer.address(), 0x7fc00000u, states.size()));
+  ASSERT_TRUE(buffer.fillGuards());
+  Outputs out = device.outputs();
+  out.chunkStates = Tensor::contiguous(buffer.get(), DType::F32, shape);
+  Status status = forwardGpu(p, device.inputs(true), out, {}, stream);
+  ASSERT_TRUE(status.ok()) << status.message();
+  TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+  ASSERT_TRUE(buffer.checkGuards("chunk states"));
+  ASSERT_TRUE(device.checkGuards());
+  TILEC_CU_ASSERT(
+      cu().memcpyDtoH(states.data(), buffer.address(), states.size() * 4));
+  ASSERT_TRUE(device.download());
+  EXPECT_TRUE(chunkStatesMatchReference(host, true, states));
+  EXPECT_TRUE(matchesReference(host, true));
 }
 
 TEST_F(ForwardGpuTest, NoCurrentContext) {

@@ -125,6 +125,29 @@ TEST_F(HostCost, EachRangeIsAskedAboutOnce) {
   }
 }
 
+// mamba_ssm's options cost no driver call of their own: z and dt_bias are
+// two more ranges asked about once, then the same eleven calls.
+TEST_F(HostCost, OptionsAddOnlyTheirRanges) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments args = arguments();
+  args.withZ = args.withDtBias = true;
+  args.options.dt_softplus = 1;
+  args.options.dt_limit = 1;
+  args.options.dt_max = 1.0f;
+  args.y.descriptor.dtype = TILEC_MAMBA2_BF16;
+  ASSERT_EQ(tilec_mamba2_prepare(), TILEC_MAMBA2_SUCCESS)
+      << tilec_mamba2_last_error();
+  auto first = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+  });
+  expectSteadyState(first, 12);
+  auto later = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+  });
+  expectSteadyState(later, 0);
+}
+
 TEST_F(HostCost, TensorsOfOneAllocationNeedOneQuery) {
   if (*mode())
     GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";

@@ -3,8 +3,8 @@
 // Compiles the three kernels from their embedded text (parse, tile-bind-params
 // with the chunk and tile sizes, Executable::compile), once per configuration,
 // and runs them in order on host buffers:
-//   chunk_cumsum -> G;  fwd_pass_state -> per-chunk states, final state;
-//   compute_out -> y.
+//   chunk_cumsum -> dt_chunks (dt transformed), G;
+//   fwd_pass_state -> per-chunk states, final state;  compute_out -> y.
 // The decode step's state_update kernel is compiled and run the same way.
 //
 //===----------------------------------------------------------------------===//
@@ -62,10 +62,21 @@ std::string binding(const char *name, int64_t value) {
   return std::string(name) + "=" + std::to_string(value);
 }
 
-/// Parses kernel `name` from its embedded text, binds `params` and compiles
-/// it for the interpreter.
+/// The line of chunk_cumsum.mlir that sets dt's element type, and what an
+/// instance for `dtype` makes of it (as kernels/mamba2/CMakeLists.txt does
+/// for the GPU).
+constexpr const char *kDtElementLine = "\n!DtElement = f32\n";
+
+std::string dtElementLine(DType dtype) {
+  return std::string("\n!DtElement = ") + dtypeName(dtype) + "\n";
+}
+
+/// Parses kernel `name` from its embedded text (with `rewrite` applied: a
+/// line of the text and its replacement, for an element-type instance),
+/// binds `params` and compiles it for the interpreter.
 Status compileKernel(const char *name, const std::vector<std::string> &params,
-                     std::unique_ptr<interp::Executable> &executable) {
+                     std::unique_ptr<interp::Executable> &executable,
+                     std::pair<std::string, std::string> rewrite = {}) {
   // The dialects the three kernels use.
   DialectRegistry registry;
   registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
@@ -82,9 +93,17 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
                          (diagnostics.empty() ? "" : "\n" + diagnostics));
   };
 
-  const char *text = tilec::mamba2::detail::kernelSource(name);
-  if (!text)
+  const char *embedded = tilec::mamba2::detail::kernelSource(name);
+  if (!embedded)
     return fail("not embedded in the library");
+  std::string text = embedded;
+  if (!rewrite.first.empty() && rewrite.first != rewrite.second) {
+    const size_t at = text.find(rewrite.first);
+    if (at == std::string::npos)
+      return fail("has no line '" + rewrite.first.substr(1) +
+                  "' for its element-type instance");
+    text.replace(at, rewrite.first.size(), rewrite.second);
+  }
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
       text, ParserConfig(&context), std::string(name) + ".mlir");
   if (!module)
@@ -105,22 +124,23 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
   return Status::success();
 }
 
-/// The compiled kernels for a chunk size and tile sizes, compiled on first
-/// use and kept for the life of the process.
-Status getKernels(const Problem &p, const TileConfig &t,
+/// The compiled kernels for a chunk size, tile sizes and dt's dtype,
+/// compiled on first use and kept for the life of the process.
+Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
                   const Kernels *&kernels) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<Kernels>> cache;
-  std::vector<int64_t> key = {p.chunk,  t.blockH, t.blockP,
-                              t.blockN, t.blockM, t.blockK};
+  std::vector<int64_t> key = {p.chunk,  t.blockH, t.blockP,        t.blockN,
+                              t.blockM, t.blockK, int64_t(dtDType)};
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Kernels> &entry = cache[key];
   if (!entry) {
     auto compiled = std::make_unique<Kernels>();
     std::string chunk = binding("CHUNK", p.chunk);
-    if (Status s = compileKernel("chunk_cumsum",
-                                 {chunk, binding("BLOCK_H", t.blockH)},
-                                 compiled->chunkCumsum);
+    if (Status s = compileKernel(
+            "chunk_cumsum", {chunk, binding("BLOCK_H", t.blockH)},
+            compiled->chunkCumsum,
+            {kDtElementLine, dtElementLine(dtDType)});
         !s)
       return s;
     if (Status s = compileKernel("fwd_pass_state",
@@ -182,15 +202,21 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     return s;
   const TileConfig t = chooseTiles(p, options.tiles);
   const Kernels *kernels = nullptr;
-  if (Status s = getKernels(p, t, kernels); !s)
+  if (Status s = getKernels(p, t, in.dt.dtype, kernels); !s)
     return s;
 
   const int64_t nchunks = p.numChunks();
-  std::vector<float> gBuffer, statesBuffer, finalBuffer;
+  std::vector<float> dtChunksBuffer, gBuffer, statesBuffer, finalBuffer;
+  interp::HostView dtChunks =
+      hostView(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
   interp::HostView g =
       hostView(gBuffer, {p.batch, p.heads, nchunks, p.chunk});
-  interp::HostView states = hostView(
-      statesBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  // The states entering each chunk: the caller's when asked for.
+  interp::HostView states =
+      out.chunkStates
+          ? hostView(*out.chunkStates)
+          : hostView(statesBuffer,
+                     {p.batch, nchunks, p.heads, p.headdim, p.dstate});
   interp::HostView finalState =
       out.finalState
           ? hostView(*out.finalState)
@@ -199,27 +225,52 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
   // still needs one of the right rank and dtype.
   interp::HostView init =
       in.initialState ? hostView(*in.initialState) : finalState;
-  interp::HostView x = hostView(in.x), dt = hostView(in.dt),
-                   B = hostView(in.B);
+  interp::HostView x = hostView(in.x), B = hostView(in.B);
+  // Absent options as the kernels take them: an empty dt bias reads as
+  // zeros; an absent z is not read (x stands in, of its rank and dtype).
+  interp::HostView dtBias;
+  dtBias.shape = {0};
+  dtBias.strides = {1};
+  if (in.dtBias)
+    dtBias = hostView(*in.dtBias);
+  const interp::HostView z = in.z ? hostView(*in.z) : x;
+  // D per head is D per channel with stride 0 along headdim.
+  interp::HostView D = hostView(in.D);
+  if (D.shape.size() == 1) {
+    D.shape = {p.heads, p.headdim};
+    D.strides = {D.strides[0], 0};
+  }
+  // compute_out writes one of y (f32) and y_bf16; the other is an empty
+  // view it does not touch.
+  const bool yBf16 = out.y.dtype == DType::BF16;
+  const interp::HostView y = hostView(out.y);
+  interp::HostView yUnused = y;
+  yUnused.data = nullptr;
+  yUnused.dtype = yBf16 ? interp::DType::F32 : interp::DType::BF16;
+  yUnused.shape = {0, 0, 0, 0};
 
   const LaunchGrids grids = computeLaunchGrids(p, t);
   const unsigned threads = options.numThreads;
 
+  auto flag = [](bool on) { return interp::Scalar(int64_t(on ? 1 : 0)); };
   if (Status s = run("chunk_cumsum", *kernels->chunkCumsum,
-                     {dt, hostView(in.A), g},
+                     {hostView(in.dt), hostView(in.A), dtBias,
+                      flag(in.dtSoftplus),
+                      interp::Scalar(double(in.dtLimit.low)),
+                      interp::Scalar(double(in.dtLimit.high)), dtChunks, g},
                      {grids.chunkCumsum}, threads);
       !s)
     return s;
   if (Status s = run("fwd_pass_state", *kernels->fwdPassState,
-                     {x, B, dt, g, init,
-                      interp::Scalar(int64_t(in.initialState ? 1 : 0)), states,
-                      finalState},
+                     {x, B, dtChunks, g, init, flag(bool(in.initialState)),
+                      states, finalState},
                      {grids.fwdPassState}, threads);
       !s)
     return s;
   return run("compute_out", *kernels->computeOut,
-             {x, B, hostView(in.C), dt, g, hostView(in.D), states,
-              hostView(out.y)},
+             {x, B, hostView(in.C), dtChunks, g, D, z, flag(bool(in.z)),
+              states, yBf16 ? yUnused : y, yBf16 ? y : yUnused,
+              flag(yBf16)},
              {grids.computeOut}, threads);
 }
 

@@ -34,32 +34,39 @@ namespace {
 
 // The launchers' types, spelled out so that a kernel whose signature drifts
 // from what this file passes fails to compile here rather than at run time.
-using ChunkCumsumLauncher = tilec_status (*)(const tilec_view_f32_3d &dt,
-                                             const tilec_view_f32_1d &A,
-                                             const tilec_view_f32_4d &G,
-                                             tilec_grid, CUstream);
+/// chunk_cumsum for dt of view type DtView (one instantiation per dtype).
+template <typename DtView>
+using ChunkCumsumLauncher = tilec_status (*)(
+    const DtView &dt, const tilec_view_f32_1d &A,
+    const tilec_view_f32_1d &dtBias, int32_t softplus, float dtMin,
+    float dtMax, const tilec_view_f32_4d &dtChunks,
+    const tilec_view_f32_4d &G, tilec_grid, CUstream);
 using FwdPassStateLauncher =
     tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
-                     const tilec_view_f32_3d &dt, const tilec_view_f32_4d &G,
+                     const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
                      const tilec_view_f32_4d &init, int32_t hasInit,
                      const tilec_view_f32_5d &states,
                      const tilec_view_f32_4d &final, tilec_grid, CUstream);
-using ComputeOutLauncher =
-    tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
-                     const tilec_view_bf16_4d &C, const tilec_view_f32_3d &dt,
-                     const tilec_view_f32_4d &G, const tilec_view_f32_1d &D,
-                     const tilec_view_f32_5d &states,
-                     const tilec_view_f32_4d &y, tilec_grid, CUstream);
+using ComputeOutLauncher = tilec_status (*)(
+    const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
+    const tilec_view_bf16_4d &C, const tilec_view_f32_4d &dt,
+    const tilec_view_f32_4d &G, const tilec_view_f32_2d &D,
+    const tilec_view_bf16_4d &z, int32_t hasZ,
+    const tilec_view_f32_5d &states, const tilec_view_f32_4d &y,
+    const tilec_view_bf16_4d &yBf16, int32_t yIsBf16, tilec_grid, CUstream);
 
 using PrepareFunction = tilec_status (*)();
 
 struct Instance {
   int64_t chunk;
   TileConfig tiles;
-  ChunkCumsumLauncher chunkCumsum;
+  /// chunk_cumsum for dt in f32, bf16 and f16.
+  ChunkCumsumLauncher<tilec_view_f32_3d> chunkCumsum;
+  ChunkCumsumLauncher<tilec_view_bf16_3d> chunkCumsumDtBf16;
+  ChunkCumsumLauncher<tilec_view_f16_3d> chunkCumsumDtF16;
   FwdPassStateLauncher fwdPassState;
   ComputeOutLauncher computeOut;
-  PrepareFunction prepare[3];
+  PrepareFunction prepare[5];
 };
 
 #define TILEC_MAMBA2_INSTANCE(chunk, suffix, blockH, blockP, blockN, blockM,   \
@@ -67,9 +74,13 @@ struct Instance {
   Instance{chunk,                                                              \
            TileConfig{blockH, blockP, blockN, blockM, blockK},                 \
            &tile_chunk_cumsum##suffix,                                         \
+           &tile_chunk_cumsum##suffix##_dtbf16,                                \
+           &tile_chunk_cumsum##suffix##_dtf16,                                 \
            &tile_fwd_pass_state##suffix,                                       \
            &tile_compute_out##suffix,                                          \
            {&tile_chunk_cumsum##suffix##_prepare,                              \
+            &tile_chunk_cumsum##suffix##_dtbf16_prepare,                       \
+            &tile_chunk_cumsum##suffix##_dtf16_prepare,                        \
             &tile_fwd_pass_state##suffix##_prepare,                            \
             &tile_compute_out##suffix##_prepare}},
 const Instance kInstances[] = {TILEC_MAMBA2_INSTANCES(TILEC_MAMBA2_INSTANCE)};
@@ -103,16 +114,24 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
   auto optional = [](const std::optional<Tensor> &t) {
     return t ? &*t : nullptr;
   };
+  const std::vector<int64_t> dShape =
+      in.D.shape.size() == 2 ? std::vector<int64_t>{p.heads, p.headdim}
+                             : std::vector<int64_t>{p.heads};
   return {
       {"x", &in.x, DType::BF16, tokens, false},
-      {"dt", &in.dt, DType::F32, {p.batch, p.seqlen, p.heads}, false},
+      {"dt", &in.dt, in.dt.dtype, {p.batch, p.seqlen, p.heads}, false},
       {"A", &in.A, DType::F32, {p.heads}, false},
       {"B", &in.B, DType::BF16, groups, false},
       {"C", &in.C, DType::BF16, groups, false},
-      {"D", &in.D, DType::F32, {p.heads}, false},
+      {"D", &in.D, DType::F32, dShape, false},
       {"initial state", optional(in.initialState), DType::F32, state, false},
-      {"y", &out.y, DType::F32, tokens, true},
-      {"final state", optional(out.finalState), DType::F32, state, true}};
+      {"dt bias", optional(in.dtBias), DType::F32, {p.heads}, false},
+      {"z", optional(in.z), DType::BF16, tokens, false},
+      {"y", &out.y, out.y.dtype == DType::BF16 ? DType::BF16 : DType::F32,
+       tokens, true},
+      {"final state", optional(out.finalState), DType::F32, state, true},
+      {"chunk states", optional(out.chunkStates), DType::F32,
+       {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate}, true}};
 }
 
 /// The status naming the rule of validate() (Mamba2.h) that the arguments
@@ -129,6 +148,9 @@ tilec_mamba2_status classifyInvalid(const Problem &p, const Inputs &in,
   if (p.chunk != 64 && p.chunk != 128 && p.chunk != 256)
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   for (const Role &role : roles(p, in, out)) {
+    // validateInputs checks the dt limit after the inputs, before y.
+    if (role.output && !(in.dtLimit.low <= in.dtLimit.high))
+      return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
     if (!role.tensor)
       continue;
     const Tensor &t = *role.tensor;
@@ -171,9 +193,11 @@ constexpr int64_t kWorkspaceAlignment = 16;
 // one would.
 constexpr int64_t kBufferAlignment = 256;
 
-/// Where the intermediates live in the workspace, in bytes.
+/// Where the intermediates live in the workspace, in bytes: dt_chunks and
+/// G (the same size), the states entering each chunk, the final state.
 struct WorkspaceLayout {
-  int64_t gOffset = 0, statesOffset = 0, finalOffset = 0, total = 0;
+  int64_t dtChunksOffset = 0, gOffset = 0, statesOffset = 0, finalOffset = 0,
+          total = 0;
 };
 
 bool alignUp(int64_t value, int64_t alignment, int64_t &result) {
@@ -195,8 +219,10 @@ bool workspaceLayout(const Problem &p, WorkspaceLayout &layout) {
   for (int64_t size : {p.batch, p.heads, p.headdim, p.dstate})
     if (mulOverflows(final, size, final))
       return false;
-  layout.gOffset = 0;
-  return alignUp(g, kBufferAlignment, layout.statesOffset) &&
+  layout.dtChunksOffset = 0;
+  return alignUp(g, kBufferAlignment, layout.gOffset) &&
+         !__builtin_add_overflow(layout.gOffset, g, &layout.statesOffset) &&
+         alignUp(layout.statesOffset, kBufferAlignment, layout.statesOffset) &&
          !__builtin_add_overflow(layout.statesOffset, states,
                                  &layout.finalOffset) &&
          alignUp(layout.finalOffset, kBufferAlignment, layout.finalOffset) &&
@@ -473,17 +499,39 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                            std::string &message) {
   const int64_t nchunks = p.numChunks();
   const auto x = makeView<tilec_view_bf16_4d>(in.x);
-  const auto dt = makeView<tilec_view_f32_3d>(in.dt);
   const auto A = makeView<tilec_view_f32_1d>(in.A);
   const auto B = makeView<tilec_view_bf16_4d>(in.B);
   const auto C = makeView<tilec_view_bf16_4d>(in.C);
-  const auto D = makeView<tilec_view_f32_1d>(in.D);
-  const auto y = makeView<tilec_view_f32_4d>(out.y);
-  const auto G = contiguousView<tilec_view_f32_4d>(
-      workspace + layout.gOffset, {p.batch, p.heads, nchunks, p.chunk});
-  const auto states = contiguousView<tilec_view_f32_5d>(
-      workspace + layout.statesOffset,
-      {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  // D per head is D per channel with stride 0 along headdim.
+  const auto D =
+      in.D.shape.size() == 2
+          ? makeView<tilec_view_f32_2d>(in.D)
+          : makeView<tilec_view_f32_2d>(in.D.data, {p.heads, p.headdim},
+                                        {in.D.strides[0], 0});
+  // Absent options as the kernels take them: an empty dt bias reads as
+  // zeros; an absent z is not read (an empty view); compute_out writes one
+  // of y and y_bf16, and the other is empty.
+  const auto dtBias = in.dtBias ? makeView<tilec_view_f32_1d>(*in.dtBias)
+                                : tilec_view_f32_1d{nullptr, {0}, {0}};
+  const tilec_view_bf16_4d noBf16{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  const auto z = in.z ? makeView<tilec_view_bf16_4d>(*in.z) : noBf16;
+  const bool yIsBf16 = out.y.dtype == DType::BF16;
+  const auto y = yIsBf16
+                     ? tilec_view_f32_4d{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}}
+                     : makeView<tilec_view_f32_4d>(out.y);
+  const auto yBf16 = yIsBf16 ? makeView<tilec_view_bf16_4d>(out.y) : noBf16;
+  const std::vector<int64_t> chunkedShape = {p.batch, p.heads, nchunks,
+                                             p.chunk};
+  const auto dtChunks = contiguousView<tilec_view_f32_4d>(
+      workspace + layout.dtChunksOffset, chunkedShape);
+  const auto G = contiguousView<tilec_view_f32_4d>(workspace + layout.gOffset,
+                                                   chunkedShape);
+  // The states entering each chunk: the caller's when asked for.
+  const auto states =
+      out.chunkStates ? makeView<tilec_view_f32_5d>(*out.chunkStates)
+                      : contiguousView<tilec_view_f32_5d>(
+                            workspace + layout.statesOffset,
+                            {p.batch, nchunks, p.heads, p.headdim, p.dstate});
   const std::vector<int64_t> stateShape = {p.batch, p.heads, p.headdim,
                                            p.dstate};
   const auto final = out.finalState
@@ -507,16 +555,29 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
               tilec_status_name(status) + "): " + tilec_last_error();
     return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
   };
-  if (tilec_mamba2_status code =
-          check(instance.chunkCumsum(dt, A, G, grids.chunkCumsum, stream),
-                "chunk_cumsum"))
+  // chunk_cumsum's instantiation for dt's dtype.
+  auto chunkCumsum = [&](auto launcher, auto dt) {
+    return launcher(dt, A, dtBias, in.dtSoftplus ? 1 : 0, in.dtLimit.low,
+                    in.dtLimit.high, dtChunks, G, grids.chunkCumsum, stream);
+  };
+  const tilec_status cumsum =
+      in.dt.dtype == DType::BF16
+          ? chunkCumsum(instance.chunkCumsumDtBf16,
+                        makeView<tilec_view_bf16_3d>(in.dt))
+      : in.dt.dtype == DType::F16
+          ? chunkCumsum(instance.chunkCumsumDtF16,
+                        makeView<tilec_view_f16_3d>(in.dt))
+          : chunkCumsum(instance.chunkCumsum,
+                        makeView<tilec_view_f32_3d>(in.dt));
+  if (tilec_mamba2_status code = check(cumsum, "chunk_cumsum"))
     return code;
-  if (tilec_mamba2_status code =
-          check(instance.fwdPassState(x, B, dt, G, init, hasInit, states, final,
-                                      grids.fwdPassState, stream),
-                "fwd_pass_state"))
+  if (tilec_mamba2_status code = check(
+          instance.fwdPassState(x, B, dtChunks, G, init, hasInit, states,
+                                final, grids.fwdPassState, stream),
+          "fwd_pass_state"))
     return code;
-  return check(instance.computeOut(x, B, C, dt, G, D, states, y,
+  return check(instance.computeOut(x, B, C, dtChunks, G, D, z, in.z ? 1 : 0,
+                                   states, y, yBf16, yIsBf16 ? 1 : 0,
                                    grids.computeOut, stream),
                "compute_out");
 }

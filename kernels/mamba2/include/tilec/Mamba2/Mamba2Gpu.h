@@ -47,7 +47,8 @@ struct GpuOptions {
 TileConfig gpuTileConfig(int64_t chunk);
 
 /// Bytes of workspace forwardGpu needs for `problem`: the chunk-local decay
-/// exponents G (batch * heads * nchunks * chunk f32), the state entering
+/// exponents G and the transformed time steps dt_chunks (each batch * heads
+/// * nchunks * chunk f32), the state entering
 /// every chunk (batch * nchunks * heads * headdim * dstate f32) and room for
 /// the final state when the caller does not ask for it. Fails when the
 /// problem is invalid or the size does not fit in 64 bits.
