@@ -4,15 +4,15 @@
 // sm_90 and sm_90a, and the PTX has what docs/codegen-layouts.md promises.
 // RUN: for k in chunk_cumsum fwd_pass_state compute_out; do \
 // RUN:   for t in sm_80 sm_90 sm_90a; do \
-// RUN:     tilec %tilec_src/kernels/mamba2/$k.mlir -D CHUNK=128 --codegen=layouts --vectorize --emit=cubin --target=$t -o %t.$k.$t.cubin || exit 1; \
+// RUN:     tilec %tilec_src/kernels/mamba2/$k.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=cubin --target=$t -o %t.$k.$t.cubin || exit 1; \
 // RUN:   done; \
 // RUN:   tilec %tilec_src/kernels/mamba2/$k.mlir -D CHUNK=128 --codegen=layouts --emit=cubin --target=sm_80 -o %t.$k.generic.cubin || exit 1; \
 // RUN: done
-// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --vectorize --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=OUT
-// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --vectorize --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=OUT
-// RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --vectorize --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=STATE
-// RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --vectorize --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=STATE
-// RUN: tilec %tilec_src/kernels/mamba2/chunk_cumsum.mlir -D CHUNK=128 --codegen=layouts --vectorize --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=CUMSUM
+// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=OUT
+// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=OUT
+// RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=STATE
+// RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=STATE
+// RUN: tilec %tilec_src/kernels/mamba2/chunk_cumsum.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=CUMSUM
 
 // compute_out: 16-byte loads; the state term and the output product are
 // tf32 m16n8k8 (32 per warp each), the C B^T product of the inner loop bf16

@@ -37,11 +37,13 @@ struct LoweringOptions {
   /// Compute capability times 10: 80 (portable), 90 (Hopper), 100 (Blackwell).
   unsigned smVersion = 80;
   Codegen codegen = Codegen::Simple;
-  /// Layouts only: compile for views that are contiguous and aligned (the
-  /// launcher's vec variant: innermost stride 1, base 16-byte aligned, the
-  /// other strides and the innermost size multiples of 16 bytes), so that
-  /// loads and stores move up to 16 bytes per thread. Without it (the
-  /// generic variant) every access is one element.
+  /// The kernels' views satisfy the vectorize facts (innermost stride 1,
+  /// base address 16-byte aligned, every other stride and the innermost size
+  /// multiples of 16 / element bytes), so the layouts path moves up to 16
+  /// bytes per access without checking them; without it (the generic
+  /// variant) every access is one element. The launcher checks the facts at
+  /// run time and launches such a variant only where they hold
+  /// (docs/codegen-layouts.md, docs/target.md); the simple path ignores it.
   bool vectorize = false;
 };
 
