@@ -13,7 +13,9 @@
 #include "Kernels.h"
 #include "Program.h"
 
+#include <array>
 #include <string>
+#include <utility>
 
 namespace tilec::interp::detail {
 
@@ -25,44 +27,53 @@ template <> inline std::vector<int64_t> &storage<int64_t>(Buffer &buffer) {
   return buffer.i;
 }
 
-template <typename Fn>
-Instr floatUnary(unsigned a, unsigned r, int64_t n, Elem elem, Fn fn) {
+/// Rounds float results to their element type, sign-extends integer ones
+/// from its width.
+inline void normalize(Elem elem, float *data, int64_t n) {
+  roundFloats(elem, data, n);
+}
+inline void normalize(Elem elem, int64_t *data, int64_t n) {
+  normalizeInts(elem, data, n);
+}
+
+template <typename T, typename Fn, size_t... J>
+void mapLoop(T *out, const std::array<const T *, sizeof...(J)> &x, int64_t n,
+             Fn fn, std::index_sequence<J...>) {
+  for (int64_t k = 0; k < n; ++k)
+    out[k] = fn(x[J][k]...);
+}
+
+/// result[k] = fn(in_0[k], ..., in_N-1[k]) on values stored as `T`, then
+/// normalized to `elem`.
+template <typename T, size_t N, typename Fn>
+Instr mapElements(std::array<unsigned, N> in, unsigned r, int64_t n, Elem elem,
+                  Fn fn) {
   return [=](Frame &f) {
-    std::vector<float> &out = f.slots[r].f;
+    std::vector<T> &out = storage<T>(f.slots[r]);
     out.resize(n);
-    const float *x = f.slots[a].f.data();
-    for (int64_t k = 0; k < n; ++k)
-      out[k] = fn(x[k]);
-    roundFloats(elem, out.data(), n);
+    std::array<const T *, N> x;
+    for (size_t j = 0; j < N; ++j)
+      x[j] = storage<T>(f.slots[in[j]]).data();
+    mapLoop(out.data(), x, n, fn, std::make_index_sequence<N>());
+    normalize(elem, out.data(), n);
     return true;
   };
+}
+
+template <typename Fn>
+Instr floatUnary(unsigned a, unsigned r, int64_t n, Elem elem, Fn fn) {
+  return mapElements<float, 1>({a}, r, n, elem, fn);
 }
 
 template <typename Fn>
 Instr floatBinary(unsigned a, unsigned b, unsigned r, int64_t n, Elem elem,
                   Fn fn) {
-  return [=](Frame &f) {
-    std::vector<float> &out = f.slots[r].f;
-    out.resize(n);
-    const float *x = f.slots[a].f.data(), *y = f.slots[b].f.data();
-    for (int64_t k = 0; k < n; ++k)
-      out[k] = fn(x[k], y[k]);
-    roundFloats(elem, out.data(), n);
-    return true;
-  };
+  return mapElements<float, 2>({a, b}, r, n, elem, fn);
 }
 
 template <typename Fn>
 Instr intUnary(unsigned a, unsigned r, int64_t n, Elem elem, Fn fn) {
-  return [=](Frame &f) {
-    std::vector<int64_t> &out = f.slots[r].i;
-    out.resize(n);
-    const int64_t *x = f.slots[a].i.data();
-    for (int64_t k = 0; k < n; ++k)
-      out[k] = fn(x[k]);
-    normalizeInts(elem, out.data(), n);
-    return true;
-  };
+  return mapElements<int64_t, 1>({a}, r, n, elem, fn);
 }
 
 /// `fn` computes on sign-extended operands; its result is sign-extended
@@ -71,21 +82,18 @@ Instr intUnary(unsigned a, unsigned r, int64_t n, Elem elem, Fn fn) {
 template <typename Fn>
 Instr intBinary(unsigned a, unsigned b, unsigned r, int64_t n, Elem elem, Fn fn,
                 std::string where = {}) {
+  Instr apply = mapElements<int64_t, 2>({a, b}, r, n, elem, fn);
+  if (where.empty())
+    return apply;
   uint64_t mask = widthMask(bitWidth(elem));
   return [=](Frame &f) {
-    std::vector<int64_t> &out = f.slots[r].i;
-    out.resize(n);
-    const int64_t *x = f.slots[a].i.data(), *y = f.slots[b].i.data();
-    if (!where.empty())
-      for (int64_t k = 0; k < n; ++k)
-        if ((static_cast<uint64_t>(y[k]) & mask) == 0) {
-          f.error = where + ": integer division by zero";
-          return false;
-        }
+    const int64_t *y = f.slots[b].i.data();
     for (int64_t k = 0; k < n; ++k)
-      out[k] = fn(x[k], y[k]);
-    normalizeInts(elem, out.data(), n);
-    return true;
+      if ((static_cast<uint64_t>(y[k]) & mask) == 0) {
+        f.error = where + ": integer division by zero";
+        return false;
+      }
+    return apply(f);
   };
 }
 

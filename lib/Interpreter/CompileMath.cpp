@@ -141,20 +141,10 @@ LogicalResult Compiler::compileFma(math::FmaOp op, Instrs &out) {
     return failure();
   if (!isFloat(e->type.elem))
     return unsupported(op);
-  unsigned a = e->in[0], b = e->in[1], c = e->in[2], r = e->result;
-  int64_t n = e->type.numElements;
-  Elem elem = e->type.elem;
-  return emit(
-      op,
-      [=](Frame &f) {
-        std::vector<float> &o = f.slots[r].f;
-        o.resize(n);
-        const float *x = f.slots[a].f.data(), *y = f.slots[b].f.data(),
-                    *z = f.slots[c].f.data();
-        for (int64_t k = 0; k < n; ++k)
-          o[k] = std::fma(x[k], y[k], z[k]);
-        roundFloats(elem, o.data(), n);
-        return true;
-      },
-      out);
+  return emit(op,
+              mapElements<float, 3>(
+                  {e->in[0], e->in[1], e->in[2]}, e->result,
+                  e->type.numElements, e->type.elem,
+                  [](float x, float y, float z) { return std::fma(x, y, z); }),
+              out);
 }
