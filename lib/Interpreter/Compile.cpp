@@ -141,27 +141,12 @@ LogicalResult Compiler::run() {
   program.numArgs = entry.getNumArguments();
   for (BlockArgument arg : entry.getArguments()) {
     if (auto view = dyn_cast<tile::ViewType>(arg.getType())) {
-      DType dtype;
-      Type elem = view.getElementType();
-      if (elem.isF32())
-        dtype = DType::F32;
-      else if (elem.isF16())
-        dtype = DType::F16;
-      else if (elem.isBF16())
-        dtype = DType::BF16;
-      else if (elem.isSignlessInteger(8))
-        dtype = DType::I8;
-      else if (elem.isSignlessInteger(16))
-        dtype = DType::I16;
-      else if (elem.isSignlessInteger(32))
-        dtype = DType::I32;
-      else if (elem.isSignlessInteger(64))
-        dtype = DType::I64;
-      else
+      std::optional<DType> dtype = dtypeOf(view.getElementType());
+      if (!dtype)
         return fail(kernel, "a view of an element type the interpreter does "
                             "not read");
       views[arg] = arg.getArgNumber();
-      program.views.push_back({arg.getArgNumber(), view.getRank(), dtype});
+      program.views.push_back({arg.getArgNumber(), view.getRank(), *dtype});
       continue;
     }
     FailureOr<ValueType> type = typeOf(arg, kernel);
