@@ -1,6 +1,7 @@
 //===- Interpreter.cpp - runs tile kernels on the CPU -----------*- C++ -*-===//
 
 #include "tilec/Interpreter/Interpreter.h"
+#include "tilec/Support/ViewByteSpan.h"
 
 #include "Kernels.h"
 #include "Program.h"
@@ -65,7 +66,6 @@ LogicalResult bindView(const Program::ViewParam &param, const HostView &host,
     return failure();
   }
   bool empty = false;
-  int64_t last = 0;
   for (unsigned d = 0; d < param.rank; ++d) {
     if (host.shape[d] < 0 || host.strides[d] < 0) {
       error = what + "extents and strides must not be negative (dimension " +
@@ -74,17 +74,10 @@ LogicalResult bindView(const Program::ViewParam &param, const HostView &host,
     }
     empty |= host.shape[d] == 0;
   }
-  for (unsigned d = 0; !empty && d < param.rank; ++d) {
-    int64_t span, count, bytes;
-    if (__builtin_mul_overflow(host.shape[d] - 1, host.strides[d], &span) ||
-        __builtin_add_overflow(last, span, &last) ||
-        __builtin_add_overflow(last, int64_t(1), &count) ||
-        __builtin_mul_overflow(count,
-                               static_cast<int64_t>(dtypeSize(host.dtype)),
-                               &bytes)) {
-      error = what + "the view spans more than 2^63 bytes";
-      return failure();
-    }
+  if (!empty && !tilec::viewByteSpan(host.shape.data(), host.strides.data(),
+                                     param.rank, dtypeSize(host.dtype))) {
+    error = what + "the view spans more than 2^63 bytes";
+    return failure();
   }
   if (!empty && !host.data) {
     error = what + "a view with elements needs data (the pointer is null)";
