@@ -7,6 +7,8 @@
 
 #include "Compiler.h"
 
+#include "tile/Transforms/Passes.h"
+
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -77,10 +79,6 @@ FailureOr<ValueType> Compiler::typeOf(Value value, Operation *op) {
   ValueType result;
   Type type = value.getType();
   if (auto tensor = dyn_cast<RankedTensorType>(type)) {
-    if (!tensor.hasStaticShape())
-      return fail(op, "a " + tile::formatTileShape(tensor) +
-                          " tile has an unbound extent; bind the kernel's "
-                          "parameters first (tile-bind-params)");
     if (tensor.getRank() > 8)
       return fail(op, "tiles have at most 8 dimensions");
     result.isTile = true;
@@ -137,6 +135,8 @@ Transfer Compiler::makeTransfer(Operation::operand_range sources,
 }
 
 LogicalResult Compiler::run() {
+  if (std::optional<tile::Unbound> unbound = tile::findUnbound(kernel))
+    return fail(unbound->op, unbound->message);
   Block &entry = kernel.getBody().front();
   program.numArgs = entry.getNumArguments();
   for (BlockArgument arg : entry.getArguments()) {

@@ -77,10 +77,6 @@ LogicalResult Compiler::compileTile(Operation *op, Instrs &out) {
       .Case([&](tile::WhereOp where) {
         return compileSelect(where, /*scalarCondition=*/false, out);
       })
-      .Case([&](tile::ParamOp param) {
-        return fail(op, "parameter '" + param.getName(0).str() +
-                            "' is not bound; run tile-bind-params first");
-      })
       .Default([&](Operation *) { return unsupported(op); });
 }
 

@@ -6,6 +6,9 @@
 #include "tile/IR/Tile.h"
 #include "mlir/Pass/Pass.h"
 
+#include <optional>
+#include <string>
+
 namespace mlir::tile {
 
 #define GEN_PASS_DECL
@@ -18,6 +21,19 @@ namespace mlir::tile {
 /// interpreter and the lowering call this so that they implement only the
 /// longer forms.
 void expandForms(Operation *root);
+
+/// An op that tile-bind-params would have changed, and why, in words that
+/// follow the op's name in an error.
+struct Unbound {
+  Operation *op;
+  std::string message;
+};
+
+/// The first op in `root`, outer ops first, that is a `tile.param` or has a
+/// tile whose shape names a parameter (a result, or an argument of one of
+/// its blocks); none when tile-bind-params has run. The interpreter and the
+/// lowering take only bound kernels and report this.
+std::optional<Unbound> findUnbound(Operation *root);
 
 #define GEN_PASS_REGISTRATION
 #include "tile/Transforms/Passes.h.inc"
