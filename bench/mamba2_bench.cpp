@@ -11,9 +11,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/mamba2/Mamba2Gpu.h"
-#include "tilec/mamba2/Reference.h"
-#include "tilec/runtime/DriverApi.h"
+#include "tilec/Mamba2/Mamba2Gpu.h"
+#include "tilec/Mamba2/Reference.h"
+#include "tilec/Runtime/DriverApi.h"
 
 #include <algorithm>
 #include <cstdio>

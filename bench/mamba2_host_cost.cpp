@@ -19,9 +19,9 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/mamba2/Mamba2Gpu.h"
-#include "tilec/mamba2/tilec_mamba2.h"
-#include "tilec/runtime/DriverApi.h"
+#include "tilec/Mamba2/Mamba2Gpu.h"
+#include "tilec/Mamba2/tilec_mamba2.h"
+#include "tilec/Runtime/DriverApi.h"
 
 #include <dlfcn.h>
 

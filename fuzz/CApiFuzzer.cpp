@@ -16,7 +16,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/mamba2/tilec_mamba2.h"
+#include "tilec/Mamba2/tilec_mamba2.h"
 
 #include <fuzzer/FuzzedDataProvider.h>
 

@@ -2,8 +2,8 @@
 
 #include "GpuForward.h"
 
-#include "tilec/mamba2/Mamba2Gpu.h"
-#include "tilec/runtime/DriverApi.h"
+#include "tilec/Mamba2/Mamba2Gpu.h"
+#include "tilec/Runtime/DriverApi.h"
 
 #include <chrono>
 #include <vector>

@@ -3,7 +3,7 @@
 #ifndef TILEC_EXAMPLES_MAMBA2_FORWARD_GPUFORWARD_H
 #define TILEC_EXAMPLES_MAMBA2_FORWARD_GPUFORWARD_H
 
-#include "tilec/mamba2/Mamba2.h"
+#include "tilec/Mamba2/Mamba2.h"
 
 namespace tilec::examples {
 

@@ -13,8 +13,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/mamba2/Mamba2.h"
-#include "tilec/mamba2/Reference.h"
+#include "tilec/Mamba2/Mamba2.h"
+#include "tilec/Mamba2/Reference.h"
 #ifdef TILEC_HAVE_GPU
 #include "GpuForward.h"
 #endif

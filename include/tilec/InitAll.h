@@ -3,10 +3,10 @@
 #ifndef TILEC_INITALL_H
 #define TILEC_INITALL_H
 
-#include "tile/IR/Tile.h"
-#include "tile/Transforms/Passes.h"
-#include "tilegpu/IR/TileGPU.h"
-#include "tilegpu/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 #include "tilec/Conversion/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"

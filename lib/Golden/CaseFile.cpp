@@ -1,6 +1,6 @@
 //===- CaseFile.cpp - GPU-vs-interpreter test cases -------------*- C++ -*-===//
 
-#include "tilec/golden/CaseFile.h"
+#include "tilec/Golden/CaseFile.h"
 
 #include <cmath>
 #include <cstring>

@@ -7,7 +7,7 @@
 
 #include "Compiler.h"
 
-#include "tile/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/raw_ostream.h"

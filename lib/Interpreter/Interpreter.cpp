@@ -5,7 +5,7 @@
 
 #include "Kernels.h"
 #include "Program.h"
-#include "tile/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/IR/OwningOpRef.h"
 

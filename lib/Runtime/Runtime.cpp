@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/runtime/Runtime.h"
+#include "tilec/Runtime/Runtime.h"
 
 #include <cudaTypedefs.h>
 

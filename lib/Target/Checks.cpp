@@ -9,7 +9,7 @@
 
 #include "tilec/Target/Target.h"
 
-#include "tilec/Conversion/TileToLLVM.h"
+#include "tilec/Dialect/Tile/IR/TileAttrNames.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -131,7 +131,7 @@ LogicalResult checkLoweredModule(ModuleOp module) {
 
 LogicalResult checkResources(ModuleOp module, const GpuTarget &target) {
   for (auto func : module.getOps<LLVM::LLVMFuncOp>()) {
-    auto shared = func->getAttrOfType<IntegerAttr>(kSharedBytesAttrName);
+    auto shared = func->getAttrOfType<IntegerAttr>(tile::kSharedBytesAttrName);
     if (!shared || shared.getInt() <= target.maxSharedBytes)
       continue;
     return func.emitError()

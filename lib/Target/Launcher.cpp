@@ -2,9 +2,9 @@
 
 #include "tilec/Target/Launcher.h"
 
-#include "tilec/Conversion/TileToLLVM.h"
+#include "tilec/Dialect/Tile/IR/TileAttrNames.h"
 
-#include "tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/LLVMTypes.h"
@@ -202,8 +202,8 @@ LogicalResult readLaunchConfig(ModuleOp module, StringRef targetName,
       llvm::interleaveComma(expected, diag);
       return diag << ")";
     }
-    auto warps = func->getAttrOfType<IntegerAttr>(kNumWarpsAttrName);
-    auto shared = func->getAttrOfType<IntegerAttr>(kSharedBytesAttrName);
+    auto warps = func->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName);
+    auto shared = func->getAttrOfType<IntegerAttr>(tile::kSharedBytesAttrName);
     if (!warps || !shared)
       return emitError(func.getLoc())
              << "lowered kernel @" << kernel.name
@@ -249,7 +249,7 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
   llvm::raw_string_ostream h(files.header);
   std::string guard = headerGuard(headerName);
   h << banner << "\n#ifndef " << guard << "\n#define " << guard << "\n\n"
-    << "#include \"tilec/runtime/Runtime.h\"\n";
+    << "#include \"tilec/Runtime/Runtime.h\"\n";
   for (const LauncherKernel &kernel : kernels) {
     h << "\n// Launches " << kernel.name << " on `grid` blocks of "
       << 32 * kernel.numWarps << " threads with " << kernel.sharedBytes

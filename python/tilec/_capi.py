@@ -1,4 +1,4 @@
-"""ctypes bindings of the C ABI in include/tilec/mamba2/tilec_mamba2.h.
+"""ctypes bindings of the C ABI in "tilec/Mamba2/tilec_mamba2.h".
 
 Works with any torch (1.13 included) and on a machine without a GPU: the C
 ABI checks its arguments before it uses the CUDA driver, so descriptors of

@@ -4,7 +4,7 @@ import enum
 
 
 class Status(enum.IntEnum):
-    """tilec_mamba2_status (include/tilec/mamba2/tilec_mamba2.h)."""
+    """tilec_mamba2_status ("tilec/Mamba2/tilec_mamba2.h")."""
 
     SUCCESS = 0
     INVALID_SHAPE = 1

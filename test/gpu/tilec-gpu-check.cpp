@@ -14,8 +14,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/golden/CaseFile.h"
-#include "tilec/runtime/DriverApi.h"
+#include "tilec/Golden/CaseFile.h"
+#include "tilec/Runtime/DriverApi.h"
 
 #include <algorithm>
 #include <cmath>

@@ -23,7 +23,7 @@
 #include "tilec/Interpreter/Numerics.h"
 #include "tilec/Target/Launcher.h"
 #include "tilec/Target/Target.h"
-#include "tilec/golden/CaseFile.h"
+#include "tilec/Golden/CaseFile.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/BuiltinOps.h"

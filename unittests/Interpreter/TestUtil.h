@@ -9,8 +9,8 @@
 #ifndef TILEC_UNITTESTS_INTERPRETER_TESTUTIL_H
 #define TILEC_UNITTESTS_INTERPRETER_TESTUTIL_H
 
-#include "tile/IR/Tile.h"
-#include "tile/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Interpreter/Numerics.h"
 

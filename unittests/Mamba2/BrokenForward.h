@@ -9,7 +9,7 @@
 #ifndef TILEC_UNITTESTS_MAMBA2_BROKENFORWARD_H
 #define TILEC_UNITTESTS_MAMBA2_BROKENFORWARD_H
 
-#include "tilec/mamba2/Reference.h"
+#include "tilec/Mamba2/Reference.h"
 
 namespace tilec::mamba2::testing {
 

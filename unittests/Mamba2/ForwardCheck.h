@@ -10,8 +10,8 @@
 #ifndef TILEC_UNITTESTS_MAMBA2_FORWARDCHECK_H
 #define TILEC_UNITTESTS_MAMBA2_FORWARDCHECK_H
 
-#include "tilec/mamba2/Mamba2.h"
-#include "tilec/mamba2/Reference.h"
+#include "tilec/Mamba2/Mamba2.h"
+#include "tilec/Mamba2/Reference.h"
 
 #include <gtest/gtest.h>
 

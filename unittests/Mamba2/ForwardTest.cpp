@@ -12,8 +12,8 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/mamba2/Mamba2.h"
-#include "tilec/mamba2/Reference.h"
+#include "tilec/Mamba2/Mamba2.h"
+#include "tilec/Mamba2/Reference.h"
 
 #include "../Support/TestSeed.h"
 #include "ForwardCheck.h"

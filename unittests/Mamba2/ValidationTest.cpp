@@ -1,7 +1,7 @@
 //===- ValidationTest.cpp - every argument rule gives an error ------------===//
 
-#include "tilec/mamba2/Mamba2.h"
-#include "tilec/mamba2/Reference.h"
+#include "tilec/Mamba2/Mamba2.h"
+#include "tilec/Mamba2/Reference.h"
 
 #include "gtest/gtest.h"
 

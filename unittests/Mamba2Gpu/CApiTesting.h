@@ -10,7 +10,7 @@
 #ifndef TILEC_UNITTESTS_MAMBA2GPU_CAPITESTING_H
 #define TILEC_UNITTESTS_MAMBA2GPU_CAPITESTING_H
 
-#include "tilec/mamba2/tilec_mamba2.h"
+#include "tilec/Mamba2/tilec_mamba2.h"
 
 #include <gtest/gtest.h>
 

@@ -9,7 +9,7 @@
 
 #include "CApiTesting.h"
 
-#include "tilec/mamba2/Mamba2Gpu.h"
+#include "tilec/Mamba2/Mamba2Gpu.h"
 
 #include <gtest/gtest.h>
 

@@ -16,7 +16,7 @@
 #include "GpuTesting.h"
 
 #include "../Support/TestSeed.h"
-#include "tilec/mamba2/tilec_mamba2.h"
+#include "tilec/Mamba2/tilec_mamba2.h"
 
 #include <cmath>
 #include <cstdlib>

@@ -14,9 +14,9 @@
 
 #include "../Mamba2/ForwardCheck.h"
 
-#include "tilec/mamba2/Mamba2Gpu.h"
-#include "tilec/mamba2/Reference.h"
-#include "tilec/runtime/Runtime.h"
+#include "tilec/Mamba2/Mamba2Gpu.h"
+#include "tilec/Mamba2/Reference.h"
+#include "tilec/Runtime/Runtime.h"
 
 #include <gtest/gtest.h>
 

@@ -15,7 +15,7 @@
 #include "CApiTesting.h"
 #include "DevicePointers.h"
 
-#include "tilec/runtime/Runtime.h"
+#include "tilec/Runtime/Runtime.h"
 
 #include <cuda.h>
 

@@ -9,7 +9,7 @@
 #ifndef TILEC_UNITTESTS_RUNTIME_GPUFIXTURE_H
 #define TILEC_UNITTESTS_RUNTIME_GPUFIXTURE_H
 
-#include "tilec/runtime/Runtime.h"
+#include "tilec/Runtime/Runtime.h"
 
 #include <cudaTypedefs.h>
 

@@ -6,7 +6,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "tilec/runtime/Runtime.h"
+#include "tilec/Runtime/Runtime.h"
 #include "scale.h"
 
 #include <gtest/gtest.h>

@@ -3,7 +3,7 @@
 #include "tilec/Target/Launcher.h"
 #include "tilec/Target/Target.h"
 
-#include "tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"

@@ -9,6 +9,7 @@
 #define TILEC_CONVERSION_TILETOLLVM_H
 
 #include "tilec/Conversion/Layout.h"
+#include "tilec/Dialect/Tile/IR/TileAttrNames.h"
 
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/IR/BuiltinTypes.h"
@@ -20,10 +21,9 @@ namespace tilec {
 /// external zero-sized `llvm.mlir.global` in address space 3).
 inline constexpr llvm::StringLiteral kSharedMemoryName = "tile_smem";
 
-/// Attributes of the lowered kernel (Pipeline.h): warps per CTA (i32) and
-/// the dynamic shared memory to launch with (i64).
-inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
-inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
+/// Attributes of the lowered kernel (Pipeline.h), read by lib/Target.
+using mlir::tile::kNumWarpsAttrName;
+using mlir::tile::kSharedBytesAttrName;
 
 /// The most element operations one thread may run in straight-line code,
 /// in one kernel and in all the kernels of a file together (tile ops unroll

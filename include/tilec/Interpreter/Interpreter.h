@@ -10,9 +10,8 @@
 #ifndef TILEC_INTERPRETER_INTERPRETER_H
 #define TILEC_INTERPRETER_INTERPRETER_H
 
+#include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Interpreter/DType.h"
-
-#include "tile/IR/Tile.h"
 
 #include <array>
 #include <cstdint>

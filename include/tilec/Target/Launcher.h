@@ -3,7 +3,7 @@
 // tilec --emit=cpp writes a C++ source and header: the fatbin as a byte array
 // and, per kernel, a typed launcher `tilec_status tile_<kernel>(views...,
 // scalars..., tilec_grid grid, CUstream stream)` that checks its arguments
-// and launches through the tilec runtime (include/tilec/runtime/Runtime.h).
+// and launches through the tilec runtime (include/tilec/Runtime/Runtime.h).
 //
 // The launcher's C++ types come from the tile kernel's signature (the
 // element types of views are gone once lowered); its launch configuration

@@ -5,7 +5,7 @@
 
 #include "tilec/Conversion/TileToLLVM.h"
 
-#include "tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/IR/Tile.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"

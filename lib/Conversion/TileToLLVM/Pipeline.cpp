@@ -2,7 +2,7 @@
 
 #include "tilec/Conversion/Pipeline.h"
 #include "tilec/Conversion/Passes.h"
-#include "tile/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"

@@ -9,7 +9,7 @@
 #include "Lowering.h"
 
 #include "tilec/Conversion/Passes.h"
-#include "tile/Transforms/Passes.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"

@@ -14,9 +14,9 @@
 // every check holds, 1 (with the failed check) otherwise.
 
 #include "axpy.h"
-#include "tilec/mamba2/tilec_mamba2.h"
-#include "tilec/runtime/DriverApi.h"
-#include "tilec/runtime/Runtime.h"
+#include "tilec/Mamba2/tilec_mamba2.h"
+#include "tilec/Runtime/DriverApi.h"
+#include "tilec/Runtime/Runtime.h"
 
 #include <cstdint>
 #include <cstdio>

@@ -1,0 +1,494 @@
+//===- TileOps.td - tile dialect operations ----------------*- tablegen -*-===//
+
+#ifndef TILE_OPS
+#define TILE_OPS
+
+include "tilec/Dialect/Tile/IR/TileDialect.td"
+include "tilec/Dialect/Tile/IR/TileAttrs.td"
+include "tilec/Dialect/Tile/IR/TileTypes.td"
+include "mlir/IR/OpAsmInterface.td"
+include "mlir/IR/SymbolInterfaces.td"
+include "mlir/Interfaces/CallInterfaces.td"
+include "mlir/Interfaces/ControlFlowInterfaces.td"
+include "mlir/Interfaces/FunctionInterfaces.td"
+include "mlir/Interfaces/InferTypeOpInterface.td"
+include "mlir/Interfaces/SideEffectInterfaces.td"
+
+// Element types a tile may hold.
+def Tile_Element : AnyTypeOf<[F32, F16, BF16, TF32, I1, I8, I16, I32, I64]>;
+def Tile : RankedTensorOf<[Tile_Element]>;
+def Tile_Float : RankedTensorOf<[F32, F16, BF16, TF32]>;
+def Tile_Numeric : RankedTensorOf<[F32, F16, BF16, I32, I64]>;
+def Tile_Mask : RankedTensorOf<[I1]>;
+def Tile_Scalar : AnyTypeOf<[F32, F16, BF16, I1, I8, I16, I32, I64, Index]>;
+
+//===----------------------------------------------------------------------===//
+// Kernels
+//===----------------------------------------------------------------------===//
+
+def Tile_KernelOp : Tile_Op<"kernel", [
+    FunctionOpInterface, IsolatedFromAbove, Symbol, OpAsmOpInterface,
+    AutomaticAllocationScope]> {
+  let summary = "a GPU kernel written on tiles";
+  let description = [{
+    One program instance of a launch grid. Arguments are global-memory views
+    and scalars; there are no results. The grid is chosen by the caller; a
+    program reads its coordinates with `tile.block_id`.
+
+    `num_warps` is the number of warps of a program (a CTA); `occupancy` the
+    number of programs the compiler should try to fit on one multiprocessor.
+    `params` declares compile-time parameters with their default values:
+    tile shapes (through `#tile.dims`) and `tile.param` refer to them, and
+    `tile-bind-params` binds them.
+
+    Example:
+    ```mlir
+    tile.kernel @scale(%x: !tile.view<1, f32>, %s: f32)
+        attributes {num_warps = 4 : i32, params = {BLOCK = 128 : i64}} {
+      %i = tile.block_id x
+      %t = tile.load %x[%i] : !tile.view<1, f32> -> tensor<?xf32, #tile.dims<[BLOCK]>>
+      %f = tile.full %s : tensor<?xf32, #tile.dims<[BLOCK]>>
+      %y = arith.mulf %t, %f : tensor<?xf32, #tile.dims<[BLOCK]>>
+      tile.store %y, %x[%i] : tensor<?xf32, #tile.dims<[BLOCK]>>, !tile.view<1, f32>
+      tile.return
+    }
+    ```
+  }];
+  let arguments = (ins
+    SymbolNameAttr:$sym_name,
+    TypeAttrOf<FunctionType>:$function_type,
+    OptionalAttr<StrAttr>:$sym_visibility,
+    OptionalAttr<DictArrayAttr>:$arg_attrs,
+    OptionalAttr<DictArrayAttr>:$res_attrs,
+    DefaultValuedAttr<I32Attr, "4">:$num_warps,
+    DefaultValuedAttr<I32Attr, "1">:$occupancy,
+    OptionalAttr<DictionaryAttr>:$params);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let hasRegionVerifier = 1;
+  let extraClassDeclaration = [{
+    ::llvm::ArrayRef<::mlir::Type> getArgumentTypes() {
+      return getFunctionType().getInputs();
+    }
+    ::llvm::ArrayRef<::mlir::Type> getResultTypes() {
+      return getFunctionType().getResults();
+    }
+    ::mlir::Region *getCallableRegion() { return &getBody(); }
+    /// Value of parameter `name` (its default until bound), if declared.
+    std::optional<int64_t> getParamValue(::llvm::StringRef name);
+    static ::llvm::StringRef getDefaultDialect() { return "tile"; }
+  }];
+}
+
+def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">, Terminator,
+                                       ReturnLike]> {
+  let summary = "ends a kernel";
+  let description = [{
+    The terminator of `tile.kernel`; kernels return nothing.
+
+    Example: `tile.return`
+  }];
+  let assemblyFormat = "attr-dict";
+}
+
+def Tile_BlockIdOp : Tile_Op<"block_id", [Pure]> {
+  let summary = "the program's coordinates along grid axes";
+  let description = [{
+    The index of this program along each of `axes` of the launch grid, from
+    0 to `tile.num_blocks axis` - 1: one result per axis, in the order
+    written.
+
+    Example:
+    ```mlir
+    %b = tile.block_id y
+    %chunk, %batch, %head = tile.block_id x, y, z
+    ```
+  }];
+  let arguments = (ins DenseI32ArrayAttr:$axes);
+  let results = (outs Variadic<Index>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The grid axis of result `i`.
+    Axis getAxis(unsigned i) { return static_cast<Axis>(getAxes()[i]); }
+  }];
+}
+
+def Tile_NumBlocksOp : Tile_Op<"num_blocks", [Pure]> {
+  let summary = "the size of the launch grid along an axis";
+  let description = [{
+    The number of programs along `axis` of the launch grid.
+
+    Example: `%n = tile.num_blocks x`
+  }];
+  let arguments = (ins Tile_Axis:$axis);
+  let results = (outs Index:$result);
+  let assemblyFormat = "$axis attr-dict";
+}
+
+def Tile_ParamOp : Tile_Op<"param", [Pure]> {
+  let summary = "the values of compile-time parameters";
+  let description = [{
+    The value of each parameter `names` names, of the enclosing kernel, as an
+    index: one result per name. Once parameters are bound
+    (`tile-bind-params`) each becomes a constant.
+
+    Example:
+    ```mlir
+    %chunk = tile.param "CHUNK"
+    %blockM, %blockK = tile.param "BLOCK_M", "BLOCK_K"
+    ```
+  }];
+  let arguments = (ins StrArrayAttr:$names);
+  let results = (outs Variadic<Index>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The parameter of result `i`.
+    ::llvm::StringRef getName(unsigned i) {
+      return ::llvm::cast<::mlir::StringAttr>(getNames()[i]).getValue();
+    }
+  }];
+}
+
+def Tile_DimOp : Tile_Op<"dim", [Pure]> {
+  let summary = "the sizes of a view along some of its dimensions";
+  let description = [{
+    The run-time extent of each dimension `dims` names of `view`, in
+    elements: one result per dimension.
+
+    Example:
+    ```mlir
+    %seqlen = tile.dim %x[1] : !tile.view<4, bf16>
+    %heads, %headdim = tile.dim %x[2, 3] : !tile.view<4, bf16>
+    ```
+  }];
+  let arguments = (ins Tile_AnyView:$view, DenseI64ArrayAttr:$dims);
+  let results = (outs Variadic<Index>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
+  let summary = "reads one tile of a view";
+  let description = [{
+    Reads the tile at tile index `indices` of `view`, one index per view
+    dimension; an index is an SSA `index` or a literal number. In the view's
+    order of dimensions the tile has extents T' and covers elements
+    [indices[d] * T'[d], (indices[d] + 1) * T'[d]) along each dimension d.
+    Elements outside the view read as `padding` (default `zero`).
+
+    With `order = p` the tile is read transposed: result dimension k is view
+    dimension p[k], so T'[p[k]] = T[k] for a result of shape T. This is
+    `tile.permute` of the plain load, without the copy.
+
+    With `dims = m` the tile may have a lower rank than the view: result
+    dimension k is view dimension m[k] (so m also transposes), and along every
+    view dimension m does not name the tile has extent 1, so that dimension's
+    index is an element index. This is the full-rank load followed by a
+    `tile.reshape`, without writing either.
+
+    `latency` is a hint: how many loop iterations ahead the compiler may
+    issue the read.
+
+    Example:
+    ```mlir
+    // The 64x32 tile (1, j) of a 2-D view, padded with zeros.
+    %t = tile.load %v[1, %j] : !tile.view<2, bf16> -> tensor<64x32xbf16>
+    // The same elements, transposed.
+    %u = tile.load %v[1, %j] order = [1, 0] : !tile.view<2, bf16> -> tensor<32x64xbf16>
+    // x[b, 64 k : 64 (k + 1), h, :] of a 4-D view, transposed, as a 2-D tile.
+    %w = tile.load %x[%b, %k, %h, 0] dims = [3, 1]
+        : !tile.view<4, bf16> -> !tile.tile<32 x 64 x bf16>
+    ```
+  }];
+  let arguments = (ins Tile_AnyView:$view, Variadic<Index>:$indices,
+                   OptionalAttr<DenseI64ArrayAttr>:$static_indices,
+                   DefaultValuedAttr<Tile_Padding, "Padding::zero">:$padding,
+                   OptionalAttr<DenseI64ArrayAttr>:$order,
+                   OptionalAttr<DenseI64ArrayAttr>:$dims,
+                   OptionalAttr<I32Attr>:$latency);
+  let results = (outs Tile:$result);
+  let assemblyFormat = [{
+    $view `` custom<TileIndices>($indices, $static_indices)
+    (`padding` `=` $padding^)? (`order` `=` $order^)? (`dims` `=` $dims^)?
+    (`latency` `=` $latency^)? attr-dict `:` type($view) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
+  let summary = "writes one tile into a view";
+  let description = [{
+    Writes `value` to the tile at tile index `indices` of `view` (the same
+    element mapping as `tile.load`, including `order`, `dims` and literal
+    indices). Elements that fall outside the view are not written.
+
+    Example:
+    ```mlir
+    tile.store %t, %v[%i, %j] : tensor<64x32xf32>, !tile.view<2, f32>
+    // A (time, head) tile into G[b, h, c, :], time along the last axis.
+    tile.store %g, %G[%b, %h, %c, 0] dims = [3, 1]
+        : !tile.tile<CHUNK x BLOCK_H x f32>, !tile.view<4, f32>
+    ```
+  }];
+  let arguments = (ins Tile:$value, Tile_AnyView:$view, Variadic<Index>:$indices,
+                   OptionalAttr<DenseI64ArrayAttr>:$static_indices,
+                   OptionalAttr<DenseI64ArrayAttr>:$order,
+                   OptionalAttr<DenseI64ArrayAttr>:$dims);
+  let assemblyFormat = [{
+    $value `,` $view `` custom<TileIndices>($indices, $static_indices)
+    (`order` `=` $order^)? (`dims` `=` $dims^)? attr-dict `:`
+    type($value) `,` type($view)
+  }];
+  let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Tile construction and movement
+//===----------------------------------------------------------------------===//
+
+def Tile_FullOp : Tile_Op<"full", [Pure]> {
+  let summary = "a tile with every element equal to a scalar";
+  let description = [{
+    The scalar is an SSA value of the tile's element type, or a literal
+    number, which is a constant of that type (so no `arith.constant` is
+    needed for it).
+
+    Example:
+    ```mlir
+    %z = tile.full %zero : tensor<64x32xf32>
+    %l = tile.full 1.4426950408889634 : !tile.tile<BLOCK_H x f32>
+    ```
+  }];
+  let arguments = (ins Optional<Tile_Scalar>:$value,
+                   OptionalAttr<TypedAttrInterface>:$constant);
+  let results = (outs Tile:$result);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
+def Tile_ArangeOp : Tile_Op<"arange", [Pure]> {
+  let summary = "the 1-D tile start, start + 1, ..., start + n - 1";
+  let description = [{
+    Without `start` the tile counts from 0. `start` is an index, converted
+    to the element type as `arith.index_cast` does (so the tile is
+    `index_cast(start) + i`, in the element type's wrapping arithmetic).
+
+    Example:
+    ```mlir
+    %i = tile.arange : tensor<64xi32>
+    %rows = tile.arange %rowStart : !tile.tile<BLOCK_M x i32>
+    ```
+  }];
+  let arguments = (ins Optional<Index>:$start);
+  let results = (outs RankedTensorOf<[I32, I64]>:$result);
+  let assemblyFormat = "($start^)? attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
+def Tile_ExtractOp : Tile_Op<"extract", [Pure]> {
+  let summary = "a sub-tile at a tile index";
+  let description = [{
+    The sub-tile of `source` with the result's shape S at tile index
+    `indices`: elements [indices[d] * S[d], (indices[d] + 1) * S[d]) along each
+    dimension d. Each extent of the source must be a multiple of the result's,
+    and the sub-tile must lie inside the source (an index outside it is
+    undefined behaviour, as an out-of-range register index would be).
+
+    Example: `%row = tile.extract %t[%c63, %c0] : tensor<64x32xf32> -> tensor<1x32xf32>`
+  }];
+  let arguments = (ins Tile:$source, Variadic<Index>:$indices);
+  let results = (outs Tile:$result);
+  let assemblyFormat = [{
+    $source `[` $indices `]` attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_BroadcastOp : Tile_Op<"broadcast", [Pure]> {
+  let summary = "repeats a tile along its extent-1 dimensions and new ones";
+  let description = [{
+    Each dimension of the source is either equal to the result's or 1; the
+    latter is repeated. `new_dims` lists result dimensions the source does
+    not have (cuTile's `x[None, :]` is `new_dims = [0]`); the source's
+    dimensions are the other result dimensions, in order. Without it the
+    ranks are equal.
+
+    Example:
+    ```mlir
+    %r = tile.broadcast %row : tensor<1x32xf32> -> tensor<64x32xf32>
+    %c = tile.broadcast %col new_dims = [1] : tensor<64xf32> -> tensor<64x32xf32>
+    ```
+  }];
+  let arguments = (ins Tile:$source,
+                   OptionalAttr<DenseI64ArrayAttr>:$new_dims);
+  let results = (outs Tile:$result);
+  let assemblyFormat = [{
+    $source (`new_dims` `=` $new_dims^)? attr-dict `:` type($source) `->`
+    type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// The source's type with an extent-1 axis at each of `new_dims`: what
+    /// the source is reshaped to before an equal-rank broadcast.
+    ::mlir::RankedTensorType getExpandedSourceType();
+  }];
+}
+
+def Tile_ReshapeOp : Tile_Op<"reshape", [Pure]> {
+  let summary = "the same elements in row-major order under another shape";
+  let description = [{
+    Example: `%r = tile.reshape %t : tensor<1x64x1x16xbf16> -> tensor<64x16xbf16>`
+  }];
+  let arguments = (ins Tile:$source);
+  let results = (outs Tile:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_PermuteOp : Tile_Op<"permute", [Pure]> {
+  let summary = "transposes a tile";
+  let description = [{
+    Result dimension k is source dimension `permutation[k]`.
+
+    Example: `%t = tile.permute %s [1, 0] : tensor<64x32xf32> -> tensor<32x64xf32>`
+  }];
+  let arguments = (ins Tile:$source, DenseI64ArrayAttr:$permutation);
+  let results = (outs Tile:$result);
+  let assemblyFormat = [{
+    $source $permutation attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+def Tile_ConvertOp : Tile_Op<"convert", [Pure]> {
+  let summary = "converts the elements of a tile to another type";
+  let description = [{
+    Float to float rounds to nearest even, except to `tf32`, which rounds to
+    nearest with ties away from zero as `cvt.rna.tf32.f32` does (the value
+    keeps its 32-bit storage, its low 13 mantissa bits cleared). Any float
+    converts to tf32 directly: bf16 and f16 widen to f32 exactly first, so
+    `bf16 -> tf32` is `bf16 -> f32 -> tf32` in one op. Float to
+    integer truncates toward zero (saturating; NaN gives 0); integer to float
+    rounds to nearest even; integers are sign-extended or truncated; i1 is
+    0 or 1.
+
+    Example: `%h = tile.convert %t : tensor<64x64xf32> -> tensor<64x64xtf32>`
+  }];
+  let arguments = (ins Tile:$source);
+  let results = (outs Tile:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Computation
+//===----------------------------------------------------------------------===//
+
+def Tile_CumsumOp : Tile_Op<"cumsum", [Pure, SameOperandsAndResultType]> {
+  let summary = "inclusive prefix sum along an axis";
+  let description = [{
+    result[..., i, ...] = source[..., 0, ...] + ... + source[..., i, ...] along
+    `axis`. Floats accumulate in f32 in index order.
+
+    Example: `%g = tile.cumsum %a axis = 0 : tensor<64x8xf32>`
+  }];
+  let arguments = (ins Tile_Numeric:$source, I64Attr:$axis);
+  let results = (outs Tile_Numeric:$result);
+  let assemblyFormat = "$source `axis` `=` $axis attr-dict `:` type($source)";
+  let hasVerifier = 1;
+}
+
+def Tile_ReduceOp : Tile_Op<"reduce", [Pure]> {
+  let summary = "reduces a tile along an axis";
+  let description = [{
+    Sum, max or min along `axis`; the result drops that axis. Sums of floats
+    accumulate in f32; max and min of floats propagate NaN.
+
+    Example: `%m = tile.reduce max %t axis = 1 : tensor<64x32xf32> -> tensor<64xf32>`
+  }];
+  let arguments = (ins Tile_ReduceKind:$kind, Tile_Numeric:$source, I64Attr:$axis);
+  let results = (outs Tile_Numeric:$result);
+  let assemblyFormat = [{
+    $kind $source `axis` `=` $axis attr-dict `:` type($source) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
+  let summary = "matrix product with accumulation: acc + a @ b";
+  let description = [{
+    result = acc + a @ b with a of shape MxK, b of shape KxN and acc of shape
+    MxN in f32. a and b have the same element type: bf16, f16 or tf32 (the
+    tensor cores' operand types; products are exact and sums are in f32), or
+    f32 (full-precision fused multiply-adds).
+
+    With `precision = tf32`, a and b may hold any float types: each is
+    converted to tf32 first, as `tile.convert` to f32 (exact from bf16 and
+    f16) and then to tf32 would, and the product is the tf32 one.
+
+    Example:
+    ```mlir
+    %d = tile.mma %a, %b, %c : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
+    %e = tile.mma %x, %w, %c precision = tf32
+        : tensor<64x16xbf16>, tensor<16x32xf32>, tensor<64x32xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Float:$a, Tile_Float:$b, RankedTensorOf<[F32]>:$acc,
+                   OptionalAttr<TypeAttrOf<TF32>>:$precision);
+  let results = (outs RankedTensorOf<[F32]>:$result);
+  let assemblyFormat = [{
+    $a `,` $b `,` $acc (`precision` `=` $precision^)? attr-dict `:` type($a)
+    `,` type($b) `,` type($acc)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_Exp2Op : Tile_Op<"exp2", [Pure, SameOperandsAndResultType]> {
+  let summary = "2 to the power of each element";
+  let description = [{
+    2^x for each element of an f32 tile, to within 2 ulp (the GPU's
+    `ex2.approx.f32`): exp2(-inf) = 0, arguments above 128 give +inf,
+    arguments below -126 may flush to 0, NaN stays NaN.
+
+    Example: `%d = tile.exp2 %g : tensor<64x64xf32>`
+  }];
+  let arguments = (ins RankedTensorOf<[F32]>:$source);
+  let results = (outs RankedTensorOf<[F32]>:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source)";
+}
+
+def Tile_WhereOp : Tile_Op<"where", [Pure, AllTypesMatch<["true_value", "false_value", "result"]>]> {
+  let summary = "chooses elementwise between two tiles";
+  let description = [{
+    result[i] = condition[i] ? true_value[i] : false_value[i]. The unchosen
+    value never reaches the result, so a tile of exp2 of masked-off
+    arguments cannot leak an inf or a NaN.
+
+    Example:
+    ```mlir
+    %y = tile.where %causal, %x, %zero : tensor<64x64xi1>, tensor<64x64xf32>
+    ```
+  }];
+  let arguments = (ins Tile_Mask:$condition, Tile:$true_value, Tile:$false_value);
+  let results = (outs Tile:$result);
+  let assemblyFormat = [{
+    $condition `,` $true_value `,` $false_value attr-dict `:` type($condition)
+    `,` type($result)
+  }];
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+#endif // TILE_OPS

@@ -1,0 +1,50 @@
+//===- TileGPU.h - the tilegpu dialect --------------------------*- C++ -*-===//
+//
+// Everything a user of the tilegpu dialect includes: the dialect, its layout
+// attributes, types and operations.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEGPU_IR_TILEGPU_H
+#define TILEGPU_IR_TILEGPU_H
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Layout/LinearLayout.h"
+
+#include "mlir/IR/BuiltinTypes.h"
+#include "mlir/IR/Dialect.h"
+#include "mlir/IR/OpImplementation.h"
+#include "mlir/IR/TensorEncoding.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+
+#include "tilec/Dialect/TileGPU/IR/TileGPUDialect.h.inc"
+#include "tilec/Dialect/TileGPU/IR/TileGPUEnums.h.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilec/Dialect/TileGPU/IR/TileGPUAttrs.h.inc"
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/TileGPU/IR/TileGPUTypes.h.inc"
+#define GET_OP_CLASSES
+#include "tilec/Dialect/TileGPU/IR/TileGPUOps.h.inc"
+
+namespace mlir::tilegpu {
+
+/// The register layout of a tile, or null when it has none.
+inline DistributedLayoutAttr getDistributedLayout(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  return tensor ? dyn_cast_or_null<DistributedLayoutAttr>(tensor.getEncoding())
+                : DistributedLayoutAttr();
+}
+
+/// Each extent rounded up to a power of two: the tile a layout describes.
+SmallVector<int64_t> getPaddedShape(ArrayRef<int64_t> shape);
+
+/// Bytes of one element of a tile (i1 and i8 take one).
+unsigned getElementBytes(Type elementType);
+
+/// "64x32".
+std::string formatShape(ArrayRef<int64_t> shape);
+
+} // namespace mlir::tilegpu
+
+#endif // TILEGPU_IR_TILEGPU_H

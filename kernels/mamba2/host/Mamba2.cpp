@@ -1,0 +1,219 @@
+//===- Mamba2.cpp - problem and argument validation -------------*- C++ -*-===//
+//
+// The checks every device's forward pass runs before touching memory, so the
+// CPU and GPU paths accept and reject exactly the same arguments.
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Mamba2/Mamba2.h"
+
+#include <limits>
+
+#include <sstream>
+
+using namespace tilec::mamba2;
+
+size_t tilec::mamba2::dtypeSize(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return 4;
+  case DType::F16:
+  case DType::BF16:
+    return 2;
+  }
+  return 0;
+}
+
+const char *tilec::mamba2::dtypeName(DType dtype) {
+  switch (dtype) {
+  case DType::F32:
+    return "f32";
+  case DType::F16:
+    return "f16";
+  case DType::BF16:
+    return "bf16";
+  }
+  return "unknown";
+}
+
+Tensor Tensor::contiguous(void *data, DType dtype, std::vector<int64_t> shape) {
+  Tensor tensor;
+  tensor.data = data;
+  tensor.dtype = dtype;
+  tensor.strides.assign(shape.size(), 1);
+  for (size_t d = shape.size(); d-- > 1;)
+    tensor.strides[d - 1] = tensor.strides[d] * shape[d];
+  tensor.shape = std::move(shape);
+  return tensor;
+}
+
+int64_t Tensor::numElements() const {
+  int64_t count = 1;
+  for (int64_t extent : shape)
+    count *= extent;
+  return count;
+}
+
+namespace {
+
+std::string formatShape(const std::vector<int64_t> &shape) {
+  std::ostringstream os;
+  os << "(";
+  for (size_t d = 0; d < shape.size(); ++d)
+    os << (d ? ", " : "") << shape[d];
+  os << ")";
+  return os.str();
+}
+
+/// One tensor argument against what the problem implies for it. `output`
+/// forbids stride 0 along a dimension of extent above 1, where two elements
+/// would be written to one address.
+Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
+                   const std::vector<int64_t> &shape, const char *layout,
+                   bool output) {
+  // Built only for an error: a valid call allocates no message.
+  auto what = [&] { return std::string(name) + " " + layout; };
+  if (!tensor.data)
+    return Status::error(what() + ": the data pointer is null");
+  if (tensor.dtype != dtype)
+    return Status::error(what() + " is " + dtypeName(tensor.dtype) +
+                         "; only " + dtypeName(dtype) + " is supported");
+  if (tensor.shape.size() != shape.size())
+    return Status::error(what() + " has rank " +
+                         std::to_string(tensor.shape.size()) + ", not " +
+                         std::to_string(shape.size()));
+  if (tensor.shape != shape)
+    return Status::error(what() + " has shape " + formatShape(tensor.shape) +
+                         "; the problem needs " + formatShape(shape));
+  if (tensor.strides.size() != shape.size())
+    return Status::error(what() + " has " +
+                         std::to_string(tensor.strides.size()) +
+                         " strides for " + std::to_string(shape.size()) +
+                         " dimensions");
+  for (size_t d = 0; d < shape.size(); ++d) {
+    if (tensor.strides[d] < 0)
+      return Status::error(what() + " has a negative stride " +
+                           std::to_string(tensor.strides[d]) +
+                           " in dimension " + std::to_string(d));
+    if (output && tensor.strides[d] == 0 && shape[d] > 1)
+      return Status::error(what() + " has stride 0 in dimension " +
+                           std::to_string(d) + " of extent " +
+                           std::to_string(shape[d]) +
+                           ": an output element would be written twice");
+  }
+  return Status::success();
+}
+
+Status checkProblem(const Problem &p) {
+  const std::pair<const char *, int64_t> sizes[] = {
+      {"batch", p.batch},     {"seqlen", p.seqlen},   {"heads", p.heads},
+      {"groups", p.groups},   {"headdim", p.headdim}, {"dstate", p.dstate},
+      {"chunk", p.chunk}};
+  for (auto [name, value] : sizes)
+    if (value <= 0)
+      return Status::error(std::string("problem: ") + name + " is " +
+                           std::to_string(value) + "; it must be positive");
+  if (p.heads % p.groups)
+    return Status::error("problem: heads (" + std::to_string(p.heads) +
+                         ") must be a multiple of groups (" +
+                         std::to_string(p.groups) + ")");
+  if (p.chunk != 64 && p.chunk != 128 && p.chunk != 256)
+    return Status::error("problem: chunk is " + std::to_string(p.chunk) +
+                         "; the kernels are built for 64, 128 and 256");
+  return Status::success();
+}
+
+bool isPowerOfTwo(int64_t value) { return value > 0 && !(value & (value - 1)); }
+
+} // namespace
+
+Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
+  if (Status status = checkProblem(p); !status)
+    return status;
+  const std::vector<int64_t> tokens4 = {p.batch, p.seqlen, p.heads, p.headdim};
+  const std::vector<int64_t> groups4 = {p.batch, p.seqlen, p.groups, p.dstate};
+  struct Check {
+    const char *name;
+    const Tensor &tensor;
+    DType dtype;
+    std::vector<int64_t> shape;
+    const char *layout;
+  };
+  const Check checks[] = {
+      {"x", in.x, DType::BF16, tokens4, "(batch, seqlen, heads, headdim)"},
+      {"dt", in.dt, DType::F32, {p.batch, p.seqlen, p.heads},
+       "(batch, seqlen, heads)"},
+      {"A", in.A, DType::F32, {p.heads}, "(heads)"},
+      {"B", in.B, DType::BF16, groups4, "(batch, seqlen, groups, dstate)"},
+      {"C", in.C, DType::BF16, groups4, "(batch, seqlen, groups, dstate)"},
+      {"D", in.D, DType::F32, {p.heads}, "(heads)"}};
+  for (const Check &check : checks)
+    if (Status status = checkTensor(check.name, check.tensor, check.dtype,
+                                    check.shape, check.layout, false);
+        !status)
+      return status;
+  if (in.initialState)
+    return checkTensor("initial state", *in.initialState, DType::F32,
+                       {p.batch, p.heads, p.headdim, p.dstate},
+                       "(batch, heads, headdim, dstate)", false);
+  return Status::success();
+}
+
+Status tilec::mamba2::validate(const Problem &p, const Inputs &in,
+                               const Outputs &out) {
+  if (Status status = validateInputs(p, in); !status)
+    return status;
+  if (Status status = checkTensor("y", out.y, DType::F32,
+                                  {p.batch, p.seqlen, p.heads, p.headdim},
+                                  "(batch, seqlen, heads, headdim)", true);
+      !status)
+    return status;
+  if (out.finalState)
+    return checkTensor("final state", *out.finalState, DType::F32,
+                       {p.batch, p.heads, p.headdim, p.dstate},
+                       "(batch, heads, headdim, dstate)", true);
+  return Status::success();
+}
+
+Status tilec::mamba2::validateTileConfig(const Problem &p,
+                                         const TileConfig &config) {
+  const std::pair<const char *, int64_t> sizes[] = {
+      {"blockH", config.blockH}, {"blockP", config.blockP},
+      {"blockN", config.blockN}, {"blockM", config.blockM},
+      {"blockK", config.blockK}};
+  for (auto [name, value] : sizes)
+    if (value != 0 && !isPowerOfTwo(value))
+      return Status::error(std::string("tile config: ") + name + " is " +
+                           std::to_string(value) +
+                           "; it must be 0 (chosen) or a power of two");
+  for (auto [name, value] : {sizes[3], sizes[4]})
+    if (value > p.chunk)
+      return Status::error(std::string("tile config: ") + name + " (" +
+                           std::to_string(value) +
+                           ") must divide the chunk (" +
+                           std::to_string(p.chunk) + ")");
+  return Status::success();
+}
+
+LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
+                                              const TileConfig &tiles) {
+  // Without overflow for any valid problem (sizes up to INT64_MAX, found by
+  // tilec-fuzz-capi): the quotient rounds up without a + b - 1, and a
+  // product that overflows saturates, which the GPU path's grid check
+  // rejects.
+  auto ceilDiv = [](int64_t a, int64_t b) { return a / b + (a % b != 0); };
+  auto product = [](int64_t a, int64_t b) {
+    int64_t result;
+    return __builtin_mul_overflow(a, b, &result)
+               ? std::numeric_limits<int64_t>::max()
+               : result;
+  };
+  const int64_t numP = ceilDiv(p.headdim, tiles.blockP);
+  const int64_t numN = ceilDiv(p.dstate, tiles.blockN);
+  LaunchGrids grids;
+  grids.chunkCumsum = {p.numChunks(), p.batch, ceilDiv(p.heads, tiles.blockH)};
+  grids.fwdPassState = {product(numP, numN), p.heads, p.batch};
+  grids.computeOut = {product(ceilDiv(p.seqlen, tiles.blockM), numP), p.heads,
+                      p.batch};
+  return grids;
+}

@@ -1,0 +1,236 @@
+//===- Reference.cpp - the Mamba-2 recurrence in f64 ------------*- C++ -*-===//
+
+#include "tilec/Mamba2/Reference.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <initializer_list>
+#include <limits>
+#include <random>
+#include <thread>
+
+using namespace tilec::mamba2;
+
+namespace {
+
+/// Element `index` of a validated host tensor (f32 or bf16) as a double.
+double element(const Tensor &tensor, std::initializer_list<int64_t> index) {
+  int64_t offset = 0;
+  size_t d = 0;
+  for (int64_t i : index)
+    offset += i * tensor.strides[d++];
+  if (tensor.dtype == DType::BF16)
+    return fromBF16(static_cast<const uint16_t *>(tensor.data)[offset]);
+  return static_cast<const float *>(tensor.data)[offset];
+}
+
+} // namespace
+
+Status tilec::mamba2::referenceForward(const Problem &p, const Inputs &in,
+                                       ReferenceResult &result) {
+  if (Status status = validateInputs(p, in); !status)
+    return status;
+  const int64_t P = p.headdim, N = p.dstate;
+  const int64_t headsPerGroup = p.heads / p.groups;
+  result.y.assign(p.batch * p.seqlen * p.heads * P, 0.0);
+  result.finalState.assign(p.batch * p.heads * P * N, 0.0);
+  result.yScale.assign(result.y.size(), 0.0);
+  result.finalStateScale.assign(result.finalState.size(), 0.0);
+  std::vector<double> x(P), b(N), c(N);
+  for (int64_t bi = 0; bi < p.batch; ++bi)
+    for (int64_t h = 0; h < p.heads; ++h) {
+      const int64_t g = h / headsPerGroup;
+      double *state = &result.finalState[(bi * p.heads + h) * P * N];
+      // The sums of the squares of the terms of each state element: they
+      // decay as the squares of the terms do.
+      double *squares = &result.finalStateScale[(bi * p.heads + h) * P * N];
+      if (in.initialState)
+        for (int64_t i = 0; i < P; ++i)
+          for (int64_t j = 0; j < N; ++j) {
+            state[i * N + j] = element(*in.initialState, {bi, h, i, j});
+            squares[i * N + j] = state[i * N + j] * state[i * N + j];
+          }
+      const double a = element(in.A, {h}), d = element(in.D, {h});
+      for (int64_t t = 0; t < p.seqlen; ++t) {
+        const double dt = element(in.dt, {bi, t, h});
+        const double decay = std::exp(a * dt);
+        for (int64_t i = 0; i < P; ++i)
+          x[i] = element(in.x, {bi, t, h, i});
+        for (int64_t j = 0; j < N; ++j) {
+          b[j] = element(in.B, {bi, t, g, j});
+          c[j] = element(in.C, {bi, t, g, j});
+        }
+        const int64_t row0 = ((bi * p.seqlen + t) * p.heads + h) * P;
+        for (int64_t i = 0; i < P; ++i) {
+          double *row = &state[i * N], *rowSquares = &squares[i * N];
+          double acc = 0.0, accSquares = 0.0;
+          for (int64_t j = 0; j < N; ++j) {
+            const double input = dt * x[i] * b[j];
+            row[j] = decay * row[j] + input;
+            rowSquares[j] = decay * decay * rowSquares[j] + input * input;
+            acc += row[j] * c[j];
+            accSquares += rowSquares[j] * c[j] * c[j];
+          }
+          result.y[row0 + i] = acc + d * x[i];
+          result.yScale[row0 + i] = std::sqrt(accSquares);
+        }
+      }
+    }
+  for (double &v : result.finalStateScale)
+    v = std::sqrt(v);
+  return Status::success();
+}
+
+double tilec::mamba2::normwiseRelativeError(const Tensor &got,
+                                            const std::vector<double> &want) {
+  if (static_cast<int64_t>(want.size()) != got.numElements())
+    return std::numeric_limits<double>::quiet_NaN();
+  const size_t rank = got.shape.size();
+  std::vector<int64_t> index(rank, 0);
+  double diff2 = 0.0, want2 = 0.0;
+  for (double w : want) {
+    int64_t offset = 0;
+    for (size_t d = 0; d < rank; ++d)
+      offset += index[d] * got.strides[d];
+    const double value = static_cast<const float *>(got.data)[offset];
+    if (std::isnan(value))
+      return std::numeric_limits<double>::quiet_NaN();
+    diff2 += (value - w) * (value - w);
+    want2 += w * w;
+    // Row-major successor of `index`.
+    for (size_t d = rank; d-- > 0;) {
+      if (++index[d] < got.shape[d])
+        break;
+      index[d] = 0;
+    }
+  }
+  if (want2 == 0.0)
+    return diff2 == 0.0 ? 0.0 : std::numeric_limits<double>::infinity();
+  return std::sqrt(diff2 / want2);
+}
+
+namespace {
+
+uint64_t splitMix64(uint64_t z) {
+  z += 0x9e3779b97f4a7c15ull;
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+  return z ^ (z >> 31);
+}
+
+/// Calls draw(rng, begin, end) on blocks of [0, count), each block with a
+/// generator of its own seeded from (seed, tensor, block), on every core:
+/// the values depend on the seed only, not on the number of threads, and a
+/// tensor of 2^31 elements takes seconds rather than a minute.
+template <typename Draw>
+void drawBlocks(uint64_t seed, uint64_t tensor, int64_t count, Draw draw) {
+  constexpr int64_t kBlock = int64_t(1) << 16;
+  const int64_t blocks = (count + kBlock - 1) / kBlock;
+  std::atomic<int64_t> next{0};
+  auto work = [&] {
+    for (int64_t k; (k = next++) < blocks;) {
+      std::mt19937_64 rng(splitMix64(seed ^ splitMix64(tensor << 40 | k)));
+      draw(rng, k * kBlock, std::min(count, (k + 1) * kBlock));
+    }
+  };
+  const int64_t threads = std::min<int64_t>(
+      blocks, std::max(1u, std::thread::hardware_concurrency()));
+  std::vector<std::thread> pool;
+  for (int64_t i = 1; i < threads; ++i)
+    pool.emplace_back(work);
+  work();
+  for (std::thread &thread : pool)
+    thread.join();
+}
+
+} // namespace
+
+HostProblem HostProblem::random(const Problem &p, uint64_t seed) {
+  HostProblem data;
+  data.problem = p;
+  auto slow = [](int64_t head) { return head % 2 == 0; };
+  auto logUniform = [](std::mt19937_64 &rng, double low, double high) {
+    std::uniform_real_distribution<double> u(std::log(low), std::log(high));
+    return static_cast<float>(std::exp(u(rng)));
+  };
+  auto bf16Normal = [&](std::vector<uint16_t> &buffer, uint64_t tensor,
+                        int64_t count) {
+    buffer.resize(count);
+    drawBlocks(seed, tensor, count,
+               [&](std::mt19937_64 &rng, int64_t begin, int64_t end) {
+                 std::normal_distribution<float> normal(0.0f, 1.0f);
+                 for (int64_t i = begin; i < end; ++i)
+                   buffer[i] = toBF16(normal(rng));
+               });
+  };
+  const int64_t tokens = p.batch * p.seqlen;
+  bf16Normal(data.x, 0, tokens * p.heads * p.headdim);
+  bf16Normal(data.B, 1, tokens * p.groups * p.dstate);
+  bf16Normal(data.C, 2, tokens * p.groups * p.dstate);
+  data.dt.resize(tokens * p.heads);
+  drawBlocks(seed, 3, tokens * p.heads,
+             [&](std::mt19937_64 &rng, int64_t begin, int64_t end) {
+               std::normal_distribution<float> dtLogit(-2.0f, 1.0f);
+               for (int64_t i = begin; i < end; ++i)
+                 data.dt[i] = slow(i % p.heads)
+                                  ? logUniform(rng, 1e-3, 1e-1)
+                                  : std::log1p(std::exp(dtLogit(rng)));
+             });
+  data.A.resize(p.heads);
+  data.D.resize(p.heads);
+  drawBlocks(seed, 4, 1, [&](std::mt19937_64 &rng, int64_t, int64_t) {
+    std::uniform_real_distribution<float> skip(0.5f, 1.5f);
+    for (int64_t h = 0; h < p.heads; ++h) {
+      data.A[h] = slow(h) ? -logUniform(rng, 0.01, 1.0)
+                          : -logUniform(rng, 1.0, 16.0);
+      data.D[h] = skip(rng);
+    }
+  });
+  data.initialState.resize(p.batch * p.heads * p.headdim * p.dstate);
+  drawBlocks(seed, 5, data.initialState.size(),
+             [&](std::mt19937_64 &rng, int64_t begin, int64_t end) {
+               std::normal_distribution<float> normal(0.0f, 1.0f);
+               for (int64_t i = begin; i < end; ++i)
+                 data.initialState[i] = normal(rng);
+             });
+  data.y.resize(tokens * p.heads * p.headdim);
+  data.finalState.resize(data.initialState.size());
+  return data;
+}
+
+Inputs HostProblem::inputs(bool withInitialState) {
+  const Problem &p = problem;
+  Inputs in;
+  in.x = Tensor::contiguous(x.data(), DType::BF16,
+                            {p.batch, p.seqlen, p.heads, p.headdim});
+  in.dt = Tensor::contiguous(dt.data(), DType::F32,
+                             {p.batch, p.seqlen, p.heads});
+  in.A = Tensor::contiguous(A.data(), DType::F32, {p.heads});
+  in.B = Tensor::contiguous(B.data(), DType::BF16,
+                            {p.batch, p.seqlen, p.groups, p.dstate});
+  in.C = Tensor::contiguous(C.data(), DType::BF16,
+                            {p.batch, p.seqlen, p.groups, p.dstate});
+  in.D = Tensor::contiguous(D.data(), DType::F32, {p.heads});
+  if (withInitialState)
+    in.initialState =
+        Tensor::contiguous(initialState.data(), DType::F32,
+                           {p.batch, p.heads, p.headdim, p.dstate});
+  return in;
+}
+
+Outputs HostProblem::outputs() {
+  const Problem &p = problem;
+  Outputs out;
+  out.y = Tensor::contiguous(y.data(), DType::F32,
+                             {p.batch, p.seqlen, p.heads, p.headdim});
+  out.finalState = Tensor::contiguous(finalState.data(), DType::F32,
+                                      {p.batch, p.heads, p.headdim, p.dstate});
+  return out;
+}
+
+void HostProblem::poisonOutputs() {
+  std::fill(y.begin(), y.end(), std::numeric_limits<float>::quiet_NaN());
+  std::fill(finalState.begin(), finalState.end(),
+            std::numeric_limits<float>::quiet_NaN());
+}

@@ -1,0 +1,194 @@
+//===- CApi.cpp - C ABI of the Mamba-2 forward pass on the GPU --*- C++ -*-===//
+//
+// Turns the C descriptors into the C++ ones (checking what only the C form
+// can get wrong: null descriptors and shape arrays, ranks, dtype values) and
+// calls the implementation of forwardGpu, which names every failure.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Forward.h"
+
+#include "tilec/Mamba2/tilec_mamba2.h"
+
+#include <optional>
+#include <string>
+
+using namespace tilec::mamba2;
+
+namespace {
+
+thread_local std::string lastError;
+
+int fail(tilec_mamba2_status code, std::string message) {
+  lastError = std::move(message);
+  return code;
+}
+
+/// `t` as a Tensor. `name` and `layout` word the errors like the shared
+/// validation does.
+tilec_mamba2_status toTensor(const char *name, const tilec_mamba2_tensor *t,
+                             Tensor &out, std::string &message) {
+  const std::string what = name;
+  if (!t) {
+    message = what + ": the tensor descriptor is null";
+    return TILEC_MAMBA2_ERROR_NULL_POINTER;
+  }
+  if (t->rank < 0 || t->rank > TILEC_MAMBA2_MAX_RANK) {
+    message = what + ": rank " + std::to_string(t->rank) + " is outside [0, " +
+              std::to_string(TILEC_MAMBA2_MAX_RANK) + "]";
+    return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
+  }
+  if (t->rank > 0 && !t->shape) {
+    message = what + ": the shape array is null";
+    return TILEC_MAMBA2_ERROR_NULL_POINTER;
+  }
+  switch (t->dtype) {
+  case TILEC_MAMBA2_F32:
+    out.dtype = DType::F32;
+    break;
+  case TILEC_MAMBA2_F16:
+    out.dtype = DType::F16;
+    break;
+  case TILEC_MAMBA2_BF16:
+    out.dtype = DType::BF16;
+    break;
+  default:
+    message = what + ": dtype " + std::to_string(t->dtype) +
+              " is not a tilec_mamba2_dtype";
+    return TILEC_MAMBA2_ERROR_INVALID_DTYPE;
+  }
+  out.data = t->data;
+  out.shape.assign(t->shape, t->shape + t->rank);
+  if (t->strides) {
+    out.strides.assign(t->strides, t->strides + t->rank);
+    return TILEC_MAMBA2_SUCCESS;
+  }
+  // Row-major strides. A shape with a non-positive extent is reported by
+  // the validation (it is not the problem's), whatever strides it gets here.
+  out.strides.assign(t->rank, 1);
+  for (int d = t->rank - 1; d > 0; --d)
+    if (__builtin_mul_overflow(out.strides[d], out.shape[d],
+                               &out.strides[d - 1])) {
+      message = what + ": the row-major strides of its shape do not fit in "
+                       "64 bits";
+      return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
+    }
+  return TILEC_MAMBA2_SUCCESS;
+}
+
+} // namespace
+
+extern "C" {
+
+const char *tilec_mamba2_status_name(int status) {
+  switch (status) {
+  case TILEC_MAMBA2_SUCCESS:
+    return "TILEC_MAMBA2_SUCCESS";
+  case TILEC_MAMBA2_ERROR_INVALID_SHAPE:
+    return "TILEC_MAMBA2_ERROR_INVALID_SHAPE";
+  case TILEC_MAMBA2_ERROR_INVALID_STRIDE:
+    return "TILEC_MAMBA2_ERROR_INVALID_STRIDE";
+  case TILEC_MAMBA2_ERROR_INVALID_DTYPE:
+    return "TILEC_MAMBA2_ERROR_INVALID_DTYPE";
+  case TILEC_MAMBA2_ERROR_UNALIGNED:
+    return "TILEC_MAMBA2_ERROR_UNALIGNED";
+  case TILEC_MAMBA2_ERROR_GROUPS_DO_NOT_DIVIDE_HEADS:
+    return "TILEC_MAMBA2_ERROR_GROUPS_DO_NOT_DIVIDE_HEADS";
+  case TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK:
+    return "TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK";
+  case TILEC_MAMBA2_ERROR_NULL_POINTER:
+    return "TILEC_MAMBA2_ERROR_NULL_POINTER";
+  case TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER:
+    return "TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER";
+  case TILEC_MAMBA2_ERROR_NO_DRIVER:
+    return "TILEC_MAMBA2_ERROR_NO_DRIVER";
+  case TILEC_MAMBA2_ERROR_NO_DEVICE:
+    return "TILEC_MAMBA2_ERROR_NO_DEVICE";
+  case TILEC_MAMBA2_ERROR_NO_CONTEXT:
+    return "TILEC_MAMBA2_ERROR_NO_CONTEXT";
+  case TILEC_MAMBA2_ERROR_WORKSPACE_TOO_SMALL:
+    return "TILEC_MAMBA2_ERROR_WORKSPACE_TOO_SMALL";
+  case TILEC_MAMBA2_ERROR_OUT_OF_MEMORY:
+    return "TILEC_MAMBA2_ERROR_OUT_OF_MEMORY";
+  case TILEC_MAMBA2_ERROR_LAUNCH_FAILURE:
+    return "TILEC_MAMBA2_ERROR_LAUNCH_FAILURE";
+  case TILEC_MAMBA2_ERROR_INVALID_ARGUMENT:
+    return "TILEC_MAMBA2_ERROR_INVALID_ARGUMENT";
+  }
+  return "TILEC_MAMBA2_ERROR_UNKNOWN";
+}
+
+const char *tilec_mamba2_last_error(void) { return lastError.c_str(); }
+
+int tilec_mamba2_workspace_size(const tilec_mamba2_problem *problem,
+                                size_t *bytes) {
+  if (!problem || !bytes)
+    return fail(TILEC_MAMBA2_ERROR_NULL_POINTER,
+                "tilec_mamba2_workspace_size: the problem and the result "
+                "must not be null");
+  const Problem p{problem->batch,  problem->seqlen,  problem->heads,
+                  problem->groups, problem->headdim, problem->dstate,
+                  problem->chunk};
+  std::string message;
+  if (tilec_mamba2_status code = gpu::workspaceSize(p, *bytes, message))
+    return fail(code, std::move(message));
+  return TILEC_MAMBA2_SUCCESS;
+}
+
+int tilec_mamba2_prepare(void) {
+  std::string message;
+  if (tilec_mamba2_status code = gpu::prepare(message))
+    return fail(code, std::move(message));
+  return TILEC_MAMBA2_SUCCESS;
+}
+
+int tilec_mamba2_forward(
+    const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
+    const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
+    void *workspace, size_t workspace_bytes, void *stream) {
+  if (!problem)
+    return fail(TILEC_MAMBA2_ERROR_NULL_POINTER,
+                "problem: the problem descriptor is null");
+  const Problem p{problem->batch,  problem->seqlen,  problem->heads,
+                  problem->groups, problem->headdim, problem->dstate,
+                  problem->chunk};
+  Inputs in;
+  Outputs out;
+  std::string message;
+  // In the order the validation walks them; an optional tensor is absent
+  // when its descriptor is null.
+  const struct {
+    const char *name;
+    const tilec_mamba2_tensor *descriptor;
+    Tensor *required;
+    std::optional<Tensor> *optional;
+  } args[] = {{"x", x, &in.x, nullptr},
+              {"dt", dt, &in.dt, nullptr},
+              {"A", A, &in.A, nullptr},
+              {"B", B, &in.B, nullptr},
+              {"C", C, &in.C, nullptr},
+              {"D", D, &in.D, nullptr},
+              {"initial state", initial_state, nullptr, &in.initialState},
+              {"y", y, &out.y, nullptr},
+              {"final state", final_state, nullptr, &out.finalState}};
+  for (const auto &arg : args) {
+    if (arg.optional && !arg.descriptor)
+      continue;
+    Tensor &tensor = arg.optional ? arg.optional->emplace() : *arg.required;
+    if (tilec_mamba2_status code =
+            toTensor(arg.name, arg.descriptor, tensor, message))
+      return fail(code, std::move(message));
+  }
+  GpuOptions options;
+  options.workspace = workspace;
+  options.workspaceBytes = workspace_bytes;
+  if (tilec_mamba2_status code = gpu::forward(
+          p, in, out, options, static_cast<CUstream>(stream), message))
+    return fail(code, std::move(message));
+  return TILEC_MAMBA2_SUCCESS;
+}
+
+} // extern "C"

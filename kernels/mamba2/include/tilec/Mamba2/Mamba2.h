@@ -1,0 +1,185 @@
+//===- Mamba2.h - the Mamba-2 forward pass ----------------------*- C++ -*-===//
+//
+// The chunked Mamba-2 forward pass (docs/mamba2.md) on tensors in mamba_ssm's
+// layouts. The problem description, the tensor descriptors and their
+// validation are shared by every device: `forwardCpu` runs the three tile
+// kernels in the interpreter (library TilecMamba2Cpu); a GPU path takes the
+// same arguments. This header depends on the C++ standard library only, so
+// that a library built on it does not need LLVM or MLIR at run time.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef TILEC_MAMBA2_MAMBA2_H
+#define TILEC_MAMBA2_MAMBA2_H
+
+#include <cstdint>
+#include <array>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace tilec::mamba2 {
+
+/// Element types of the tensors in memory.
+enum class DType { F32, F16, BF16 };
+
+size_t dtypeSize(DType dtype);
+const char *dtypeName(DType dtype);
+
+/// The sizes of one forward pass. Heads are split into `groups` groups of
+/// heads / groups consecutive heads; the heads of a group share B and C.
+struct Problem {
+  int64_t batch = 0;
+  int64_t seqlen = 0;
+  int64_t heads = 0;
+  int64_t groups = 0;
+  /// P: the size of each head's input and output vectors.
+  int64_t headdim = 0;
+  /// N: the size of B, C and of the second axis of each head's state.
+  int64_t dstate = 0;
+  /// Time steps per chunk: 64, 128 or 256.
+  int64_t chunk = 0;
+
+  /// Chunks per sequence; the last one is partial when chunk does not divide
+  /// seqlen. For positive sizes; no overflow up to seqlen = INT64_MAX.
+  int64_t numChunks() const { return seqlen / chunk + (seqlen % chunk != 0); }
+};
+
+/// A strided array in the memory of the device that runs the pass. Shape and
+/// strides are in elements; strides may be any non-negative values (a
+/// broadcast input may use stride 0; an output may not).
+struct Tensor {
+  void *data = nullptr;
+  DType dtype = DType::F32;
+  std::vector<int64_t> shape;
+  std::vector<int64_t> strides;
+
+  /// A row-major tensor of `shape` at `data`.
+  static Tensor contiguous(void *data, DType dtype, std::vector<int64_t> shape);
+  int64_t numElements() const;
+};
+
+/// What the forward pass reads (the dtypes are the ones supported).
+struct Inputs {
+  /// (batch, seqlen, heads, headdim) bf16.
+  Tensor x;
+  /// (batch, seqlen, heads) f32: the time steps, after bias and softplus.
+  Tensor dt;
+  /// (heads) f32: the (negative) decay rates.
+  Tensor A;
+  /// (batch, seqlen, groups, dstate) bf16.
+  Tensor B;
+  /// (batch, seqlen, groups, dstate) bf16.
+  Tensor C;
+  /// (heads) f32: the skip connection.
+  Tensor D;
+  /// (batch, heads, headdim, dstate) f32: the state before the first time
+  /// step; zero when absent.
+  std::optional<Tensor> initialState;
+};
+
+/// What the forward pass writes.
+struct Outputs {
+  /// (batch, seqlen, heads, headdim) f32.
+  Tensor y;
+  /// (batch, heads, headdim, dstate) f32: the state after the last time
+  /// step; not computed into user memory when absent.
+  std::optional<Tensor> finalState;
+};
+
+/// Success, or an error with a message for the user.
+class [[nodiscard]] Status {
+public:
+  static Status success() { return Status(); }
+  static Status error(std::string message) {
+    Status status;
+    status.failed = true;
+    status.text = std::move(message);
+    return status;
+  }
+
+  bool ok() const { return !failed; }
+  explicit operator bool() const { return ok(); }
+  /// Empty on success.
+  const std::string &message() const { return text; }
+
+private:
+  Status() = default;
+  bool failed = false;
+  std::string text;
+};
+
+/// Tile sizes of the kernels (docs/mamba2.md). Zero lets the device choose.
+/// Every size is a power of two; blockM and blockK divide the chunk.
+struct TileConfig {
+  /// chunk_cumsum: heads per program.
+  int64_t blockH = 0;
+  /// fwd_pass_state and compute_out: head-dimension (P) tile.
+  int64_t blockP = 0;
+  /// fwd_pass_state and compute_out: state-dimension (N) tile.
+  int64_t blockN = 0;
+  /// compute_out: time steps (rows) per program.
+  int64_t blockM = 0;
+  /// fwd_pass_state and compute_out: time steps per step of the walk along
+  /// a chunk (compute_out: columns).
+  int64_t blockK = 0;
+};
+
+/// Checks the problem (positive sizes, heads % groups == 0, chunk in
+/// {64, 128, 256}) and every input: non-null data, supported dtype, the rank
+/// and shape the problem implies, non-negative strides.
+Status validateInputs(const Problem &problem, const Inputs &inputs);
+
+/// validateInputs, and the same checks on the outputs, whose strides must
+/// also be positive along every dimension of extent above 1 (no element may
+/// be written twice).
+Status validate(const Problem &problem, const Inputs &inputs,
+                const Outputs &outputs);
+
+/// Checks a tile configuration against a problem: sizes zero or powers of
+/// two, blockM and blockK dividing the chunk.
+Status validateTileConfig(const Problem &problem, const TileConfig &config);
+
+/// The launch grid (x, y, z) of each kernel, for the CPU and the GPU paths
+/// alike (the kernels' headers say what a program covers). compute_out stops
+/// at ceil(seqlen / BLOCK_M) row tiles: programs past the sequence would
+/// write nothing. `tiles` must be resolved (no zero sizes).
+struct LaunchGrids {
+  std::array<int64_t, 3> chunkCumsum, fwdPassState, computeOut;
+};
+LaunchGrids computeLaunchGrids(const Problem &problem, const TileConfig &tiles);
+
+struct CpuOptions {
+  TileConfig tiles;
+  /// Threads the interpreter may use; 0: one per core.
+  unsigned numThreads = 0;
+};
+
+/// Runs the forward pass on the CPU: the three tile kernels, bound to the
+/// problem's chunk size and tiles, in the interpreter, on host memory.
+/// Defined in TilecMamba2Cpu.
+Status forwardCpu(const Problem &problem, const Inputs &inputs,
+                  const Outputs &outputs, const CpuOptions &options = {});
+
+/// The bf16 nearest to `x` (ties to even), as stored in memory.
+inline uint16_t toBF16(float x) {
+  uint32_t u;
+  std::memcpy(&u, &x, sizeof u);
+  if ((u & 0x7fffffffu) > 0x7f800000u)
+    return static_cast<uint16_t>((u >> 16) | 0x40u); // A quiet NaN.
+  u += 0x7fffu + ((u >> 16) & 1u);
+  return static_cast<uint16_t>(u >> 16);
+}
+
+/// The value of a bf16 stored in memory.
+inline float fromBF16(uint16_t bits) {
+  uint32_t u = static_cast<uint32_t>(bits) << 16;
+  float x;
+  std::memcpy(&x, &u, sizeof x);
+  return x;
+}
+
+} // namespace tilec::mamba2
+
+#endif // TILEC_MAMBA2_MAMBA2_H

@@ -1,0 +1,200 @@
+//===- TileDialect.cpp - tile dialect, types and attributes -----*- C++ -*-===//
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/DialectImplementation.h"
+#include "llvm/ADT/TypeSwitch.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+#include "tilec/Dialect/Tile/IR/TileDialect.cpp.inc"
+#include "tilec/Dialect/Tile/IR/TileEnums.cpp.inc"
+
+#define GET_ATTRDEF_CLASSES
+#include "tilec/Dialect/Tile/IR/TileAttrs.cpp.inc"
+#define GET_TYPEDEF_CLASSES
+#include "tilec/Dialect/Tile/IR/TileTypes.cpp.inc"
+
+void TileDialect::initialize() {
+  addOperations<
+#define GET_OP_LIST
+#include "tilec/Dialect/Tile/IR/TileOps.cpp.inc"
+      >();
+  addTypes<
+#define GET_TYPEDEF_LIST
+#include "tilec/Dialect/Tile/IR/TileTypes.cpp.inc"
+      >();
+  addAttributes<
+#define GET_ATTRDEF_LIST
+#include "tilec/Dialect/Tile/IR/TileAttrs.cpp.inc"
+      >();
+}
+
+Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
+                                            Type type, Location loc) {
+  return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+//===----------------------------------------------------------------------===//
+// Types
+//===----------------------------------------------------------------------===//
+
+/// `!tile.tile<CHUNK x 64 x f32>`: a tile written with its shape once. It is
+/// the builtin tensor `tensor<?x64xf32, #tile.dims<[CHUNK, 64]>>` (or a
+/// static tensor when every extent is a number), so that parsing it is all
+/// there is to it; docs/dialect.md says why tiles stay builtin tensors.
+static Type parseTileType(DialectAsmParser &parser) {
+  MLIRContext *context = parser.getContext();
+  SmallVector<TileDim> dims;
+  Type element;
+  if (parser.parseLess())
+    return {};
+  while (true) {
+    OptionalParseResult type = parser.parseOptionalType(element);
+    if (type.has_value()) {
+      if (failed(*type))
+        return {};
+      break;
+    }
+    SMLoc at = parser.getCurrentLocation();
+    int64_t size = 0;
+    OptionalParseResult number = parser.parseOptionalInteger(size);
+    if (number.has_value()) {
+      if (failed(*number))
+        return {};
+      if (size <= 0) {
+        parser.emitError(at) << "tile extents are positive, not " << size;
+        return {};
+      }
+      dims.push_back(TileDim{size, {}});
+    } else {
+      std::string name;
+      if (succeeded(parser.parseOptionalQuestion()) ||
+          failed(parser.parseOptionalKeywordOrString(&name))) {
+        parser.emitError(at) << "a tile extent is a number or the name of a "
+                                "kernel parameter";
+        return {};
+      }
+      dims.push_back(TileDim{ShapedType::kDynamic,
+                             StringAttr::get(context, name)});
+    }
+    if (parser.parseKeyword("x"))
+      return {};
+  }
+  if (parser.parseGreater())
+    return {};
+  if (dims.empty()) {
+    parser.emitError(parser.getNameLoc())
+        << "a tile has at least one dimension: !tile.tile<64 x " << element
+        << ">";
+    return {};
+  }
+  return makeTileType(dims, element);
+}
+
+Type TileDialect::parseType(DialectAsmParser &parser) const {
+  SMLoc loc = parser.getCurrentLocation();
+  StringRef mnemonic;
+  Type type;
+  OptionalParseResult parsed = generatedTypeParser(parser, &mnemonic, type);
+  if (parsed.has_value())
+    return type;
+  if (mnemonic == "tile")
+    return parseTileType(parser);
+  parser.emitError(loc) << "unknown tile dialect type '" << mnemonic << "'";
+  return {};
+}
+
+void TileDialect::printType(Type type, DialectAsmPrinter &printer) const {
+  (void)generatedTypePrinter(type, printer);
+}
+
+//===----------------------------------------------------------------------===//
+// ViewType
+//===----------------------------------------------------------------------===//
+
+LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
+                               unsigned rank, Type elementType) {
+  if (rank == 0 || rank > 8)
+    return emitError() << "a view has 1 to 8 dimensions, not " << rank;
+  if (!isa<Float32Type, Float16Type, BFloat16Type>(elementType) &&
+      !elementType.isSignlessInteger(8) && !elementType.isSignlessInteger(16) &&
+      !elementType.isSignlessInteger(32) && !elementType.isSignlessInteger(64))
+    return emitError() << "a view holds f32, f16, bf16, i8, i16, i32 or i64 "
+                          "elements, not "
+                       << elementType;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// DimsAttr
+//===----------------------------------------------------------------------===//
+
+// #tile.dims<[CHUNK, 64]>: numbers and bare parameter names.
+Attribute DimsAttr::parse(AsmParser &parser, Type) {
+  Builder &b = parser.getBuilder();
+  SmallVector<Attribute> dims;
+  auto parseDim = [&]() -> ParseResult {
+    int64_t size = 0;
+    OptionalParseResult number = parser.parseOptionalInteger(size);
+    if (number.has_value()) {
+      if (failed(*number))
+        return failure();
+      dims.push_back(b.getI64IntegerAttr(size));
+      return success();
+    }
+    std::string name;
+    if (parser.parseKeywordOrString(&name))
+      return failure();
+    dims.push_back(b.getStringAttr(name));
+    return success();
+  };
+  if (parser.parseLess() ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseDim) ||
+      parser.parseGreater())
+    return {};
+  return DimsAttr::get(parser.getContext(), b.getArrayAttr(dims));
+}
+
+void DimsAttr::print(AsmPrinter &printer) const {
+  printer << "<[";
+  llvm::interleaveComma(getDims(), printer, [&](Attribute dim) {
+    if (auto size = dyn_cast<IntegerAttr>(dim))
+      printer << size.getInt();
+    else
+      printer.printKeywordOrString(cast<StringAttr>(dim).getValue());
+  });
+  printer << "]>";
+}
+
+StringAttr DimsAttr::getSymbol(unsigned i) const {
+  return dyn_cast<StringAttr>(getDims()[i]);
+}
+
+LogicalResult
+DimsAttr::verifyEncoding(ArrayRef<int64_t> shape, Type,
+                         function_ref<InFlightDiagnostic()> emitError) const {
+  ArrayAttr dims = getDims();
+  if (dims.size() != shape.size())
+    return emitError() << "#tile.dims names " << dims.size()
+                       << " extents for a tile of rank " << shape.size();
+  for (auto [i, dim] : llvm::enumerate(dims)) {
+    if (auto size = dyn_cast<IntegerAttr>(dim)) {
+      if (size.getInt() != shape[i])
+        return emitError() << "#tile.dims gives extent " << size.getInt()
+                           << " to dimension " << i << ", but the tile's is "
+                           << (ShapedType::isDynamic(shape[i])
+                                   ? std::string("?")
+                                   : std::to_string(shape[i]));
+    } else if (!isa<StringAttr>(dim)) {
+      return emitError() << "#tile.dims entries are numbers or parameter names";
+    } else if (!ShapedType::isDynamic(shape[i])) {
+      return emitError() << "dimension " << i << " is named by parameter "
+                         << cast<StringAttr>(dim) << ", so the tile must have "
+                         << "'?' there, not " << shape[i];
+    }
+  }
+  return success();
+}

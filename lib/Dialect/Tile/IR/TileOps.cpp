@@ -1,0 +1,1069 @@
+//===- TileOps.cpp - tile dialect operations --------------------*- C++ -*-===//
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Matchers.h"
+#include "mlir/Interfaces/FunctionImplementation.h"
+
+using namespace mlir;
+using namespace mlir::tile;
+
+static ParseResult
+parseTileIndices(OpAsmParser &parser,
+                 SmallVectorImpl<OpAsmParser::UnresolvedOperand> &indices,
+                 DenseI64ArrayAttr &staticIndices);
+static void printTileIndices(OpAsmPrinter &printer, Operation *op,
+                             OperandRange indices,
+                             DenseI64ArrayAttr staticIndices);
+
+#define GET_OP_CLASSES
+#include "tilec/Dialect/Tile/IR/TileOps.cpp.inc"
+
+namespace {
+/// "tensor<64x32xbf16>" reads as "64x32 bf16 tile" in messages.
+std::string describe(Type type) {
+  auto tensor = dyn_cast<RankedTensorType>(type);
+  if (!tensor)
+    return "scalar";
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << formatTileShape(tensor) << " " << tensor.getElementType() << " tile";
+  return text;
+}
+
+/// Whether `list` names distinct dimensions of a rank-`rank` value.
+bool isDimensionList(ArrayRef<int64_t> list, int64_t rank) {
+  SmallVector<bool> seen(rank, false);
+  for (int64_t d : list) {
+    if (d < 0 || d >= rank || seen[d])
+      return false;
+    seen[d] = true;
+  }
+  return true;
+}
+
+/// Shared by load and store: one index per view dimension (literal ones not
+/// negative), the tile's element type is the view's, `order` is a
+/// permutation, and the tile has the view's rank or `dims` maps each of its
+/// dimensions to a distinct view dimension.
+LogicalResult verifyViewAccess(Operation *op, ViewType view,
+                               RankedTensorType tile, size_t numDynamic,
+                               std::optional<ArrayRef<int64_t>> staticIndices,
+                               std::optional<ArrayRef<int64_t>> order,
+                               std::optional<ArrayRef<int64_t>> dims) {
+  int64_t viewRank = view.getRank();
+  size_t numIndices = numDynamic;
+  if (staticIndices) {
+    numIndices = staticIndices->size();
+    if (static_cast<size_t>(llvm::count(*staticIndices, ShapedType::kDynamic)) !=
+        numDynamic)
+      return op->emitOpError() << "static_indices must mark each SSA index "
+                                  "with "
+                               << ShapedType::kDynamic;
+    for (int64_t index : *staticIndices)
+      if (index != ShapedType::kDynamic && index < 0)
+        return op->emitOpError() << "tile index " << index
+                                 << " is negative";
+  }
+  if (numIndices != static_cast<size_t>(viewRank))
+    return op->emitOpError() << "takes one tile index per view dimension: the "
+                             << "view has " << viewRank << ", but "
+                             << numIndices << " indices are given";
+  if (order && dims)
+    return op->emitOpError() << "takes order or dims, not both: dims also "
+                                "says which view dimension each tile "
+                                "dimension walks";
+  if (dims) {
+    if (static_cast<int64_t>(dims->size()) != tile.getRank())
+      return op->emitOpError() << "dims maps each dimension of the "
+                               << describe(tile) << " to a view dimension: "
+                               << "it needs " << tile.getRank()
+                               << " entries, not " << dims->size();
+    if (!isDimensionList(*dims, viewRank))
+      return op->emitOpError() << "dims must name distinct dimensions of "
+                                  "the view, from 0 to "
+                               << viewRank - 1;
+  } else if (tile.getRank() != viewRank) {
+    return op->emitOpError() << "a " << describe(tile)
+                             << " has rank " << tile.getRank()
+                             << ", but the view has rank " << viewRank
+                             << " (reshape to add or drop extent-1 axes), or "
+                                "give dims to map the tile's dimensions to "
+                                "the view's";
+  }
+  if (tile.getElementType() != view.getElementType())
+    return op->emitOpError() << "the tile holds " << tile.getElementType()
+                             << " but the view holds " << view.getElementType()
+                             << " (use tile.convert)";
+  for (int64_t size : tile.getShape())
+    if (!ShapedType::isDynamic(size) && size <= 0)
+      return op->emitOpError() << "tile extents must be positive";
+  if (order && (order->size() != static_cast<size_t>(viewRank) ||
+                !isDimensionList(*order, viewRank)))
+    return op->emitOpError() << "order must list each of the view's "
+                             << viewRank << " dimensions once";
+  return success();
+}
+
+LogicalResult verifyAxis(Operation *op, RankedTensorType type, int64_t axis) {
+  if (axis < 0 || axis >= type.getRank())
+    return op->emitOpError() << "axis " << axis << " is not a dimension of a "
+                             << describe(type);
+  return success();
+}
+
+/// The element types of tiles (Tile_Element in TileOps.td).
+bool isTileElement(Type type) {
+  return isa<Float32Type, Float16Type, BFloat16Type, FloatTF32Type>(type) ||
+         type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
+         type.isSignlessInteger(16) || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(64);
+}
+
+/// The scalar kernel arguments: the types a generated launcher passes (an
+/// i0 or an f64 parameter, say, has no C type there and no PTX parameter
+/// the NVPTX backend accepts for every target).
+bool isKernelScalarType(Type type) {
+  return type.isIndex() || (isTileElement(type) && !isa<FloatTF32Type>(type));
+}
+
+/// The math functions docs/semantics.md defines (and the interpreter and the
+/// lowering implement); the NVPTX backend has no code for the others.
+bool isSupportedMathOp(Operation *op) {
+  return isa<math::ExpOp, math::Exp2Op, math::ExpM1Op, math::LogOp,
+             math::Log2Op, math::Log10Op, math::Log1pOp, math::SqrtOp,
+             math::RsqrtOp, math::AbsFOp, math::AbsIOp, math::TanhOp,
+             math::SinOp, math::CosOp, math::ErfOp, math::AtanOp,
+             math::Atan2Op, math::PowFOp, math::FloorOp, math::CeilOp,
+             math::TruncOp, math::RoundOp, math::RoundEvenOp,
+             math::CopySignOp, math::FmaOp>(op);
+}
+} // namespace
+
+//===----------------------------------------------------------------------===//
+// KernelOp
+//===----------------------------------------------------------------------===//
+
+// tile.kernel @name<CHUNK = 64, BLOCK = 8>(%x: !tile.view<1, f32>) warps 4
+//     occupancy 2 attributes {...} { ... }
+// The header forms of `params`, `num_warps` and `occupancy` are optional, and
+// each may be written in the attribute dictionary instead (as the printer
+// does), but not in both places.
+ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  (void)impl::parseOptionalVisibilityKeyword(parser, result.attributes);
+  StringAttr symName;
+  if (parser.parseSymbolName(symName, SymbolTable::getSymbolAttrName(),
+                             result.attributes))
+    return failure();
+
+  SmallVector<NamedAttribute> params;
+  if (succeeded(parser.parseOptionalLess())) {
+    auto parseParam = [&]() -> ParseResult {
+      SMLoc at = parser.getCurrentLocation();
+      std::string name;
+      int64_t value = 0;
+      if (parser.parseKeywordOrString(&name) || parser.parseEqual() ||
+          parser.parseInteger(value))
+        return failure();
+      if (llvm::any_of(params, [&](const NamedAttribute &param) {
+            return param.getName() == name;
+          }))
+        return parser.emitError(at)
+               << "parameter '" << name << "' is declared twice";
+      params.emplace_back(builder.getStringAttr(name),
+                          builder.getI64IntegerAttr(value));
+      return success();
+    };
+    if (parser.parseCommaSeparatedList(parseParam) || parser.parseGreater())
+      return failure();
+  }
+
+  SmallVector<OpAsmParser::Argument> arguments;
+  SmallVector<Type> resultTypes;
+  SmallVector<DictionaryAttr> resultAttrs;
+  bool isVariadic = false;
+  if (function_interface_impl::parseFunctionSignatureWithArguments(
+          parser, /*allowVariadic=*/false, arguments, isVariadic, resultTypes,
+          resultAttrs))
+    return failure();
+
+  NamedAttrList header;
+  auto parseHeaderNumber = [&](StringRef keyword, StringAttr name) {
+    if (failed(parser.parseOptionalKeyword(keyword)))
+      return success();
+    int32_t value = 0;
+    if (parser.parseInteger(value))
+      return failure();
+    header.set(name, builder.getI32IntegerAttr(value));
+    return success();
+  };
+  if (failed(parseHeaderNumber("warps", getNumWarpsAttrName(result.name))) ||
+      failed(parseHeaderNumber("occupancy", getOccupancyAttrName(result.name))))
+    return failure();
+  if (!params.empty())
+    header.set(getParamsAttrName(result.name),
+               builder.getDictionaryAttr(params));
+
+  SMLoc attrLoc = parser.getCurrentLocation();
+  if (parser.parseOptionalAttrDictWithKeyword(result.attributes))
+    return failure();
+  for (NamedAttribute attr : header) {
+    if (result.attributes.get(attr.getName()))
+      return parser.emitError(attrLoc)
+             << "'" << attr.getName().getValue()
+             << "' is given in the kernel header and in attributes";
+    result.attributes.push_back(attr);
+  }
+
+  SmallVector<Type> argTypes;
+  for (OpAsmParser::Argument &arg : arguments)
+    argTypes.push_back(arg.type);
+  result.addAttribute(getFunctionTypeAttrName(result.name),
+                      TypeAttr::get(builder.getFunctionType(argTypes,
+                                                            resultTypes)));
+  call_interface_impl::addArgAndResultAttrs(
+      builder, result, arguments, resultAttrs, getArgAttrsAttrName(result.name),
+      getResAttrsAttrName(result.name));
+  // A kernel without a body parses, so that the verifier can say it needs
+  // one.
+  OptionalParseResult body = parser.parseOptionalRegion(
+      *result.addRegion(), arguments, /*enableNameShadowing=*/false);
+  if (body.has_value() && failed(*body))
+    return failure();
+
+  // A custom parser's attributes become properties without their ODS
+  // constraints: `num_warps = unit` or `params = [1]` would be dropped
+  // silently (and then read as a null attribute). Check them here.
+  std::optional<RegisteredOperationName> name =
+      result.name.getRegisteredInfo();
+  return name->verifyInherentAttrs(result.attributes, [&] {
+    return mlir::emitError(result.location) << "'tile.kernel' op ";
+  });
+}
+
+void KernelOp::print(OpAsmPrinter &printer) {
+  function_interface_impl::printFunctionOp(
+      printer, *this, /*isVariadic=*/false, getFunctionTypeAttrName(),
+      getArgAttrsAttrName(), getResAttrsAttrName());
+}
+
+std::optional<int64_t> KernelOp::getParamValue(StringRef name) {
+  DictionaryAttr params = getParamsAttr();
+  if (!params)
+    return std::nullopt;
+  if (auto value = dyn_cast_or_null<IntegerAttr>(params.get(name)))
+    return value.getInt();
+  return std::nullopt;
+}
+
+LogicalResult KernelOp::verify() {
+  if (!isValidKernelName(getSymName()))
+    return emitOpError() << "name '" << getSymName()
+                         << "' is not a PTX and C++ identifier: use letters, "
+                            "digits and '_', not starting with a digit";
+  FunctionType type = getFunctionType();
+  if (type.getNumResults() != 0)
+    return emitOpError() << "kernels return nothing; write results to a view";
+  for (auto [i, arg] : llvm::enumerate(type.getInputs()))
+    if (!isa<ViewType>(arg) && !isKernelScalarType(arg))
+      return emitOpError() << "argument " << i << " is " << arg
+                           << ": kernel arguments are views (!tile.view) or "
+                              "scalars of type f16, bf16, f32, i1, i8, i16, "
+                              "i32, i64 or index";
+  int32_t warps = getNumWarps();
+  if (warps < 1 || warps > 32 || (warps & (warps - 1)))
+    return emitOpError() << "num_warps must be a power of two from 1 to 32, "
+                            "not "
+                         << warps;
+  // The accessors return the attributes' bits as unsigned numbers; read them
+  // signed so that a negative value is rejected rather than wrapped.
+  if (static_cast<int32_t>(getOccupancy()) < 1)
+    return emitOpError() << "occupancy must be at least 1";
+  if (DictionaryAttr params = getParamsAttr())
+    for (NamedAttribute param : params) {
+      auto value = dyn_cast<IntegerAttr>(param.getValue());
+      if (!value || value.getInt() <= 0)
+        return emitOpError() << "parameter " << param.getName()
+                             << " needs a positive integer default value";
+    }
+  return success();
+}
+
+// The body's presence (SizedRegion<1>) and its entry block's argument types
+// (FunctionOpInterface) are verified before this runs.
+LogicalResult KernelOp::verifyRegions() {
+  Region &body = getBody();
+  // Every tile extent that is not a number must name a declared parameter,
+  // or tile-bind-params could not give it a value.
+  auto checkType = [&](Type type, Location loc) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || tensor.hasStaticShape())
+      return success();
+    for (TileDim dim : getTileDims(tensor)) {
+      if (dim.isStatic() && ShapedType::isDynamic(dim.size))
+        return mlir::emitError(loc)
+               << "a tile extent is '?' without a parameter name; write the "
+                  "shape with #tile.dims";
+      if (!dim.isStatic() && !getParamValue(dim.symbol))
+        return mlir::emitError(loc)
+               << "tile shape uses parameter '" << dim.symbol.getValue()
+               << "', which kernel @" << getSymName() << " does not declare";
+    }
+    return success();
+  };
+  // A bound tile must fit in the registers of the program's threads; this
+  // also bounds the size of the code the lowering unrolls per thread.
+  int64_t numThreads = 32 * static_cast<int64_t>(getNumWarps());
+  auto checkSize = [&](Type type, Location loc) -> LogicalResult {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !tensor.hasStaticShape())
+      return success();
+    if (llvm::any_of(tensor.getShape(), [](int64_t size) { return size <= 0; }))
+      return mlir::emitError(loc)
+             << "tile extents must be positive, not " << describe(tensor);
+    std::optional<int64_t> registers =
+        getTileRegistersPerThread(tensor, numThreads);
+    int64_t limit = getMaxRegistersPerThread(numThreads);
+    if (!registers)
+      return mlir::emitError(loc) << "a " << describe(tensor)
+                                  << " has more elements than a 64-bit "
+                                     "count holds";
+    if (*registers > limit)
+      return mlir::emitError(loc)
+             << "a " << describe(tensor) << " needs " << *registers
+             << " registers per thread with num_warps = " << getNumWarps()
+             << ", more than the " << limit
+             << " a thread of a program of " << numThreads
+             << " threads has: use smaller tiles or more warps";
+    return success();
+  };
+  auto checkValue = [&](Type type, Location loc) {
+    return success(succeeded(checkType(type, loc)) &&
+                   succeeded(checkSize(type, loc)));
+  };
+  WalkResult walk = body.walk([&](Operation *op) {
+    if (isa_and_nonnull<math::MathDialect>(op->getDialect()) &&
+        !isSupportedMathOp(op)) {
+      op->emitOpError() << "is not supported in tile kernels (see "
+                           "docs/semantics.md for the math functions they "
+                           "may use)";
+      return WalkResult::interrupt();
+    }
+    for (Value result : op->getResults())
+      if (failed(checkValue(result.getType(), op->getLoc())))
+        return WalkResult::interrupt();
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        for (BlockArgument arg : block.getArguments())
+          if (failed(checkValue(arg.getType(), op->getLoc())))
+            return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
+
+//===----------------------------------------------------------------------===//
+// Scalars
+//===----------------------------------------------------------------------===//
+
+// tile.param "A", "B": one index result per parameter.
+ParseResult ParamOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<Attribute> names;
+  auto parseName = [&]() -> ParseResult {
+    std::string name;
+    if (parser.parseString(&name))
+      return failure();
+    names.push_back(parser.getBuilder().getStringAttr(name));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(parseName) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  Builder &builder = parser.getBuilder();
+  result.addAttribute(getNamesAttrName(result.name),
+                      builder.getArrayAttr(names));
+  result.addTypes(SmallVector<Type>(names.size(), builder.getIndexType()));
+  return success();
+}
+
+void ParamOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  llvm::interleaveComma(getNames(), printer, [&](Attribute name) {
+    printer.printString(cast<StringAttr>(name).getValue());
+  });
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getNamesAttrName()});
+}
+
+LogicalResult ParamOp::verify() {
+  auto kernel = (*this)->getParentOfType<KernelOp>();
+  if (!kernel)
+    return emitOpError() << "must be inside a tile.kernel";
+  if (getNames().empty() || getNames().size() != getNumResults())
+    return emitOpError() << "names one parameter per result";
+  for (unsigned i = 0, e = getNumResults(); i < e; ++i)
+    if (!kernel.getParamValue(getName(i)))
+      return emitOpError() << "kernel @" << kernel.getSymName()
+                           << " declares no parameter '" << getName(i) << "'";
+  return success();
+}
+
+// tile.dim %v[2, 3] : !tile.view<4, bf16>: one index result per dimension.
+ParseResult DimOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand view;
+  SmallVector<int64_t> dims;
+  ViewType type;
+  auto parseDim = [&]() -> ParseResult {
+    int64_t dim = 0;
+    if (parser.parseInteger(dim))
+      return failure();
+    dims.push_back(dim);
+    return success();
+  };
+  if (parser.parseOperand(view) ||
+      parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseDim) ||
+      parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.parseCustomTypeWithFallback(type) ||
+      parser.resolveOperand(view, type, result.operands))
+    return failure();
+  Builder &builder = parser.getBuilder();
+  result.addAttribute(getDimsAttrName(result.name),
+                      builder.getDenseI64ArrayAttr(dims));
+  result.addTypes(SmallVector<Type>(dims.size(), builder.getIndexType()));
+  return success();
+}
+
+void DimOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getView() << '[';
+  llvm::interleaveComma(getDims(), printer);
+  printer << ']';
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getDimsAttrName()});
+  printer << " : ";
+  printer.printStrippedAttrOrType(getView().getType());
+}
+
+// tile.block_id x, y, z: one index result per axis.
+ParseResult BlockIdOp::parse(OpAsmParser &parser, OperationState &result) {
+  SmallVector<int32_t> axes;
+  auto parseAxis = [&]() -> ParseResult {
+    SMLoc at = parser.getCurrentLocation();
+    StringRef keyword;
+    if (parser.parseKeyword(&keyword))
+      return failure();
+    std::optional<Axis> axis = symbolizeAxis(keyword);
+    if (!axis)
+      return parser.emitError(at)
+             << "expected string or keyword containing one of the following "
+                "enum values for attribute 'axis' [x, y, z]";
+    axes.push_back(static_cast<int32_t>(*axis));
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(parseAxis) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  Builder &builder = parser.getBuilder();
+  result.addAttribute(getAxesAttrName(result.name),
+                      builder.getDenseI32ArrayAttr(axes));
+  result.addTypes(SmallVector<Type>(axes.size(), builder.getIndexType()));
+  return success();
+}
+
+void BlockIdOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  llvm::interleaveComma(getAxes(), printer, [&](int32_t axis) {
+    printer << stringifyAxis(static_cast<Axis>(axis));
+  });
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getAxesAttrName()});
+}
+
+LogicalResult BlockIdOp::verify() {
+  ArrayRef<int32_t> axes = getAxes();
+  if (axes.empty() || axes.size() != getNumResults())
+    return emitOpError() << "names one grid axis per result: "
+                         << getNumResults() << " results, " << axes.size()
+                         << " axes";
+  SmallVector<bool> seen(3, false);
+  for (int32_t axis : axes) {
+    if (!symbolizeAxis(axis))
+      return emitOpError() << "grid axes are x, y and z (0 to 2), not "
+                           << axis;
+    if (seen[axis])
+      return emitOpError() << "names axis "
+                           << stringifyAxis(static_cast<Axis>(axis))
+                           << " twice";
+    seen[axis] = true;
+  }
+  return success();
+}
+
+LogicalResult DimOp::verify() {
+  unsigned rank = getView().getType().getRank();
+  if (getDims().empty() || getDims().size() != getNumResults())
+    return emitOpError() << "names one view dimension per result";
+  for (int64_t dim : getDims())
+    if (dim < 0 || dim >= static_cast<int64_t>(rank))
+      return emitOpError() << "dimension " << dim
+                           << " is not one of the view's " << rank;
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
+// Global memory
+//===----------------------------------------------------------------------===//
+
+LogicalResult LoadOp::verify() {
+  if (IntegerAttr latency = getLatencyAttr(); latency && latency.getInt() < 1)
+    return emitOpError() << "latency is a number of iterations, at least 1";
+  // NaN and infinities exist only for floats; an integer tile could only
+  // get some other value silently.
+  if (getPadding() != Padding::zero &&
+      !isa<FloatType>(getType().getElementType()))
+    return emitOpError() << "padding = " << stringifyPadding(getPadding())
+                         << " needs a float tile; integer tiles pad with zero";
+  return verifyViewAccess(*this, getView().getType(), getType(),
+                          getIndices().size(), getStaticIndices(), getOrder(),
+                          getDims());
+}
+
+LogicalResult StoreOp::verify() {
+  return verifyViewAccess(*this, getView().getType(), getValue().getType(),
+                          getIndices().size(), getStaticIndices(), getOrder(),
+                          getDims());
+}
+
+// [%i, 0, %j]: SSA indices and literal ones. `static_indices` is set only
+// when a literal appears, with ShapedType::kDynamic for each SSA index.
+static ParseResult
+parseTileIndices(OpAsmParser &parser,
+                 SmallVectorImpl<OpAsmParser::UnresolvedOperand> &indices,
+                 DenseI64ArrayAttr &staticIndices) {
+  SmallVector<int64_t> mixed;
+  bool anyLiteral = false;
+  auto parseIndex = [&]() -> ParseResult {
+    OpAsmParser::UnresolvedOperand operand;
+    OptionalParseResult ssa = parser.parseOptionalOperand(operand);
+    if (ssa.has_value()) {
+      if (failed(*ssa))
+        return failure();
+      indices.push_back(operand);
+      mixed.push_back(ShapedType::kDynamic);
+      return success();
+    }
+    int64_t value = 0;
+    if (parser.parseInteger(value))
+      return failure();
+    mixed.push_back(value);
+    anyLiteral = true;
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(AsmParser::Delimiter::Square, parseIndex))
+    return failure();
+  if (anyLiteral)
+    staticIndices = parser.getBuilder().getDenseI64ArrayAttr(mixed);
+  return success();
+}
+
+static void printTileIndices(OpAsmPrinter &printer, Operation *,
+                             OperandRange indices,
+                             DenseI64ArrayAttr staticIndices) {
+  printer << '[';
+  if (!staticIndices) {
+    printer << indices;
+  } else {
+    unsigned next = 0;
+    llvm::interleaveComma(staticIndices.asArrayRef(), printer,
+                          [&](int64_t index) {
+                            if (index == ShapedType::kDynamic)
+                              printer << indices[next++];
+                            else
+                              printer << index;
+                          });
+  }
+  printer << ']';
+}
+
+//===----------------------------------------------------------------------===//
+// Tile construction and movement
+//===----------------------------------------------------------------------===//
+
+// tile.full %s : T, or tile.full 1.5 : T with a literal of T's element type.
+ParseResult FullOp::parse(OpAsmParser &parser, OperationState &result) {
+  OpAsmParser::UnresolvedOperand operand;
+  OptionalParseResult ssa = parser.parseOptionalOperand(operand);
+  bool isLiteral = !ssa.has_value();
+  if (!isLiteral && failed(*ssa))
+    return failure();
+  SMLoc literalLoc = parser.getCurrentLocation();
+  Builder &builder = parser.getBuilder();
+  double number = 0;
+  int64_t integer = 0;
+  bool isInteger = false;
+  if (isLiteral) {
+    OptionalParseResult asInteger = parser.parseOptionalInteger(integer);
+    isInteger = asInteger.has_value();
+    if (isInteger && failed(*asInteger))
+      return failure();
+    if (isInteger)
+      number = static_cast<double>(integer);
+    else if (parser.parseFloat(number))
+      return failure();
+  }
+  RankedTensorType type;
+  SMLoc typeLoc;
+  if (parser.parseOptionalAttrDict(result.attributes) || parser.parseColon() ||
+      parser.getCurrentLocation(&typeLoc) || parser.parseType(type))
+    return failure();
+  // As a declarative format would, before the operand's type is resolved
+  // from the tile's.
+  if (!isTileElement(type.getElementType()))
+    return parser.emitError(typeLoc)
+           << "'result' must be ranked tensor of 32-bit float or 16-bit float "
+              "or bfloat16 type or tf32 type or 1-bit signless integer or "
+              "8-bit signless integer or 16-bit signless integer or 32-bit "
+              "signless integer or 64-bit signless integer values, but got "
+           << type;
+  result.addTypes(type);
+  Type element = type.getElementType();
+  if (!isLiteral)
+    return parser.resolveOperand(operand, element, result.operands);
+  TypedAttr constant;
+  if (auto floatType = dyn_cast<FloatType>(element)) {
+    // As arith.constant reads a literal: the nearest double, then rounded
+    // to nearest even to the element type.
+    APFloat value(number);
+    bool losesInfo = false;
+    value.convert(floatType.getFloatSemantics(),
+                  APFloat::rmNearestTiesToEven, &losesInfo);
+    constant = builder.getFloatAttr(floatType, value);
+  } else if (auto intType = dyn_cast<IntegerType>(element)) {
+    if (!isInteger)
+      return parser.emitError(literalLoc)
+             << "an integer tile needs an integer literal, not " << number;
+    constant = builder.getIntegerAttr(intType, integer);
+  } else {
+    return parser.emitError(literalLoc)
+           << "a " << element << " tile cannot be filled from a literal";
+  }
+  result.addAttribute(getConstantAttrName(result.name), constant);
+  return success();
+}
+
+void FullOp::print(OpAsmPrinter &printer) {
+  printer << ' ';
+  if (Value value = getValue())
+    printer << value;
+  else
+    printer.printAttributeWithoutType(*getConstant());
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getConstantAttrName()});
+  printer << " : " << getType();
+}
+
+LogicalResult FullOp::verify() {
+  Type element = getType().getElementType();
+  std::optional<TypedAttr> constant = getConstant();
+  if (static_cast<bool>(getValue()) == static_cast<bool>(constant))
+    return emitOpError() << "takes either a scalar operand or a literal";
+  Type given = getValue() ? getValue().getType() : constant->getType();
+  if (given != element)
+    return emitOpError() << "failed to verify that the value has the tile's "
+                            "element type";
+  if (constant && !isa<FloatAttr, IntegerAttr>(*constant))
+    return emitOpError() << "the literal must be a number";
+  return success();
+}
+
+LogicalResult ArangeOp::verify() {
+  if (getType().getRank() != 1)
+    return emitOpError() << "makes a 1-D tile, not a " << describe(getType());
+  return success();
+}
+
+LogicalResult ExtractOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "the sub-tile must hold the source's "
+                         << source.getElementType();
+  if (source.getRank() != result.getRank())
+    return emitOpError() << "a " << describe(result)
+                         << " cannot be a sub-tile of a " << describe(source)
+                         << ": ranks differ";
+  if (getIndices().size() != static_cast<size_t>(source.getRank()))
+    return emitOpError() << "takes one tile index per dimension: "
+                         << source.getRank() << ", not "
+                         << getIndices().size();
+  for (auto [s, r] : llvm::zip(source.getShape(), result.getShape()))
+    if (!ShapedType::isDynamic(s) && !ShapedType::isDynamic(r) &&
+        (r <= 0 || s % r))
+      return emitOpError() << "the source's extents must be multiples of the "
+                           << "sub-tile's: " << formatTileShape(source)
+                           << " is not tiled by " << formatTileShape(result);
+  return success();
+}
+
+OpFoldResult ExtractOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  return {};
+}
+
+RankedTensorType BroadcastOp::getExpandedSourceType() {
+  RankedTensorType source = getSource().getType();
+  std::optional<ArrayRef<int64_t>> newDims = getNewDims();
+  if (!newDims)
+    return source;
+  SmallVector<TileDim> in = getTileDims(source), out;
+  int64_t rank = source.getRank() + newDims->size();
+  for (int64_t d = 0, next = 0; d < rank; ++d) {
+    if (llvm::is_contained(*newDims, d)) {
+      out.push_back(TileDim{1, {}});
+    } else if (next < source.getRank()) {
+      out.push_back(in[next++]);
+    }
+  }
+  return makeTileType(out, source.getElementType());
+}
+
+LogicalResult BroadcastOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "broadcast keeps the element type "
+                         << source.getElementType();
+  std::optional<ArrayRef<int64_t>> newDims = getNewDims();
+  int64_t added = newDims ? newDims->size() : 0;
+  if (!newDims && source.getRank() != result.getRank())
+    return emitOpError() << "source and result ranks differ ("
+                         << source.getRank() << " and " << result.getRank()
+                         << "); use tile.reshape to add extent-1 axes first, "
+                            "or list the new dimensions in new_dims";
+  if (source.getRank() + added != result.getRank())
+    return emitOpError() << "a rank-" << source.getRank() << " source with "
+                         << added << " new dimensions cannot make a rank-"
+                         << result.getRank() << " result";
+  if (newDims && (newDims->empty() ||
+                  !isDimensionList(*newDims, result.getRank())))
+    return emitOpError() << "new_dims must name distinct dimensions of the "
+                            "result, from 0 to "
+                         << result.getRank() - 1;
+  SmallVector<TileDim> in = getTileDims(source), out = getTileDims(result);
+  for (int64_t d = 0, i = 0; d < result.getRank(); ++d) {
+    if (newDims && llvm::is_contained(*newDims, d))
+      continue;
+    const TileDim &s = in[i];
+    if (!(s.isStatic() && s.size == 1) && !s.mayEqual(out[d]))
+      return emitOpError() << "dimension " << i << " of the source is "
+                           << s.str() << ": it must be 1 or equal the "
+                           << "result's " << out[d].str();
+    ++i;
+  }
+  return success();
+}
+
+/// Whether broadcasting `source` to `result` verifies.
+static bool isBroadcastable(RankedTensorType source, RankedTensorType result) {
+  if (source.getRank() != result.getRank())
+    return false;
+  for (auto [s, r] : llvm::zip(getTileDims(source), getTileDims(result)))
+    if (!(s.isStatic() && s.size == 1) && !s.mayEqual(r))
+      return false;
+  return true;
+}
+
+OpFoldResult BroadcastOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  // The folds below are for equal-rank broadcasts only.
+  if (getNewDims())
+    return {};
+  // broadcast(broadcast(x)) is one broadcast. With parameters in the shapes
+  // the two steps may verify when the one does not (64 -> CHUNK -> BLOCK).
+  if (auto inner = getSource().getDefiningOp<BroadcastOp>();
+      inner && !inner.getNewDims()) {
+    if (isBroadcastable(inner.getSource().getType(), getType())) {
+      getSourceMutable().assign(inner.getSource());
+      return getResult();
+    }
+  }
+  return {};
+}
+
+/// Whether a `source` tile may have as many elements as a `result` tile once
+/// parameters are bound. Parameters that both shapes use cancel; what is left
+/// can be decided when one side has no parameter left: its number of
+/// elements must then equal (or, if the other side still has parameters, be
+/// a multiple of) the product of the other side's numbers.
+static bool mayHaveEqualCounts(RankedTensorType source,
+                               RankedTensorType result) {
+  auto split = [](RankedTensorType type, int64_t &product,
+                  SmallVector<StringRef> &symbols) {
+    product = 1;
+    for (TileDim dim : getTileDims(type)) {
+      if (!dim.isStatic())
+        symbols.push_back(dim.symbol.getValue());
+      else if (ShapedType::isDynamic(dim.size))
+        return false;
+      else if (llvm::MulOverflow(product, dim.size, product))
+        return false;
+    }
+    llvm::sort(symbols);
+    return true;
+  };
+  // An unnamed `?` extent may equal anything; a count that overflows int64_t
+  // is no tile's (2^32 x 2^32 must not equal 0).
+  auto hasUnknown = [](RankedTensorType type) {
+    return llvm::any_of(getTileDims(type), [](const TileDim &dim) {
+      return dim.isStatic() && ShapedType::isDynamic(dim.size);
+    });
+  };
+  if (hasUnknown(source) || hasUnknown(result))
+    return true;
+  int64_t in, out;
+  SmallVector<StringRef> inSymbols, outSymbols;
+  if (!split(source, in, inSymbols) || !split(result, out, outSymbols))
+    return false;
+  SmallVector<StringRef> inOnly, outOnly;
+  std::set_difference(inSymbols.begin(), inSymbols.end(), outSymbols.begin(),
+                      outSymbols.end(), std::back_inserter(inOnly));
+  std::set_difference(outSymbols.begin(), outSymbols.end(), inSymbols.begin(),
+                      inSymbols.end(), std::back_inserter(outOnly));
+  if (inOnly.empty() && outOnly.empty())
+    return in == out;
+  if (inOnly.empty())
+    return out == 0 ? in == 0 : in % out == 0;
+  if (outOnly.empty())
+    return in == 0 ? out == 0 : out % in == 0;
+  return true;
+}
+
+LogicalResult ReshapeOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "reshape keeps the element type "
+                         << source.getElementType();
+  if (!mayHaveEqualCounts(source, result))
+    return emitOpError() << "a " << formatTileShape(source)
+                         << " tile cannot have as many elements as a "
+                         << formatTileShape(result) << " tile";
+  return success();
+}
+
+OpFoldResult ReshapeOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  // reshape(reshape(x)) is one reshape, unless only the intermediate shape
+  // made the counts of x and the result comparable.
+  if (auto inner = getSource().getDefiningOp<ReshapeOp>()) {
+    if (mayHaveEqualCounts(inner.getSource().getType(), getType())) {
+      getSourceMutable().assign(inner.getSource());
+      return getResult();
+    }
+  }
+  return {};
+}
+
+LogicalResult PermuteOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  ArrayRef<int64_t> perm = getPermutation();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "permute keeps the element type "
+                         << source.getElementType();
+  if (perm.size() != static_cast<size_t>(source.getRank()) ||
+      result.getRank() != source.getRank())
+    return emitOpError() << "the permutation must list each of the source's "
+                         << source.getRank() << " dimensions once";
+  SmallVector<bool> seen(perm.size(), false);
+  for (int64_t d : perm) {
+    if (d < 0 || d >= source.getRank() || seen[d])
+      return emitOpError() << "the permutation must list each of the "
+                           << "source's " << source.getRank()
+                           << " dimensions once";
+    seen[d] = true;
+  }
+  SmallVector<TileDim> in = getTileDims(source), out = getTileDims(result);
+  for (auto [k, d] : llvm::enumerate(perm))
+    if (!out[k].mayEqual(in[d]))
+      return emitOpError() << "result dimension " << k << " is source "
+                           << "dimension " << d << " of extent " << in[d].str()
+                           << ", not " << out[k].str();
+  return success();
+}
+
+OpFoldResult PermuteOp::fold(FoldAdaptor) {
+  ArrayRef<int64_t> perm = getPermutation();
+  // An identity permutation between a `#tile.dims` type and a static one is
+  // not a no-op: it changes the type.
+  if (llvm::equal(perm, llvm::seq<int64_t>(0, perm.size())) &&
+      getSource().getType() == getType())
+    return getSource();
+  // permute(permute(x, p), q) is permute(x, p o q): result dimension k is
+  // dimension q[k] of the inner result, which is dimension p[q[k]] of x.
+  if (auto inner = getSource().getDefiningOp<PermuteOp>()) {
+    ArrayRef<int64_t> first = inner.getPermutation();
+    SmallVector<int64_t> composed;
+    for (int64_t d : perm)
+      composed.push_back(first[d]);
+    SmallVector<TileDim> in = getTileDims(inner.getSource().getType()),
+                         out = getTileDims(getType());
+    for (auto [k, d] : llvm::enumerate(composed))
+      if (!out[k].mayEqual(in[d]))
+        return {};
+    if (llvm::equal(composed, llvm::seq<int64_t>(0, composed.size())) &&
+        inner.getSource().getType() == getType())
+      return inner.getSource();
+    getSourceMutable().assign(inner.getSource());
+    setPermutation(composed);
+    return getResult();
+  }
+  return {};
+}
+
+/// Whether tile.convert may convert `from` to `to`: tf32 is made only by
+/// rounding f32.
+static bool isConvertible(Type from, Type to) {
+  return !isa<FloatTF32Type>(to) || isa<Float32Type, FloatTF32Type>(from);
+}
+
+/// Whether every value of `from` is a value of `to`, so that converting to
+/// `to` first changes the result of no later conversion. Every conversion is
+/// a function of the value alone (docs/dialect.md). i1 is left out: it
+/// converts as 0 or 1 rather than as a sign-extended integer.
+static bool isExact(Type from, Type to) {
+  if (from.isInteger(1) || to.isInteger(1))
+    return false;
+  auto toFloat = dyn_cast<FloatType>(to);
+  if (auto fromFloat = dyn_cast<FloatType>(from))
+    return toFloat && APFloat::isRepresentableBy(fromFloat.getFloatSemantics(),
+                                                 toFloat.getFloatSemantics());
+  auto fromInt = dyn_cast<IntegerType>(from);
+  if (!fromInt)
+    return false;
+  if (auto toInt = dyn_cast<IntegerType>(to))
+    return fromInt.getWidth() <= toInt.getWidth();
+  // A float holds every integer of magnitude up to 2^precision, and the
+  // integers of an iN have magnitudes up to 2^(N-1).
+  if (!toFloat)
+    return false;
+  const llvm::fltSemantics &semantics = toFloat.getFloatSemantics();
+  int64_t magnitudeBits = fromInt.getWidth() - 1;
+  return magnitudeBits <= APFloat::semanticsPrecision(semantics) &&
+         magnitudeBits <= APFloat::semanticsMaxExponent(semantics);
+}
+
+LogicalResult ConvertOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  if (source.getRank() != result.getRank())
+    return emitOpError() << "convert keeps the shape: "
+                         << formatTileShape(source) << " cannot become "
+                         << formatTileShape(result);
+  for (auto [s, r] : llvm::zip(getTileDims(source), getTileDims(result)))
+    if (!s.mayEqual(r))
+      return emitOpError() << "convert keeps the shape: "
+                           << formatTileShape(source) << " cannot become "
+                           << formatTileShape(result);
+  if (!isConvertible(source.getElementType(), result.getElementType()))
+    return emitOpError() << "only f32 tiles round to tf32";
+  return success();
+}
+
+OpFoldResult ConvertOp::fold(FoldAdaptor) {
+  if (getSource().getType() == getType())
+    return getSource();
+  // convert(convert(x)) is one conversion when the first one is exact
+  // (bf16 -> f32 -> tf32 is bf16 -> tf32, but f32 -> bf16 -> f32 rounds and
+  // stays). The shapes must still agree without the intermediate type.
+  auto inner = getSource().getDefiningOp<ConvertOp>();
+  if (!inner)
+    return {};
+  RankedTensorType original = inner.getSource().getType(), result = getType();
+  if (!isExact(original.getElementType(), inner.getType().getElementType()))
+    return {};
+  if (original == result)
+    return inner.getSource();
+  if (!isConvertible(original.getElementType(), result.getElementType()))
+    return {};
+  for (auto [s, r] : llvm::zip(getTileDims(original), getTileDims(result)))
+    if (!s.mayEqual(r))
+      return {};
+  getSourceMutable().assign(inner.getSource());
+  return getResult();
+}
+
+//===----------------------------------------------------------------------===//
+// Computation
+//===----------------------------------------------------------------------===//
+
+LogicalResult CumsumOp::verify() {
+  return verifyAxis(*this, getType(), getAxisAttr().getInt());
+}
+
+LogicalResult ReduceOp::verify() {
+  RankedTensorType source = getSource().getType(), result = getType();
+  if (failed(verifyAxis(*this, source, getAxisAttr().getInt())))
+    return failure();
+  if (source.getElementType() != result.getElementType())
+    return emitOpError() << "the result must hold the source's "
+                         << source.getElementType();
+  SmallVector<TileDim> in = getTileDims(source), out = getTileDims(result);
+  in.erase(in.begin() + getAxis());
+  bool match = in.size() == out.size();
+  for (size_t i = 0; match && i < in.size(); ++i)
+    match = in[i].mayEqual(out[i]);
+  if (!match)
+    return emitOpError() << "reducing a " << formatTileShape(source)
+                         << " tile along axis " << getAxis()
+                         << " leaves the other extents, not "
+                         << formatTileShape(result);
+  return success();
+}
+
+LogicalResult MmaOp::verify() {
+  RankedTensorType a = getA().getType(), b = getB().getType(),
+                   acc = getAcc().getType();
+  if (a.getRank() != 2 || b.getRank() != 2 || acc.getRank() != 2)
+    return emitOpError() << "multiplies matrices: a, b and acc must be 2-D "
+                            "tiles (a is "
+                         << formatTileShape(a) << ", b is "
+                         << formatTileShape(b) << ", acc is "
+                         << formatTileShape(acc) << ")";
+  // With precision = tf32 each operand is rounded to tf32 first, whatever
+  // float type it holds.
+  if (!getPrecision() && a.getElementType() != b.getElementType())
+    return emitOpError() << "a and b must have one element type; a holds "
+                         << a.getElementType() << " and b holds "
+                         << b.getElementType()
+                         << " (or give precision = tf32)";
+  SmallVector<TileDim> da = getTileDims(a), db = getTileDims(b),
+                       dc = getTileDims(acc);
+  if (!da[1].mayEqual(db[0]))
+    return emitOpError() << "a is " << formatTileShape(a) << " and b is "
+                         << formatTileShape(b) << ": a's columns (K = "
+                         << da[1].str() << ") must equal b's rows (K = "
+                         << db[0].str() << ")";
+  if (!da[0].mayEqual(dc[0]) || !db[1].mayEqual(dc[1]))
+    return emitOpError() << "a " << formatTileShape(a) << " by "
+                         << formatTileShape(b) << " product is "
+                         << da[0].str() << "x" << db[1].str()
+                         << ", but acc is " << formatTileShape(acc);
+  return success();
+}
+
+LogicalResult WhereOp::verify() {
+  RankedTensorType cond = getCondition().getType(), value = getType();
+  bool match = cond.getRank() == value.getRank();
+  for (auto [c, v] : llvm::zip(getTileDims(cond), getTileDims(value)))
+    match &= c.mayEqual(v);
+  if (!match)
+    return emitOpError() << "the condition is " << formatTileShape(cond)
+                         << " but the values are " << formatTileShape(value);
+  return success();
+}
+
+OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
+  if (getTrueValue() == getFalseValue())
+    return getTrueValue();
+  auto cond = dyn_cast_or_null<DenseElementsAttr>(adaptor.getCondition());
+  if (cond && cond.isSplat())
+    return cond.getSplatValue<bool>() ? getTrueValue() : getFalseValue();
+  return {};
+}

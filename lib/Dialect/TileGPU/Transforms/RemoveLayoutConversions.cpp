@@ -1,0 +1,315 @@
+//===- RemoveLayoutConversions.cpp - fewer layout conversions ---*- C++ -*-===//
+//
+// Rewrites to a fixed point (Passes.td lists them). Conversions move
+// backward into cheap producers, which are rebuilt in the wanted layout, and
+// forward past users when the moved-from tile is not cheap, so the two never
+// undo each other; loop iteration arguments take the layout their body
+// yields. What remains sits between anchors that need different layouts.
+//
+//===----------------------------------------------------------------------===//
+
+#include "LayoutRules.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
+
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/Dominance.h"
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/CSE.h"
+#include "llvm/ADT/SetVector.h"
+
+namespace mlir::tilegpu {
+#define GEN_PASS_DEF_TILEGPUREMOVELAYOUTCONVERSIONS
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
+} // namespace mlir::tilegpu
+
+using namespace mlir;
+using namespace mlir::tilegpu;
+
+namespace {
+
+/// How far back a chain of cheap producers may be rebuilt.
+constexpr unsigned kRematerialisationDepth = 8;
+/// A bound on the rounds; each rewrite moves a conversion strictly up or down
+/// the def-use chains, so real kernels settle in a handful.
+constexpr unsigned kMaxRounds = 64;
+
+bool isElementwise(Operation *op) {
+  return (op->hasTrait<OpTrait::Elementwise>() ||
+          isa<tile::Exp2Op, tile::ConvertOp, tile::WhereOp>(op)) &&
+         op->getNumResults() == 1 && op->getNumRegions() == 0;
+}
+
+DistributedLayoutAttr layoutOf(Value v) {
+  return getDistributedLayout(v.getType());
+}
+ArrayRef<int64_t> shapeOf(Value v) {
+  return cast<RankedTensorType>(v.getType()).getShape();
+}
+
+/// Whether `v` can be rebuilt in any layout for the price of converting
+/// smaller or cheaper tiles: constants, full, arange, broadcasts (their
+/// source is smaller), conversions (they chain), and reshapes and
+/// elementwise ops of such.
+bool isRematerialisable(Value v, unsigned depth = kRematerialisationDepth) {
+  Operation *def = v.getDefiningOp();
+  if (!def)
+    return false;
+  if (isa<ConvertLayoutOp, tile::FullOp, tile::ArangeOp, tile::BroadcastOp>(
+          def))
+    return true;
+  if (auto constant = dyn_cast<arith::ConstantOp>(def))
+    return isa<RankedTensorType>(constant.getType());
+  if (depth == 0)
+    return false;
+  if (auto reshape = dyn_cast<tile::ReshapeOp>(def))
+    return getReshapedLayout(layoutOf(v), shapeOf(v),
+                             shapeOf(reshape.getSource())) &&
+           isRematerialisable(reshape.getSource(), depth - 1);
+  if (isElementwise(def))
+    return llvm::all_of(def->getOperands(), [&](Value operand) {
+      return !isa<RankedTensorType>(operand.getType()) ||
+             isRematerialisable(operand, depth - 1);
+    });
+  return false;
+}
+
+/// The layout `user` (an op that moves elements) gives its result when its
+/// source is in `layout`; null when there is no such rule.
+DistributedLayoutAttr getDerivedLayout(Operation *user,
+                                       DistributedLayoutAttr layout) {
+  Value source = user->getOperand(0);
+  if (auto reduce = dyn_cast<tile::ReduceOp>(user))
+    return getReducedLayout(layout, shapeOf(source), reduce.getAxis());
+  if (isa<tile::CumsumOp>(user))
+    return layout;
+  if (auto permute = dyn_cast<tile::PermuteOp>(user))
+    return getPermutedLayout(layout, shapeOf(source), permute.getPermutation());
+  if (isa<tile::ReshapeOp>(user))
+    return getReshapedLayout(layout, shapeOf(source),
+                             shapeOf(user->getResult(0)));
+  if (isa<tile::ExtractOp>(user))
+    return getExtractedLayout(layout, shapeOf(source),
+                              shapeOf(user->getResult(0)));
+  return {};
+}
+
+class ConversionRemover {
+public:
+  void run(ModuleOp module) {
+    for (unsigned round = 0; round < kMaxRounds; ++round) {
+      bool changed = false;
+      SmallVector<scf::ForOp> loops;
+      module.walk([&](scf::ForOp loop) { loops.push_back(loop); });
+      for (scf::ForOp loop : loops)
+        changed |= carryThroughLoop(loop);
+      SmallVector<ConvertLayoutOp> converts;
+      module.walk([&](ConvertLayoutOp op) { converts.push_back(op); });
+      for (ConvertLayoutOp op : converts)
+        changed |= fold(op) || rematerialise(op) || pushForward(op);
+      eraseDeadOps();
+      if (!changed)
+        return;
+    }
+  }
+
+private:
+  /// `v` in `layout`, converting where the builder stands if needed.
+  Value convertTo(OpBuilder &builder, Value v, DistributedLayoutAttr layout) {
+    if (layoutOf(v) == layout)
+      return v;
+    return builder.create<ConvertLayoutOp>(v.getLoc(),
+                                           withLayout(v.getType(), layout), v);
+  }
+
+  /// Replaces conversion `op` by `value` (the same tile in its layout).
+  void replace(ConvertLayoutOp op, Value value) {
+    if (Operation *def = op.getSource().getDefiningOp())
+      maybeDead.insert(def);
+    op.getResult().replaceAllUsesWith(value);
+    erase(op);
+  }
+
+  /// Erases `op`, which may be among the ops waiting to be found dead.
+  void erase(Operation *op) {
+    maybeDead.remove(op);
+    op->erase();
+  }
+
+  bool fold(ConvertLayoutOp op);
+  bool rematerialise(ConvertLayoutOp op);
+  bool pushForward(ConvertLayoutOp op);
+  bool carryThroughLoop(scf::ForOp loop);
+  void eraseDeadOps();
+
+  /// Producers whose last use a rewrite may have removed.
+  llvm::SetVector<Operation *> maybeDead;
+};
+
+bool ConversionRemover::fold(ConvertLayoutOp op) {
+  if (auto producer = op.getSource().getDefiningOp<ConvertLayoutOp>()) {
+    maybeDead.insert(producer);
+    op.getSourceMutable().assign(producer.getSource());
+    if (op.getSource().getType() == op.getType())
+      replace(op, op.getSource());
+    return true;
+  }
+  if (op.getSource().getType() == op.getType()) {
+    replace(op, op.getSource());
+    return true;
+  }
+  return false;
+}
+
+bool ConversionRemover::rematerialise(ConvertLayoutOp op) {
+  Value source = op.getSource();
+  Operation *def = source.getDefiningOp();
+  if (!def || isa<ConvertLayoutOp>(def) || !isRematerialisable(source))
+    return false;
+  DistributedLayoutAttr layout = layoutOf(op.getResult());
+  RankedTensorType type = cast<RankedTensorType>(op.getType());
+  // Rebuilt next to the producer, so a conversion inside a loop of a value
+  // from outside it does not move work into the loop.
+  OpBuilder builder(def->getContext());
+  builder.setInsertionPointAfter(def);
+  SmallVector<Value> operands;
+  if (auto broadcast = dyn_cast<tile::BroadcastOp>(def)) {
+    operands.push_back(
+        convertTo(builder, broadcast.getSource(),
+                  getBroadcastSourceLayout(layout, type.getShape(),
+                                           shapeOf(broadcast.getSource()))));
+  } else if (auto reshape = dyn_cast<tile::ReshapeOp>(def)) {
+    operands.push_back(
+        convertTo(builder, reshape.getSource(),
+                  getReshapedLayout(layout, type.getShape(),
+                                    shapeOf(reshape.getSource()))));
+  } else {
+    // An operand used twice (cmpi %x, %x) is converted once.
+    DenseMap<Value, Value> converted;
+    for (Value operand : def->getOperands()) {
+      if (!isa<RankedTensorType>(operand.getType())) {
+        operands.push_back(operand);
+        continue;
+      }
+      Value &in = converted[operand];
+      if (!in)
+        in = convertTo(builder, operand, layout);
+      operands.push_back(in);
+    }
+  }
+  IRMapping mapping;
+  mapping.map(def->getOperands(), operands);
+  Operation *rebuilt = builder.clone(*def, mapping);
+  rebuilt->getResult(0).setType(type);
+  if (auto constant = dyn_cast<arith::ConstantOp>(rebuilt))
+    retypeConstant(constant, type);
+  replace(op, rebuilt->getResult(0));
+  return true;
+}
+
+bool ConversionRemover::pushForward(ConvertLayoutOp op) {
+  if (!op->hasOneUse() || isRematerialisable(op.getSource()))
+    return false;
+  // A conversion that moves no data costs nothing where it is; moving it
+  // would only move the renaming (and could trade places with another).
+  auto type = cast<RankedTensorType>(op.getType());
+  if (isFreeConversion(type, layoutOf(op.getSource()),
+                       layoutOf(op.getResult())))
+    return false;
+  Operation *user = *op->getUsers().begin();
+  // Only within a block: moving a conversion into a loop body would run it
+  // once per iteration.
+  if (user->getBlock() != op->getBlock())
+    return false;
+  Value source = op.getSource();
+  DistributedLayoutAttr layout = layoutOf(source);
+  DistributedLayoutAttr userLayout;
+  if (isElementwise(user)) {
+    for (Value operand : user->getOperands())
+      if (operand != op.getResult() &&
+          isa<RankedTensorType>(operand.getType()) &&
+          !isRematerialisable(operand))
+        return false;
+    userLayout = layout;
+  } else {
+    userLayout = getDerivedLayout(user, layout);
+  }
+  if (!userLayout)
+    return false;
+  OpBuilder builder(user);
+  for (OpOperand &operand : user->getOpOperands()) {
+    if (operand.get() == op.getResult())
+      operand.set(source);
+    else if (isElementwise(user) &&
+             isa<RankedTensorType>(operand.get().getType()))
+      operand.set(convertTo(builder, operand.get(), layout));
+  }
+  Value result = user->getResult(0);
+  DistributedLayoutAttr previous = layoutOf(result);
+  result.setType(withLayout(result.getType(), userLayout));
+  builder.setInsertionPointAfter(user);
+  Value back = convertTo(builder, result, previous);
+  if (back != result)
+    result.replaceAllUsesExcept(back, back.getDefiningOp());
+  erase(op);
+  return true;
+}
+
+bool ConversionRemover::carryThroughLoop(scf::ForOp loop) {
+  bool changed = false;
+  Operation *yield = loop.getBody()->getTerminator();
+  for (auto [index, arg] : llvm::enumerate(loop.getRegionIterArgs())) {
+    auto converted = yield->getOperand(index).getDefiningOp<ConvertLayoutOp>();
+    if (!converted)
+      continue;
+    DistributedLayoutAttr carried = layoutOf(converted.getSource());
+    DistributedLayoutAttr previous = layoutOf(arg);
+    if (!carried || !previous || carried == previous)
+      continue;
+    OpBuilder builder(loop);
+    OpOperand &init = loop.getInitArgsMutable()[index];
+    init.set(convertTo(builder, init.get(), carried));
+    arg.setType(withLayout(arg.getType(), carried));
+    builder.setInsertionPointToStart(loop.getBody());
+    Value argBack = convertTo(builder, arg, previous);
+    arg.replaceAllUsesExcept(argBack, argBack.getDefiningOp());
+    maybeDead.insert(converted);
+    yield->setOperand(index, converted.getSource());
+    Value result = loop.getResult(index);
+    result.setType(withLayout(result.getType(), carried));
+    builder.setInsertionPointAfter(loop);
+    Value resultBack = convertTo(builder, result, previous);
+    result.replaceAllUsesExcept(resultBack, resultBack.getDefiningOp());
+    changed = true;
+  }
+  return changed;
+}
+
+void ConversionRemover::eraseDeadOps() {
+  // Popped before it is erased, so the set never holds an erased op; an op
+  // found alive may come back when its last user goes.
+  while (!maybeDead.empty()) {
+    Operation *op = maybeDead.pop_back_val();
+    if (!op->use_empty() || !isMemoryEffectFree(op))
+      continue;
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        maybeDead.insert(def);
+    op->erase();
+  }
+}
+
+struct RemoveLayoutConversionsPass
+    : tilegpu::impl::TileGPURemoveLayoutConversionsBase<
+          RemoveLayoutConversionsPass> {
+  void runOnOperation() override {
+    ConversionRemover().run(getOperation());
+    // A producer rebuilt for several users, or a tile converted for several,
+    // is built once.
+    IRRewriter rewriter(&getContext());
+    eliminateCommonSubExpressions(rewriter, getAnalysis<DominanceInfo>(),
+                                  getOperation());
+  }
+};
+
+} // namespace
