@@ -304,6 +304,22 @@ Value stagingAddress(Emitter &e, Type element, Value elements) {
   return e.sharedAddress(SharedLayout{}, element, elements);
 }
 
+/// Whether `toOffset` ((register, lane, warp) -> offset) puts each run of
+/// `width` registers from a multiple of it at consecutive offsets from a
+/// multiple of `width` (what a vector access of the run needs).
+bool keepsVectors(const LinearLayout &toOffset, int64_t width) {
+  unsigned vectorBits = llvm::Log2_64(uint64_t(width));
+  for (const LayoutDim &in : toOffset.getInDims())
+    for (unsigned bit = 0; bit < in.log2Size; ++bit) {
+      int64_t offset = toOffset.getBasis(in.name, bit)[0];
+      bool inVector = in.name == kRegister && bit < vectorBits;
+      if (inVector ? offset != (int64_t(1) << bit)
+                   : (offset & (width - 1)) != 0)
+        return false;
+    }
+  return true;
+}
+
 /// Through shared memory in the planner's bank-conflict-free layout:
 /// stores, barrier, loads, barrier (the scratch area at offset 0 is free
 /// again after it).
@@ -315,10 +331,15 @@ Value convertThroughStaging(Emitter &e, const DistributedTile &source,
   Type stored = getSharedType(element);
   int64_t width = staging.vectorElements;
   LinearLayout toOffset = staging.layout.invert();
-  ThreadLayout storeOffsets(e, source.getLayout().compose(toOffset));
+  LinearLayout storeLayout = source.getLayout().compose(toOffset);
+  LinearLayout loadLayout = dst.compose(toOffset);
+  if (!keepsVectors(storeLayout, width) || !keepsVectors(loadLayout, width))
+    width = 1;
+  ThreadLayout storeOffsets(e, storeLayout);
   for (int64_t r = 0; r < source.getNumRegisters(); r += width) {
-    // Padding elements are stored too (the staging buffer covers the
-    // padded tile); only copies of replicated elements stay out.
+    // One copy of each real element is stored; a padding register of the
+    // result reads whatever the buffer holds there (nothing observes
+    // padding: mma zeroes it, reductions mask it, stores skip it).
     std::optional<Value> owner = source.owns(e, r);
     if (!owner)
       continue;
@@ -335,7 +356,7 @@ Value convertThroughStaging(Emitter &e, const DistributedTile &source,
     });
   }
   e.barrier();
-  ThreadLayout loadOffsets(e, dst.compose(toOffset));
+  ThreadLayout loadOffsets(e, loadLayout);
   Value result = e.zeros(resultType);
   for (int64_t r = 0; r < loadOffsets.getNumRegisters(); r += width) {
     Value offset = loadOffsets.outputs(e, r)[0];
