@@ -14,6 +14,8 @@
 
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
+#include "tilec/Layout/Gf2Basis.h"
+
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -134,31 +136,19 @@ uint64_t flatImage(const LinearLayout &layout, StringRef in, unsigned bit) {
   return flat;
 }
 
-/// Reduces `v` against an echelon basis over GF(2) and adds what is left;
-/// returns whether `v` was already in the span.
-bool inSpanOrAdd(SmallVectorImpl<uint64_t> &basis, uint64_t v) {
-  for (uint64_t b : basis)
-    v = std::min(v, v ^ b);
-  if (v == 0)
-    return true;
-  basis.push_back(v);
-  // Keep it sorted from the highest leading bit so that min() reduces.
-  llvm::sort(basis, [](uint64_t x, uint64_t y) { return x > y; });
-  return false;
-}
-
 } // namespace
 
 DistributedTile::DistributedTile(Emitter &e, RankedTensorType type)
     : type(type), thread(e, getDistributedLinearLayout(type)) {
   const LinearLayout &layout = thread.getLayout();
-  SmallVector<uint64_t> span;
+  Gf2Basis span;
+  unsigned column = 0;
   auto classify = [&](StringRef name, int64_t &mask) {
     if (!layout.hasInDim(name))
       return;
     unsigned bits = llvm::Log2_64(uint64_t(layout.getInDimSize(name)));
     for (unsigned bit = 0; bit < bits; ++bit)
-      if (inSpanOrAdd(span, flatImage(layout, name, bit)))
+      if (!span.insert(flatImage(layout, name, bit), column++))
         mask |= int64_t(1) << bit;
   };
   classify(kRegister, copyRegisterMask);
