@@ -1,5 +1,4 @@
-//===- ExpandForms.cpp - write the kernel language's shorthands out -*- C++
-//-*-===//
+//===- ExpandForms.cpp - write the kernel language's shorthands out -*- C++ -*-===//
 //
 // The kernel language has shorthands that save the author a reshape, a
 // constant or a conversion: loads and stores with `dims` and literal
