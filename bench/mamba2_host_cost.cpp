@@ -3,7 +3,7 @@
 // mamba2_host_cost [--calls N] [--batches K]
 //
 // The host cost of one forward call (validation, grids, pointer checks and
-// the three launches), through the C++ API (forwardGpu) and the C ABI
+// the launches: four, the default structure's), through the C++ API (forwardGpu) and the C ABI
 // (tilec_mamba2_forward), per problem: batches of N calls in a loop with no
 // synchronization inside (the stream is synchronized between batches,
 // outside the timed loop, so that the launch queue never fills), the
@@ -11,6 +11,11 @@
 // process (it loads the kernels) and of each problem (new allocation ranges:
 // one pointer query each). The tensors are device allocations of the right
 // sizes, never initialized: the time of a call does not depend on the data.
+//
+// Then the same for the decode step (stateUpdateGpu and
+// tilec_mamba2_state_update, one launch) on Mamba-2 2.7B's layer, and the
+// forward's C++ call on a stream of its own (non-blocking) beside the legacy
+// default stream the other columns use.
 //
 // Run with TILEC_CUDA_DRIVER pointing at the counting stand-in driver
 // (unittests/Mamba2Gpu/CountingDriver.cpp, lib/libtilec_counting_driver.so
@@ -20,8 +25,10 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Mamba2/Mamba2Gpu.h"
+#include "tilec/Mamba2/StateUpdate.h"
 #include "tilec/Mamba2/tilec_mamba2.h"
 #include "tilec/Runtime/DriverApi.h"
+#include "tilec/Runtime/Runtime.h"
 
 #include <dlfcn.h>
 
@@ -101,12 +108,12 @@ struct Timing {
   double first, median;
 };
 Timing time(const Driver &d, const std::function<bool()> &call, int calls,
-            int batches) {
+            int batches, CUstream stream = nullptr) {
   auto start = Clock::now();
   if (!call())
     std::exit(1);
   Timing timing{microseconds(Clock::now() - start), 0};
-  CHECK_CU(d.streamSynchronize(nullptr));
+  CHECK_CU(d.streamSynchronize(stream));
   std::vector<double> perCall;
   for (int batch = 0; batch < batches; ++batch) {
     start = Clock::now();
@@ -114,7 +121,7 @@ Timing time(const Driver &d, const std::function<bool()> &call, int calls,
       if (!call())
         std::exit(1);
     perCall.push_back(microseconds(Clock::now() - start) / calls);
-    CHECK_CU(d.streamSynchronize(nullptr));
+    CHECK_CU(d.streamSynchronize(stream));
   }
   std::sort(perCall.begin(), perCall.end());
   timing.median = perCall[perCall.size() / 2];
@@ -126,6 +133,79 @@ const char *const kCounted[] = {
     "cuPointerGetAttributes", "cuModuleLoadData", "cuModuleGetFunction",
     "cuFuncGetAttribute", "cuFuncSetAttribute", "cuMemAllocAsync",
     "cuMemFreeAsync"};
+
+/// The decode step's host cost: stateUpdateGpu and the C ABI, every option
+/// on, on Mamba-2 2.7B's layer at batch 1 and 64.
+int decodeHostCost(const Driver &d, Counter counter, int calls, int batches) {
+  std::printf("decode step (B,H,G,P,N), every option on: µs per call\n");
+  for (const DecodeProblem &p : {DecodeProblem{1, 80, 1, 64, 128, 1},
+                                 DecodeProblem{64, 80, 1, 64, 128, 64}}) {
+    Buffers b;
+    const std::vector<int64_t> rows = {p.batch, p.heads, p.headdim};
+    const std::vector<int64_t> groups = {p.batch, p.groups, p.dstate};
+    DeviceTensor state, z, dtBias;
+    allocate(d, b, state, DType::F32, {p.stateRows, p.heads, p.headdim, p.dstate});
+    allocate(d, b, b.x, DType::BF16, rows);
+    allocate(d, b, z, DType::BF16, rows);
+    allocate(d, b, b.y, DType::BF16, rows);
+    allocate(d, b, b.dt, DType::F32, {p.batch, p.heads});
+    allocate(d, b, b.A, DType::F32, {p.heads});
+    allocate(d, b, b.D, DType::F32, {p.heads});
+    allocate(d, b, dtBias, DType::F32, {p.heads});
+    allocate(d, b, b.B, DType::BF16, groups);
+    allocate(d, b, b.C, DType::BF16, groups);
+    StateUpdateArgs args;
+    args.state = state.tensor;
+    args.x = b.x.tensor;
+    args.dt = b.dt.tensor;
+    args.A = b.A.tensor;
+    args.B = b.B.tensor;
+    args.C = b.C.tensor;
+    args.D = b.D.tensor;
+    args.z = z.tensor;
+    args.dtBias = dtBias.tensor;
+    args.dtSoftplus = true;
+    args.y = b.y.tensor;
+    auto cpp = [&] {
+      Status status = stateUpdateGpu(p, args, nullptr);
+      if (!status.ok())
+        std::fprintf(stderr, "mamba2_host_cost: %s\n",
+                     status.message().c_str());
+      return status.ok();
+    };
+    const tilec_mamba2_decode_problem cp{p.batch,   p.heads,  p.groups,
+                                         p.headdim, p.dstate, p.stateRows};
+    auto c = [&] {
+      int status = tilec_mamba2_state_update(
+          &cp, &state.descriptor, &b.x.descriptor, &b.dt.descriptor,
+          &b.A.descriptor, &b.B.descriptor, &b.C.descriptor,
+          &b.D.descriptor, &z.descriptor, &dtBias.descriptor, 1, nullptr, -1,
+          &b.y.descriptor, nullptr);
+      if (status != TILEC_MAMBA2_SUCCESS)
+        std::fprintf(stderr, "mamba2_host_cost: %s: %s\n",
+                     tilec_mamba2_status_name(status),
+                     tilec_mamba2_last_error());
+      return status == TILEC_MAMBA2_SUCCESS;
+    };
+    const Timing cppTiming = time(d, cpp, calls, batches);
+    const Timing cTiming = time(d, c, calls, batches);
+    std::printf("  (%lld,%lld,%lld,%lld,%lld): C++ %.2f us, C ABI %.2f us\n",
+                (long long)p.batch, (long long)p.heads, (long long)p.groups,
+                (long long)p.headdim, (long long)p.dstate, cppTiming.median,
+                cTiming.median);
+    if (counter) {
+      const unsigned long long total = counter("");
+      if (!c())
+        return 1;
+      std::printf("  driver calls of one more state update: %llu\n",
+                  counter("") - total);
+    }
+    CHECK_CU(d.streamSynchronize(nullptr));
+    for (CUdeviceptr allocation : b.allocations)
+      d.memFree(allocation);
+  }
+  return 0;
+}
 
 } // namespace
 
@@ -156,6 +236,14 @@ int main(int argc, char **argv) {
                : 1;
   }
   const Counter counter = countingDriver();
+  void *entry = nullptr;
+  if (tilec_driver_entry_point("cuStreamCreate", &entry) != TILEC_SUCCESS) {
+    std::printf("mamba2_host_cost: %s\n", tilec_last_error());
+    return 1;
+  }
+  CUstream ownStream = nullptr;
+  CHECK_CU(reinterpret_cast<decltype(&::cuStreamCreate)>(entry)(
+      &ownStream, CU_STREAM_NON_BLOCKING));
   std::printf("driver: %s\n", counter ? "the counting stand-in (no GPU: the "
                                         "library's own time)"
                                       : "the CUDA driver");
@@ -170,8 +258,8 @@ int main(int argc, char **argv) {
       {4, 4096, 8, 1, 64, 128, 128},     {4, 16384, 8, 1, 64, 128, 128},
       {4, 65536, 8, 1, 64, 128, 128},    {4, 16384, 8, 1, 64, 64, 128},
       {4, 4096, 80, 1, 64, 128, 256}};
-  std::printf("%-30s %10s %10s %10s %10s\n", "problem (B,L,H,G,P,N,Q)",
-              "first us", "C++ us", "C ABI us", "C ABI 1st");
+  std::printf("%-30s %10s %10s %10s %10s %12s\n", "problem (B,L,H,G,P,N,Q)",
+              "first us", "C++ us", "C ABI us", "C ABI 1st", "C++ own str");
   bool firstOfProcess = true;
   for (const Problem &p : problems) {
     Buffers b;
@@ -219,15 +307,24 @@ int main(int argc, char **argv) {
                      tilec_mamba2_last_error());
       return status == TILEC_MAMBA2_SUCCESS;
     };
+    auto cppOwnStream = [&] {
+      Status status = forwardGpu(p, in, out, options, ownStream);
+      if (!status.ok())
+        std::fprintf(stderr, "mamba2_host_cost: %s\n",
+                     status.message().c_str());
+      return status.ok();
+    };
     const Timing cppTiming = time(d, cpp, calls, batches);
     const Timing cTiming = time(d, c, calls, batches);
+    const Timing ownTiming = time(d, cppOwnStream, calls, batches, ownStream);
     char name[64];
     std::snprintf(name, sizeof name, "(%lld,%lld,%lld,%lld,%lld,%lld,%lld)",
                   (long long)p.batch, (long long)p.seqlen, (long long)p.heads,
                   (long long)p.groups, (long long)p.headdim,
                   (long long)p.dstate, (long long)p.chunk);
-    std::printf("%-30s %10.1f %10.2f %10.2f %10.1f%s\n", name, cppTiming.first,
-                cppTiming.median, cTiming.median, cTiming.first,
+    std::printf("%-30s %10.1f %10.2f %10.2f %10.1f %12.2f%s\n", name,
+                cppTiming.first, cppTiming.median, cTiming.median,
+                cTiming.first, ownTiming.median,
                 firstOfProcess ? "  (first of the process: loads kernels)"
                                : "");
     firstOfProcess = false;
@@ -249,5 +346,5 @@ int main(int argc, char **argv) {
     for (CUdeviceptr allocation : b.allocations)
       d.memFree(allocation);
   }
-  return 0;
+  return decodeHostCost(d, counter, calls, batches);
 }

@@ -6,13 +6,13 @@
 For each shape (bench/compare_mamba_ssm.py's and a small one), chunk 128,
 x/B/C bf16, dt/A/D f32:
 
-- loop: batches of --calls calls of the custom op
-  (torch.ops.tilec.mamba2_chunk_scan_combined through
-  tilec.mamba2.chunk_scan_combined) with no synchronization inside a batch
-  (the device is synchronized between batches, outside the timed loop, so
-  that the launch queue never fills); µs per call, median over --batches
-  batches. Also the same loop calling tilec.mamba2.forward (no
-  dispatcher).
+- loop: batches of --calls calls of tilec.mamba2.chunk_scan_combined (an
+  eager call on CUDA tensors runs the implementation without the
+  dispatcher) with no synchronization inside a batch (the device is
+  synchronized between batches, outside the timed loop, so that the launch
+  queue never fills); µs per call, median over --batches batches. Also the
+  same loop through the dispatcher (torch.ops.tilec.mamba2_chunk_scan_combined,
+  the path torch.compile takes) and calling tilec.mamba2.forward.
 - idle: one call after torch.cuda.synchronize(), median (the measure of
   compare_mamba_ssm.py's host column), then the steps of
   tilec.mamba2.forward in one call after a synchronize, a timestamp after
@@ -74,8 +74,9 @@ def steps_us(t, reps):
     state = {}
 
     def allocate():
+        # y in x's dtype, stored by compute_out (no conversion step).
         state["y"] = torch.empty((batch, seqlen, heads, headdim),
-                                 dtype=torch.float32, device=device)
+                                 dtype=x.dtype, device=device)
         state["workspace"] = torch.empty(workspace_bytes, dtype=torch.uint8,
                                          device=device)
 
@@ -90,7 +91,6 @@ def steps_us(t, reps):
                   device.index)),
              ("allocate y + workspace", allocate),
              ("C ABI forward (packing + call)", launch),
-             ("y.to(bf16)", lambda: state["y"].to(torch.bfloat16)),
              ("free y + workspace", state.clear)]
     times = {name: [] for name, _ in steps}
     for _ in range(reps):
@@ -139,8 +139,15 @@ def main():
             return forward(t["x"], t["dt"], t["A"], t["B"], t["C"], CHUNK,
                            t["D"])
 
+        def dispatched():
+            return torch.ops.tilec.mamba2_chunk_scan_combined(
+                t["x"], t["dt"], t["A"], t["B"], t["C"], CHUNK, t["D"], None,
+                False)
+
         print(f"{shape}: op loop {loop_us(op, args.calls, args.batches):.1f}"
-              f" us, forward() loop "
+              f" us, through the dispatcher "
+              f"{loop_us(dispatched, args.calls, args.batches):.1f} us, "
+              f"forward() loop "
               f"{loop_us(direct, args.calls, args.batches):.1f} us, "
               f"op idle {idle_us(op, args.reps):.1f} us")
         steps = steps_us(t, args.reps)
@@ -148,6 +155,40 @@ def main():
             f"{name} {us:.1f} us" for name, us in steps.items()))
         del t
         torch.cuda.empty_cache()
+    decode(args, generator)
+
+
+# The decode step: (batch, heads, groups, headdim, dstate), Mamba-2 2.7B's
+# layer at batch 1 and 16, every option on.
+DECODE_SHAPES = [(1, 80, 1, 64, 128), (16, 80, 1, 64, 128)]
+
+
+def decode(args, generator):
+    from tilec.mamba2 import selective_state_update
+    for batch, heads, groups, headdim, dstate in DECODE_SHAPES:
+        def randn(*shape):
+            return torch.randn(*shape, device="cuda", generator=generator)
+        state = randn(batch, heads, headdim, dstate)
+        x, z = (randn(batch, heads, headdim).bfloat16() for _ in range(2))
+        dt = randn(batch, heads) - 2
+        A = -torch.rand(heads, device="cuda", generator=generator)
+        B, C = (randn(batch, groups, dstate).bfloat16() for _ in range(2))
+        D, dt_bias = randn(heads), randn(heads)
+
+        def step():
+            return selective_state_update(state, x, dt, A, B, C, D=D, z=z,
+                                          dt_bias=dt_bias, dt_softplus=True)
+
+        def dispatched():
+            return torch.ops.tilec.mamba2_selective_state_update(
+                state, x, dt, A, B, C, D, z, dt_bias, True, None, -1)
+
+        print(f"decode {(batch, heads, groups, headdim, dstate)}: "
+              f"selective_state_update loop "
+              f"{loop_us(step, args.calls, args.batches):.1f} us, through "
+              f"the dispatcher "
+              f"{loop_us(dispatched, args.calls, args.batches):.1f} us, idle "
+              f"{idle_us(step, args.reps):.1f} us")
 
 
 if __name__ == "__main__":

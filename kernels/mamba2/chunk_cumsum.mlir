@@ -1,36 +1,104 @@
-// Mamba-2 forward, kernel 1 of 3 (docs/mamba2.md): the chunk-local decay
-// exponents
+// Mamba-2 forward, kernel 1 of 3 (docs/mamba2.md): the time steps as the
+// other kernels use them, and the chunk-local decay exponents
 //
-//   G[b, h, c, t] = log2(e) * sum_{s <= t} A[h] * dt[b, c * CHUNK + s, h],
+//   dt_chunks[b, h, c, t] = clamp(f(dt[b, c * CHUNK + t, h] + dt_bias[h]),
+//                                 dt_min, dt_max)
+//   G[b, h, c, t]         = log2(e) * sum_{s <= t} A[h] * dt_chunks[b, h, c, s]
 //
-// the inclusive cumsum of A * dt inside each chunk, kept in base 2 so that the
-// other kernels decay with exp2. Time steps past the end of the sequence read
-// dt = 0 (zero padding), so G of a ragged last chunk stays at its last real
-// value and fwd_pass_state can decay by G[CHUNK - 1] whatever the length.
+// with f mamba_ssm's softplus when softplus != 0 (log1p(exp(v)) for
+// v <= 20, v above: there the two agree in f32) and the identity otherwise.
+// G is the inclusive cumsum of A * dt inside each chunk, kept in base 2 so
+// that the other kernels decay with exp2. Time steps past the end of the
+// sequence get dt_chunks = 0 (whatever the bias, softplus and limits), so G
+// of a ragged last chunk stays at its last real value and fwd_pass_state can
+// decay by G[CHUNK - 1] whatever the length; padded steps add nothing.
 //
-// Grid: (nchunks, batch, ceil(heads / BLOCK_H)); one program scans the CHUNK
-// time steps of BLOCK_H heads.
-//   dt: (batch, seqlen, heads) f32, after softplus
-//   A:  (heads) f32
-//   G:  (batch, heads, nchunks, CHUNK) f32, written in full
+// Grid: (nchunks, batch, ceil(heads / BLOCK_H)); one program transforms and
+// scans the CHUNK time steps of BLOCK_H heads.
+//   dt:        (batch, seqlen, heads) !DtElement (f32, bf16 or f16), raw
+//              (before bias and softplus); converted to f32 on load
+//   A:         (heads) f32
+//   dt_bias:   (heads) f32; an empty view (extent 0) reads as zero bias
+//   softplus:  i32, non-zero applies softplus after the bias
+//   dt_min, dt_max: f32, the clamp (-inf, +inf: none)
+//   dt_chunks: (batch, heads, nchunks, CHUNK) f32, written in full: what
+//              fwd_pass_state and compute_out read as dt (time contiguous
+//              per (batch, head), mamba_ssm's dt_out)
+//   G:         (batch, heads, nchunks, CHUNK) f32, written in full
+
+// The element type of dt, an instance parameter: the language's parameters
+// are extents, so an element type is a type alias, and each instance of the
+// library rewrites this one line (kernels/mamba2/CMakeLists.txt for the GPU,
+// ForwardCpu.cpp for the interpreter; docs/mamba2.md, "Element types").
+!DtElement = f32
 
 !Heads = !tile.tile<BLOCK_H x f32>
 !Steps = !tile.tile<CHUNK x BLOCK_H x f32>
+!StepIdx = !tile.tile<CHUNK x BLOCK_H x i32>
 
 tile.kernel @chunk_cumsum<CHUNK = 64, BLOCK_H = 8>(
-    %dt: !tile.view<3, f32>, %A: !tile.view<1, f32>, %G: !tile.view<4, f32>)
+    %dt: !tile.view<3, !DtElement>, %A: !tile.view<1, f32>,
+    %dt_bias: !tile.view<1, f32>, %softplus: i32, %dt_min: f32,
+    %dt_max: f32, %dt_chunks: !tile.view<4, f32>, %G: !tile.view<4, f32>)
     warps 4 {
+  %c0 = arith.constant 0 : index
+  %zero_i32 = arith.constant 0 : i32
   %chunk, %b, %hb = tile.block_id x, y, z
+  %seqlen = tile.dim %dt[1] : !tile.view<3, !DtElement>
+  %chunkSize = tile.param "CHUNK"
+
+  %bias = tile.load %dt_bias[%hb] : !tile.view<1, f32> -> !Heads
+  %biasSteps = tile.broadcast %bias new_dims = [0] : !Heads -> !Steps
+  %dtLoaded = tile.load %dt[%b, %chunk, %hb] dims = [1, 2]
+      : !tile.view<3, !DtElement> -> !tile.tile<CHUNK x BLOCK_H x !DtElement>
+  %dtRaw = tile.convert %dtLoaded
+      : !tile.tile<CHUNK x BLOCK_H x !DtElement> -> !Steps
+  %dtBiased = arith.addf %dtRaw, %biasSteps : !Steps
+
+  // mamba_ssm's softplus: log1p(exp(v)) up to v = 20, v itself above, where
+  // exp(v) would overflow first and log1p(exp(v)) rounds to v in f32 anyway.
+  %applySoftplus = arith.cmpi ne, %softplus, %zero_i32 : i32
+  %dtSoft = scf.if %applySoftplus -> !Steps {
+    %e = math.exp %dtBiased : !Steps
+    %soft = math.log1p %e : !Steps
+    %threshold = tile.full 20.0 : !Steps
+    %small = arith.cmpf ole, %dtBiased, %threshold : !Steps
+    %s = tile.where %small, %soft, %dtBiased
+        : !tile.tile<CHUNK x BLOCK_H x i1>, !Steps
+    scf.yield %s : !Steps
+  } else {
+    scf.yield %dtBiased : !Steps
+  }
+  %lo = tile.full %dt_min : !Steps
+  %hi = tile.full %dt_max : !Steps
+  %dtLow = arith.maximumf %dtSoft, %lo : !Steps
+  %dtClamped = arith.minimumf %dtLow, %hi : !Steps
+
+  // Steps past seqlen: dt = 0. The steps left in this chunk, at most CHUNK,
+  // fit in i32 whatever seqlen is.
+  %chunkStart = arith.muli %chunk, %chunkSize : index
+  %left = arith.subi %seqlen, %chunkStart : index
+  %leftInChunk = arith.minui %left, %chunkSize : index
+  %leftI32 = arith.index_cast %leftInChunk : index to i32
+  %leftSteps = tile.full %leftI32 : !StepIdx
+  %stepIdx = tile.arange %c0 : !tile.tile<CHUNK x i32>
+  %stepIdxSteps = tile.broadcast %stepIdx new_dims = [1]
+      : !tile.tile<CHUNK x i32> -> !StepIdx
+  %inSequence = arith.cmpi slt, %stepIdxSteps, %leftSteps : !StepIdx
+  %zeros = tile.full 0.0 : !Steps
+  %dtT = tile.where %inSequence, %dtClamped, %zeros
+      : !tile.tile<CHUNK x BLOCK_H x i1>, !Steps
+
   %a = tile.load %A[%hb] : !tile.view<1, f32> -> !Heads
   %log2e = tile.full 1.44269504088896340736 : !Heads
   %aLog2 = arith.mulf %a, %log2e : !Heads
   %aSteps = tile.broadcast %aLog2 new_dims = [0] : !Heads -> !Steps
-  %dtSteps = tile.load %dt[%b, %chunk, %hb] dims = [1, 2]
-      : !tile.view<3, f32> -> !Steps
-  %adt = arith.mulf %dtSteps, %aSteps : !Steps
+  %adt = arith.mulf %dtT, %aSteps : !Steps
   %g = tile.cumsum %adt axis = 0 : !Steps
-  // Time runs along the last axis of G: store the (time, head) tile through
-  // dims rather than transposing it in registers.
+  // Time runs along the last axis of G and dt_chunks: store the (time,
+  // head) tiles through dims rather than transposing them in registers.
+  tile.store %dtT, %dt_chunks[%b, %hb, %chunk, 0] dims = [3, 1]
+      : !Steps, !tile.view<4, f32>
   tile.store %g, %G[%b, %hb, %chunk, 0] dims = [3, 1] : !Steps, !tile.view<4, f32>
   tile.return
 }

@@ -5,6 +5,7 @@
 //   Y = exp2(G_i) * (C h^T)                                  (earlier chunks)
 //     + (C B^T * exp2(where(i >= j, G_i - G_j, -inf)) * dt_j) X  (this chunk)
 //     + D * X
+//   y = Y * silu(z)                                   (when has_z != 0)
 //
 // Grid: (ceil(seqlen / BLOCK_M) * ceil(headdim / BLOCK_P), heads, batch);
 // program x covers row tile m = x / numP of the sequence (BLOCK_M time steps,
@@ -16,11 +17,21 @@
 //   x:      (batch, seqlen, heads, headdim) bf16
 //   B, C:   (batch, seqlen, groups, dstate) bf16; head h uses group
 //           h / (heads / groups)
-//   dt:     (batch, seqlen, heads) f32
+//   dt:     (batch, heads, nchunks, CHUNK) f32: chunk_cumsum's dt_chunks
 //   G:      (batch, heads, nchunks, CHUNK) f32, from chunk_cumsum
-//   D:      (heads) f32
+//   D:      (heads, headdim) f32, per channel; a D per head is this view
+//           with stride 0 along headdim
+//   z:      (batch, seqlen, heads, headdim) bf16, read only when
+//           has_z != 0 (otherwise any view: it is not touched)
 //   states: (batch, nchunks, heads, headdim, dstate) f32, from fwd_pass_state
-//   y:      (batch, seqlen, heads, headdim) f32; rows past seqlen not written
+//   y:      (batch, seqlen, heads, headdim) f32, written when y_is_bf16 == 0
+//   y_bf16: (batch, seqlen, heads, headdim) bf16, written (rounded to
+//           nearest even from the f32 result) when y_is_bf16 != 0
+//   Rows past seqlen are not written; the unused output is not touched.
+//
+// A flag and a view per choice rather than an element-type parameter: the
+// language's parameters are extents, and one launch-uniform branch costs
+// nothing next to a second compiled kernel per dtype.
 //
 // Eight warps: with four, the current lowering (tiles in registers) spills
 // at 64 x 64 tiles; with eight it does not, for every chunk size.
@@ -39,11 +50,14 @@
 tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
                          BLOCK_N = 64>(
     %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %C: !tile.view<4, bf16>,
-    %dt: !tile.view<3, f32>, %G: !tile.view<4, f32>, %D: !tile.view<1, f32>,
-    %states: !tile.view<5, f32>, %y: !tile.view<4, f32>) warps 8 {
+    %dt: !tile.view<4, f32>, %G: !tile.view<4, f32>, %D: !tile.view<2, f32>,
+    %z: !tile.view<4, bf16>, %has_z: i32, %states: !tile.view<5, f32>,
+    %y: !tile.view<4, f32>, %y_bf16: !tile.view<4, bf16>, %y_is_bf16: i32)
+    warps 8 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %negInf = arith.constant 0xFF800000 : f32
+  %zero_i32 = arith.constant 0 : i32
   %mp, %h, %b = tile.block_id x, y, z
 
   %heads, %headdim = tile.dim %x[2, 3] : !tile.view<4, bf16>
@@ -121,8 +135,8 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
         : !tile.tile<BLOCK_M x BLOCK_K x i1>, !Scores
     %decay = tile.exp2 %masked : !Scores
 
-    %dtCols = tile.load %dt[%b, %kSeq, %h] dims = [1] latency = 2
-        : !tile.view<3, f32> -> !Cols
+    %dtCols = tile.load %dt[%b, %h, %c, %k] dims = [3] latency = 2
+        : !tile.view<4, f32> -> !Cols
     %dtScores = tile.broadcast %dtCols new_dims = [0] : !Cols -> !Scores
     %cbDecay = arith.mulf %cb, %decay : !Scores
     %weights = arith.mulf %cbDecay, %dtScores : !Scores
@@ -135,14 +149,44 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   }
 
   // The skip connection D * x on this program's own rows.
-  %dHead = tile.load %D[%h] : !tile.view<1, f32> -> !tile.tile<1 x f32>
-  %dOut = tile.broadcast %dHead new_dims = [0] : !tile.tile<1 x f32> -> !Out
+  %dChannels = tile.load %D[%h, %pt] dims = [1]
+      : !tile.view<2, f32> -> !tile.tile<BLOCK_P x f32>
+  %dOut = tile.broadcast %dChannels new_dims = [0]
+      : !tile.tile<BLOCK_P x f32> -> !Out
   %xRowsBf16 = tile.load %x[%b, %m, %h, %pt] dims = [1, 3]
       : !tile.view<4, bf16> -> !tile.tile<BLOCK_M x BLOCK_P x bf16>
   %xRows = tile.convert %xRowsBf16 : !tile.tile<BLOCK_M x BLOCK_P x bf16> -> !Out
   %skip = arith.mulf %dOut, %xRows : !Out
   %y1 = arith.addf %out, %skip : !Out
 
-  tile.store %y1, %y[%b, %m, %h, %pt] dims = [1, 3] : !Out, !tile.view<4, f32>
+  // The gate y * silu(z) = y * z / (1 + exp(-z)), as mamba_ssm's
+  // z * sigmoid(z); exp(-z) = inf for very negative z gives -0, no NaN.
+  %hasZ = arith.cmpi ne, %has_z, %zero_i32 : i32
+  %gated = scf.if %hasZ -> !Out {
+    %zRowsBf16 = tile.load %z[%b, %m, %h, %pt] dims = [1, 3]
+        : !tile.view<4, bf16> -> !tile.tile<BLOCK_M x BLOCK_P x bf16>
+    %zRows = tile.convert %zRowsBf16
+        : !tile.tile<BLOCK_M x BLOCK_P x bf16> -> !Out
+    %negZ = arith.negf %zRows : !Out
+    %expNegZ = math.exp %negZ : !Out
+    %one = tile.full 1.0 : !Out
+    %denominator = arith.addf %one, %expNegZ : !Out
+    %silu = arith.divf %zRows, %denominator : !Out
+    %g1 = arith.mulf %y1, %silu : !Out
+    scf.yield %g1 : !Out
+  } else {
+    scf.yield %y1 : !Out
+  }
+
+  %storeBf16 = arith.cmpi ne, %y_is_bf16, %zero_i32 : i32
+  scf.if %storeBf16 {
+    %yBf16 = tile.convert %gated
+        : !Out -> !tile.tile<BLOCK_M x BLOCK_P x bf16>
+    tile.store %yBf16, %y_bf16[%b, %m, %h, %pt] dims = [1, 3]
+        : !tile.tile<BLOCK_M x BLOCK_P x bf16>, !tile.view<4, bf16>
+  } else {
+    tile.store %gated, %y[%b, %m, %h, %pt] dims = [1, 3]
+        : !Out, !tile.view<4, f32>
+  }
   tile.return
 }

@@ -15,7 +15,8 @@
 //   x:       (batch, seqlen, heads, headdim) bf16
 //   B:       (batch, seqlen, groups, dstate) bf16; head h uses group
 //            h / (heads / groups)
-//   dt:      (batch, seqlen, heads) f32
+//   dt:      (batch, heads, nchunks, CHUNK) f32: chunk_cumsum's dt_chunks
+//            (bias, softplus and limits applied; 0 past seqlen)
 //   G:       (batch, heads, nchunks, CHUNK) f32, from chunk_cumsum
 //   init:    (batch, heads, headdim, dstate) f32, read only when
 //            has_init != 0 (otherwise any view: it is not touched)
@@ -36,7 +37,7 @@
 
 tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
                             BLOCK_K = 64>(
-    %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %dt: !tile.view<3, f32>,
+    %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %dt: !tile.view<4, f32>,
     %G: !tile.view<4, f32>, %init: !tile.view<4, f32>, %has_init: i32,
     %states: !tile.view<5, f32>, %final: !tile.view<4, f32>) warps 8 {
   %c0 = arith.constant 0 : index
@@ -89,8 +90,8 @@ tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
           : !tile.view<4, f32> -> !Steps
       %toEnd = arith.subf %gLastSteps, %gK : !Steps
       %decayToEnd = tile.exp2 %toEnd : !Steps
-      %dtK = tile.load %dt[%b, %kSeq, %h] dims = [1] latency = 2
-          : !tile.view<3, f32> -> !Steps
+      %dtK = tile.load %dt[%b, %h, %c, %k] dims = [3] latency = 2
+          : !tile.view<4, f32> -> !Steps
       %weight = arith.mulf %dtK, %decayToEnd : !Steps
       %weightB = tile.broadcast %weight new_dims = [1]
           : !Steps -> !tile.tile<BLOCK_K x BLOCK_N x f32>

@@ -30,6 +30,12 @@
 namespace {
 
 thread_local std::string lastError;
+/// tilec_last_launched: a pointer, so that a launch allocates nothing.
+thread_local const tilec_kernel *lastLaunched = nullptr;
+
+/// The name of the string every image tilec makes holds: the target its
+/// code was compiled for (lib/Target, translateToLLVMIR).
+constexpr const char *kImageTargetSymbol = "tilec_image_target";
 
 tilec_status fail(tilec_status status, const char *format, ...)
     __attribute__((format(printf, 2, 3)));
@@ -444,6 +450,61 @@ tilec_status tilec_launch(const tilec_kernel *kernel, tilec_grid grid,
       nullptr);
   if (result != CUDA_SUCCESS)
     return failDriver(result, "cuLaunchKernel", kernel->name);
+  lastLaunched = kernel;
+  return TILEC_SUCCESS;
+}
+
+const tilec_kernel *tilec_last_launched(void) { return lastLaunched; }
+
+tilec_status tilec_kernel_image_info(const tilec_kernel *kernel,
+                                     tilec_image_info *info) {
+  if (!info)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: tilec_kernel_image_info needs a result");
+  if (tilec_status status = checkKernel(kernel))
+    return status;
+  CUfunction function;
+  if (tilec_status status = getFunction(*kernel, function))
+    return status;
+  // Resolved here, not at tilec_init: launching needs none of them.
+  void *funcGetModule = nullptr, *moduleGetGlobal = nullptr,
+       *memcpyDtoH = nullptr;
+  CUresult result = getEntryPoint("cuFuncGetModule", 11000, &funcGetModule);
+  if (result == CUDA_SUCCESS)
+    result = getEntryPoint("cuModuleGetGlobal", 3020, &moduleGetGlobal);
+  if (result == CUDA_SUCCESS)
+    result = getEntryPoint("cuMemcpyDtoH", 3020, &memcpyDtoH);
+  if (result != CUDA_SUCCESS)
+    return failDriver(result, "resolving cuFuncGetModule, cuModuleGetGlobal "
+                              "and cuMemcpyDtoH", kernel->name);
+  *info = tilec_image_info{};
+  result = driver.funcGetAttribute(&info->binary_version,
+                                   CU_FUNC_ATTRIBUTE_BINARY_VERSION, function);
+  if (result == CUDA_SUCCESS)
+    result = driver.funcGetAttribute(&info->ptx_version,
+                                     CU_FUNC_ATTRIBUTE_PTX_VERSION, function);
+  if (result != CUDA_SUCCESS)
+    return failDriver(result, "cuFuncGetAttribute", kernel->name);
+  CUmodule module;
+  result = reinterpret_cast<PFN_cuFuncGetModule_v11000>(funcGetModule)(
+      &module, function);
+  if (result != CUDA_SUCCESS)
+    return failDriver(result, "cuFuncGetModule", kernel->name);
+  CUdeviceptr target = 0;
+  size_t bytes = 0;
+  result = reinterpret_cast<PFN_cuModuleGetGlobal_v3020>(moduleGetGlobal)(
+      &target, &bytes, module, kImageTargetSymbol);
+  if (result == CUDA_ERROR_NOT_FOUND)
+    return TILEC_SUCCESS;
+  if (result != CUDA_SUCCESS)
+    return failDriver(result, "cuModuleGetGlobal", kernel->name);
+  bytes = bytes < sizeof(info->target) - 1 ? bytes : sizeof(info->target) - 1;
+  result = reinterpret_cast<PFN_cuMemcpyDtoH_v3020>(memcpyDtoH)(info->target,
+                                                                target, bytes);
+  if (result != CUDA_SUCCESS)
+    return failDriver(result, "reading tilec_image_target (cuMemcpyDtoH)",
+                      kernel->name);
+  info->target[sizeof(info->target) - 1] = 0;
   return TILEC_SUCCESS;
 }
 
@@ -526,6 +587,23 @@ tilec_status tilec_check_view(const char *kernel, const char *arg,
                 "can address",
                 kernel, arg);
   return TILEC_SUCCESS;
+}
+
+bool tilec_view_is_vectorizable(const void *data, size_t element_size,
+                                int rank, const int64_t *shape,
+                                const int64_t *strides) {
+  constexpr size_t kVectorBytes = 16;
+  if (rank < 1 || !shape || !strides || element_size == 0 ||
+      element_size > kVectorBytes || kVectorBytes % element_size != 0 ||
+      reinterpret_cast<uintptr_t>(data) % kVectorBytes != 0)
+    return false;
+  const int64_t width = int64_t(kVectorBytes / element_size);
+  if (strides[rank - 1] != 1 || shape[rank - 1] % width != 0)
+    return false;
+  for (int d = 0; d + 1 < rank; ++d)
+    if (strides[d] % width != 0)
+      return false;
+  return true;
 }
 
 tilec_status tilec_driver_entry_point_version(const char *symbol,

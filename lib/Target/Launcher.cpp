@@ -3,6 +3,7 @@
 #include "tilec/Target/Launcher.h"
 
 #include "tilec/Dialect/Tile/IR/TileAttrNames.h"
+#include "tilec/Target/Variants.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
 
@@ -138,7 +139,8 @@ void emitSignature(raw_ostream &os, const LauncherKernel &kernel) {
 } // namespace
 
 FailureOr<SmallVector<LauncherKernel>>
-collectLauncherKernels(ModuleOp module, llvm::SourceMgr *sourceMgr) {
+collectLauncherKernels(ModuleOp module, llvm::SourceMgr *sourceMgr,
+                       ArrayRef<const KernelVariant *> variants) {
   SmallVector<LauncherKernel> kernels;
   for (auto kernel : module.getOps<tile::KernelOp>()) {
     StringRef name = kernel.getSymName();
@@ -149,6 +151,11 @@ collectLauncherKernels(ModuleOp module, llvm::SourceMgr *sourceMgr) {
                 "cannot be named after it";
     LauncherKernel &launcher =
         kernels.emplace_back(LauncherKernel{name.str(), kernel.getLoc()});
+    launcher.images.push_back({name.str(), /*vectorize=*/false});
+    for (const KernelVariant *variant : variants)
+      if (!variant->suffix.empty() && hasVariant(kernel, *variant))
+        launcher.images.push_back(
+            {(name + variant->suffix).str(), variant->vectorize});
     llvm::StringSet<> used;
     for (BlockArgument arg : kernel.getBody().getArguments()) {
       LauncherArg &out = launcher.args.emplace_back();
@@ -184,52 +191,56 @@ collectLauncherKernels(ModuleOp module, llvm::SourceMgr *sourceMgr) {
 LogicalResult readLaunchConfig(ModuleOp module, StringRef targetName,
                                MutableArrayRef<LauncherKernel> kernels) {
   for (LauncherKernel &kernel : kernels) {
-    auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(kernel.name);
-    if (!func)
-      return emitError(kernel.loc) << "the lowering for " << targetName
-                                   << " produced no llvm.func @" << kernel.name;
     SmallVector<Type> expected;
     for (const LauncherArg &arg : kernel.args)
       appendABITypes(arg, expected);
-    ArrayRef<Type> actual = func.getFunctionType().getParams();
-    if (actual != ArrayRef<Type>(expected)) {
-      InFlightDiagnostic diag =
-          emitError(func.getLoc())
-          << "lowered kernel @" << kernel.name << " for " << targetName
-          << " does not follow the kernel ABI: parameters (";
-      llvm::interleaveComma(actual, diag);
-      diag << "), expected (";
-      llvm::interleaveComma(expected, diag);
-      return diag << ")";
-    }
-    auto warps = func->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName);
-    auto shared = func->getAttrOfType<IntegerAttr>(tile::kSharedBytesAttrName);
-    if (!warps || !shared)
-      return emitError(func.getLoc())
-             << "lowered kernel @" << kernel.name
-             << " lacks integer attributes tile.num_warps "
-                "and tile.shared_bytes";
-    int64_t numWarps = warps.getValue().getSExtValue();
-    int64_t sharedBytes = shared.getValue().getSExtValue();
-    if (numWarps < 1 || numWarps > 32 || sharedBytes < 0 ||
-        sharedBytes > INT32_MAX)
-      return emitError(func.getLoc())
-             << "lowered kernel @" << kernel.name << " has " << numWarps
-             << " warps and " << sharedBytes
-             << " bytes of shared memory; a block has 1 to 32 warps";
-    if (kernel.numWarps == 0) {
-      kernel.numWarps = numWarps;
-      kernel.sharedBytes = sharedBytes;
-      kernel.configTarget = targetName.str();
-    } else if (kernel.numWarps != uint64_t(numWarps) ||
-               kernel.sharedBytes != uint64_t(sharedBytes)) {
-      return emitError(kernel.loc)
-             << "kernel @" << kernel.name << " launches with " << numWarps
-             << " warps and " << sharedBytes << " bytes of shared memory on "
-             << targetName << " but " << kernel.numWarps << " and "
-             << kernel.sharedBytes << " on " << kernel.configTarget
-             << "; one launcher serves every target of a fatbin, so build "
-                "these targets into separate libraries";
+    for (LauncherImage &image : kernel.images) {
+      auto func = module.lookupSymbol<LLVM::LLVMFuncOp>(image.symbol);
+      if (!func)
+        return emitError(kernel.loc)
+               << "the lowering for " << targetName
+               << " produced no llvm.func @" << image.symbol;
+      ArrayRef<Type> actual = func.getFunctionType().getParams();
+      if (actual != ArrayRef<Type>(expected)) {
+        InFlightDiagnostic diag =
+            emitError(func.getLoc())
+            << "lowered kernel @" << image.symbol << " for " << targetName
+            << " does not follow the kernel ABI: parameters (";
+        llvm::interleaveComma(actual, diag);
+        diag << "), expected (";
+        llvm::interleaveComma(expected, diag);
+        return diag << ")";
+      }
+      auto warps = func->getAttrOfType<IntegerAttr>(tile::kNumWarpsAttrName);
+      auto shared = func->getAttrOfType<IntegerAttr>(tile::kSharedBytesAttrName);
+      if (!warps || !shared)
+        return emitError(func.getLoc())
+               << "lowered kernel @" << image.symbol
+               << " lacks integer attributes tile.num_warps "
+                  "and tile.shared_bytes";
+      int64_t numWarps = warps.getValue().getSExtValue();
+      int64_t sharedBytes = shared.getValue().getSExtValue();
+      if (numWarps < 1 || numWarps > 32 || sharedBytes < 0 ||
+          sharedBytes > INT32_MAX)
+        return emitError(func.getLoc())
+               << "lowered kernel @" << image.symbol << " has " << numWarps
+               << " warps and " << sharedBytes
+               << " bytes of shared memory; a block has 1 to 32 warps";
+      if (image.numWarps == 0) {
+        image.numWarps = numWarps;
+        image.sharedBytes = sharedBytes;
+        image.configTarget = targetName.str();
+      } else if (image.numWarps != uint64_t(numWarps) ||
+                 image.sharedBytes != uint64_t(sharedBytes)) {
+        return emitError(kernel.loc)
+               << "kernel @" << image.symbol << " launches with " << numWarps
+               << " warps and " << sharedBytes
+               << " bytes of shared memory on " << targetName << " but "
+               << image.numWarps << " and " << image.sharedBytes << " on "
+               << image.configTarget
+               << "; one launcher serves every target of a fatbin, so build "
+                  "these targets into separate libraries";
+      }
     }
   }
   return success();
@@ -239,9 +250,10 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
                                        StringRef fatbin, StringRef headerName,
                                        StringRef description) {
   for (const LauncherKernel &kernel : kernels)
-    if (kernel.numWarps == 0)
-      return emitError(kernel.loc)
-             << "no launch configuration was read for @" << kernel.name;
+    for (const LauncherImage &image : kernel.images)
+      if (image.numWarps == 0)
+        return emitError(kernel.loc)
+               << "no launch configuration was read for @" << image.symbol;
   LauncherFiles files;
   std::string banner =
       ("// Generated by tilec: " + description + ". Do not edit.\n").str();
@@ -251,13 +263,19 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
   h << banner << "\n#ifndef " << guard << "\n#define " << guard << "\n\n"
     << "#include \"tilec/Runtime/Runtime.h\"\n";
   for (const LauncherKernel &kernel : kernels) {
+    const LauncherImage &generic = kernel.images.front();
     h << "\n// Launches " << kernel.name << " on `grid` blocks of "
-      << 32 * kernel.numWarps << " threads with " << kernel.sharedBytes
+      << 32 * generic.numWarps << " threads with " << generic.sharedBytes
       << " bytes of dynamic shared\n"
       << "// memory, asynchronously on `stream` in the current context. "
          "Views are device\n"
       << "// memory with shapes and strides in elements. On failure, "
          "tilec_last_error()\n// says why.\n";
+    for (const LauncherImage &image : ArrayRef(kernel.images).drop_front())
+      h << "// When every view is vectorizable (tilec_view_is_vectorizable), "
+           "it launches\n// the variant "
+        << image.symbol << " instead (blocks of " << 32 * image.numWarps
+        << " threads, " << image.sharedBytes << " bytes).\n";
     emitSignature(h, kernel);
     h << ";\n// Loads " << kernel.name
       << " into the current context, as its first launch would: call it "
@@ -276,9 +294,10 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
   }
   cpp << "\n};\n\n";
   for (const LauncherKernel &kernel : kernels)
-    cpp << "const tilec_kernel tilec_kernel_" << kernel.name
-        << " = {tilec_fatbin, \"" << kernel.name << "\", "
-        << 32 * kernel.numWarps << ", " << kernel.sharedBytes << "};\n";
+    for (const LauncherImage &image : kernel.images)
+      cpp << "const tilec_kernel tilec_kernel_" << image.symbol
+          << " = {tilec_fatbin, \"" << image.symbol << "\", "
+          << 32 * image.numWarps << ", " << image.sharedBytes << "};\n";
   cpp << "\n// Kernel parameters are passed to the driver by address.\n"
       << "void *tilec_arg(const void *value) { return const_cast<void "
          "*>(value); }\n\n} // namespace\n";
@@ -287,9 +306,11 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
     cpp << "\n";
     emitSignature(cpp, kernel);
     cpp << " {\n";
+    SmallVector<const LauncherArg *> views;
     for (const LauncherArg &arg : kernel.args) {
       if (!arg.rank)
         continue;
+      views.push_back(&arg);
       cpp << "  if (tilec_status tilec_st = tilec_check_view(\"" << kernel.name
           << "\", \"" << arg.name << "\", " << arg.name << ".data, sizeof(*"
           << arg.name << ".data), " << arg.rank
@@ -318,10 +339,31 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
       }
       cpp << "};\n";
     }
-    cpp << "  return tilec_launch(&tilec_kernel_" << kernel.name
-        << ", grid, stream, tilec_args);\n}\n\n"
-        << "tilec_status tile_" << kernel.name << "_prepare() {\n"
-        << "  return tilec_prepare(&tilec_kernel_" << kernel.name << ");\n}\n";
+    cpp << "  const tilec_kernel *tilec_k = &tilec_kernel_"
+        << kernel.images.front().symbol << ";\n";
+    for (const LauncherImage &image : ArrayRef(kernel.images).drop_front()) {
+      // A variant compiled with the vectorize facts, for views that have
+      // them (every specialised variant so far is one).
+      assert(image.vectorize && "a specialised variant without facts");
+      cpp << "  if (";
+      llvm::interleave(
+          views, cpp,
+          [&](const LauncherArg *arg) {
+            cpp << "tilec_view_is_vectorizable(" << arg->name
+                << ".data, sizeof(*" << arg->name << ".data), " << arg->rank
+                << ", " << arg->name << ".shape, " << arg->name
+                << ".strides)";
+          },
+          " &&\n      ");
+      cpp << ")\n    tilec_k = &tilec_kernel_" << image.symbol << ";\n";
+    }
+    cpp << "  return tilec_launch(tilec_k, grid, stream, tilec_args);\n}\n\n"
+        << "tilec_status tile_" << kernel.name << "_prepare() {\n";
+    for (const LauncherImage &image : ArrayRef(kernel.images).drop_back())
+      cpp << "  if (tilec_status tilec_st = tilec_prepare(&tilec_kernel_"
+          << image.symbol << "))\n    return tilec_st;\n";
+    cpp << "  return tilec_prepare(&tilec_kernel_" << kernel.images.back().symbol
+        << ");\n}\n";
   }
   return files;
 }

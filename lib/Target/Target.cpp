@@ -14,6 +14,7 @@
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/IR/DiagnosticInfo.h"
 #include "llvm/IR/DiagnosticPrinter.h"
+#include "llvm/IR/GlobalVariable.h"
 #include "llvm/IR/LLVMContext.h"
 #include "llvm/IR/LegacyPassManager.h"
 #include "llvm/IR/Module.h"
@@ -158,6 +159,27 @@ LogicalResult linkLibdevice(Location loc, llvm::Module &module,
   return success();
 }
 
+/// Names the image's target in the image itself, as a string global that
+/// the runtime reads (tilec_kernel_image_info in
+/// include/tilec/Runtime/Runtime.h): which cubin of a fatbin the driver
+/// picked cannot be asked of the driver.
+constexpr llvm::StringLiteral kImageTargetSymbol = "tilec_image_target";
+
+LogicalResult addImageTarget(Location loc, llvm::Module &module,
+                             const GpuTarget &target) {
+  if (module.getNamedValue(kImageTargetSymbol))
+    return emitError(loc) << "the symbol @" << kImageTargetSymbol
+                          << " is tilec's: it names each image's target";
+  llvm::Constant *name =
+      llvm::ConstantDataArray::getString(module.getContext(), target.name);
+  new llvm::GlobalVariable(module, name->getType(), /*isConstant=*/true,
+                           llvm::GlobalValue::ExternalLinkage, name,
+                           kImageTargetSymbol, /*InsertBefore=*/nullptr,
+                           llvm::GlobalValue::NotThreadLocal,
+                           /*AddressSpace=*/1);
+  return success();
+}
+
 void optimize(llvm::Module &module, llvm::TargetMachine &machine) {
   llvm::LoopAnalysisManager lam;
   llvm::FunctionAnalysisManager fam;
@@ -263,7 +285,8 @@ std::unique_ptr<llvm::Module> translateToLLVMIR(Operation *module,
     return nullptr;
   llvmModule->setTargetTriple(llvm::Triple(kTriple));
   llvmModule->setDataLayout(machine->createDataLayout());
-  if (failed(linkLibdevice(loc, *llvmModule, toolkit)))
+  if (failed(addImageTarget(loc, *llvmModule, target)) ||
+      failed(linkLibdevice(loc, *llvmModule, toolkit)))
     return nullptr;
   optimize(*llvmModule, *machine);
   if (diagnostics.hadError())

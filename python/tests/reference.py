@@ -1,8 +1,9 @@
 """The Mamba-2 forward as its f64 recurrence, one time step at a time, and
 random inputs for it.
 
+    dt_t = clamp(softplus(dt_t + dt_bias), dt_limit)  (each as asked)
     h_t = exp(A dt_t) h_{t-1} + dt_t x_t B_t^T       (h: headdim x dstate)
-    y_t = h_t C_t + D x_t
+    y_t = (h_t C_t + D x_t) * silu(z_t)
 
 with the heads of a group sharing its B and C (docs/mamba2.md). It is the
 definition, not the chunked algorithm the kernels use, so it checks them
@@ -12,13 +13,30 @@ independently.
 import torch
 
 
-def recurrence(x, dt, A, B, C, D=None, initial_states=None):
+def transform_dt(dt, dt_bias=None, dt_softplus=False,
+                 dt_limit=(0.0, float("inf"))):
+    """mamba_ssm's dt in f64: + dt_bias, softplus (log1p(exp(v)) up to
+    v = 20, v above), then the clamp."""
+    dt = dt.to(torch.float64)
+    if dt_bias is not None:
+        dt = dt + dt_bias.to(torch.float64)
+    if dt_softplus:
+        dt = torch.where(dt <= 20.0, torch.log1p(torch.exp(dt)), dt)
+    return dt.clamp(min=dt_limit[0], max=dt_limit[1])
+
+
+def recurrence(x, dt, A, B, C, D=None, initial_states=None, z=None,
+               dt_bias=None, dt_softplus=False,
+               dt_limit=(0.0, float("inf"))):
     """y (batch, seqlen, heads, headdim) and the final states (batch, heads,
-    headdim, dstate), both f64, from the inputs in mamba_ssm's layouts."""
+    headdim, dstate), both f64, from the inputs in mamba_ssm's layouts. D
+    is (heads) or (heads, headdim); the dt options are mamba_ssm's (and its
+    default dt_limit (0, inf))."""
     batch, seqlen, heads, headdim = x.shape
     groups, dstate = B.shape[2], B.shape[3]
     f64 = torch.float64
-    x, dt, A = x.to(f64), dt.to(f64), A.to(f64)
+    x, A = x.to(f64), A.to(f64)
+    dt = transform_dt(dt, dt_bias, dt_softplus, dt_limit)
     # (batch, seqlen, heads, dstate): each head's group's B and C.
     B = B.to(f64).repeat_interleave(heads // groups, dim=2)
     C = C.to(f64).repeat_interleave(heads // groups, dim=2)
@@ -32,15 +50,25 @@ def recurrence(x, dt, A, B, C, D=None, initial_states=None):
         h = decay[:, t, :, None, None] * h + update
         y[:, t] = torch.einsum("bhpn,bhn->bhp", h, C[:, t])
     if D is not None:
-        y += D.to(f64)[None, None, :, None] * x
+        D = D.to(f64)
+        y += (D[None, None] if D.dim() == 2 else D[None, None, :, None]) * x
+    if z is not None:
+        z = z.to(f64)
+        y *= z * torch.sigmoid(z)
     return y, h
 
 
 def random_inputs(batch, seqlen, heads, headdim, groups, dstate, device,
-                  generator, initial_states=False):
-    """Fresh inputs in the dtypes tilec takes: x, B, C bf16; dt, A, D f32.
-    Slow decay (A in [-1, -0.01], dt in [1e-3, 1e-1]) so that the state
-    carried across chunks matters to every output."""
+                  generator, initial_states=False, z=False, dt_bias=False,
+                  dt_softplus=False, d_per_channel=False,
+                  dt_dtype=torch.float32):
+    """Fresh inputs in the dtypes tilec takes: x, B, C, z bf16; dt, A, D,
+    dt_bias f32. Slow decay (A in [-1, -0.01], dt in [1e-3, 1e-1] after
+    bias and softplus) so that the state carried across chunks matters to
+    every output. With dt_softplus, dt is drawn as the inverse softplus of
+    such a step (less the bias), as a model's raw dt would be, and stored
+    in dt_dtype; the options asked for are keys of the result (pass them
+    on as they are)."""
     def uniform(shape, low, high):
         return low + (high - low) * torch.rand(shape, generator=generator,
                                                device=device)
@@ -54,9 +82,20 @@ def random_inputs(batch, seqlen, heads, headdim, groups, dstate, device,
         A=uniform((heads,), -1.0, -0.01),
         B=normal((batch, seqlen, groups, dstate)).to(torch.bfloat16),
         C=normal((batch, seqlen, groups, dstate)).to(torch.bfloat16),
-        D=normal((heads,)))
+        D=normal((heads, headdim) if d_per_channel else (heads,)))
     if initial_states:
         inputs["initial_states"] = normal((batch, heads, headdim, dstate))
+    if z:
+        inputs["z"] = normal((batch, seqlen, heads, headdim)).to(
+            torch.bfloat16)
+    raw = inputs["dt"]
+    if dt_softplus:
+        raw = torch.log(torch.expm1(raw))
+        inputs["dt_softplus"] = True
+    if dt_bias:
+        inputs["dt_bias"] = uniform((heads,), -1.0, 1.0)
+        raw = raw - inputs["dt_bias"]
+    inputs["dt"] = raw.to(dt_dtype)
     return inputs
 
 

@@ -31,16 +31,11 @@ def call(**overrides):
 
 
 @pytest.mark.parametrize("argument, value, named", [
-    ("z", torch.zeros(2, 64, 4, 32), "z is not supported"),
-    ("dt_bias", torch.zeros(4), "dt_bias is not supported"),
     ("seq_idx", torch.zeros(2, 64, dtype=torch.int32), "seq_idx"),
     ("cu_seqlens", torch.tensor([0, 64]), "cu_seqlens"),
-    ("dt_softplus", True, "dt_softplus=True"),
-    ("dt_limit", (0.0, 1.0), "dt_limit=(0.0, 1.0)"),
-    ("dt_limit", (1e-4, float("inf")), "dt_limit=(0.0001, inf)"),
     ("return_varlen_states", True, "return_varlen_states=True"),
     ("state_dtype", torch.bfloat16, "state_dtype=torch.bfloat16"),
-    ("D", torch.zeros(4, 32), "a 2-d D"),
+    ("y_dtype", torch.float16, "y_dtype=torch.float16"),
 ])
 def test_unsupported_option_is_named(argument, value, named):
     with pytest.raises(NotImplementedError, match="chunk_scan_combined: "
@@ -52,19 +47,35 @@ def test_unsupported_option_is_named(argument, value, named):
 @pytest.mark.parametrize("argument, value", [
     ("x", [[1.0]]), ("dt", None), ("B", 3.0), ("D", [1.0, 2.0]),
     ("initial_states", "zeros"), ("chunk_size", 64.0),
-    ("chunk_size", True), ("return_final_states", 1)])
+    ("chunk_size", True), ("return_final_states", 1),
+    ("z", [[0.0]]), ("dt_bias", 0.5), ("dt_softplus", 1),
+    ("return_chunk_states", None),
+    ("dt_limit", 0.5), ("dt_limit", (0.0,)), ("dt_limit", ("a", 1.0))])
 def test_wrong_python_type_is_named(argument, value):
     with pytest.raises(TypeError, match=argument):
         call(**{argument: value})
 
 
-def test_supported_defaults_are_accepted_before_the_version_check():
-    # state_dtype float32 and the default dt_limit written out pass the
-    # option checks; what follows is the op (or the version error).
+@pytest.mark.parametrize("options", [
+    dict(state_dtype=torch.float32, dt_limit=(0.0, float("inf"))),
+    dict(z=torch.zeros(2, 64, 4, 32, dtype=torch.bfloat16),
+         dt_bias=torch.zeros(4), dt_softplus=True, dt_limit=(1e-4, 0.1),
+         D=torch.zeros(4, 32), y_dtype=torch.float32),
+])
+def test_supported_options_are_accepted_before_the_version_check(options):
+    # The options tilec implements pass the Python checks; what follows is
+    # the op (or the version error).
     expected = (TorchVersionError if not mamba2.HAS_OP
                 else Mamba2ArgumentError)
     with pytest.raises(expected):
-        call(state_dtype=torch.float32, dt_limit=(0.0, float("inf")))
+        call(**options)
+
+
+def test_dt_limit_bounds_become_f32():
+    # As the kernel compares them: beyond f32's range is infinite.
+    assert mamba2._dt_limit((0, 1e40)) == (0.0, float("inf"))
+    low, high = mamba2._dt_limit((0.1, 2))
+    assert low == torch.tensor(0.1, dtype=torch.float32).item() and high == 2.0
 
 
 @pytest.mark.skipif(mamba2.HAS_OP, reason="torch is new enough for the op")
@@ -103,12 +114,19 @@ def test_tensors_on_different_devices_are_rejected(entry):
 
 
 @pytest.mark.parametrize("return_final_states", [False, True])
-def test_fake_implementation_shapes(return_final_states):
+@pytest.mark.parametrize("y_f32", [False, True])
+def test_fake_implementation_shapes(return_final_states, y_f32):
     args = inputs(device="meta", batch=3, seqlen=50, heads=6, headdim=40,
                   groups=3, dstate=24)
-    y, final = mamba2._fake(args["x"], args["dt"], args["A"], args["B"],
-                            args["C"], 64, None, None, return_final_states)
-    assert y.shape == (3, 50, 6, 40) and y.dtype == torch.bfloat16
+    y, final, states = mamba2._fake(
+        args["x"], args["dt"], args["A"], args["B"], args["C"], 64, None,
+        None, return_final_states, y_f32=y_f32,
+        return_chunk_states=return_final_states)
+    # seqlen 50 in chunks of 64: one chunk.
+    assert states.shape == ((3, 1, 6, 40, 24) if return_final_states
+                            else (0,))
+    assert y.shape == (3, 50, 6, 40)
+    assert y.dtype == (torch.float32 if y_f32 else torch.bfloat16)
     assert final.dtype == torch.float32
     assert final.shape == ((3, 6, 40, 24) if return_final_states else (0,))
 

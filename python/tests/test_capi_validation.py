@@ -3,6 +3,7 @@ tensors: they run before the driver is used, so each status and message
 is the same on a machine without a GPU (docs/mamba2-gpu.md, "Order of the
 checks")."""
 
+import ctypes
 import os
 import subprocess
 import sys
@@ -147,10 +148,19 @@ def test_dtype_not_supported(call):
                 "f16; only bf16 is supported")
 
 
-def test_dt_in_bf16_is_rejected(call):
-    call.descriptors["dt"] = _capi.describe(
-        "dt", call.tensors["dt"].to(torch.bfloat16))
-    call.expect(Status.INVALID_DTYPE, "dt", "only f32 is supported")
+@pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
+def test_dt_in_16_bits_passes_validation(call, dtype):
+    call.descriptors["dt"] = _capi.describe("dt", call.tensors["dt"].to(dtype))
+    with pytest.raises(Mamba2Error) as caught:
+        call.run()
+    assert caught.value.status in REACHED_DRIVER, str(caught.value)
+
+
+def test_A_in_bf16_is_rejected(call):
+    call.descriptors["A"] = _capi.describe(
+        "A", call.tensors["A"].to(torch.bfloat16))
+    call.expect(Status.INVALID_DTYPE, "A (heads) is bf16", "only f32 is "
+                "supported")
 
 
 def test_torch_dtype_without_a_c_name(call):
@@ -223,11 +233,12 @@ def test_descriptors_are_checked_before_the_problem(call):
 
 
 def test_workspace_size_follows_the_documented_layout():
-    # docs/mamba2-gpu.md: G, the states entering each chunk and a final
-    # state, f32, each starting on 256 bytes.
+    # docs/mamba2.md: dt_chunks and G, the states entering each chunk and a
+    # final state, f32, each starting on 256 bytes.
     batch, seqlen, heads, headdim, groups, dstate, chunk = SIZES
     nchunks = -(-seqlen // chunk)
     buffers = [batch * heads * nchunks * chunk,
+               batch * heads * nchunks * chunk,
                batch * nchunks * heads * headdim * dstate,
                batch * heads * headdim * dstate]
     expected = sum(-(-4 * n // 256) * 256 for n in buffers)
@@ -256,3 +267,79 @@ def test_driver_statuses_are_not_value_errors():
     assert isinstance(error, Mamba2Error) and isinstance(error, RuntimeError)
     assert not isinstance(error, ValueError)
     assert isinstance(_capi.error(Status.INVALID_SHAPE, "x"), ValueError)
+
+
+class OptionsCall(Call):
+    """A valid tilec_mamba2_forward_with_options call: every option given
+    (z, dt_bias, softplus, a limit, D per channel, a bf16 y)."""
+
+    def __init__(self, generator=None):
+        super().__init__(generator=generator)
+        batch, seqlen, heads, headdim, _, _, _ = SIZES
+        g = generator
+        for name, t in dict(
+                z=torch.randn(batch, seqlen, heads, headdim, generator=g)
+                .to(torch.bfloat16),
+                dt_bias=torch.randn(heads, generator=g),
+                D=torch.randn(heads, headdim, generator=g),
+                y=torch.full((batch, seqlen, heads, headdim), float("nan"),
+                             dtype=torch.bfloat16)).items():
+            self.tensors[name] = t
+            self.descriptors[name] = _capi.describe(name, t)
+        self.options = _capi.Options(ctypes.sizeof(_capi.Options), None, None,
+                                     None, 1, 1, 0.0, float("inf"))
+
+    def run(self):
+        d = self.descriptors
+        _capi.forward_with_options(
+            self.problem_arg, d["x"], d["dt"], d["A"], d["B"], d["C"],
+            d["D"], d["initial_state"], d["y"], d["final_state"],
+            self.options, workspace=self.workspace_ptr,
+            workspace_bytes=self.workspace_bytes, z=d.get("z"),
+            dt_bias=d.get("dt_bias"))
+
+
+@pytest.fixture
+def options_call(cpu_generator):
+    return OptionsCall(generator=cpu_generator)
+
+
+def test_options_pass_validation_and_reach_the_driver(options_call):
+    with pytest.raises(Mamba2Error) as caught:
+        options_call.run()
+    assert caught.value.status in REACHED_DRIVER, str(caught.value)
+
+
+@pytest.mark.parametrize("name, change, status, words", [
+    ("z", lambda t: t.float(), Status.INVALID_DTYPE,
+     "z (batch, seqlen, heads, headdim) is f32; only bf16 is supported"),
+    ("z", lambda t: t[:, :-1], Status.INVALID_SHAPE,
+     "z (batch, seqlen, heads, headdim) has shape (2, 99, 4, 32)"),
+    ("dt_bias", lambda t: t[None], Status.INVALID_SHAPE,
+     "dt bias (heads) has rank 2, not 1"),
+    ("dt_bias", lambda t: t.half(), Status.INVALID_DTYPE,
+     "dt bias (heads) is f16"),
+    ("dt_bias", lambda t: t.to("meta"), Status.NULL_POINTER,
+     "dt bias (heads): the data pointer is null"),
+    ("D", lambda t: t[:, :-1], Status.INVALID_SHAPE,
+     "D (heads, headdim) has shape (4, 31); the problem needs (4, 32)"),
+    ("y", lambda t: t.half(), Status.INVALID_DTYPE,
+     "only f32 and bf16 are supported"),
+])
+def test_option_tensor_rules(options_call, name, change, status, words):
+    options_call.descriptors[name] = _capi.describe(
+        name, change(options_call.tensors[name]))
+    options_call.expect(status, words)
+
+
+def test_dt_limit_must_be_an_interval(options_call):
+    options_call.options.dt_min, options_call.options.dt_max = 1.0, 0.5
+    options_call.expect(Status.INVALID_ARGUMENT, "dt limit",
+                        "low <= high")
+    options_call.options.dt_min = float("nan")
+    options_call.expect(Status.INVALID_ARGUMENT, "no NaN")
+
+
+def test_options_struct_size(options_call):
+    options_call.options.size = 8
+    options_call.expect(Status.INVALID_ARGUMENT, "options: size 8")

@@ -21,7 +21,8 @@ import pytest
 import torch
 
 from conftest import requires_gpu, requires_op
-from reference import random_inputs, recurrence, relative_error
+from reference import (random_inputs, recurrence, relative_error,
+                       transform_dt)
 from test_capi_validation import Call
 from tilec import _capi, _cuda_context, mamba2
 from tilec.errors import Mamba2ArgumentError, Mamba2Error, Status
@@ -269,7 +270,8 @@ def test_torch_compile_without_graph_breaks(cuda_generator):
 def test_opcheck(cuda_generator):
     inputs, chunk = make(SHAPES[0], cuda_generator)
     args = (inputs["x"], inputs["dt"], inputs["A"], inputs["B"], inputs["C"],
-            chunk, inputs["D"], None, True)
+            chunk, inputs["D"], None, True, None, None, False, 0.0,
+            float("inf"), False, True)
     torch.library.opcheck(torch.ops.tilec.mamba2_chunk_scan_combined.default,
                           args)
 
@@ -300,7 +302,7 @@ def test_cuda_graph_capture_and_replay(cuda_generator):
 @pytest.mark.parametrize("change, status, words", [
     (dict(x=lambda t: t.half()), Status.INVALID_DTYPE, "x (batch, seqlen, "
      "heads, headdim) is f16; only bf16 is supported"),
-    (dict(dt=lambda t: t.bfloat16()), Status.INVALID_DTYPE, "dt"),
+    (dict(dt=lambda t: t.double()), Status.INVALID_DTYPE, "dt"),
     (dict(initial_states=lambda t: t.bfloat16()), Status.INVALID_DTYPE,
      "initial state"),
     (dict(dt=lambda t: t[:, :-1]), Status.INVALID_SHAPE, "dt"),
@@ -438,3 +440,177 @@ def test_stream_of_another_context_fails_to_launch(cuda_generator):
             driver.cuStreamDestroy_v2(stream)
         driver.cuCtxDestroy_v2(context)
         _cuda_context.ensure_current(torch.cuda.current_device())
+
+
+# mamba_ssm's options. Each case draws the inputs its options need
+# (reference.random_inputs) and passes them on as they are.
+BOUND_F32 = 2e-3  # a y in f32: the kernels' tf32 roundings (2e-4 measured)
+LIMIT = (2e-3, 0.08)  # clamps about 1% of the steps up and 20% down
+FEATURES = {
+    "dt_bias_softplus_limit": (dict(dt_bias=True, dt_softplus=True), LIMIT),
+    "dt_bias": (dict(dt_bias=True), None),
+    "dt_softplus": (dict(dt_softplus=True), None),
+    "d_per_channel": (dict(d_per_channel=True), None),
+    "z": (dict(z=True), None),
+    "z_d_per_channel": (dict(z=True, d_per_channel=True), None),
+    "dt_bf16": (dict(dt_bias=True, dt_softplus=True,
+                     dt_dtype=torch.bfloat16), LIMIT),
+    "dt_f16": (dict(dt_dtype=torch.float16), None),
+    "all": (dict(z=True, d_per_channel=True, dt_bias=True, dt_softplus=True),
+            LIMIT),
+}
+
+
+def make_with(shape, generator, feature):
+    *sizes, chunk, with_init = shape
+    flags, limit = FEATURES[feature]
+    inputs = random_inputs(*sizes, "cuda", generator, with_init, **flags)
+    if limit is not None:
+        inputs["dt_limit"] = limit
+    return inputs, chunk
+
+
+@requires_op
+@pytest.mark.parametrize("y_dtype", [None, torch.float32])
+@pytest.mark.parametrize("feature", list(FEATURES))
+@pytest.mark.parametrize("shape", [SHAPES[1], SHAPES[2]], ids=shape_id)
+def test_options_match_the_f64_recurrence(shape, feature, y_dtype,
+                                          cuda_generator):
+    inputs, chunk = make_with(shape, cuda_generator, feature)
+    y, final = run_op(inputs, chunk, return_final_states=True,
+                      y_dtype=y_dtype)
+    assert y.dtype == (y_dtype or torch.bfloat16)
+    y_ref, final_ref = recurrence(**inputs)
+    assert torch.isfinite(y).all() and torch.isfinite(final).all()
+    assert relative_error(y, y_ref) <= (BOUND_F32 if y_dtype else BOUND)
+    assert relative_error(final, final_ref) <= BOUND_F32
+
+
+def chunk_states_reference(inputs, chunk):
+    """The state entering each chunk: the recurrence's final state over
+    the chunk's prefix (the initial state, or zero, for chunk 0)."""
+    batch, seqlen, heads, headdim = inputs["x"].shape
+    dstate = inputs["B"].shape[3]
+    states = []
+    for start in range(0, seqlen, chunk):
+        if start == 0:
+            init = inputs.get("initial_states")
+            states.append(torch.zeros(batch, heads, headdim, dstate,
+                                      dtype=torch.float64, device="cuda")
+                          if init is None else init.to(torch.float64))
+            continue
+        prefix = {k: (v[:, :start] if k in ("x", "dt", "B", "C", "z")
+                      else v) for k, v in inputs.items()}
+        states.append(recurrence(**prefix)[1])
+    return torch.stack(states, dim=1)
+
+
+@requires_op
+@pytest.mark.parametrize("feature", ["dt_bias_softplus_limit", "all"])
+def test_chunk_states_on_request(feature, cuda_generator):
+    inputs, chunk = make_with(SHAPES[2], cuda_generator, feature)
+    y, final, states = run_op(inputs, chunk, return_final_states=True,
+                              return_chunk_states=True)
+    assert states.dtype == torch.float32
+    assert states.shape == (2, 3, 8, 64, 64)
+    assert relative_error(states, chunk_states_reference(inputs, chunk)) \
+        <= BOUND_F32
+    # Asking for them changes nothing else.
+    y2, final2 = run_op(inputs, chunk, return_final_states=True)
+    assert torch.equal(y, y2) and torch.equal(final, final2)
+
+
+@requires_op
+def test_dt_limit_clamps_at_both_ends(cuda_generator):
+    inputs, _ = make_with(SHAPES[2], cuda_generator, "all")
+    free = transform_dt(inputs["dt"], inputs["dt_bias"], True,
+                        (-float("inf"), float("inf")))
+    assert (free < LIMIT[0]).float().mean() > 0.002
+    assert (free > LIMIT[1]).float().mean() > 0.05
+
+
+@requires_op
+def test_bf16_y_is_the_f32_y_rounded(cuda_generator):
+    # One kernel, one f32 result, then the store: bit for bit.
+    inputs, chunk = make_with(SHAPES[2], cuda_generator, "all")
+    y16 = run_op(inputs, chunk)
+    y32 = run_op(inputs, chunk, y_dtype=torch.float32)
+    assert y16.dtype == torch.bfloat16 and y32.dtype == torch.float32
+    assert torch.equal(y16, y32.to(torch.bfloat16))
+
+
+@requires_op
+@pytest.mark.parametrize("feature", list(FEATURES))
+def test_options_against_mamba_ssm(feature, cuda_generator):
+    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
+    if not path:
+        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
+                    "mamba_ssm/) is not set")
+    sys.path.insert(0, path)
+    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
+
+    for shape in (SHAPES[1], SHAPES[4]):
+        inputs, chunk = make_with(shape, cuda_generator, feature)
+        ours = run_op(inputs, chunk, return_final_states=True)
+        args = dict(inputs)
+        theirs = mamba_chunk_scan_combined(
+            args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
+            args.pop("C"), chunk, **args, return_final_states=True)
+        for a, b in zip(ours, theirs):
+            assert a.shape == b.shape and a.dtype == b.dtype
+        y_ref, final_ref = recurrence(**inputs)
+        assert relative_error(theirs[0], y_ref) <= BOUND
+        assert relative_error(ours[0], y_ref) <= BOUND
+        assert relative_error(ours[0], theirs[0]) <= BOUND
+        assert relative_error(ours[1], theirs[1]) <= BOUND
+
+
+@requires_op
+@pytest.mark.parametrize("change, status, words", [
+    (dict(z=lambda t: t.float()), Status.INVALID_DTYPE,
+     "z (batch, seqlen, heads, headdim) is f32; only bf16 is supported"),
+    (dict(z=lambda t: t[:, :-1]), Status.INVALID_SHAPE, "z (batch"),
+    (dict(z=lambda t: t.cpu()), Status.NOT_DEVICE_POINTER, "z on cpu"),
+    (dict(dt_bias=lambda t: t.half()), Status.INVALID_DTYPE,
+     "dt bias (heads) is f16"),
+    (dict(dt_bias=lambda t: t[:-1]), Status.INVALID_SHAPE,
+     "dt bias (heads) has shape (7)"),
+    (dict(dt_bias=lambda t: t.cpu()), Status.NOT_DEVICE_POINTER,
+     "dt_bias on cpu"),
+    (dict(D=lambda t: t[:, :-1]), Status.INVALID_SHAPE,
+     "D (heads, headdim) has shape (8, 63)"),
+    (dict(dt_limit=lambda t: (0.5, 0.25)), Status.INVALID_ARGUMENT,
+     "dt limit"),
+])
+def test_bad_option_through_the_op(change, status, words, cuda_generator):
+    inputs, chunk = make_with(SHAPES[2], cuda_generator, "all")
+    for k, f in change.items():
+        inputs[k] = f(inputs[k])
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        run_op(inputs, chunk)
+    assert caught.value.status == status, str(caught.value)
+    assert words in caught.value.message
+
+
+@requires_op
+def test_cuda_graph_with_every_option(cuda_generator):
+    # The options' tensors are static inputs of the graph like the others;
+    # replays on fresh values match eager calls bit for bit.
+    shape = SHAPES[2]
+    static, chunk = make_with(shape, cuda_generator, "all")
+    tensors = {k: v for k, v in static.items() if isinstance(v, torch.Tensor)}
+    run_op(static, chunk, return_final_states=True)  # loads the kernels
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y, final = run_op(static, chunk, return_final_states=True)
+    for _ in range(2):
+        fresh, _ = make_with(shape, cuda_generator, "all")
+        for k in tensors:
+            static[k].copy_(fresh[k])
+        graph.replay()
+        torch.cuda.synchronize()
+        eager_y, eager_final = run_op(fresh, chunk, return_final_states=True)
+        assert torch.equal(y, eager_y) and torch.equal(final, eager_final)
+        y_ref, _ = recurrence(**fresh)
+        assert relative_error(y, y_ref) <= BOUND

@@ -65,6 +65,19 @@ class Descriptor:
         return _Tensor(self.data, self.dtype, self.rank, shape, strides)
 
 
+class Options(ctypes.Structure):
+    """tilec_mamba2_options: mamba_ssm's options of
+    tilec_mamba2_forward_with_options (z and dt_bias are descriptors)."""
+    _fields_ = [("size", ctypes.c_size_t),
+                ("z", ctypes.POINTER(_Tensor)),
+                ("dt_bias", ctypes.POINTER(_Tensor)),
+                ("chunk_states", ctypes.POINTER(_Tensor)),
+                ("dt_softplus", ctypes.c_int32),
+                ("dt_limit", ctypes.c_int32),
+                ("dt_min", ctypes.c_float),
+                ("dt_max", ctypes.c_float)]
+
+
 def describe(name, tensor):
     """The descriptor of a torch tensor (any device; a meta tensor has a
     null data pointer). Strides are torch's, in elements."""
@@ -79,10 +92,16 @@ def describe(name, tensor):
 # dtype and rank, two int32; the shape pointer; the strides pointer).
 _WORDS_PER_TENSOR = 4
 _TENSOR_NAMES = ("x", "dt", "A", "B", "C", "D", "initial_states", "y",
-                 "final_states")
+                 "final_states", "z", "dt_bias", "chunk_states")
 assert (ctypes.sizeof(_Tensor) == 8 * _WORDS_PER_TENSOR
         and _Tensor.dtype.offset == 8 and _Tensor.rank.offset == 12
         and _Tensor.shape.offset == 16 and _Tensor.strides.offset == 24)
+# The options struct after the tensors' structs, packed on its own: size, z,
+# dt_bias, chunk_states (four words), then two int32 and two floats.
+_OPTIONS = struct.Struct("<qqqqiiff")
+_OPTIONS_WORDS = _OPTIONS.size // 8
+assert (ctypes.sizeof(Options) == _OPTIONS.size
+        and Options.dt_softplus.offset == 32 and Options.dt_min.offset == 40)
 
 
 _PACKERS = {}  # number of words -> struct.Struct("<n>q")
@@ -117,6 +136,10 @@ def _bind(library):
         "tilec_mamba2_forward": (
             c_int, [ctypes.POINTER(Problem)] + [tensor_p] * 9
             + [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p]),
+        "tilec_mamba2_forward_with_options": (
+            c_int, [ctypes.POINTER(Problem)] + [tensor_p] * 9
+            + [ctypes.POINTER(Options), ctypes.c_void_p, ctypes.c_size_t,
+               ctypes.c_void_p]),
     }
     for name, (restype, argtypes) in prototypes.items():
         function = getattr(library, name)
@@ -129,6 +152,18 @@ def _bind(library):
     packed.argtypes = ([ctypes.c_void_p] * 10
                        + [ctypes.c_void_p, ctypes.c_size_t, ctypes.c_void_p])
     library.tilec_mamba2_forward_packed = packed
+    with_options = library["tilec_mamba2_forward_with_options"]
+    with_options.restype = c_int
+    with_options.argtypes = ([ctypes.c_void_p] * 11
+                             + [ctypes.c_void_p, ctypes.c_size_t,
+                                ctypes.c_void_p])
+    library.tilec_mamba2_forward_with_options_packed = with_options
+    # The decode step, its descriptors as addresses too.
+    update = library.tilec_mamba2_state_update
+    update.restype = c_int
+    update.argtypes = ([ctypes.c_void_p] * 10 + [ctypes.c_int32,
+                       ctypes.c_void_p, ctypes.c_int64, ctypes.c_void_p,
+                       ctypes.c_void_p])
     return library
 
 
@@ -192,40 +227,137 @@ def forward(problem, x, dt, A, B, C, D, initial_state, y, final_state,
     _check(status, [d.note for d in descriptors if d is not None])
 
 
-def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
-                    stream=None):
-    """tilec_mamba2_forward on torch tensors: `tensors` holds x, dt, A, B, C,
-    D, initial_state, y, final_state in that order, None for an absent
-    initial or final state. The same call as forward() on their
-    describe()d descriptors, with the descriptors built in one array, which
-    costs the host a few microseconds rather than tens."""
-    given = [(i, t) for i, t in enumerate(tensors) if t is not None]
-    words = [0] * (_WORDS_PER_TENSOR * len(tensors))
+def forward_with_options(problem, x, dt, A, B, C, D, initial_state, y,
+                         final_state, options, workspace=None,
+                         workspace_bytes=0, stream=None, z=None,
+                         dt_bias=None, chunk_states=None):
+    """tilec_mamba2_forward_with_options. As forward(), with `options` an
+    Options (or None) whose z, dt_bias and chunk_states are set from the
+    descriptors of those names (None: a null pointer)."""
+    descriptors = [x, dt, A, B, C, D, initial_state, y, final_state]
+    structs = [None if d is None else ctypes.byref(d.as_struct())
+               for d in descriptors]
+    keep = []
+    if options is not None:
+        for field, d in (("z", z), ("dt_bias", dt_bias),
+                         ("chunk_states", chunk_states)):
+            if d is None:
+                setattr(options, field, None)
+            else:
+                keep.append(d.as_struct())
+                setattr(options, field, ctypes.pointer(keep[-1]))
+    status = _lib().tilec_mamba2_forward_with_options(
+        None if problem is None else ctypes.byref(problem), *structs,
+        None if options is None else ctypes.byref(options), workspace,
+        workspace_bytes, stream)
+    _check(status, [d.note for d in descriptors + [z, dt_bias, chunk_states]
+                    if d is not None])
+
+
+_WORDS = {}  # (torch dtype, rank) -> the struct's dtype-and-rank word
+
+
+def _dtype_rank_word(dtype, rank):
+    word = _WORDS.get((dtype, rank))
+    if word is None:
+        word = _WORDS[(dtype, rank)] = _dtype_and_rank(
+            _DTYPES.get(dtype, UNKNOWN_DTYPE), rank)
+    return word
+
+
+def _pack(tensors, reserve=0):
+    """The tilec_mamba2_tensor structs of `tensors` (None for an absent one)
+    and their shape and stride arrays, in one int64 array: returns the
+    array (keep it alive for the call) and the address of each struct (None
+    for an absent tensor). `reserve` words after the structs are left zero
+    for the caller (at address base + 8 * 4 * len(tensors)). One
+    struct.pack_into, several times cheaper than ctypes' item-wise slice
+    assignment; each tensor's shape and strides are read once (each read
+    costs a few hundred ns)."""
+    count = len(tensors)
     extents = []
-    for _, t in given:
-        extents += t.shape
+    ranks = []
+    for t in tensors:
+        if t is None:
+            ranks.append(-1)
+            continue
+        shape = t.shape
+        extents += shape
         extents += t.stride()
-    total = len(words) + len(extents)
+        ranks.append(len(shape))
+    total = _WORDS_PER_TENSOR * count + reserve + len(extents)
     array = (ctypes.c_int64 * total)()
     base = ctypes.addressof(array)
-    offset = len(words)
-    pointers = [None] * len(tensors)
-    for i, t in given:
-        rank = len(t.shape)
-        w = _WORDS_PER_TENSOR * i
-        words[w] = 0 if t.is_meta else t.data_ptr()
-        words[w + 1] = _dtype_and_rank(
-            _DTYPES.get(t.dtype, UNKNOWN_DTYPE), rank)
-        words[w + 2] = base + 8 * offset
-        words[w + 3] = base + 8 * (offset + rank)
-        offset += 2 * rank
-        pointers[i] = base + 8 * w
-    # One struct.pack_into, several times cheaper than ctypes' item-wise
-    # slice assignment.
+    offset = base + 8 * (_WORDS_PER_TENSOR * count + reserve)
+    words = []
+    pointers = []
+    for i, t in enumerate(tensors):
+        rank = ranks[i]
+        if rank < 0:
+            words += (0, 0, 0, 0)
+            pointers.append(None)
+            continue
+        words += (0 if t.is_meta else t.data_ptr(),
+                  _dtype_rank_word(t.dtype, rank), offset, offset + 8 * rank)
+        offset += 16 * rank
+        pointers.append(base + 8 * _WORDS_PER_TENSOR * i)
+    words += (0,) * reserve
     _packer(total).pack_into(array, 0, *words, *extents)
-    status = _lib().tilec_mamba2_forward_packed(
-        None if problem is None else ctypes.addressof(problem), *pointers,
-        workspace, workspace_bytes, stream)
+    return array, pointers
+
+
+def _dtype_notes(names, tensors):
+    return [f"{names[i]} is {t.dtype}" for i, t in enumerate(tensors)
+            if t is not None and t.dtype not in _DTYPES]
+
+
+def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
+                    stream=None, dt_softplus=False, dt_limit=None):
+    """tilec_mamba2_forward_with_options on torch tensors: `tensors` holds
+    x, dt, A, B, C, D, initial_state, y, final_state, z, dt_bias,
+    chunk_states in that order, None for an absent optional one (those
+    after final_state may be left off); dt_limit is (low, high) or None (no
+    clamp). The same call as forward_with_options() on their describe()d
+    descriptors, with the descriptors and the options struct built in one
+    array, which costs the host a few microseconds rather than tens."""
+    tensors = list(tensors) + [None] * (len(_TENSOR_NAMES) - len(tensors))
+    array, pointers = _pack(tensors, reserve=_OPTIONS_WORDS)
+    options = ctypes.addressof(array) + 8 * _WORDS_PER_TENSOR * len(tensors)
+    low, high = (0.0, 0.0) if dt_limit is None else dt_limit
+    _OPTIONS.pack_into(array, options - ctypes.addressof(array),
+                       _OPTIONS.size, pointers[9] or 0, pointers[10] or 0,
+                       pointers[11] or 0, 1 if dt_softplus else 0,
+                       0 if dt_limit is None else 1, low, high)
+    status = _lib().tilec_mamba2_forward_with_options_packed(
+        None if problem is None else ctypes.addressof(problem),
+        *pointers[:9], options, workspace, workspace_bytes, stream)
     if status != Status.SUCCESS:
-        _check(status, [f"{_TENSOR_NAMES[i]} is {t.dtype}" for i, t in given
-                        if t.dtype not in _DTYPES])
+        _check(status, _dtype_notes(_TENSOR_NAMES, tensors))
+
+
+# The decode step (tilec_mamba2_state_update).
+
+class DecodeProblem(ctypes.Structure):
+    _fields_ = [(name, ctypes.c_int64) for name in (
+        "batch", "heads", "groups", "headdim", "dstate", "state_rows")]
+
+
+_STATE_UPDATE_NAMES = ("state", "x", "dt", "A", "B", "C", "D", "z",
+                       "dt_bias", "y")
+
+
+def state_update(problem, tensors, dt_softplus=False, state_indices=None,
+                 pad_slot_id=-1, stream=None):
+    """tilec_mamba2_state_update on torch tensors: `tensors` holds state, x,
+    dt, A, B, C, D, z, dt_bias, y in that order (None for an absent D, z or
+    dt_bias); `problem` a DecodeProblem or None; `state_indices` the
+    address of `batch` int64 in host memory, or None; `stream` a CUstream
+    as an int or None."""
+    array, pointers = _pack(tensors)
+    state, x, dt, A, B, C, D, z, dt_bias, y = pointers
+    status = _lib().tilec_mamba2_state_update(
+        None if problem is None else ctypes.addressof(problem), state, x, dt,
+        A, B, C, D, z, dt_bias, 1 if dt_softplus else 0, state_indices,
+        pad_slot_id, y, stream)
+    if status != Status.SUCCESS:
+        _check(status, _dtype_notes(_STATE_UPDATE_NAMES, tensors))

@@ -60,10 +60,20 @@ def _primary_context(ordinal):
         return context
 
 
+_local = threading.local()  # .current: this thread's cuCtxGetCurrent result
+
+
 def ensure_current(ordinal):
-    """Makes device `ordinal`'s primary context current on this thread."""
-    context = _primary_context(ordinal)
-    current = ctypes.c_void_p()
+    """Makes device `ordinal`'s primary context current on this thread.
+    After the first call of a device, one cuCtxGetCurrent and no lock (a
+    dict read is atomic): the current context can change between calls
+    (PyTorch or the caller may switch it), so it is asked every time."""
+    context = _primary.get(ordinal)
+    if context is None:
+        context = _primary_context(ordinal)
+    current = getattr(_local, "current", None)
+    if current is None:
+        current = _local.current = ctypes.c_void_p()
     _call("cuCtxGetCurrent", ctypes.byref(current))
     if current.value != context.value:
         _call("cuCtxSetCurrent", context)

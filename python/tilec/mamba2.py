@@ -9,10 +9,14 @@ here from tilec.errors).
 
 ``chunk_scan_combined`` is a PyTorch custom op (``tilec::mamba2_chunk_scan_combined``,
 torch >= 2.4) with a fake implementation, so it runs under torch.compile
-without a graph break and inside torch.cuda.graph capture. See
-python/README.md for what it accepts.
+without a graph break and inside torch.cuda.graph capture; an eager call on
+plain CUDA tensors skips the dispatcher and runs the implementation
+directly (_eager). ``selective_state_update`` (the decode step) is built the
+same way. See python/README.md for what they accept.
 """
 
+import ctypes
+import math
 import re
 from typing import Optional, Tuple
 
@@ -58,12 +62,15 @@ def _check_chunk(chunk_size):
                           f"chunk_size {chunk_size} does not fit in 64 bits")
 
 
-def _tensor_arguments(x, dt, A, B, C, D, initial_states):
+def _tensor_arguments(x, dt, A, B, C, D, initial_states, z=None,
+                      dt_bias=None):
     """(name, tensor) of every tensor given, in the C ABI's order."""
     named = [("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)]
     return named + [(name, t) for name, t in (("D", D),
                                               ("initial_states",
-                                               initial_states))
+                                               initial_states),
+                                              ("dt_bias", dt_bias),
+                                              ("z", z))
                     if t is not None]
 
 
@@ -129,56 +136,124 @@ def _workspace_size(problem, sizes):
     return size
 
 
-def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
-            return_final_states=False):
-    """The op's implementation: checks the devices, makes the device's
-    context current, and calls tilec_mamba2_forward on the current stream
-    with a workspace from the torch allocator. Returns (y in x's dtype,
-    final states in f32, or an empty f32 tensor when not asked for).
-    Works with any torch; chunk_scan_combined is the public entry."""
-    device = _check_devices(
-        _tensor_arguments(x, dt, A, B, C, D, initial_states))
+def _y_dtype(x, y_f32):
+    """y's dtype: f32 on request, else x's (bf16, which the kernel stores
+    directly; for an x of another dtype, which the library rejects, f32)."""
+    return (torch.bfloat16 if x.dtype == torch.bfloat16 and not y_f32
+            else torch.float32)
+
+
+_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+
+
+def _current_stream(device):
+    """The CUstream of the device's current stream, as an int: the raw
+    handle where torch has the accessor (its CUDA builds), which skips
+    making a torch.cuda.Stream object per call."""
+    if _raw_stream is not None:
+        return _raw_stream(device.index)
+    return torch.cuda.current_stream(device).cuda_stream
+
+
+def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
+         return_final_states, z=None, dt_bias=None, dt_softplus=False,
+         dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
+         return_chunk_states=False):
+    """tilec_mamba2_forward_with_options on tensors already known to be on
+    `device`, a CUDA device: makes its context current and calls the C ABI
+    on its current stream with a workspace from the torch allocator.
+    Returns (y in x's dtype, or f32 with y_f32; the final states or None;
+    the states entering each chunk or None). dt is clamped to
+    [dt_limit_low, dt_limit_high] (infinite bounds clamp nothing). torch's
+    current device is not changed: every allocation names the device and
+    the C ABI runs in the context made current."""
     _check_chunk(chunk_size)
     batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
     sizes = (batch, seqlen, heads, groups, headdim, dstate, chunk_size)
     problem = _capi.Problem(*sizes)
-    with torch.cuda.device(device):
-        _cuda_context.ensure_current(device.index)
-        if device.index not in _prepared:
-            _capi.prepare()
-            _prepared.add(device.index)
-        if D is None:
-            D = _zero_d(device, heads)
-        y = torch.empty((batch, seqlen, heads, headdim), dtype=torch.float32,
-                        device=device)
-        final = torch.empty(
-            (batch, heads, headdim, dstate) if return_final_states else (0,),
-            dtype=torch.float32, device=device)
-        tensors = [x, dt, A, B, C, D, initial_states, y,
-                   final if return_final_states else None]
-        stream = torch.cuda.current_stream(device).cuda_stream
-        try:
-            workspace_bytes = _workspace_size(problem, sizes)
-        except Mamba2Error:
-            # The problem is invalid: the forward reports it, or whatever
-            # its documented order finds first, without touching memory.
-            _capi.tensors_forward(problem, tensors, stream=stream)
-            raise
-        workspace = torch.empty(workspace_bytes, dtype=torch.uint8,
-                                device=device)
-        _capi.tensors_forward(problem, tensors, workspace=workspace.data_ptr(),
-                              workspace_bytes=workspace_bytes, stream=stream)
-        return y.to(x.dtype), final
+    _cuda_context.ensure_current(device.index)
+    if device.index not in _prepared:
+        _capi.prepare()
+        _prepared.add(device.index)
+    if D is None:
+        D = _zero_d(device, heads)
+    y = torch.empty((batch, seqlen, heads, headdim), dtype=_y_dtype(x, y_f32),
+                    device=device)
+    final = (torch.empty((batch, heads, headdim, dstate), dtype=torch.float32,
+                         device=device) if return_final_states else None)
+    states = None
+    if return_chunk_states:
+        nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
+        states = torch.empty((batch, nchunks, heads, headdim, dstate),
+                             dtype=torch.float32, device=device)
+    tensors = [x, dt, A, B, C, D, initial_states, y, final, z, dt_bias,
+               states]
+    limit = (None if dt_limit_low == -math.inf and dt_limit_high == math.inf
+             else (dt_limit_low, dt_limit_high))
+    options = dict(dt_softplus=dt_softplus, dt_limit=limit)
+    stream = _current_stream(device)
+    try:
+        workspace_bytes = _workspace_size(problem, sizes)
+    except Mamba2Error:
+        # The problem is invalid: the forward reports it, or whatever its
+        # documented order finds first, without touching memory.
+        _capi.tensors_forward(problem, tensors, stream=stream, **options)
+        raise
+    workspace = torch.empty(workspace_bytes, dtype=torch.uint8, device=device)
+    _capi.tensors_forward(problem, tensors, workspace=workspace.data_ptr(),
+                          workspace_bytes=workspace_bytes, stream=stream,
+                          **options)
+    return y, final, states
+
+
+def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
+            return_final_states=False, z=None, dt_bias=None,
+            dt_softplus=False, dt_limit_low=-math.inf, dt_limit_high=math.inf,
+            y_f32=False, return_chunk_states=False):
+    """The op's implementation: checks the devices, makes the device's
+    context current, and calls tilec_mamba2_forward_with_options on the
+    current stream with a workspace from the torch allocator. Returns (y in
+    x's dtype, or f32 with y_f32; final states in f32; the states entering
+    each chunk (batch, nchunks, heads, headdim, dstate) f32), the last two
+    empty f32 tensors when not asked for. dt is clamped to [dt_limit_low,
+    dt_limit_high] (infinite bounds clamp nothing). Works with any torch;
+    chunk_scan_combined is the public entry."""
+    device = _check_devices(
+        _tensor_arguments(x, dt, A, B, C, D, initial_states, z, dt_bias))
+    y, final, states = _run(device, x, dt, A, B, C, chunk_size, D,
+                            initial_states, return_final_states, z, dt_bias,
+                            dt_softplus, dt_limit_low, dt_limit_high, y_f32,
+                            return_chunk_states)
+    empty = torch.empty((0,), dtype=torch.float32, device=device)
+    return (y, empty if final is None else final,
+            empty if states is None else states)
+
+def _eager(device, x):
+    """Whether a call can skip the dispatcher and run the implementation
+    directly: plain CUDA tensors (not a FakeTensor or another subclass,
+    which need the op's fake) outside torch.compile's tracing, which must
+    see the op. The dispatcher costs a custom op tens of microseconds per
+    call (pytorch/pytorch issues 139500, 177109); what it would add here is
+    nothing an eager call needs (no autograd formula, no other backend)."""
+    return (not torch.compiler.is_compiling() and device.type == "cuda"
+            and type(x) is torch.Tensor)
 
 
 def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
-          return_final_states=False):
+          return_final_states=False, z=None, dt_bias=None, dt_softplus=False,
+          dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
+          return_chunk_states=False):
     batch, seqlen, heads, headdim, _, dstate = problem_sizes(x, B)
-    y = x.new_empty((batch, seqlen, heads, headdim))
+    y = x.new_empty((batch, seqlen, heads, headdim),
+                    dtype=_y_dtype(x, y_f32))
     final = x.new_empty(
         (batch, heads, headdim, dstate) if return_final_states else (0,),
         dtype=torch.float32)
-    return y, final
+    nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
+    states = x.new_empty(
+        (batch, nchunks, heads, headdim, dstate) if return_chunk_states
+        else (0,), dtype=torch.float32)
+    return y, final, states
 
 
 if HAS_OP:
@@ -186,14 +261,36 @@ if HAS_OP:
     def _op(x: torch.Tensor, dt: torch.Tensor, A: torch.Tensor,
             B: torch.Tensor, C: torch.Tensor, chunk_size: int,
             D: Optional[torch.Tensor], initial_states: Optional[torch.Tensor],
-            return_final_states: bool) -> Tuple[torch.Tensor, torch.Tensor]:
+            return_final_states: bool, z: Optional[torch.Tensor],
+            dt_bias: Optional[torch.Tensor], dt_softplus: bool,
+            dt_limit_low: float, dt_limit_high: float, y_f32: bool,
+            return_chunk_states: bool
+            ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         return forward(x, dt, A, B, C, chunk_size, D, initial_states,
-                       return_final_states)
+                       return_final_states, z, dt_bias, dt_softplus,
+                       dt_limit_low, dt_limit_high, y_f32,
+                       return_chunk_states)
 
     @_op.register_fake
-    def _(x, dt, A, B, C, chunk_size, D, initial_states, return_final_states):
+    def _(x, dt, A, B, C, chunk_size, D, initial_states, return_final_states,
+          z, dt_bias, dt_softplus, dt_limit_low, dt_limit_high, y_f32,
+          return_chunk_states):
         return _fake(x, dt, A, B, C, chunk_size, D, initial_states,
-                     return_final_states)
+                     return_final_states, z, dt_bias, dt_softplus,
+                     dt_limit_low, dt_limit_high, y_f32, return_chunk_states)
+
+
+def _dt_limit(dt_limit):
+    """(low, high) as the f32 values the kernel compares with (ctypes'
+    c_float: a bound beyond f32's range becomes infinite, as it would in
+    mamba_ssm's Triton kernel); the library checks low <= high."""
+    try:
+        low, high = dt_limit
+        low, high = float(low), float(high)
+    except (TypeError, ValueError):
+        raise TypeError("tilec.mamba2.chunk_scan_combined: dt_limit must be "
+                        f"a pair of numbers, not {dt_limit!r}") from None
+    return ctypes.c_float(low).value, ctypes.c_float(high).value
 
 
 def _unsupported(argument, why):
@@ -205,14 +302,15 @@ def _unsupported(argument, why):
 def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
-                     state_dtype):
+                     state_dtype, y_dtype=None, return_chunk_states=False):
     """What the C ABI cannot express or check: the arguments' Python types
     and the options of mamba_ssm that tilec does not implement."""
     for name, value in (("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)):
         if not isinstance(value, torch.Tensor):
             raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
                             f"be a torch.Tensor, not {type(value).__name__}")
-    for name, value in (("D", D), ("initial_states", initial_states)):
+    for name, value in (("D", D), ("initial_states", initial_states),
+                        ("z", z), ("dt_bias", dt_bias)):
         if value is not None and not isinstance(value, torch.Tensor):
             raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
                             f"be a torch.Tensor or None, not "
@@ -221,27 +319,26 @@ def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
         raise TypeError(f"tilec.mamba2.chunk_scan_combined: chunk_size must "
                         f"be an int, not {type(chunk_size).__name__}")
     _check_chunk(chunk_size)
-    for name, value in (("z", z), ("dt_bias", dt_bias), ("seq_idx", seq_idx),
-                        ("cu_seqlens", cu_seqlens)):
+    for name, value in (("seq_idx", seq_idx), ("cu_seqlens", cu_seqlens)):
         if value is not None:
             raise _unsupported(name, "pass None")
-    if dt_softplus:
-        raise _unsupported("dt_softplus=True",
-                           "apply softplus (and any bias) to dt first")
-    if tuple(dt_limit) != (0.0, float("inf")):
-        raise _unsupported(f"dt_limit={tuple(dt_limit)}",
-                           "only the default (0.0, inf) is")
+    if not isinstance(dt_softplus, bool):
+        raise TypeError("tilec.mamba2.chunk_scan_combined: dt_softplus must "
+                        f"be a bool, not {type(dt_softplus).__name__}")
+    _dt_limit(dt_limit)
+    if y_dtype not in (None, torch.float32, torch.bfloat16):
+        raise _unsupported(f"y_dtype={y_dtype}",
+                           "y is x's dtype (None) or torch.float32")
     if return_varlen_states:
         raise _unsupported("return_varlen_states=True", "pass False")
     if state_dtype is not None and state_dtype != torch.float32:
         raise _unsupported(f"state_dtype={state_dtype}",
                            "the states are f32: pass None or torch.float32")
-    if D is not None and D.dim() == 2:
-        raise _unsupported("a 2-d D (mamba_ssm's (heads, headdim))",
-                           "D must have shape (heads,)")
-    if not isinstance(return_final_states, bool):
-        raise TypeError("tilec.mamba2.chunk_scan_combined: "
-                        "return_final_states must be a bool")
+    for name, value in (("return_final_states", return_final_states),
+                        ("return_chunk_states", return_chunk_states)):
+        if not isinstance(value, bool):
+            raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
+                            "be a bool")
 
 
 def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
@@ -249,18 +346,25 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                         cu_seqlens=None, dt_softplus=False,
                         dt_limit=(0.0, float("inf")),
                         return_final_states=False, return_varlen_states=False,
-                        state_dtype=None):
+                        state_dtype=None, y_dtype=None,
+                        return_chunk_states=False):
     """mamba_ssm's mamba_chunk_scan_combined, forward only.
 
-    x (batch, seqlen, heads, headdim) bf16; dt (batch, seqlen, heads) f32,
-    after bias and softplus (non-negative: a negative dt is used as is,
-    where mamba_ssm's default dt_limit would clamp it to 0); A (heads,) f32;
-    B, C (batch, seqlen, groups, dstate) bf16; D (heads,) f32 or None;
-    initial_states (batch, heads, headdim, dstate) f32 or None. Any strides.
-    Returns y (batch, seqlen, heads, headdim) in x's dtype (the kernels
-    write f32; it is converted), and with return_final_states=True the
-    tuple (y, final_states) with final_states (batch, heads, headdim,
-    dstate) f32, as mamba_ssm does.
+    x (batch, seqlen, heads, headdim) bf16; dt (batch, seqlen, heads) f32;
+    A (heads,) f32; B, C (batch, seqlen, groups, dstate) bf16; D (heads,)
+    or (heads, headdim) f32 or None; z (batch, seqlen, heads, headdim) bf16
+    or None: y <- y * silu(z) after D; dt_bias (heads,) f32 or None;
+    dt_softplus: dt <- softplus(dt + dt_bias) (mamba_ssm's, threshold 20);
+    dt_limit (low, high): dt clamped after bias and softplus (default (0,
+    inf), as mamba_ssm: negative steps become 0); initial_states (batch,
+    heads, headdim, dstate) f32 or None. Any strides. Returns y (batch,
+    seqlen, heads, headdim) in x's dtype, stored by the kernel in that
+    dtype (y_dtype=torch.float32, a tilec extension, returns the f32
+    result instead), and with return_final_states=True the tuple (y,
+    final_states) with final_states (batch, heads, headdim, dstate) f32,
+    as mamba_ssm does. return_chunk_states=True (tilec's) appends the
+    states entering each chunk, (batch, nchunks, heads, headdim, dstate)
+    f32 (mamba_ssm's internal `states`, what a backward pass needs).
 
     Raises TypeError for an argument of the wrong Python type,
     NotImplementedError naming an option tilec does not implement,
@@ -270,13 +374,169 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
-                     state_dtype)
-    _check_same_device(_tensor_arguments(x, dt, A, B, C, D, initial_states))
+                     state_dtype, y_dtype, return_chunk_states)
+    device = _check_same_device(_tensor_arguments(
+        x, dt, A, B, C, D, initial_states, z, dt_bias))
+    low, high = _dt_limit(dt_limit)
     if not HAS_OP:
         raise TorchVersionError(
             "tilec.mamba2.chunk_scan_combined is a torch.library.custom_op "
             f"and needs torch >= {MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}"
             f"; this is torch {torch.__version__}")
-    y, final_states = torch.ops.tilec.mamba2_chunk_scan_combined(
-        x, dt, A, B, C, chunk_size, D, initial_states, return_final_states)
-    return (y, final_states) if return_final_states else y
+    if _eager(device, x):
+        y, final_states, chunk_states = _run(
+            device, x, dt, A, B, C, chunk_size, D, initial_states,
+            return_final_states, z, dt_bias, dt_softplus, low, high,
+            y_dtype == torch.float32, return_chunk_states)
+    else:
+        y, final_states, chunk_states = (
+            torch.ops.tilec.mamba2_chunk_scan_combined(
+                x, dt, A, B, C, chunk_size, D, initial_states,
+                return_final_states, z, dt_bias, dt_softplus, low, high,
+                y_dtype == torch.float32, return_chunk_states))
+    result = (y,) + ((final_states,) if return_final_states else ()) + (
+        (chunk_states,) if return_chunk_states else ())
+    return result if len(result) > 1 else y
+
+
+# The decode step: mamba_ssm's selective_state_update.
+
+DECODE_OP_NAME = "tilec::mamba2_selective_state_update"
+__all__ += ["selective_state_update", "state_update", "DECODE_OP_NAME"]
+
+_WIDENED = (torch.bfloat16, torch.float16)  # converted to f32 exactly
+
+
+def _per_head(name, t, heads_only):
+    """mamba_ssm passes A (nheads, dim, dstate), dt (batch, nheads, dim) and
+    dt_bias (nheads, dim) expanded from one value per head (stride 0 over
+    the trailing dimensions, its "tie_hdim" case): their per-head view.
+    `heads_only` is the rank of the per-head form; other strides are not
+    supported (the kernels take one value per head)."""
+    if t is None or t.dim() <= heads_only:
+        return t
+    trailing = range(heads_only, t.dim())
+    if any(t.stride(d) != 0 and t.shape[d] != 1 for d in trailing):
+        raise _unsupported_decode(
+            f"{name} of shape {tuple(t.shape)} with strides {t.stride()}",
+            f"{name} must hold one value per head: mamba_ssm's Mamba-2 "
+            "expands it with stride 0 over headdim (and dstate)")
+    return t[(slice(None),) * heads_only + (0,) * (t.dim() - heads_only)]
+
+
+def _unsupported_decode(argument, why):
+    return NotImplementedError(
+        f"tilec.mamba2.selective_state_update: {argument} is not supported "
+        f"({why})")
+
+
+def _as_f32(t):
+    return t.float() if t is not None and t.dtype in _WIDENED else t
+
+
+def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
+                 dt_softplus=False, state_batch_indices=None, pad_slot_id=-1):
+    """The decode op's implementation (any torch): updates `state` in place
+    and returns y (batch, heads, headdim) in x's dtype. The arguments are
+    in the kernels' forms (dt (batch, heads), A and dt_bias (heads), D
+    (heads) or (heads, headdim), state f32, x/z/B/C bf16); the C ABI checks
+    everything else. state_batch_indices is copied to the host (the kernel
+    cannot read its state row from memory, docs/mamba2.md): from a CUDA
+    tensor that waits for the stream, and is refused during graph capture."""
+    named = [("state", state), ("x", x), ("dt", dt), ("A", A), ("B", B),
+             ("C", C)] + [(n, t) for n, t in (("D", D), ("z", z),
+                                              ("dt_bias", dt_bias))
+                          if t is not None]
+    device = _check_devices(named)
+    batch, heads, headdim = x.shape if x.dim() == 3 else (1, 1, 1)
+    groups, dstate = B.shape[1:] if B.dim() == 3 else (1, 1)
+    state_rows = state.shape[0] if state.dim() == 4 else batch
+    indices = None
+    if state_batch_indices is not None:
+        if torch.cuda.is_current_stream_capturing():
+            raise _unsupported_decode(
+                "state_batch_indices during CUDA graph capture",
+                "the indices are read on the host")
+        indices = state_batch_indices.to("cpu", torch.int64).contiguous()
+        if indices.shape != (batch,):
+            raise _capi.error(
+                Status.INVALID_SHAPE,
+                f"state_batch_indices has shape {tuple(indices.shape)}; "
+                f"the batch needs ({batch},)")
+    problem = _capi.DecodeProblem(batch, heads, groups, headdim, dstate,
+                                  state_rows)
+    _cuda_context.ensure_current(device.index)
+    if device.index not in _prepared:
+        _capi.prepare()
+        _prepared.add(device.index)
+    y = torch.empty((batch, heads, headdim), dtype=x.dtype, device=device)
+    _capi.state_update(
+        problem, [state, x, dt, A, B, C, D, z, dt_bias, y],
+        dt_softplus=dt_softplus,
+        state_indices=None if indices is None else indices.data_ptr(),
+        pad_slot_id=pad_slot_id, stream=_current_stream(device))
+    return y
+
+
+if HAS_OP:
+    @torch.library.custom_op(DECODE_OP_NAME, mutates_args=("state",))
+    def _decode_op(state: torch.Tensor, x: torch.Tensor, dt: torch.Tensor,
+                   A: torch.Tensor, B: torch.Tensor, C: torch.Tensor,
+                   D: Optional[torch.Tensor], z: Optional[torch.Tensor],
+                   dt_bias: Optional[torch.Tensor], dt_softplus: bool,
+                   state_batch_indices: Optional[torch.Tensor],
+                   pad_slot_id: int) -> torch.Tensor:
+        return state_update(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
+                            state_batch_indices, pad_slot_id)
+
+    @_decode_op.register_fake
+    def _(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
+          state_batch_indices, pad_slot_id):
+        return x.new_empty(x.shape)
+
+
+def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
+                           dt_bias=None, dt_softplus=False,
+                           state_batch_indices=None, pad_slot_id=-1):
+    """mamba_ssm's selective_state_update (the heads form): one token of
+    each sequence, `state` updated in place; returns y, shaped like x, in
+    x's dtype.
+
+    state (batch or cache slots, nheads, headdim, dstate) f32; x and z
+    (batch, nheads, headdim) bf16; dt (batch, nheads) or mamba_ssm's
+    (batch, nheads, headdim) expanded from one value per head; A (nheads,)
+    or (nheads, headdim, dstate) expanded likewise; B, C (batch, ngroups,
+    dstate) bf16; D (nheads,) or (nheads, headdim); dt_bias (nheads,) or
+    (nheads, headdim) expanded; dt, A, D, dt_bias f32 (bf16 and f16 are
+    widened exactly). dt_softplus applies softplus(dt + dt_bias) as
+    mamba_ssm does. state_batch_indices (batch,) picks each entry's state
+    row; an entry equal to pad_slot_id (vLLM's PAD_SLOT_ID, -1) is skipped:
+    its state is not touched and its y is computed from a zero state. The
+    indices are read on the host (a CUDA tensor is copied, which waits for
+    the stream; not allowed during graph capture).
+
+    Raises NotImplementedError for mamba_ssm's forms tilec does not
+    implement (no heads dimension, dt or A varying along headdim),
+    Mamba2ArgumentError naming the tensor and rule for a bad tensor,
+    Mamba2Error for a driver or launch failure, TorchVersionError below
+    torch 2.4."""
+    if state.dim() == 3:
+        raise _unsupported_decode(
+            "the form without a heads dimension (Mamba-1's)",
+            "pass state (batch, nheads, headdim, dstate)")
+    dt = _as_f32(_per_head("dt", dt, 2))
+    A = _as_f32(_per_head("A", A, 1))
+    dt_bias = _as_f32(_per_head("dt_bias", dt_bias, 1))
+    D = _as_f32(D)
+    if not HAS_OP:
+        raise TorchVersionError(
+            "tilec.mamba2.selective_state_update is a torch.library."
+            f"custom_op and needs torch >= {MIN_TORCH_FOR_OP[0]}."
+            f"{MIN_TORCH_FOR_OP[1]}; this is torch {torch.__version__}")
+    if _eager(state.device, state):
+        return state_update(state, x, dt, A, B, C, D, z, dt_bias,
+                            bool(dt_softplus), state_batch_indices,
+                            int(pad_slot_id))
+    return torch.ops.tilec.mamba2_selective_state_update(
+        state, x, dt, A, B, C, D, z, dt_bias, bool(dt_softplus),
+        state_batch_indices, int(pad_slot_id))

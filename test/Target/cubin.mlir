@@ -18,15 +18,17 @@
 // RUN: python3 %S/Inputs/list-fatbin.py --cubin %t.cubin | FileCheck %s --check-prefix=CUBIN
 // CUBIN: elf machine 190 kernels: copy
 
-// The default fatbin holds sm_80 and sm_90 cubins and sm_80 PTX (for the
-// driver to JIT on newer devices), each with the kernel, and nothing else.
+// The default fatbin holds sm_80, sm_90 and sm_90a cubins and sm_80 PTX (for
+// the driver to JIT on newer devices), each with the kernel, and nothing
+// else. An already lowered module has no variants.
 // RUN: tilec %s --emit=fatbin -o %t.fatbin
 // RUN: od -A n -t x4 -N 4 %t.fatbin | FileCheck %s --check-prefix=FATBIN
 // FATBIN: ba55ed50
 // RUN: python3 %S/Inputs/list-fatbin.py %t.fatbin | FileCheck %s --check-prefix=DEFAULT
-// DEFAULT: elf sm_80 kernels: copy
-// DEFAULT-NEXT: elf sm_90 kernels: copy
-// DEFAULT-NEXT: ptx sm_80 entries: copy
+// DEFAULT: elf sm_80 kernels: copy{{$}}
+// DEFAULT-NEXT: elf sm_90 kernels: copy{{$}}
+// DEFAULT-NEXT: elf sm_90a kernels: copy{{$}}
+// DEFAULT-NEXT: ptx sm_80 entries: copy{{$}}
 // DEFAULT-NOT: {{.}}
 
 // Every target asked for, PTX of the lowest.
@@ -34,8 +36,8 @@
 // RUN: od -A n -t x4 -N 4 %t.all.fatbin | FileCheck %s --check-prefix=FATBIN
 // RUN: python3 %S/Inputs/list-fatbin.py %t.all.fatbin | FileCheck %s --check-prefix=ALL
 // ALL: elf sm_80 kernels: copy
-// ALL-NEXT: elf sm_90 kernels: copy
-// ALL-NEXT: elf sm_100 kernels: copy
+// ALL-NEXT: elf sm_90a kernels: copy
+// ALL-NEXT: elf sm_100a kernels: copy
 // ALL-NEXT: ptx sm_80 entries: copy
 // ALL-NOT: {{.}}
 

@@ -1,7 +1,8 @@
 // REQUIRES: ptxas, zstd
 // Cubins and fatbins of kernels/examples/scale.mlir: ptxas accepts the PTX
 // of every target, each cubin holds the kernel, and the fatbin holds the
-// default targets' cubins and PTX (listed by test/Target/Inputs/list-fatbin.py
+// default targets' cubins (sm_80, sm_90, sm_90a) and PTX, each with the
+// generic and the vec variant (listed by test/Target/Inputs/list-fatbin.py
 // as cuobjdump --list-elf/--list-ptx would).
 // DEFINE: %{list} = python3 %tilec_src/test/Target/Inputs/list-fatbin.py
 
@@ -19,7 +20,23 @@
 // RUN: od -A n -t x4 -N 4 %t.fatbin | FileCheck %s --check-prefix=FATBIN
 // FATBIN: ba55ed50
 // RUN: %{list} %t.fatbin | FileCheck %s --check-prefix=IMAGES
-// IMAGES: elf sm_80 kernels: scale
-// IMAGES-NEXT: elf sm_90 kernels: scale
-// IMAGES-NEXT: ptx sm_80 entries: scale
+// IMAGES: elf sm_80 kernels: scale scale_vec
+// IMAGES-NEXT: elf sm_90 kernels: scale scale_vec
+// IMAGES-NEXT: elf sm_90a kernels: scale scale_vec
+// IMAGES-NEXT: ptx sm_80 entries: scale scale_vec
 // IMAGES-NOT: {{.}}
+
+// The variants a fatbin holds are --variants' (the generic one alone here);
+// the one-target kinds compile one variant, the generic one by default.
+// RUN: tilec %tilec_src/kernels/examples/scale.mlir --variants=generic --target=sm_80 --emit=fatbin -o %t.generic.fatbin
+// RUN: %{list} %t.generic.fatbin | FileCheck %s --check-prefix=GENERIC
+// GENERIC: elf sm_80 kernels: scale{{$}}
+// GENERIC-NEXT: ptx sm_80 entries: scale{{$}}
+// RUN: tilec %tilec_src/kernels/examples/scale.mlir --variants=vec --emit=cubin -o %t.vec.cubin
+// RUN: %{list} --cubin %t.vec.cubin | FileCheck %s --check-prefix=VEC
+// VEC: elf machine 190 kernels: scale_vec{{$}}
+
+// Each image names its target in @tilec_image_target, which the runtime
+// reads back to say which cubin the driver picked.
+// RUN: tilec %tilec_src/kernels/examples/scale.mlir --emit=ptx --target=sm_90a | FileCheck %s --check-prefix=MARKER
+// MARKER: .visible .global .align 1 .b8 tilec_image_target[7] = {115, 109, 95, 57, 48, 97};

@@ -27,6 +27,29 @@
 // RUN: not tilec %tilec_src/kernels/examples/scale.mlir --emit=cpp -o /nonexistent/dir/scale 2>&1 | FileCheck %s --check-prefix=OUTPUT
 // OUTPUT: tilec: cannot open output file '/nonexistent/dir/scale.h'
 
+// RUN: not tilec %tilec_src/kernels/examples/scale.mlir --emit=fatbin --variants=generic,simd 2>&1 | FileCheck %s --check-prefix=VARIANT
+// VARIANT: tilec: --variants: unknown variant 'simd' (supported: generic, vec)
+// RUN: not tilec %tilec_src/kernels/examples/scale.mlir --emit=ptx --variants=generic,vec 2>&1 | FileCheck %s --check-prefix=ONEVARIANT
+// ONEVARIANT: tilec: --emit=ptx writes one variant's code; got --variants=generic,vec
+// RUN: not tilec %t/variant-name.mlir --emit=fatbin --target=sm_80 2>&1 | FileCheck %s --check-prefix=VARIANTNAME
+// VARIANTNAME: variant-name.mlir:1:1: error: kernel @k has a vec variant @k_vec, which is also the name of another kernel of the file: rename that kernel
+// VARIANTNAME-NOT: error:
+// RUN: not tilec %t/image-target.mlir --emit=ptx 2>&1 | FileCheck %s --check-prefix=IMAGETARGET
+// IMAGETARGET: image-target.mlir:{{[0-9]+}}:{{[0-9]+}}: error: the symbol @tilec_image_target is tilec's: it names each image's target
+
+//--- variant-name.mlir
+tile.kernel @k(%x: !tile.view<1, f32>) {
+  tile.return
+}
+tile.kernel @k_vec(%s: f32) {
+  tile.return
+}
+
+//--- image-target.mlir
+tile.kernel @tilec_image_target(%s: f32) {
+  tile.return
+}
+
 //--- parse.mlir
 // An axis that does not exist.
 tile.kernel @broken(%x: !tile.view<1, f32>) {

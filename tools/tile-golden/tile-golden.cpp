@@ -1,6 +1,7 @@
 //===- tile-golden.cpp - GPU test cases from the interpreter ----*- C++ -*-===//
 //
-// tile-golden MANIFEST --src DIR -o OUTDIR [--seed N] [--targets sm_80,sm_90]
+// tile-golden MANIFEST --src DIR -o OUTDIR [--seed N]
+//             [--targets sm_80,sm_90,sm_90a]
 //
 // For each case of the manifest: binds the kernel's parameters, fills its
 // views with fresh random values, runs it in the interpreter, compiles it to
@@ -8,6 +9,10 @@
 //
 //   case NAME
 //     kernel PATH.mlir          (relative to --src)
+//     entry NAME                (the kernel to run, for a file with several)
+//     variant vec               (optional: its _vec variant, compiled with
+//                                the vectorize facts, which its views must
+//                                have; default generic)
 //     define NAME=VALUE         (any number)
 //     grid X Y Z
 //     tolerance T               (optional; default 1e-5)
@@ -23,6 +28,7 @@
 #include "tilec/Interpreter/Numerics.h"
 #include "tilec/Target/Launcher.h"
 #include "tilec/Target/Target.h"
+#include "tilec/Target/Variants.h"
 #include "tilec/Golden/CaseFile.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -56,7 +62,18 @@ cl::opt<std::string> outDir("o", cl::desc("output directory"), cl::Required);
 cl::opt<uint64_t> seedOpt("seed", cl::desc("random seed (default: fresh)"),
                           cl::init(0));
 cl::opt<std::string> targetsOpt("targets", cl::desc("GPU targets"),
-                                cl::init("sm_80,sm_90"));
+                                cl::init("sm_80,sm_90,sm_90a"));
+cl::opt<std::string> codegenOpt(
+    "codegen",
+    cl::desc("the code generator: simple (default) or layouts "
+             "(docs/codegen-layouts.md)"),
+    cl::init("simple"));
+cl::opt<bool> vectorizeOpt(
+    "vectorize",
+    cl::desc("layouts: compile a case whose views are all contiguous and "
+             "aligned with the vectorize facts, as the launcher's vec "
+             "variant (other cases as the generic one)"),
+    cl::init(false));
 
 struct ViewSpec {
   std::vector<int64_t> shape, strides;
@@ -107,8 +124,30 @@ std::string validateView(ViewSpec &view) {
   return "";
 }
 
+/// Why a view lacks the facts the vec variant is compiled with (innermost
+/// stride 1, the innermost size and every other stride multiples of
+/// 16 / element bytes), or "". The base address has the third fact:
+/// tilec-gpu-check puts views 1024 bytes into allocations of cuMemAlloc
+/// (256-byte aligned).
+std::string checkVectorizeFacts(const ViewSpec &view, size_t elementBytes) {
+  const int64_t width = int64_t(16 / elementBytes);
+  const size_t inner = view.shape.size() - 1;
+  if (view.strides[inner] != 1)
+    return "has innermost stride " + std::to_string(view.strides[inner]);
+  if (view.shape[inner] % width)
+    return "has innermost size " + std::to_string(view.shape[inner]) +
+           ", not a multiple of " + std::to_string(width);
+  for (size_t d = 0; d < inner; ++d)
+    if (view.strides[d] % width)
+      return "has stride " + std::to_string(view.strides[d]) +
+             " in dimension " + std::to_string(d) + ", not a multiple of " +
+             std::to_string(width);
+  return "";
+}
+
 struct CaseSpec {
-  std::string name, kernelPath;
+  std::string name, kernelPath, entry;
+  const KernelVariant *variant = &getKernelVariants().front();
   std::vector<std::string> defines;
   int64_t grid[3] = {1, 1, 1};
   double tolerance = 1e-5;
@@ -166,6 +205,14 @@ bool parseManifest(const std::string &path, std::vector<CaseSpec> &cases,
         current = nullptr;
       } else if (word == "kernel") {
         in >> current->kernelPath;
+      } else if (word == "entry") {
+        in >> current->entry;
+      } else if (word == "variant") {
+        std::string name;
+        in >> name;
+        current->variant = lookupKernelVariant(name);
+        if (!current->variant)
+          return bad("unknown variant '" + name + "' (generic or vec)");
       } else if (word == "define") {
         current->defines.emplace_back();
         in >> current->defines.back();
@@ -312,11 +359,52 @@ FailureOr<std::vector<uint8_t>> scalarBytes(Type type, const std::string &text,
   return bytes;
 }
 
+/// Bytes of one element.
+int64_t elemBytes(golden::ElemType type) {
+  switch (type) {
+  case golden::ElemType::F32:
+  case golden::ElemType::I32:
+    return 4;
+  case golden::ElemType::F16:
+  case golden::ElemType::BF16:
+  case golden::ElemType::I16:
+    return 2;
+  case golden::ElemType::I8:
+    return 1;
+  case golden::ElemType::I64:
+    return 8;
+  }
+  return 1;
+}
+
+/// Whether every view of the case has the facts the vec variant assumes
+/// (Pipeline.h, LoweringOptions::vectorize): innermost stride 1, the other
+/// strides and the innermost extent multiples of 16 bytes (the GPU check
+/// allocates each view 256-byte aligned).
+bool hasVectorizeFacts(const golden::Case &c) {
+  for (const golden::CaseArg &arg : c.args) {
+    if (!arg.isView)
+      continue;
+    int64_t perVector = 16 / elemBytes(arg.elemType);
+    if (arg.strides.back() != 1 || arg.shape.back() % perVector != 0)
+      return false;
+    for (size_t d = 0; d + 1 < arg.strides.size(); ++d)
+      if (arg.strides[d] % perVector != 0)
+        return false;
+  }
+  return true;
+}
+
 /// Lowers and compiles `module` into a fatbin; records the launch
 /// configuration of `kernelName` (the same for every target, as a launcher
 /// needs).
 LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
-                            golden::Case &c) {
+                            const KernelVariant &variant, golden::Case &c) {
+  if (codegenOpt != "simple" && codegenOpt != "layouts") {
+    llvm::errs() << "tile-golden: --codegen is simple or layouts, not '"
+                 << codegenOpt << "'\n";
+    return failure();
+  }
   SmallVector<const GpuTarget *> targets;
   std::string error;
   if (failed(parseGpuTargets(targetsOpt, targets, error))) {
@@ -334,6 +422,11 @@ LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
     PassManager pm(module.getContext());
     LoweringOptions options;
     options.smVersion = target->loweringSm;
+    options.codegen =
+        codegenOpt == "layouts" ? Codegen::Layouts : Codegen::Simple;
+    options.vectorize =
+        variant.vectorize || (options.codegen == Codegen::Layouts &&
+                              vectorizeOpt && hasVectorizeFacts(c));
     buildTileToLLVMPipeline(pm, options);
     if (failed(pm.run(*lowered)) ||
         failed(readLaunchConfig(*lowered, target->name, *kernels)))
@@ -356,8 +449,8 @@ LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
   }
   for (const LauncherKernel &kernel : *kernels)
     if (kernel.name == kernelName) {
-      c.blockThreads = 32 * kernel.numWarps;
-      c.sharedBytes = kernel.sharedBytes;
+      c.blockThreads = 32 * kernel.images.front().numWarps;
+      c.sharedBytes = kernel.images.front().sharedBytes;
     }
   FailureOr<std::string> fatbin = bundleFatbin(module.getLoc(), images, toolkit);
   if (failed(fatbin))
@@ -375,6 +468,15 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
       parseSourceFile<ModuleOp>(path, sourceMgr, &context);
   if (!module)
     return failure();
+  if (!spec.entry.empty()) {
+    if (!module->lookupSymbol<tile::KernelOp>(spec.entry))
+      return module->emitError() << "case " << spec.name << ": no kernel @"
+                                 << spec.entry << " in " << spec.kernelPath;
+    for (auto kernel :
+         llvm::make_early_inc_range(module->getOps<tile::KernelOp>()))
+      if (kernel.getSymName() != spec.entry)
+        kernel.erase();
+  }
   PassManager pm(&context);
   tile::TileBindParamsOptions bind;
   bind.params.assign(spec.defines.begin(), spec.defines.end());
@@ -382,10 +484,19 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
   pm.addPass(createCanonicalizerPass());
   if (failed(pm.run(*module)))
     return failure();
+  if (!spec.variant->suffix.empty()) {
+    FailureOr<OwningOpRef<ModuleOp>> instance =
+        cloneForVariant(*module, *spec.variant);
+    if (failed(instance))
+      return failure();
+    module = std::move(*instance);
+  }
   auto kernels = module->getOps<tile::KernelOp>();
   if (std::distance(kernels.begin(), kernels.end()) != 1)
-    return module->emitError() << "case " << spec.name
-                               << ": the file must hold one kernel";
+    return module->emitError()
+           << "case " << spec.name
+           << ": the file must hold one kernel, or the case name one with "
+              "'entry'";
   tile::KernelOp kernel = *kernels.begin();
   ArrayRef<Type> argTypes = kernel.getArgumentTypes();
   if (argTypes.size() != spec.args.size())
@@ -412,6 +523,15 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
           interp::dtypeOf(view.getElementType());
       if (!elem)
         return kernel.emitError() << "unsupported view element type";
+      if (spec.variant->vectorize) {
+        if (std::string why = checkVectorizeFacts(*viewSpec,
+                                                  golden::elemSize(*elem));
+            !why.empty())
+          return kernel.emitError()
+                 << "case " << spec.name << ": variant vec needs views with "
+                 << "the vectorize facts, and view " << c.args.size() << " "
+                 << why;
+      }
       arg.isView = true;
       arg.elemType = *elem;
       arg.shape = viewSpec->shape;
@@ -451,7 +571,7 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
   std::string error;
   if (failed(interp::runKernel(kernel, args, grid, error)))
     return kernel.emitError() << "case " << spec.name << ": " << error;
-  if (failed(compileFatbin(*module, c.kernel, c)))
+  if (failed(compileFatbin(*module, c.kernel, *spec.variant, c)))
     return failure();
   std::string out = outDir + "/" + spec.name + ".case";
   if (!golden::writeCase(out, c, error)) {

@@ -1,12 +1,14 @@
 //===- tilec.cpp - the tilec compiler driver --------------------*- C++ -*-===//
 //
-// tilec KERNEL.mlir [-o OUT] [--emit=KIND] [--target=sm_80,sm_90]
-//       [-D NAME=VALUE ...] [--kernel-suffix=SUFFIX]
+// tilec KERNEL.mlir [-o OUT] [--emit=KIND] [--target=sm_80,sm_90,sm_90a]
+//       [--variants=generic,vec] [--codegen=simple|layouts] [-D NAME=VALUE ...]
+//       [--kernel-suffix=SUFFIX]
 //
 // Parses and verifies a tile-dialect file, binds its compile-time parameters
 // and compiles it as far as --emit asks: tile IR, the LLVM + NVVM dialects,
 // LLVM IR, PTX, a cubin, a fatbin of every --target, or a C++ source and
-// header with the fatbin and a typed launcher per kernel. A module already in
+// header with the fatbin and a typed launcher per kernel (which picks a
+// kernel's vec variant where the views allow it). A module already in
 // the LLVM dialect (e.g. from --emit=llvm-dialect) skips the lowering.
 // Diagnostics carry file:line:col and any error gives a non-zero exit
 // status. --help lists tilec's options and the MLIR debugging options it
@@ -21,6 +23,7 @@
 #include "tilec/Target/InputLimits.h"
 #include "tilec/Target/Launcher.h"
 #include "tilec/Target/Target.h"
+#include "tilec/Target/Variants.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/Dialect/LLVMIR/NVVMDialect.h"
@@ -79,10 +82,17 @@ cl::opt<Emit> emitKind(
     cl::cat(tilecCategory));
 cl::opt<std::string>
     targetList("target",
-               cl::desc("comma-separated GPU targets (default sm_80,sm_90; "
-                        "sm_80 for the one-target kinds)"),
-               cl::value_desc("targets"), cl::init("sm_80,sm_90"),
+               cl::desc("comma-separated GPU targets (default "
+                        "sm_80,sm_90,sm_90a; sm_80 for the one-target kinds)"),
+               cl::value_desc("targets"), cl::init("sm_80,sm_90,sm_90a"),
                cl::cat(tilecCategory));
+cl::opt<std::string> variantList(
+    "variants",
+    cl::desc("comma-separated kernel variants: generic, vec (assumes the "
+             "vectorize facts of its views); default generic,vec for "
+             "fatbin and cpp, generic for the one-target kinds"),
+    cl::value_desc("variants"), cl::init("generic,vec"),
+    cl::cat(tilecCategory));
 cl::list<std::string> defines("D", cl::desc("bind a kernel parameter"),
                               cl::value_desc("NAME=VALUE"), cl::Prefix,
                               cl::cat(tilecCategory));
@@ -91,6 +101,14 @@ cl::opt<std::string> kernelSuffix(
     cl::desc("append to every kernel's name (and its launcher's), to link "
              "several instantiations of one source"),
     cl::value_desc("suffix"), cl::cat(tilecCategory));
+cl::opt<tilec::Codegen> codegenKind(
+    "codegen", cl::desc("the code generator"),
+    cl::values(clEnumValN(tilec::Codegen::Simple, "simple",
+                          "one blocked layout per tile (docs/codegen.md)"),
+               clEnumValN(tilec::Codegen::Layouts, "layouts",
+                          "register layouts per tile, mma.sync on registers "
+                          "(docs/codegen-layouts.md)")),
+    cl::init(tilec::Codegen::Simple), cl::cat(tilecCategory));
 cl::opt<std::string> ptxasPath("ptxas", cl::desc("the ptxas to run"),
                                cl::value_desc("path"), cl::cat(tilecCategory));
 cl::opt<std::string> fatbinaryPath("fatbinary",
@@ -179,6 +197,7 @@ std::string describeCompilation(ArrayRef<const tilec::GpuTarget *> targets) {
 
 LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                       ArrayRef<const tilec::GpuTarget *> targets,
+                      ArrayRef<const tilec::KernelVariant *> variants,
                       Outputs &outputs) {
   using Fatal = tilec::ScopedFatalErrorDiagnostics;
   Fatal::setPhase("the parser");
@@ -248,7 +267,8 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
       return emitError(module->getLoc())
              << "--emit=cpp needs tile kernels: launcher argument types come "
                 "from their signatures";
-    auto collected = tilec::collectLauncherKernels(*module, &sourceMgr);
+    auto collected =
+        tilec::collectLauncherKernels(*module, &sourceMgr, variants);
     if (failed(collected))
       return failure();
     launchers = std::move(*collected);
@@ -265,14 +285,28 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   SmallVector<tilec::FatbinImage> images;
   std::optional<tilec::FatbinImage> portablePTX;
   for (const tilec::GpuTarget *target : targets) {
-    OwningOpRef<ModuleOp> copy = module->clone();
-    if (!lowered) {
+    OwningOpRef<ModuleOp> copy;
+    if (lowered)
+      copy = module->clone();
+    // Each variant is lowered on its own (its options hold for all its
+    // kernels), then all go into one module: one image per target.
+    for (const tilec::KernelVariant *variant :
+         lowered ? ArrayRef<const tilec::KernelVariant *>() : variants) {
+      auto instance = tilec::cloneForVariant(*module, *variant);
+      if (failed(instance))
+        return failure();
       tilec::LoweringOptions options;
       options.smVersion = target->loweringSm;
+      options.codegen = codegenKind;
+      options.vectorize = variant->vectorize;
       Fatal::setPhase("the lowering to the LLVM dialect");
-      if (failed(runPasses(*copy, [&](PassManager &pm) {
+      if (failed(runPasses(**instance, [&](PassManager &pm) {
             tilec::buildTileToLLVMPipeline(pm, options);
           })))
+        return failure();
+      if (!copy)
+        copy = std::move(*instance);
+      else if (failed(tilec::mergeLoweredVariant(*copy, **instance)))
         return failure();
     }
     if (failed(tilec::checkResources(*copy, *target)))
@@ -397,6 +431,20 @@ int main(int argc, char **argv) {
                  << "target's code; got --target=" << targetList << "\n";
     return 1;
   }
+  SmallVector<const tilec::KernelVariant *> variants;
+  std::string variantNames = variantList;
+  if (isSingleTarget(emitKind) && variantList.getNumOccurrences() == 0)
+    variantNames = "generic";
+  if (failed(tilec::parseKernelVariants(variantNames, emitKind == Emit::Cpp,
+                                        variants, error))) {
+    llvm::errs() << "tilec: --variants: " << error << "\n";
+    return 1;
+  }
+  if (isSingleTarget(emitKind) && variants.size() != 1) {
+    llvm::errs() << "tilec: --emit=" << getEmitName(emitKind) << " writes one "
+                 << "variant's code; got --variants=" << variantList << "\n";
+    return 1;
+  }
 
   DialectRegistry registry;
   tilec::registerKernelDialects(registry);
@@ -426,7 +474,7 @@ int main(int argc, char **argv) {
     return 1;
   LogicalResult compiled = failure();
   tilec::runOnLargeStack(tilec::kToolStackBytes, [&] {
-    compiled = compile(context, sourceMgr, targets, outputs);
+    compiled = compile(context, sourceMgr, targets, variants, outputs);
   });
   if (failed(compiled))
     return 1;

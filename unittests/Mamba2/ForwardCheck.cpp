@@ -26,6 +26,15 @@
 //   is 1.5 times the root of the mean at R = 3 (kNormwiseFactor). Measured
 //   real passes reach 0.9 of the mean (R close to 3 on short sequences). A
 //   bf16 state (u_bf16 = 4u) exceeds the bound by 2x or more.
+// - mamba_ssm's options. Bias, softplus and clamp of dt run in f32 (log1p,
+//   exp: a few ulp): a relative error of dt of order 2^-22, inside
+//   kFloatSlack's share. The gate multiplies y by silu(z) = z / (1 +
+//   exp(-z)) in f32: exp's 2 ulp (libdevice, the C library), the sum and
+//   the quotient, at most 2^-20 relative (kGateSlack), on the whole
+//   element; the reference scales each element's scale by |silu(z)|. A bf16
+//   y rounds each element once more, by at most u_bf16 = 2^-8 of its value
+//   (kBf16Roundoff): the per-element bound grows by 2^-8 (|want| + bound),
+//   the norm-wise one by 2^-8.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,6 +59,23 @@ constexpr double kTf32Roundoff = 0x1p-11;
 constexpr double kElementSigmas = 8.0;
 constexpr double kNormwiseFactor = 1.5;
 constexpr double kFloatSlack = 0x1p-22;
+constexpr double kGateSlack = 0x1p-20;
+constexpr double kBf16Roundoff = 0x1p-8;
+
+/// The relative errors a HostProblem's options add to each element of y:
+/// the gate's f32 arithmetic and the rounding of a bf16 y.
+struct OutputSlack {
+  double relative = kFloatSlack, roundoff = 0;
+};
+
+OutputSlack outputSlack(const HostFeatures &features) {
+  OutputSlack slack;
+  if (features.z)
+    slack.relative += kGateSlack;
+  if (features.yBf16)
+    slack.roundoff = kBf16Roundoff;
+  return slack;
+}
 
 /// `tensor` restricted to `shape`, starting at `index`.
 Tensor slice(const Tensor &tensor, const std::vector<int64_t> &index,
@@ -82,10 +108,14 @@ template <typename Work> void onEveryCore(int64_t count, Work work) {
 }
 
 void compareElement(ErrorLine &line, int64_t index, float got, double want,
-                    double scale) {
+                    double scale, const OutputSlack &slack = {}) {
   ++line.checked;
-  const double bound = kElementSigmas * kTf32Roundoff * scale +
-                       kFloatSlack * std::fabs(want);
+  const double computed = kElementSigmas * kTf32Roundoff * scale +
+                          slack.relative * std::fabs(want);
+  const double bound =
+      computed + slack.roundoff * (std::fabs(want) + computed);
+  line.relativeSlack = std::max(line.relativeSlack,
+                                slack.relative + slack.roundoff);
   const double error = std::fabs(static_cast<double>(got) - want);
   line.errorSquares += error * error;
   line.wantSquares += want * want;
@@ -148,6 +178,71 @@ void tilec::mamba2::testing::PrintTo(const Shape &s, std::ostream *os) {
       << ", headdim " << s.headdim << ", chunk " << s.chunk << ")";
 }
 
+const std::vector<ForwardStructure> &
+tilec::mamba2::testing::forwardStructures() {
+  static const std::vector<ForwardStructure> structures = {
+      ForwardStructure::FourKernels, ForwardStructure::ThreeKernels};
+  return structures;
+}
+
+std::string tilec::mamba2::testing::structureName(ForwardStructure structure) {
+  return structure == ForwardStructure::FourKernels ? "four" : "three";
+}
+
+void tilec::mamba2::PrintTo(ForwardStructure structure, std::ostream *os) {
+  *os << testing::structureName(structure) << " kernels";
+}
+
+// How closely the two structures agree. chunk_state and fwd_pass_state form
+// the same products (the same x, the same B * dt * exp2(...) rounded to
+// tf32, in the same order along the chunk); they differ only in where the
+// decayed state is added, before the chunk's products (fwd_pass_state
+// accumulates onto it) or after them (state_passing adds chunk_state's
+// sum). That is an f32 reassociation: each chunk's state differs by a few
+// f32 roundings of its own magnitude, 2^-24 relative, and those add up over
+// the chunks, so the final states differ by about nchunks * 2^-24
+// relative, norm-wise (measured on the CPU: 1e-7 to 6e-7). The bound is
+// 2^-16 (1.5e-5, against the tf32 check's 2e-4 to 8e-4): a state that lost
+// a chunk's term or a decay misses it by orders of magnitude, one that
+// gained a tf32 rounding (2^-11) by 30x. y passes the states through a tf32
+// rounding (the operand of C h^T), where a state one f32 ulp apart lands on
+// the other tf32 neighbour now and then, a 2^-11 change in one term of one
+// element (measured: 0 to 3e-5 norm-wise): y agrees within 2^-12,
+// half of one tf32 rounding of every term, where the two checks against
+// f64 together would allow three.
+namespace {
+constexpr double kStateAgreement = 0x1p-16;
+constexpr double kOutputAgreement = 0x1p-12;
+
+/// ||a - b|| / ||b||.
+double relativeDifference(const std::vector<float> &a,
+                          const std::vector<float> &b) {
+  double diff = 0, norm = 0;
+  for (size_t i = 0; i < a.size(); ++i) {
+    diff += (double(a[i]) - b[i]) * (double(a[i]) - b[i]);
+    norm += double(b[i]) * b[i];
+  }
+  return std::sqrt(diff / norm);
+}
+} // namespace
+
+::testing::AssertionResult tilec::mamba2::testing::structuresAgree(
+    const std::vector<float> &y4, const std::vector<float> &final4,
+    const std::vector<float> &y3, const std::vector<float> &final3) {
+  const double state = relativeDifference(final4, final3);
+  const double output = relativeDifference(y4, y3);
+  std::printf("four vs three kernels: final state %.3g (bound %.3g), "
+              "y %.3g (bound %.3g)\n",
+              state, kStateAgreement, output, kOutputAgreement);
+  if (y4.size() != y3.size() || final4.size() != final3.size() ||
+      !(state <= kStateAgreement) || !(output <= kOutputAgreement))
+    return ::testing::AssertionFailure()
+           << "the structures disagree: final state " << state << " (bound "
+           << kStateAgreement << "), y " << output << " (bound "
+           << kOutputAgreement << ")";
+  return ::testing::AssertionSuccess();
+}
+
 std::vector<BatchHead>
 tilec::mamba2::testing::allBatchHeads(const Problem &p) {
   std::vector<BatchHead> all;
@@ -184,10 +279,17 @@ Inputs tilec::mamba2::testing::headInputs(HostProblem &host,
   sub.A = slice(in.A, {h}, {1});
   sub.B = slice(in.B, {b, begin, g, 0}, {1, steps, 1, p.dstate});
   sub.C = slice(in.C, {b, begin, g, 0}, {1, steps, 1, p.dstate});
-  sub.D = slice(in.D, {h}, {1});
+  sub.D = in.D.shape.size() == 2 ? slice(in.D, {h, 0}, {1, p.headdim})
+                                  : slice(in.D, {h}, {1});
   if (in.initialState)
     sub.initialState =
         slice(*in.initialState, {b, h, 0, 0}, {1, 1, p.headdim, p.dstate});
+  if (in.dtBias)
+    sub.dtBias = slice(*in.dtBias, {h}, {1});
+  sub.dtSoftplus = in.dtSoftplus;
+  sub.dtLimit = in.dtLimit;
+  if (in.z)
+    sub.z = slice(*in.z, {b, begin, h, 0}, {1, steps, 1, p.headdim});
   return sub;
 }
 
@@ -222,7 +324,7 @@ double ErrorLine::normwiseBound() const {
   if (wantSquares == 0)
     return 0;
   return kNormwiseFactor * kTf32Roundoff * std::sqrt(scaleSquares / wantSquares) +
-         kFloatSlack;
+         std::max(relativeSlack, kFloatSlack);
 }
 
 bool ErrorLine::passed() const {
@@ -232,6 +334,7 @@ bool ErrorLine::passed() const {
 
 void ErrorLine::merge(const ErrorLine &other) {
   worstRatio = std::max(worstRatio, other.worstRatio);
+  relativeSlack = std::max(relativeSlack, other.relativeSlack);
   if (other.violations && (violations == 0 || other.first < first)) {
     first = other.first;
     firstGot = other.firstGot;
@@ -290,6 +393,8 @@ ErrorReport tilec::mamba2::testing::compareWithReference(
   ErrorReport report;
   std::mutex merging;
   bool referenceFailed = false;
+  const std::vector<float> y = host.yValues();
+  const OutputSlack slack = outputSlack(host.features);
   onEveryCore(static_cast<int64_t>(heads.size()), [&](int64_t task) {
     const BatchHead at = heads[task];
     ReferenceResult want = headReference(host, withInitialState, at);
@@ -298,9 +403,9 @@ ErrorReport tilec::mamba2::testing::compareWithReference(
       for (int64_t t = 0; t < p.seqlen; ++t) {
         const int64_t offset = yOffset(p, at, t);
         for (int64_t i = 0; i < p.headdim; ++i)
-          compareElement(part.y, offset + i, host.y[offset + i],
+          compareElement(part.y, offset + i, y[offset + i],
                          want.y[t * p.headdim + i],
-                         want.yScale[t * p.headdim + i]);
+                         want.yScale[t * p.headdim + i], slack);
       }
       if (withFinalState) {
         const int64_t offset = stateOffset(p, at);
@@ -317,7 +422,7 @@ ErrorReport tilec::mamba2::testing::compareWithReference(
   });
   if (referenceFailed)
     report.y.notFinite = 1;
-  countNotFinite(report.y, host.y);
+  countNotFinite(report.y, y);
   if (withFinalState)
     countNotFinite(report.finalState, host.finalState);
   return report;
@@ -336,14 +441,14 @@ ErrorReport tilec::mamba2::testing::compareWithReference(
 
 ::testing::AssertionResult tilec::mamba2::testing::forwardMatchesReference(
     const Problem &p, bool withInitialState, const ForwardRun &run,
-    const std::vector<BatchHead> &sample) {
+    const std::vector<BatchHead> &sample, const HostFeatures &features) {
   std::printf("problem: batch %lld, seqlen %lld, heads %lld, groups %lld, "
               "headdim %lld, dstate %lld, chunk %lld, %s initial state\n",
               (long long)p.batch, (long long)p.seqlen, (long long)p.heads,
               (long long)p.groups, (long long)p.headdim, (long long)p.dstate,
               (long long)p.chunk, withInitialState ? "with" : "without");
   const uint64_t seed = tilec::testing::testSeed();
-  HostProblem host = HostProblem::random(p, seed);
+  HostProblem host = HostProblem::random(p, seed, features);
   host.poisonOutputs();
   if (auto result = run(host, withInitialState); !result)
     return result << "\n" << tilec::testing::seedTrace(seed);
@@ -351,4 +456,117 @@ ErrorReport tilec::mamba2::testing::compareWithReference(
       !result)
     return result << tilec::testing::seedTrace(seed);
   return ::testing::AssertionSuccess();
+}
+
+const std::vector<FeatureCase> &tilec::mamba2::testing::featureCases() {
+  // The limit clamps the slow heads' smallest steps (below 2e-3: about 15%
+  // of them) and the fast heads' largest (above 0.5: about 6%).
+  const DtLimit clamping{2e-3f, 0.5f};
+  auto with = [](auto set) {
+    HostFeatures features;
+    set(features);
+    return features;
+  };
+  static const std::vector<FeatureCase> cases = {
+      {"DtBiasSoftplusLimit", with([&](HostFeatures &f) {
+         f.dtBias = f.dtSoftplus = true;
+         f.dtLimit = clamping;
+       })},
+      {"DtBias", with([](HostFeatures &f) { f.dtBias = true; })},
+      {"DtSoftplus", with([](HostFeatures &f) { f.dtSoftplus = true; })},
+      {"DPerChannel", with([](HostFeatures &f) { f.dPerChannel = true; })},
+      {"Z", with([](HostFeatures &f) { f.z = true; })},
+      {"ZDPerChannel", with([](HostFeatures &f) {
+         f.z = f.dPerChannel = true;
+       })},
+      {"YBf16", with([](HostFeatures &f) { f.yBf16 = true; })},
+      {"DtBf16", with([&](HostFeatures &f) {
+         f.dtBias = f.dtSoftplus = true;
+         f.dtLimit = clamping;
+         f.dtDType = DType::BF16;
+       })},
+      {"DtF16", with([](HostFeatures &f) { f.dtDType = DType::F16; })},
+      {"All", with([&](HostFeatures &f) {
+         f.dtBias = f.dtSoftplus = f.dPerChannel = f.z = f.yBf16 = true;
+         f.dtLimit = clamping;
+       })}};
+  return cases;
+}
+
+void tilec::mamba2::testing::PrintTo(const FeatureCase &feature,
+                                     std::ostream *os) {
+  *os << feature.name;
+}
+
+::testing::AssertionResult tilec::mamba2::testing::chunkStatesMatchReference(
+    HostProblem &host, bool withInitialState,
+    const std::vector<float> &chunkStates) {
+  const Problem &p = host.problem;
+  const int64_t nchunks = p.numChunks(), size = p.headdim * p.dstate;
+  if (int64_t(chunkStates.size()) != p.batch * nchunks * p.heads * size)
+    return ::testing::AssertionFailure() << "chunk states of the wrong size";
+  ErrorLine line;
+  std::mutex merging;
+  bool failed = false;
+  const std::vector<BatchHead> heads = allBatchHeads(p);
+  onEveryCore(int64_t(heads.size()) * nchunks, [&](int64_t task) {
+    const BatchHead at = heads[task / nchunks];
+    const int64_t c = task % nchunks;
+    const int64_t offset =
+        ((at.first * nchunks + c) * p.heads + at.second) * size;
+    ErrorLine part;
+    if (c == 0) {
+      // The initial state passes through unrounded.
+      for (int64_t k = 0; k < size; ++k) {
+        const double want =
+            withInitialState ? host.initialState[stateOffset(p, at) + k] : 0;
+        compareElement(part, offset + k, chunkStates[offset + k], want, 0);
+      }
+    } else {
+      Problem one;
+      Inputs in =
+          headInputs(host, withInitialState, at, 0, c * p.chunk, one);
+      ReferenceResult want;
+      if (!referenceForward(one, in, want).ok()) {
+        std::lock_guard<std::mutex> lock(merging);
+        failed = true;
+        return;
+      }
+      for (int64_t k = 0; k < size; ++k)
+        compareElement(part, offset + k, chunkStates[offset + k],
+                       want.finalState[k], want.finalStateScale[k]);
+    }
+    std::lock_guard<std::mutex> lock(merging);
+    line.merge(part);
+  });
+  countNotFinite(line, chunkStates);
+  ErrorReport report;
+  report.finalState = line;
+  std::printf("chunk states as %s", report.describe().c_str());
+  if (!failed && line.passed())
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << (failed ? "the reference failed\n" : "") << report.describe();
+}
+
+const std::vector<Shape> &tilec::mamba2::testing::featureShapes() {
+  static const std::vector<Shape> shapes = {{2, 100, 1, 4, 16, 32, 64},
+                                            {1, 300, 2, 4, 64, 64, 128},
+                                            {1, 77, 1, 2, 24, 40, 128}};
+  return shapes;
+}
+
+std::pair<int64_t, int64_t>
+tilec::mamba2::testing::clampedSteps(const HostProblem &host) {
+  const HostFeatures &f = host.features;
+  const int64_t heads = host.problem.heads;
+  int64_t below = 0, above = 0;
+  for (size_t i = 0; i < host.dt.size(); ++i) {
+    const double v = transformDt(host.dt[i],
+                                 f.dtBias ? host.dtBias[i % heads] : 0.0,
+                                 f.dtSoftplus, DtLimit{});
+    below += v < f.dtLimit.low;
+    above += v > f.dtLimit.high;
+  }
+  return {below, above};
 }

@@ -41,6 +41,21 @@ std::string shapeName(const Shape &shape, bool withInitialState);
 /// How gtest shows a shape in a failing case.
 void PrintTo(const Shape &shape, std::ostream *os);
 
+/// Both structures of the forward pass (docs/mamba2.md), the default first.
+const std::vector<ForwardStructure> &forwardStructures();
+
+/// "four" or "three", for test names.
+std::string structureName(ForwardStructure structure);
+
+/// Whether the outputs of the four-kernel run (y4, final4) and of the
+/// three-kernel run (y3, final3) on the same inputs agree: norm-wise, the
+/// final states within 2^-16 and y within 2^-12 (ForwardCheck.cpp says
+/// why). Prints both differences.
+::testing::AssertionResult structuresAgree(const std::vector<float> &y4,
+                                           const std::vector<float> &final4,
+                                           const std::vector<float> &y3,
+                                           const std::vector<float> &final3);
+
 using BatchHead = std::pair<int64_t, int64_t>;
 
 /// Every (batch, head) of a problem.
@@ -74,6 +89,9 @@ struct ErrorLine {
   int64_t first = -1;
   double firstGot = 0, firstWant = 0, firstBound = 0;
   double errorSquares = 0, wantSquares = 0, scaleSquares = 0;
+  /// The relative error the output's own arithmetic and rounding may add
+  /// to every element (a gate, a bf16 y): part of the norm-wise bound.
+  double relativeSlack = 0;
 
   double normwiseError() const;
   double normwiseBound() const;
@@ -114,8 +132,40 @@ using ForwardRun =
 ::testing::AssertionResult
 forwardMatchesReference(const Problem &problem, bool withInitialState,
                         const ForwardRun &run,
-                        const std::vector<BatchHead> &sample = {});
+                        const std::vector<BatchHead> &sample = {},
+                        const HostFeatures &features = {});
+
+/// The options the feature tests run (CPU and GPU alike), each with a name
+/// for the test: dt bias + softplus + a limit that clamps, D per channel, z
+/// with D per head and per channel, bf16 y, and all of them at once.
+struct FeatureCase {
+  const char *name;
+  HostFeatures features;
+};
+const std::vector<FeatureCase> &featureCases();
+void PrintTo(const FeatureCase &feature, std::ostream *os);
+
+/// The shapes the feature tests run: ragged, several chunks and one short
+/// one, shared and per-group B and C.
+const std::vector<Shape> &featureShapes();
+
+/// Compares the states entering each chunk, (batch, nchunks, heads,
+/// headdim, dstate) row-major in `chunkStates`, with the f64 recurrence run
+/// over each chunk's prefix (its final state and error scale); chunk 0's
+/// is the initial state (or zero) exactly.
+::testing::AssertionResult
+chunkStatesMatchReference(HostProblem &host, bool withInitialState,
+                          const std::vector<float> &chunkStates);
+
+/// How many raw dt of `host` the limit clamps (below, above): a test of the
+/// limit asserts both are positive, so the clamp is exercised.
+std::pair<int64_t, int64_t> clampedSteps(const HostProblem &host);
 
 } // namespace tilec::mamba2::testing
+
+namespace tilec::mamba2 {
+/// How gtest shows a structure in a failing case.
+void PrintTo(ForwardStructure structure, std::ostream *os);
+} // namespace tilec::mamba2
 
 #endif // TILEC_UNITTESTS_MAMBA2_FORWARDCHECK_H

@@ -72,14 +72,81 @@ TEST_F(ValidationTest, InputDtypesAreSupported) {
 }
 
 TEST_F(ValidationTest, OutputDtypesAreSupported) {
-  outputs.y.dtype = DType::BF16;
-  expectError({"y ", "is bf16", "only f32"});
+  outputs.y.dtype = DType::F16;
+  expectError({"y ", "is f16", "only f32 and bf16 are supported"});
 }
 
 TEST_F(ValidationTest, RanksAgree) {
+  inputs.D.shape = {4, 1, 1};
+  inputs.D.strides = {1, 1, 1};
+  expectError({"D (heads) or (heads, headdim) has rank 3, not 1"});
+}
+
+// mamba_ssm's options: each new argument's shape, dtype and pointer.
+TEST_F(ValidationTest, DPerChannelHasHeaddimColumns) {
   inputs.D.shape = {4, 1};
   inputs.D.strides = {1, 1};
-  expectError({"D (heads) has rank 2, not 1"});
+  expectError({"D (heads, headdim) has shape (4, 1)", "needs (4, 16)"});
+}
+
+TEST_F(ValidationTest, DtBiasIsChecked) {
+  std::vector<float> bias(5);
+  inputs.dtBias = Tensor::contiguous(bias.data(), DType::F32, {5});
+  expectError({"dt bias (heads) has shape (5)", "needs (4)"});
+  inputs.dtBias = Tensor::contiguous(bias.data(), DType::BF16, {4});
+  expectError({"dt bias (heads) is bf16", "only f32"});
+  inputs.dtBias = Tensor::contiguous(nullptr, DType::F32, {4});
+  expectError({"dt bias (heads)", "null"});
+}
+
+TEST_F(ValidationTest, ZIsChecked) {
+  std::vector<uint16_t> z(2 * 100 * 4 * 16);
+  inputs.z = Tensor::contiguous(z.data(), DType::BF16, {2, 100, 4, 8});
+  expectError({"z (batch, seqlen, heads, headdim) has shape (2, 100, 4, 8)",
+               "needs (2, 100, 4, 16)"});
+  inputs.z = Tensor::contiguous(z.data(), DType::F32, {2, 100, 4, 16});
+  expectError({"z (batch, seqlen, heads, headdim) is f32", "only bf16"});
+  inputs.z = Tensor::contiguous(z.data(), DType::BF16, {2, 100, 4, 16});
+  inputs.z->strides[3] = -1;
+  expectError({"z", "negative stride -1 in dimension 3"});
+}
+
+TEST_F(ValidationTest, ChunkStatesAreChecked) {
+  // Two chunks of 64 for seqlen 100.
+  std::vector<float> states(2 * 3 * 4 * 16 * 8);
+  outputs.chunkStates =
+      Tensor::contiguous(states.data(), DType::F32, {2, 3, 4, 16, 8});
+  expectError({"chunk states (batch, nchunks, heads, headdim, dstate) has "
+               "shape (2, 3, 4, 16, 8)",
+               "needs (2, 2, 4, 16, 8)"});
+  outputs.chunkStates =
+      Tensor::contiguous(states.data(), DType::F32, {2, 2, 4, 16, 8});
+  outputs.chunkStates->strides[1] = 0;
+  expectError({"chunk states", "stride 0 in dimension 1",
+               "written twice"});
+  outputs.chunkStates->strides[1] = 4 * 16 * 8;
+  outputs.chunkStates->dtype = DType::BF16;
+  expectError({"chunk states", "is bf16", "only f32"});
+}
+
+TEST_F(ValidationTest, DtLimitIsAnInterval) {
+  inputs.dtLimit = DtLimit{0.5f, 0.25f};
+  expectError({"dt limit", "low <= high"});
+  inputs.dtLimit = DtLimit{NAN, 1.0f};
+  expectError({"dt limit", "no NaN"});
+}
+
+TEST_F(ValidationTest, OptionsMayBeGiven) {
+  std::vector<float> bias(4), d(4 * 16);
+  std::vector<uint16_t> z(2 * 100 * 4 * 16), y(2 * 100 * 4 * 16);
+  inputs.dtBias = Tensor::contiguous(bias.data(), DType::F32, {4});
+  inputs.dtSoftplus = true;
+  inputs.dtLimit = DtLimit{0.0f, 0.0f};
+  inputs.D = Tensor::contiguous(d.data(), DType::F32, {4, 16});
+  inputs.z = Tensor::contiguous(z.data(), DType::BF16, {2, 100, 4, 16});
+  outputs.y = Tensor::contiguous(y.data(), DType::BF16, {2, 100, 4, 16});
+  Status status = validate(data.problem, inputs, outputs);
+  EXPECT_TRUE(status.ok()) << status.message();
 }
 
 TEST_F(ValidationTest, ShapesAgree) {
@@ -151,6 +218,26 @@ TEST_F(ValidationTest, RowTilesDivideTheChunk) {
   EXPECT_NE(status.message().find("blockM (128) must divide the chunk (64)"),
             std::string::npos)
       << status.message();
+  tiles.blockM = 0;
+  tiles.chunkStateBlockK = 128;
+  status = validateTileConfig(data.problem, tiles);
+  EXPECT_NE(
+      status.message().find("chunkStateBlockK (128) must divide the chunk (64)"),
+      std::string::npos)
+      << status.message();
+}
+
+TEST_F(ValidationTest, StructureIsOneOfTheTwo) {
+  EXPECT_TRUE(validateStructure(ForwardStructure::FourKernels).ok());
+  EXPECT_TRUE(validateStructure(ForwardStructure::ThreeKernels).ok());
+  CpuOptions options;
+  options.structure = static_cast<ForwardStructure>(7);
+  Status status = forwardCpu(data.problem, inputs, outputs, options);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.message(), "options: structure is 7; it must be "
+                              "ForwardStructure::FourKernels or "
+                              "ForwardStructure::ThreeKernels");
+  EXPECT_EQ(status.message(), validateStructure(options.structure).message());
 }
 
 TEST(Reference, RejectsInvalidInputs) {
@@ -276,6 +363,28 @@ TEST(Reference, InputDistribution) {
   EXPECT_EQ(again.A, data.A);
   EXPECT_EQ(again.initialState, data.initialState);
   EXPECT_NE(HostProblem::random(p, 6).x, data.x);
+}
+
+} // namespace
+
+namespace {
+
+// The host f16 helpers the tests' 16-bit dt goes through: known encodings,
+// ties to even, subnormals, overflow; and every f16 value round-trips.
+TEST(Reference, F16Encoding) {
+  const std::pair<float, uint16_t> known[] = {
+      {1.0f, 0x3c00},       {-2.0f, 0xc000},        {65504.0f, 0x7bff},
+      {65520.0f, 0x7c00},   {0x1p-24f, 0x0001},     {0x1p-14f, 0x0400},
+      {1.0f + 0x1p-11f, 0x3c00}, {1.0f + 3 * 0x1p-11f, 0x3c02},
+      {0.0f, 0x0000},       {-0.0f, 0x8000},        {0x1p-26f, 0x0000}};
+  for (auto [value, bits] : known)
+    EXPECT_EQ(toF16(value), bits) << value;
+  for (uint32_t bits = 0; bits < 0x10000; ++bits) {
+    if ((bits & 0x7c00) == 0x7c00 && (bits & 0x3ff))
+      continue; // NaN payloads are not kept
+    EXPECT_EQ(toF16(fromF16(uint16_t(bits))), bits) << bits;
+  }
+  EXPECT_TRUE(std::isnan(fromF16(toF16(NAN))));
 }
 
 } // namespace

@@ -41,7 +41,24 @@ CArguments CArguments::fake(const tilec_mamba2_problem &p) {
   args.initialState = CTensor(address(), TILEC_MAMBA2_F32, state);
   args.y = CTensor(address(), TILEC_MAMBA2_F32, tokens);
   args.finalState = CTensor(address(), TILEC_MAMBA2_F32, state);
+  args.z = CTensor(address(), TILEC_MAMBA2_BF16, tokens);
+  args.dtBias = CTensor(address(), TILEC_MAMBA2_F32, {p.heads});
+  const int64_t nchunks = p.seqlen / p.chunk + (p.seqlen % p.chunk != 0);
+  args.chunkStates = CTensor(address(), TILEC_MAMBA2_F32,
+                             {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  args.options.size = sizeof(tilec_mamba2_options);
   return args;
+}
+
+int CArguments::forwardWithOptions(bool withOptions) {
+  options.z = withZ ? z.get() : nullptr;
+  options.dt_bias = withDtBias ? dtBias.get() : nullptr;
+  options.chunk_states = withChunkStates ? chunkStates.get() : nullptr;
+  return tilec_mamba2_forward_with_options(
+      &problem, x.get(), dt.get(), A.get(), B.get(), C.get(), D.get(),
+      withInitialState ? initialState.get() : nullptr, y.get(),
+      withFinalState ? finalState.get() : nullptr,
+      withOptions ? &options : nullptr, workspace, workspaceBytes, stream);
 }
 
 int CArguments::forward() {

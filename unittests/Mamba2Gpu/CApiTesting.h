@@ -38,12 +38,21 @@ struct CArguments {
   void *workspace = nullptr;
   size_t workspaceBytes = 0;
   void *stream = nullptr;
+  /// mamba_ssm's options (tilec_mamba2_forward_with_options): `options` has
+  /// its size set and asks for nothing; z and dtBias are valid descriptors
+  /// that it points to when withZ and withDtBias say so.
+  CTensor z, dtBias, chunkStates;
+  bool withZ = false, withDtBias = false, withChunkStates = false;
+  tilec_mamba2_options options{};
 
   /// Contiguous tensors of the problem's shapes at distinct fake addresses
   /// (4 KiB aligned, never dereferenced before the driver is used).
   static CArguments fake(const tilec_mamba2_problem &problem);
   /// tilec_mamba2_forward with these arguments.
   int forward();
+  /// tilec_mamba2_forward_with_options with these arguments and `options`
+  /// (null when `withOptions` is false).
+  int forwardWithOptions(bool withOptions = true);
 };
 
 /// "TILEC_MAMBA2_X" for comparisons that print names.

@@ -181,7 +181,10 @@ TEST_F(CApiValidation, UnsupportedDtype) {
     const int32_t supported = tensor->descriptor.dtype;
     for (int32_t dtype :
          {TILEC_MAMBA2_F32, TILEC_MAMBA2_F16, TILEC_MAMBA2_BF16}) {
-      if (dtype == supported)
+      // y may also be bf16 (OptionsValidation.DPerChannelAndBf16Y), dt any
+      // of the three.
+      if (dtype == supported || tensor == &args.dt ||
+          (tensor == &args.y && dtype == TILEC_MAMBA2_BF16))
         continue;
       tensor->descriptor.dtype = dtype;
       EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_DTYPE);
@@ -308,12 +311,12 @@ TEST_F(CApiValidation, ChecksComeInTheDocumentedOrder) {
   a.x.shape[0] = 3;
   EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK);
   a.problem.chunk = 64;
-  a.dt.strides[0] = -1;
+  a.B.strides[0] = -1;
   EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_SHAPE);
   a.x.shape[0] = 2;
-  a.dt.descriptor.dtype = TILEC_MAMBA2_BF16;
+  a.B.descriptor.dtype = TILEC_MAMBA2_F32;
   EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_DTYPE);
-  a.dt.descriptor.dtype = TILEC_MAMBA2_F32;
+  a.B.descriptor.dtype = TILEC_MAMBA2_BF16;
   a.x.descriptor.data = static_cast<char *>(a.x.descriptor.data) + 1;
   EXPECT_MAMBA2_STATUS(a.forward(), TILEC_MAMBA2_ERROR_INVALID_STRIDE);
 }
@@ -322,12 +325,14 @@ TEST_F(CApiValidation, WorkspaceSizeQuery) {
   size_t bytes = 0;
   ASSERT_EQ(tilec_mamba2_workspace_size(&args.problem, &bytes),
             TILEC_MAMBA2_SUCCESS);
-  // G: 2 * 4 * 2 chunks * 64; states: 2 * 2 * 4 * 32 * 16; final state:
-  // 2 * 4 * 32 * 16; f32, each buffer starting on 256 bytes.
+  // dt_chunks and G: 2 * 4 * 2 chunks * 64 each; states: 2 * 2 * 4 * 32 *
+  // 16, and as many chunk-local states (the four-kernel structure's); final
+  // state: 2 * 4 * 32 * 16; f32, each buffer starting on 256 bytes.
   const size_t g = 2 * 4 * 2 * 64 * 4, states = 2 * 2 * 4 * 32 * 16 * 4,
                final = 2 * 4 * 32 * 16 * 4;
   auto align = [](size_t v) { return (v + 255) / 256 * 256; };
-  EXPECT_EQ(bytes, align(align(g) + states) + final);
+  EXPECT_EQ(bytes,
+            align(align(align(align(g) + g) + states) + states) + final);
 
   Problem p{2, 100, 4, 2, 32, 16, 64};
   size_t cppBytes = 0;
@@ -380,18 +385,9 @@ TEST(CApiStatus, EveryStatusHasItsOwnName) {
   EXPECT_STREQ(tilec_mamba2_status_name(-1), "TILEC_MAMBA2_ERROR_UNKNOWN");
 }
 
-TEST(CppApi, TileConfigMustBeTheCompiledOne) {
-  for (int64_t chunk : {64, 128, 256}) {
-    TileConfig tiles = gpuTileConfig(chunk);
-    EXPECT_GT(tiles.blockH, 0);
-    EXPECT_GT(tiles.blockP, 0);
-    EXPECT_GT(tiles.blockN, 0);
-    EXPECT_EQ(chunk % tiles.blockM, 0);
-    EXPECT_EQ(chunk % tiles.blockK, 0);
-  }
-  EXPECT_EQ(gpuTileConfig(32).blockP, 0);
-
-  CArguments a = CArguments::fake(kProblem);
+/// C++ descriptors of CArguments::fake(kProblem)'s tensors (no initial or
+/// final state).
+void cppArguments(CArguments &a, Problem &p, Inputs &in, Outputs &out) {
   auto tensor = [](CTensor &t, DType dtype) {
     Tensor out;
     out.data = t.descriptor.data;
@@ -400,31 +396,297 @@ TEST(CppApi, TileConfigMustBeTheCompiledOne) {
     out.strides = t.strides;
     return out;
   };
-  Problem p{2, 100, 4, 2, 32, 16, 64};
-  Inputs in;
+  p = Problem{2, 100, 4, 2, 32, 16, 64};
   in.x = tensor(a.x, DType::BF16);
   in.dt = tensor(a.dt, DType::F32);
   in.A = tensor(a.A, DType::F32);
   in.B = tensor(a.B, DType::BF16);
   in.C = tensor(a.C, DType::BF16);
   in.D = tensor(a.D, DType::F32);
-  Outputs out;
   out.y = tensor(a.y, DType::F32);
+}
+
+// The three-kernel structure has no chunk-local states: it takes the
+// workspace without them, which the four-kernel default refuses.
+TEST(CppApi, WorkspaceOfTheStructure) {
+  CArguments a = CArguments::fake(kProblem);
+  Problem p;
+  Inputs in;
+  Outputs out;
+  cppArguments(a, p, in, out);
+  size_t bytes = 0, threeKernelBytes = 0;
+  ASSERT_TRUE(gpuWorkspaceSize(p, bytes).ok());
+  ASSERT_TRUE(
+      gpuWorkspaceSize(p, threeKernelBytes, ForwardStructure::ThreeKernels)
+          .ok());
+  // The chunk-local states: 2 * 2 * 4 * 32 * 16 f32, a multiple of 256.
+  const size_t local = 2 * 2 * 4 * 32 * 16 * 4;
+  EXPECT_EQ(threeKernelBytes, bytes - local);
+  EXPECT_EQ(gpuWorkspaceSize(p, bytes, static_cast<ForwardStructure>(2))
+                .message(),
+            validateStructure(static_cast<ForwardStructure>(2)).message());
+  GpuOptions options;
+  options.workspace = reinterpret_cast<void *>(uintptr_t(1) << 40);
+  options.workspaceBytes = bytes - local;
+  Status status = forwardGpu(p, in, out, options);
+  EXPECT_EQ(status.message(),
+            "workspace: " + std::to_string(bytes - local) +
+                " bytes given; the problem needs " + std::to_string(bytes));
+  // Past the workspace check: the next failure is the driver's or the
+  // fake pointers'.
+  options.structure = ForwardStructure::ThreeKernels;
+  status = forwardGpu(p, in, out, options);
+  EXPECT_FALSE(status.ok());
+  EXPECT_EQ(status.message().find("workspace:"), std::string::npos)
+      << status.message();
+}
+
+TEST(CppApi, TileConfigMustBeTheCompiledOne) {
+  for (int64_t chunk : {64, 128, 256}) {
+    TileConfig tiles = gpuTileConfig(chunk);
+    EXPECT_GT(tiles.blockH, 0);
+    EXPECT_GT(tiles.blockP, 0);
+    EXPECT_GT(tiles.blockN, 0);
+    EXPECT_EQ(chunk % tiles.blockM, 0);
+    EXPECT_EQ(chunk % tiles.blockK, 0);
+    EXPECT_GT(tiles.chunkStateBlockP, 0);
+    EXPECT_GT(tiles.chunkStateBlockN, 0);
+    EXPECT_EQ(chunk % tiles.chunkStateBlockK, 0);
+    EXPECT_GT(tiles.statePassingBlockP, 0);
+    EXPECT_GT(tiles.statePassingBlockN, 0);
+  }
+  EXPECT_EQ(gpuTileConfig(32).blockP, 0);
+
+  CArguments a = CArguments::fake(kProblem);
+  Problem p;
+  Inputs in;
+  Outputs out;
+  cppArguments(a, p, in, out);
   GpuOptions options;
   options.tiles.blockP = gpuTileConfig(64).blockP * 2;
   Status status = forwardGpu(p, in, out, options);
   EXPECT_FALSE(status.ok());
   EXPECT_NE(status.message().find("compiled"), std::string::npos)
       << status.message();
+  for (int64_t TileConfig::*size :
+       {&TileConfig::chunkStateBlockP, &TileConfig::chunkStateBlockK,
+        &TileConfig::statePassingBlockN}) {
+    options.tiles = {};
+    options.tiles.*size = gpuTileConfig(64).*size / 2;
+    status = forwardGpu(p, in, out, options);
+    EXPECT_NE(status.message().find("compiled"), std::string::npos)
+        << status.message();
+  }
   options.tiles.blockP = 3;
   status = forwardGpu(p, in, out, options);
   EXPECT_NE(status.message().find("power of two"), std::string::npos)
       << status.message();
+  // A structure that is neither of the two, in the words forwardCpu uses.
+  options.tiles = {};
+  options.structure = static_cast<ForwardStructure>(-1);
+  status = forwardGpu(p, in, out, options);
+  EXPECT_EQ(status.message(), validateStructure(options.structure).message());
+  options.structure = ForwardStructure::FourKernels;
   // The shared validation's words, as forwardCpu reports them.
   options.tiles = {};
   in.x.shape[3] = 33;
   status = forwardGpu(p, in, out, options);
   EXPECT_EQ(status.message(), validate(p, in, out).message());
+}
+
+//===----------------------------------------------------------------------===//
+// tilec_mamba2_forward_with_options: mamba_ssm's options
+//===----------------------------------------------------------------------===//
+
+class OptionsValidation : public CApiValidation {
+protected:
+  OptionsValidation() {
+    args.withZ = args.withDtBias = true;
+    args.options.dt_softplus = 1;
+    args.options.dt_limit = 1;
+    args.options.dt_min = 0.0f;
+    args.options.dt_max = std::numeric_limits<float>::infinity();
+  }
+};
+
+TEST_F(OptionsValidation, ValidOptionsReachTheDriver) {
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status))
+      << statusName(status) << ": " << tilec_mamba2_last_error();
+  // No options at all, and a zero-filled struct: tilec_mamba2_forward's.
+  status = args.forwardWithOptions(/*withOptions=*/false);
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  tilec_mamba2_options none{};
+  none.size = sizeof none;
+  args.options = none;
+  args.withZ = args.withDtBias = false;
+  status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+}
+
+TEST_F(OptionsValidation, DPerChannelAndBf16Y) {
+  CTensor d(args.D.descriptor.data, TILEC_MAMBA2_F32,
+            {kProblem.heads, kProblem.headdim});
+  args.D = d;
+  args.y.descriptor.dtype = TILEC_MAMBA2_BF16;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  // Both are rules of the shared validation, so the first function takes
+  // them too.
+  status = args.forward();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  args.D.shape[1] = kProblem.headdim + 1;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("D (heads, headdim)"),
+            std::string::npos);
+  args.D = d;
+  args.y.descriptor.dtype = TILEC_MAMBA2_F16;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("f32 and bf16"),
+            std::string::npos);
+}
+
+TEST_F(OptionsValidation, OptionsTensorsAreChecked) {
+  struct Case {
+    const char *name;
+    CTensor *tensor;
+  };
+  for (Case c : {Case{"z", &args.z}, Case{"dt bias", &args.dtBias}}) {
+    SCOPED_TRACE(c.name);
+    const CTensor saved = *c.tensor;
+    c.tensor->shape[0] += 1;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+    EXPECT_EQ(std::string(tilec_mamba2_last_error()).find(c.name), 0u)
+        << tilec_mamba2_last_error();
+    *c.tensor = saved;
+    c.tensor->descriptor.dtype = TILEC_MAMBA2_F16;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+    *c.tensor = saved;
+    c.tensor->descriptor.data = nullptr;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_NULL_POINTER);
+    *c.tensor = saved;
+    c.tensor->strides[0] = -1;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+    *c.tensor = saved;
+    c.tensor->descriptor.rank = TILEC_MAMBA2_MAX_RANK + 1;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+    *c.tensor = saved;
+    c.tensor->descriptor.data =
+        static_cast<char *>(c.tensor->descriptor.data) + 1;
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                         TILEC_MAMBA2_ERROR_UNALIGNED);
+    *c.tensor = saved;
+  }
+}
+
+TEST_F(OptionsValidation, ChunkStatesAreChecked) {
+  args.withChunkStates = true;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  const CTensor saved = args.chunkStates;
+  args.chunkStates.shape[1] += 1;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("chunk states"), 0u);
+  args.chunkStates = saved;
+  args.chunkStates.strides[2] = 0;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+  args.chunkStates = saved;
+  args.chunkStates.descriptor.dtype = TILEC_MAMBA2_BF16;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  args.chunkStates = saved;
+  args.chunkStates.descriptor.data =
+      static_cast<char *>(args.chunkStates.descriptor.data) + 2;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_UNALIGNED);
+}
+
+TEST_F(OptionsValidation, DtLimitIsAnInterval) {
+  args.options.dt_min = 1.0f;
+  args.options.dt_max = 0.5f;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("dt limit"),
+            std::string::npos);
+  args.options.dt_min = std::numeric_limits<float>::quiet_NaN();
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  // Without dt_limit set, the bounds are not read.
+  args.options.dt_limit = 0;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+}
+
+TEST_F(OptionsValidation, ChecksComeInTheDocumentedOrder) {
+  // The struct's size before everything; the initial state before dt_bias
+  // before z; the dt limit after the inputs and before y.
+  args.options.size = 0;
+  args.x.shape[0] = 3;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  args.options.size = sizeof(tilec_mamba2_options);
+  args.x.shape[0] = 2;
+  args.y.descriptor.dtype = TILEC_MAMBA2_F16;
+  args.options.dt_min = 2.0f;
+  args.options.dt_max = 1.0f;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("dt limit"),
+            std::string::npos);
+  args.z.descriptor.dtype = TILEC_MAMBA2_F32;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("z "), 0u);
+  args.dtBias.shape[0] = 5;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_SHAPE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("dt bias"), 0u);
+  args.initialState.strides[0] = -1;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("initial state"), 0u);
+}
+
+TEST_F(OptionsValidation, StructSizeIsChecked) {
+  args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V1 - 1;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("size"),
+            std::string::npos);
+  args.options.size = 0;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  // A later version's struct: fields past this library's are accepted when
+  // zero (they ask for nothing) and refused otherwise.
+  struct Later {
+    tilec_mamba2_options v1;
+    int64_t newOption;
+  } later{};
+  later.v1 = args.options;
+  later.v1.size = sizeof later;
+  later.v1.z = args.z.get();
+  later.v1.dt_bias = args.dtBias.get();
+  auto call = [&] {
+    return tilec_mamba2_forward_with_options(
+        &args.problem, args.x.get(), args.dt.get(), args.A.get(),
+        args.B.get(), args.C.get(), args.D.get(), args.initialState.get(),
+        args.y.get(), args.finalState.get(), &later.v1, nullptr, 0, nullptr);
+  };
+  int status = call();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  later.newOption = 1;
+  EXPECT_MAMBA2_STATUS(call(), TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("this library"),
+            std::string::npos);
 }
 
 } // namespace

@@ -199,6 +199,14 @@ CUresult memcpyHtoD(CUdeviceptr, const void *, size_t) {
 CUresult memcpyDtoH(void *, CUdeviceptr, size_t) {
   return count("cuMemcpyDtoH"), CUDA_SUCCESS;
 }
+CUresult memcpyDtoDAsync(CUdeviceptr, CUdeviceptr, size_t, CUstream) {
+  return count("cuMemcpyDtoDAsync"), CUDA_SUCCESS;
+}
+CUresult streamCreate(CUstream *stream, unsigned) {
+  count("cuStreamCreate");
+  *stream = reinterpret_cast<CUstream>(0x5000);
+  return CUDA_SUCCESS;
+}
 CUresult streamSynchronize(CUstream) {
   return count("cuStreamSynchronize"), CUDA_SUCCESS;
 }
@@ -251,6 +259,8 @@ const Entry kEntries[] = {
     TILEC_ENTRY("cuMemFree", memFree),
     TILEC_ENTRY("cuMemcpyHtoD", memcpyHtoD),
     TILEC_ENTRY("cuMemcpyDtoH", memcpyDtoH),
+    TILEC_ENTRY("cuMemcpyDtoDAsync", memcpyDtoDAsync),
+    TILEC_ENTRY("cuStreamCreate", streamCreate),
     TILEC_ENTRY("cuStreamSynchronize", streamSynchronize),
     TILEC_ENTRY("cuEventCreate", eventCreate),
     TILEC_ENTRY("cuEventRecord", eventRecord),

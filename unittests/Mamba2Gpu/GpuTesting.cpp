@@ -2,9 +2,11 @@
 
 #include "GpuTesting.h"
 
+#include <algorithm>
 #include <chrono>
 #include <cstdio>
 #include <mutex>
+#include <tuple>
 #include <type_traits>
 
 using namespace tilec::mamba2;
@@ -183,12 +185,21 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
     buffer = DeviceBuffer(cu, bytes);
     return buffer.ok();
   };
+  // Guarded buffers hold whole words: a bf16 y of an odd size gets one
+  // more element, which download() does not copy back.
+  const size_t yBytes =
+      host.features.yBf16 ? (host.yBf16.size() * 2 + 3) / 4 * 4
+                          : host.y.size() * 4;
   allocated =
-      allocate(x, host.x.size() * 2) && allocate(dt, host.dt.size() * 4) &&
+      allocate(x, host.x.size() * 2) &&
+      allocate(dt, host.dtHalf.empty() ? host.dt.size() * 4
+                                       : host.dtHalf.size() * 2) &&
       allocate(A, host.A.size() * 4) && allocate(B, host.B.size() * 2) &&
       allocate(C, host.C.size() * 2) && allocate(D, host.D.size() * 4) &&
       allocate(initialState, host.initialState.size() * 4) &&
-      (y = DeviceBuffer(cu, host.y.size() * 4, kOutputGuard)).ok() &&
+      allocate(z, std::max<size_t>(host.z.size() * 2, 4)) &&
+      allocate(dtBias, std::max<size_t>(host.dtBias.size() * 4, 4)) &&
+      (y = DeviceBuffer(cu, yBytes, kOutputGuard)).ok() &&
       (finalState =
            DeviceBuffer(cu, host.finalState.size() * 4, kOutputGuard))
           .ok();
@@ -200,24 +211,32 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
   };
   const std::pair<const DeviceBuffer *, const void *> copies[] = {
       {&x, host.x.data()},
-      {&dt, host.dt.data()},
+      {&dt, host.dtHalf.empty() ? static_cast<const void *>(host.dt.data())
+                                : host.dtHalf.data()},
       {&A, host.A.data()},
       {&B, host.B.data()},
       {&C, host.C.data()},
       {&D, host.D.data()},
-      {&initialState, host.initialState.data()}};
+      {&initialState, host.initialState.data()},
+      {&z, host.z.data()},
+      {&dtBias, host.dtBias.data()}};
   for (auto [to, from] : copies)
-    if (CUresult result = copy(*to, from))
+    if (from)
+      if (CUresult result = copy(*to, from))
       return ::testing::AssertionFailure()
              << "cuMemcpyHtoD: " << resultName(result);
   return ::testing::AssertionSuccess();
 }
 
 ::testing::AssertionResult DeviceProblem::poisonOutputs() {
-  const unsigned int quietNaN = 0x7fc00000u;
-  for (const DeviceBuffer *buffer : {&y, &finalState})
+  // f32 NaN; for a bf16 y, two bf16 NaNs per word.
+  const unsigned int quietNaN = 0x7fc00000u, quietNaNsBf16 = 0x7fc07fc0u;
+  const std::pair<const DeviceBuffer *, unsigned int> poisons[] = {
+      {&y, host.features.yBf16 ? quietNaNsBf16 : quietNaN},
+      {&finalState, quietNaN}};
+  for (auto [buffer, poison] : poisons)
     if (CUresult result =
-            cu.memsetD32(buffer->address(), quietNaN, buffer->size() / 4))
+            cu.memsetD32(buffer->address(), poison, buffer->size() / 4))
       return ::testing::AssertionFailure()
              << "cuMemsetD32: " << resultName(result);
   for (const DeviceBuffer *buffer : {&y, &finalState})
@@ -234,9 +253,14 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
 }
 
 ::testing::AssertionResult DeviceProblem::download() {
-  for (auto [to, from] : {std::pair{host.y.data(), &y},
-                          std::pair{host.finalState.data(), &finalState}})
-    if (CUresult result = cu.memcpyDtoH(to, from->address(), from->size()))
+  const std::tuple<void *, const DeviceBuffer *, size_t> copies[] = {
+      {host.features.yBf16 ? static_cast<void *>(host.yBf16.data())
+                           : static_cast<void *>(host.y.data()),
+       &y,
+       host.features.yBf16 ? host.yBf16.size() * 2 : host.y.size() * 4},
+      {host.finalState.data(), &finalState, finalState.size()}};
+  for (auto [to, from, bytes] : copies)
+    if (CUresult result = cu.memcpyDtoH(to, from->address(), bytes))
       return ::testing::AssertionFailure()
              << "cuMemcpyDtoH: " << resultName(result);
   return ::testing::AssertionSuccess();
@@ -253,6 +277,10 @@ Inputs DeviceProblem::inputs(bool withInitialState) const {
   in.D.data = D.get();
   if (in.initialState)
     in.initialState->data = initialState.get();
+  if (in.z)
+    in.z->data = z.get();
+  if (in.dtBias)
+    in.dtBias->data = dtBias.get();
   return in;
 }
 
@@ -298,7 +326,8 @@ ForwardRun tilec::mamba2::testing::gpuRun(const Driver &cu, CUstream stream,
 tilec::mamba2::testing::gpuForwardMatchesReference(
     const Driver &cu, const Problem &problem, bool withInitialState,
     CUstream stream, const GpuOptions &options,
-    const std::vector<BatchHead> &sample) {
+    const std::vector<BatchHead> &sample, const HostFeatures &features) {
   return forwardMatchesReference(problem, withInitialState,
-                                 gpuRun(cu, stream, options), sample);
+                                 gpuRun(cu, stream, options), sample,
+                                 features);
 }

@@ -164,7 +164,7 @@ public:
 private:
   const Driver &cu;
   HostProblem &host;
-  DeviceBuffer x, dt, A, B, C, D, initialState, y, finalState;
+  DeviceBuffer x, dt, A, B, C, D, initialState, z, dtBias, y, finalState;
   bool allocated = false;
 };
 
@@ -179,7 +179,8 @@ ForwardRun gpuRun(const Driver &cu, CUstream stream,
 gpuForwardMatchesReference(const Driver &cu, const Problem &problem,
                            bool withInitialState, CUstream stream,
                            const GpuOptions &options = {},
-                           const std::vector<BatchHead> &sample = {});
+                           const std::vector<BatchHead> &sample = {},
+                           const HostFeatures &features = {});
 
 } // namespace tilec::mamba2::testing
 

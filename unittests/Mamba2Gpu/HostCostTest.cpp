@@ -89,20 +89,24 @@ protected:
   }
 };
 
+/// The kernels the C ABI launches: the four-kernel structure
+/// (docs/mamba2.md), the only one it runs.
+constexpr unsigned long long kKernels = 4;
+
 /// The calls every forward pass makes: cuCtxGetCurrent and cuCtxGetId in
 /// the library, then per kernel cuCtxGetCurrent, cuCtxGetId and the launch.
 void expectSteadyState(const std::map<std::string, unsigned long long> &calls,
                        unsigned long long pointerQueries) {
-  EXPECT_EQ(calls.at("cuLaunchKernel"), 3u);
-  EXPECT_EQ(calls.at("cuCtxGetCurrent"), 4u);
-  EXPECT_EQ(calls.at("cuCtxGetId"), 4u);
+  EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
+  EXPECT_EQ(calls.at("cuCtxGetCurrent"), 1 + kKernels);
+  EXPECT_EQ(calls.at("cuCtxGetId"), 1 + kKernels);
   EXPECT_EQ(calls.at("cuPointerGetAttributes"), pointerQueries);
   for (const char *loading :
        {"cuModuleLoadData", "cuModuleGetFunction", "cuFuncGetAttribute",
         "cuFuncSetAttribute", "cuDeviceGetAttribute", "cuMemAllocAsync",
         "cuMemFreeAsync"})
     EXPECT_EQ(calls.at(loading), 0u) << loading;
-  EXPECT_EQ(calls.at(""), 11 + pointerQueries);
+  EXPECT_EQ(calls.at(""), 2 + 3 * kKernels + pointerQueries);
 }
 
 TEST_F(HostCost, EachRangeIsAskedAboutOnce) {
@@ -123,6 +127,29 @@ TEST_F(HostCost, EachRangeIsAskedAboutOnce) {
     SCOPED_TRACE("call " + std::to_string(call + 2));
     expectSteadyState(later, 0);
   }
+}
+
+// mamba_ssm's options cost no driver call of their own: z and dt_bias are
+// two more ranges asked about once, then the same eleven calls.
+TEST_F(HostCost, OptionsAddOnlyTheirRanges) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments args = arguments();
+  args.withZ = args.withDtBias = true;
+  args.options.dt_softplus = 1;
+  args.options.dt_limit = 1;
+  args.options.dt_max = 1.0f;
+  args.y.descriptor.dtype = TILEC_MAMBA2_BF16;
+  ASSERT_EQ(tilec_mamba2_prepare(), TILEC_MAMBA2_SUCCESS)
+      << tilec_mamba2_last_error();
+  auto first = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+  });
+  expectSteadyState(first, 12);
+  auto later = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+  });
+  expectSteadyState(later, 0);
 }
 
 TEST_F(HostCost, TensorsOfOneAllocationNeedOneQuery) {
@@ -226,7 +253,7 @@ TEST_F(HostCost, WithoutWorkspaceEachCallAllocatesOnTheStream) {
   EXPECT_EQ(calls.at("cuMemAllocAsync"), 1u);
   EXPECT_EQ(calls.at("cuMemFreeAsync"), 1u);
   EXPECT_EQ(calls.at("cuPointerGetAttributes"), 0u);
-  EXPECT_EQ(calls.at("cuLaunchKernel"), 3u);
+  EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
 }
 
 TEST_F(HostCost, PerCallChecksEveryPointerOnEveryCall) {

@@ -120,9 +120,9 @@ TEST_F(DeviceGpu, NoImageForTheDevice) {
 
 // Under CUDA_FORCE_PTX_JIT=1 the driver ignores cubins and compiles the
 // fatbin's PTX: an image with only an sm_90a cubin then has nothing to load,
-// which shows the variable took effect, while the default image (sm_80 and
-// sm_90 cubins and sm_80 PTX) still runs, from its PTX, and gives the right
-// result. Without the variable, both run from their cubins.
+// which shows the variable took effect, while the default image (sm_80,
+// sm_90 and sm_90a cubins and sm_80 PTX) still runs, from its PTX, and gives
+// the right result. Without the variable, both run from their cubins.
 TEST_F(DeviceGpu, PtxJitIsTakenWhenForced) {
   int major = 0, minor = 0;
   PFN_cuDeviceGetAttribute_v2000 getAttribute;

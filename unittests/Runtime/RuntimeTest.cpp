@@ -128,6 +128,61 @@ TEST(Runtime, CheckView) {
       << lastError();
 }
 
+// The facts of a _vec variant (16-byte vectors): innermost stride 1, base
+// 16-byte aligned, innermost size and the other strides multiples of
+// 16 / element size.
+TEST(Runtime, ViewIsVectorizable) {
+  alignas(16) static float data[64] = {};
+  const float *aligned = data;
+  const float *offByOne = data + 1;
+  int64_t shape[2] = {3, 8}, strides[2] = {12, 1};
+  EXPECT_TRUE(tilec_view_is_vectorizable(aligned, 4, 2, shape, strides));
+  EXPECT_FALSE(tilec_view_is_vectorizable(offByOne, 4, 2, shape, strides));
+
+  int64_t raggedInner[2] = {3, 6};
+  EXPECT_FALSE(tilec_view_is_vectorizable(aligned, 4, 2, raggedInner, strides));
+  // The outer size may be anything; the outer stride must keep every row
+  // aligned.
+  int64_t oddOuter[2] = {5, 8};
+  EXPECT_TRUE(tilec_view_is_vectorizable(aligned, 4, 2, oddOuter, strides));
+  int64_t misalignedRows[2] = {10, 1};
+  EXPECT_FALSE(
+      tilec_view_is_vectorizable(aligned, 4, 2, shape, misalignedRows));
+  int64_t transposed[2] = {1, 12};
+  EXPECT_FALSE(tilec_view_is_vectorizable(aligned, 4, 2, shape, transposed));
+
+  // The vector width counts elements: 8 for 2-byte ones, 2 for 8-byte ones.
+  int64_t bf16Shape[1] = {16}, unit[1] = {1};
+  EXPECT_TRUE(tilec_view_is_vectorizable(aligned, 2, 1, bf16Shape, unit));
+  int64_t bf16Ragged[1] = {12};
+  EXPECT_FALSE(tilec_view_is_vectorizable(aligned, 2, 1, bf16Ragged, unit));
+  int64_t i64Shape[1] = {2};
+  EXPECT_TRUE(tilec_view_is_vectorizable(aligned, 8, 1, i64Shape, unit));
+  // 8 bytes off 16 is aligned for f32 elements, not for vectors.
+  EXPECT_FALSE(tilec_view_is_vectorizable(data + 2, 4, 1, bf16Shape, unit));
+  EXPECT_TRUE(tilec_view_is_vectorizable(data + 4, 4, 1, bf16Shape, unit));
+
+  // An empty view has the facts (it has no vector to misalign).
+  int64_t empty[1] = {0};
+  EXPECT_TRUE(tilec_view_is_vectorizable(nullptr, 4, 1, empty, unit));
+  // Element sizes that do not divide 16, no shape, rank 0.
+  EXPECT_FALSE(tilec_view_is_vectorizable(aligned, 3, 1, bf16Shape, unit));
+  EXPECT_FALSE(tilec_view_is_vectorizable(aligned, 32, 1, bf16Shape, unit));
+  EXPECT_FALSE(tilec_view_is_vectorizable(aligned, 0, 1, bf16Shape, unit));
+  EXPECT_FALSE(tilec_view_is_vectorizable(aligned, 4, 1, nullptr, unit));
+  EXPECT_FALSE(tilec_view_is_vectorizable(aligned, 4, 0, shape, strides));
+}
+
+TEST(Runtime, ImageInfoWithoutADriver) {
+  EXPECT_EQ(tilec_last_launched(), nullptr);
+  tilec_image_info info;
+  EXPECT_EQ(tilec_kernel_image_info(&kernel, nullptr),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tilec_kernel_image_info(nullptr, &info),
+            TILEC_ERROR_INVALID_ARGUMENT);
+  EXPECT_EQ(tilec_kernel_image_info(&kernel, &info), TILEC_ERROR_NO_DRIVER);
+}
+
 // The generated launcher checks its views before it reaches the driver.
 TEST(Runtime, GeneratedLauncherChecksArguments) {
   float data[8] = {};

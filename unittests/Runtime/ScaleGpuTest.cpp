@@ -12,8 +12,11 @@
 #include <gtest/gtest.h>
 
 #include <cstdint>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <random>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -82,6 +85,73 @@ TEST_F(ScaleGpu, BlocksPastTheEndWriteNothing) {
     ASSERT_EQ(bits(y[i]), bits(x[i] * 2.0f)) << "element " << i;
   for (int64_t i = n; i < n + slack; ++i)
     ASSERT_EQ(bits(y[i]), kPoison) << "element " << i << " past the view";
+}
+
+// The same data through aligned views and through views one element off
+// 16-byte alignment: the launcher runs scale_vec for the first and the
+// generic scale for the second, and both give x * s bit for bit, leaving
+// the poison around the views.
+TEST_F(ScaleGpu, VecVariantForAlignedViewsGenericOtherwise) {
+  const int64_t n = 40 * kBlock + 12, slack = 8; // n: a multiple of 4
+  const float s = 3.25f;
+  std::vector<float> x = randomFloats(n + 1, 5);
+  float *dx = upload(x);
+  for (int64_t offset : {0, 1}) {
+    float *dy = upload(poisoned(n + slack));
+    tilec_view_f32_1d vx = {dx + offset, {n}, {1}};
+    tilec_view_f32_1d vy = {dy + offset, {n}, {1}};
+    CHECK_TILEC(
+        tile_scale(vx, vy, s, {(n + kBlock - 1) / kBlock, 1, 1}, stream));
+    const tilec_kernel *ran = tilec_last_launched();
+    ASSERT_NE(ran, nullptr);
+    EXPECT_STREQ(ran->name, offset ? "scale" : "scale_vec");
+    CHECK_CU(cu.streamSynchronize(stream));
+    std::vector<float> y = download(dy, n + slack);
+    for (int64_t i = 0; i < n + slack; ++i) {
+      const bool inView = i >= offset && i < offset + n;
+      ASSERT_EQ(bits(y[i]), inView ? bits(x[i] * s) : kPoison)
+          << "offset " << offset << ", element " << i;
+    }
+  }
+}
+
+// Which of the fatbin's images (cubins for sm_80, sm_90 and sm_90a, PTX for
+// sm_80) the driver runs, as the image's tilec_image_target string and the
+// function's binary version say: the sm_90a cubin on a compute capability
+// 9.0 device, the sm_80 cubin on 8.x, the PTX (JIT compiled for the device)
+// on newer ones and under CUDA_FORCE_PTX_JIT=1.
+TEST_F(ScaleGpu, RunsTheBestCubinForTheDevice) {
+  PFN_cuDeviceGetAttribute_v2000 getAttribute;
+  ASSERT_NO_FATAL_FAILURE(tilec::runtime::testing::resolve(
+      getAttribute, "cuDeviceGetAttribute", 2000));
+  int major = 0, minor = 0;
+  CHECK_CU(getAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
+                        device));
+  CHECK_CU(getAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
+                        device));
+  float *dx = upload(randomFloats(kBlock, 6));
+  for (int64_t offset : {0, 1}) {
+    tilec_view_f32_1d view = {dx + offset, {kBlock - 4}, {1}};
+    CHECK_TILEC(tile_scale(view, view, 1.0f, {1, 1, 1}, stream));
+    const tilec_kernel *ran = tilec_last_launched();
+    ASSERT_NE(ran, nullptr);
+    tilec_image_info info;
+    CHECK_TILEC(tilec_kernel_image_info(ran, &info));
+    std::printf("%s on compute capability %d.%d: the %s image, binary version "
+                "%d, PTX version %d\n",
+                ran->name, major, minor, info.target, info.binary_version,
+                info.ptx_version);
+    const char *jit = std::getenv("CUDA_FORCE_PTX_JIT");
+    const bool fromPTX = (jit && std::string(jit) == "1") || major >= 10;
+    const char *expected = fromPTX                       ? "sm_80"
+                           : major == 9 && minor == 0    ? "sm_90a"
+                           : major == 8                  ? "sm_80"
+                                                         : "none";
+    EXPECT_STREQ(info.target, expected);
+    EXPECT_EQ(info.binary_version,
+              fromPTX || major == 9 ? 10 * major + minor : 80);
+  }
+  CHECK_CU(cu.streamSynchronize(stream));
 }
 
 TEST_F(ScaleGpu, AThreadWithoutAContextGetsAnError) {

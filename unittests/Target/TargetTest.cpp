@@ -2,6 +2,7 @@
 
 #include "tilec/Target/Launcher.h"
 #include "tilec/Target/Target.h"
+#include "tilec/Target/Variants.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
 
@@ -56,8 +57,10 @@ protected:
         [this](Diagnostic &diag) { diagnostics += diag.str() + "\n"; });
   }
 
-  /// scale's tile signature, named after its source arguments.
-  SmallVector<tilec::LauncherKernel> scaleKernels() {
+  /// scale's tile signature, named after its source arguments, with an
+  /// image per variant of `variants`.
+  SmallVector<tilec::LauncherKernel>
+  scaleKernels(ArrayRef<const tilec::KernelVariant *> variants = {}) {
     sourceMgr.AddNewSourceBuffer(
         llvm::MemoryBuffer::getMemBufferCopy(R"mlir(
       tile.kernel @scale(%x: !tile.view<1, f32>, %grid: !tile.view<2, bf16>,
@@ -73,7 +76,7 @@ protected:
       ADD_FAILURE() << "the kernel does not parse: " << diagnostics;
       return {};
     }
-    auto kernels = tilec::collectLauncherKernels(*tile, &sourceMgr);
+    auto kernels = tilec::collectLauncherKernels(*tile, &sourceMgr, variants);
     if (failed(kernels)) {
       ADD_FAILURE() << "collectLauncherKernels failed: " << diagnostics;
       return {};
@@ -82,9 +85,9 @@ protected:
   }
 
   OwningOpRef<ModuleOp> lowered(StringRef params, int64_t warps,
-                                int64_t shared) {
+                                int64_t shared, StringRef name = "scale") {
     std::string text =
-        "llvm.func @scale(" + params.str() +
+        "llvm.func @" + name.str() + "(" + params.str() +
         ") attributes {nvvm.kernel, tile.num_warps = " + std::to_string(warps) +
         " : i32, tile.shared_bytes = " + std::to_string(shared) +
         " : i64} { llvm.return }";
@@ -113,8 +116,9 @@ TEST_F(Launchers, EmitsTypedLaunchers) {
   ASSERT_TRUE(module);
   ASSERT_TRUE(succeeded(tilec::readLaunchConfig(*module, "sm_80", kernels)))
       << diagnostics;
-  EXPECT_EQ(kernels[0].numWarps, 8u);
-  EXPECT_EQ(kernels[0].sharedBytes, 65536u);
+  ASSERT_EQ(kernels[0].images.size(), 1u);
+  EXPECT_EQ(kernels[0].images[0].numWarps, 8u);
+  EXPECT_EQ(kernels[0].images[0].sharedBytes, 65536u);
 
   auto files = tilec::emitLaunchers(kernels, StringRef("\x01\xff", 2),
                                     "scale.h", "from a test");
@@ -156,6 +160,204 @@ TEST_F(Launchers, RejectsLaunchConfigurationsThatDifferByTarget) {
   EXPECT_TRUE(failed(tilec::readLaunchConfig(*sm90a, "sm_90a", kernels)));
   EXPECT_NE(diagnostics.find("1024 bytes of shared memory on sm_90a but 4 and "
                              "0 on sm_80"),
+            std::string::npos)
+      << diagnostics;
+}
+
+TEST(KernelVariants, Parse) {
+  SmallVector<const tilec::KernelVariant *> variants;
+  std::string error;
+  // Listed in the order of getKernelVariants, whatever the order given.
+  ASSERT_TRUE(succeeded(
+      tilec::parseKernelVariants("vec, generic", true, variants, error)))
+      << error;
+  ASSERT_EQ(variants.size(), 2u);
+  EXPECT_EQ(variants[0]->suffix, "");
+  EXPECT_FALSE(variants[0]->vectorize);
+  EXPECT_EQ(variants[1]->suffix, "_vec");
+  EXPECT_TRUE(variants[1]->vectorize);
+
+  variants.clear();
+  EXPECT_TRUE(succeeded(tilec::parseKernelVariants("vec", false, variants,
+                                                   error)));
+  variants.clear();
+  EXPECT_TRUE(failed(tilec::parseKernelVariants("vec", true, variants, error)));
+  EXPECT_NE(error.find("the generic variant is needed"), std::string::npos)
+      << error;
+  EXPECT_TRUE(failed(tilec::parseKernelVariants("simd", false, variants,
+                                                error)));
+  EXPECT_NE(error.find("unknown variant 'simd' (supported: generic, vec)"),
+            std::string::npos)
+      << error;
+  EXPECT_TRUE(failed(tilec::parseKernelVariants("vec,vec", false, variants,
+                                                error)));
+  EXPECT_NE(error.find("given twice"), std::string::npos) << error;
+  EXPECT_TRUE(failed(tilec::parseKernelVariants("", false, variants, error)));
+}
+
+TEST_F(Launchers, LauncherPicksTheVecVariantWhenEveryViewAllows) {
+  SmallVector<const tilec::KernelVariant *> variants;
+  std::string error;
+  ASSERT_TRUE(succeeded(
+      tilec::parseKernelVariants("generic,vec", true, variants, error)));
+  SmallVector<tilec::LauncherKernel> kernels = scaleKernels(variants);
+  ASSERT_EQ(kernels.size(), 1u);
+  ASSERT_EQ(kernels[0].images.size(), 2u);
+  EXPECT_EQ(kernels[0].images[1].symbol, "scale_vec");
+
+  // Each variant's configuration is its own lowered function's.
+  OwningOpRef<ModuleOp> module = lowered(abi, 4, 0);
+  OwningOpRef<ModuleOp> vec = lowered(abi, 4, 2048, "scale_vec");
+  ASSERT_TRUE(module && vec);
+  ASSERT_TRUE(succeeded(tilec::mergeLoweredVariant(*module, *vec)))
+      << diagnostics;
+  ASSERT_TRUE(succeeded(tilec::readLaunchConfig(*module, "sm_80", kernels)))
+      << diagnostics;
+  auto files = tilec::emitLaunchers(kernels, StringRef("\x01", 1), "scale.h",
+                                    "from a test");
+  ASSERT_TRUE(succeeded(files));
+  EXPECT_NE(files->source.find("{tilec_fatbin, \"scale\", 128, 0}"),
+            std::string::npos)
+      << files->source;
+  EXPECT_NE(files->source.find("{tilec_fatbin, \"scale_vec\", 128, 2048}"),
+            std::string::npos)
+      << files->source;
+  EXPECT_NE(
+      files->source.find(
+          "  const tilec_kernel *tilec_k = &tilec_kernel_scale;\n"
+          "  if (tilec_view_is_vectorizable(x.data, sizeof(*x.data), 1, "
+          "x.shape, x.strides) &&\n"
+          "      tilec_view_is_vectorizable(grid_.data, sizeof(*grid_.data), 2, "
+          "grid_.shape, grid_.strides))\n"
+          "    tilec_k = &tilec_kernel_scale_vec;\n"
+          "  return tilec_launch(tilec_k, grid, stream, tilec_args);"),
+      std::string::npos)
+      << files->source;
+  EXPECT_NE(files->source.find("tilec_prepare(&tilec_kernel_scale_vec)"),
+            std::string::npos);
+
+  // A variant missing from the lowered module is reported.
+  SmallVector<tilec::LauncherKernel> again = scaleKernels(variants);
+  OwningOpRef<ModuleOp> genericOnly = lowered(abi, 4, 0);
+  EXPECT_TRUE(
+      failed(tilec::readLaunchConfig(*genericOnly, "sm_80", again)));
+  EXPECT_NE(diagnostics.find("produced no llvm.func @scale_vec"),
+            std::string::npos)
+      << diagnostics;
+}
+
+class VariantModules : public ::testing::Test {
+protected:
+  VariantModules() {
+    DialectRegistry registry;
+    registry.insert<tile::TileDialect, LLVM::LLVMDialect, NVVM::NVVMDialect>();
+    context.appendDialectRegistry(registry);
+    context.loadAllAvailableDialects();
+    context.getDiagEngine().registerHandler(
+        [this](Diagnostic &diag) { diagnostics += diag.str() + "\n"; });
+  }
+  OwningOpRef<ModuleOp> parse(StringRef text) {
+    return parseSourceString<ModuleOp>(text, &context);
+  }
+  MLIRContext context;
+  std::string diagnostics;
+};
+
+TEST_F(VariantModules, CloneKeepsKernelsWithViewsRenamed) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    tile.kernel @withView(%x: !tile.view<1, f32>) attributes {num_warps = 1 : i32} {
+      tile.return
+    }
+    tile.kernel @scalarsOnly(%s: f32) attributes {num_warps = 1 : i32} {
+      tile.return
+    }
+  )mlir");
+  ASSERT_TRUE(module) << diagnostics;
+  auto vec = tilec::cloneForVariant(*module, *tilec::lookupKernelVariant("vec"));
+  ASSERT_TRUE(succeeded(vec)) << diagnostics;
+  SmallVector<std::string> names;
+  for (auto kernel : (**vec).getOps<tile::KernelOp>())
+    names.push_back(kernel.getSymName().str());
+  EXPECT_EQ(names, SmallVector<std::string>{"withView_vec"});
+  auto generic =
+      tilec::cloneForVariant(*module, *tilec::lookupKernelVariant("generic"));
+  ASSERT_TRUE(succeeded(generic));
+  EXPECT_EQ(std::distance((**generic).getOps<tile::KernelOp>().begin(),
+                          (**generic).getOps<tile::KernelOp>().end()),
+            2);
+}
+
+TEST_F(VariantModules, CloneRejectsANameTheVariantWouldTake) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    tile.kernel @k(%x: !tile.view<1, f32>) attributes {num_warps = 1 : i32} {
+      tile.return
+    }
+    tile.kernel @k_vec(%s: f32) attributes {num_warps = 1 : i32} {
+      tile.return
+    }
+  )mlir");
+  ASSERT_TRUE(module) << diagnostics;
+  EXPECT_TRUE(failed(
+      tilec::cloneForVariant(*module, *tilec::lookupKernelVariant("vec"))));
+  EXPECT_NE(diagnostics.find("kernel @k has a vec variant @k_vec, which is "
+                             "also the name of another kernel"),
+            std::string::npos)
+      << diagnostics;
+}
+
+// Declarations both variants make are kept once; a helper both define is
+// renamed where the variant uses it; a kernel in both is an error.
+TEST_F(VariantModules, MergeSharesDeclarationsAndRenamesHelpers) {
+  OwningOpRef<ModuleOp> into = parse(R"mlir(
+    llvm.mlir.global external @tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    llvm.func @__nv_expf(f32) -> f32
+    llvm.func internal @helper() -> i32 {
+      %c = llvm.mlir.constant(1 : i32) : i32
+      llvm.return %c : i32
+    }
+    llvm.func @k() attributes {nvvm.kernel} {
+      %r = llvm.call @helper() : () -> i32
+      llvm.return
+    }
+  )mlir");
+  OwningOpRef<ModuleOp> from = parse(R"mlir(
+    llvm.mlir.global external @tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    llvm.func @__nv_expf(f32) -> f32
+    llvm.func internal @helper() -> i32 {
+      %c = llvm.mlir.constant(2 : i32) : i32
+      llvm.return %c : i32
+    }
+    llvm.func @k_vec() attributes {nvvm.kernel} {
+      %r = llvm.call @helper() : () -> i32
+      llvm.return
+    }
+  )mlir");
+  ASSERT_TRUE(into && from) << diagnostics;
+  ASSERT_TRUE(succeeded(tilec::mergeLoweredVariant(*into, *from)))
+      << diagnostics;
+  SmallVector<std::string> symbols;
+  for (Operation &op : into->getBody()->getOperations())
+    symbols.push_back(
+        cast<SymbolOpInterface>(op).getName().str());
+  EXPECT_EQ(symbols, (SmallVector<std::string>{"tile_smem", "__nv_expf",
+                                               "helper", "k", "helper_variant",
+                                               "k_vec"}));
+  auto vec = into->lookupSymbol<LLVM::LLVMFuncOp>("k_vec");
+  ASSERT_TRUE(vec);
+  bool callsRenamed = false;
+  vec.walk([&](LLVM::CallOp call) {
+    callsRenamed = call.getCallee() == StringRef("helper_variant");
+  });
+  EXPECT_TRUE(callsRenamed);
+
+  OwningOpRef<ModuleOp> clash = parse(R"mlir(
+    llvm.func @k() attributes {nvvm.kernel} {
+      llvm.return
+    }
+  )mlir");
+  ASSERT_TRUE(clash);
+  EXPECT_TRUE(failed(tilec::mergeLoweredVariant(*into, *clash)));
+  EXPECT_NE(diagnostics.find("kernel @k is lowered in two variants"),
             std::string::npos)
       << diagnostics;
 }

@@ -21,9 +21,30 @@
 
 namespace tilec {
 
+/// Which code generator lowers the tiles.
+enum class Codegen {
+  /// The first lowering (docs/codegen.md): one blocked layout per tile,
+  /// data exchanged through shared memory.
+  Simple,
+  /// The layout-driven one (docs/codegen-layouts.md): tilegpu-assign-layouts
+  /// and tilegpu-remove-layout-conversions give every tile a register
+  /// layout, and convert-tile-to-llvm lowers each op in its layouts
+  /// (mma.sync on registers, conversions as planned).
+  Layouts,
+};
+
 struct LoweringOptions {
   /// Compute capability times 10: 80 (portable), 90 (Hopper), 100 (Blackwell).
   unsigned smVersion = 80;
+  Codegen codegen = Codegen::Simple;
+  /// The kernels' views satisfy the vectorize facts (innermost stride 1,
+  /// base address 16-byte aligned, every other stride and the innermost size
+  /// multiples of 16 / element bytes), so the layouts path moves up to 16
+  /// bytes per access without checking them; without it (the generic
+  /// variant) every access is one element. The launcher checks the facts at
+  /// run time and launches such a variant only where they hold
+  /// (docs/codegen-layouts.md, docs/target.md); the simple path ignores it.
+  bool vectorize = false;
 };
 
 /// Appends the passes that take a module of bound tile kernels (every tile

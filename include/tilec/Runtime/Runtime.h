@@ -96,6 +96,44 @@ tilec_status tilec_check_view(const char *kernel, const char *arg,
                               const void *data, size_t element_size, int rank,
                               const int64_t *shape, const int64_t *strides);
 
+/* Whether a view satisfies the vectorize facts a kernel's `_vec` variant is
+ * compiled to assume (docs/target.md, "Kernel variants"): its innermost
+ * stride is 1, `data` is 16-byte aligned, and the innermost size and every
+ * other stride are multiples of 16 / element_size elements. False for an
+ * element size that does not divide 16 and for rank < 1. Generated launchers
+ * launch the `_vec` variant when every view of the call satisfies it. */
+bool tilec_view_is_vectorizable(const void *data, size_t element_size,
+                                int rank, const int64_t *shape,
+                                const int64_t *strides);
+
+/* The descriptor of the kernel that the last successful tilec_launch on the
+ * calling thread launched (for a launcher, which of its variants ran); null
+ * before the first. It points at the caller's descriptor, so it is only as
+ * long-lived as that (generated launchers' descriptors are static). */
+const tilec_kernel *tilec_last_launched(void);
+
+/* Which code of a kernel's image the driver runs on the current context's
+ * device. */
+typedef struct tilec_image_info {
+  /* The target tilec compiled the loaded code for, "sm_90a", read from the
+   * image's tilec_image_target string; "" for an image without it (not made
+   * by tilec). A fatbin's PTX carries its target's name, so JIT compiled
+   * code says "sm_80" with a binary_version of the device. */
+  char target[16];
+  /* CU_FUNC_ATTRIBUTE_BINARY_VERSION: major * 10 + minor of the machine
+   * code that runs (90 for sm_90 and sm_90a). */
+  int binary_version;
+  /* CU_FUNC_ATTRIBUTE_PTX_VERSION: the virtual architecture it was compiled
+   * from, major * 10 + minor. */
+  int ptx_version;
+} tilec_image_info;
+
+/* Loads the kernel into the current context, as tilec_prepare does, and
+ * says which of its image's code the driver picked. Reads device memory
+ * synchronously: not while capturing a CUDA graph. */
+tilec_status tilec_kernel_image_info(const tilec_kernel *kernel,
+                                     tilec_image_info *info);
+
 /* Looks up a driver entry point, so that programs can use the driver without
  * linking libcuda: `symbol` is its base name and `cuda_version` the version
  * of the ABI the caller casts it to, N in cudaTypedefs.h's PFN_<symbol>_vN.

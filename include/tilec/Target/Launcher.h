@@ -26,6 +26,8 @@ class SourceMgr;
 
 namespace tilec {
 
+struct KernelVariant;
+
 struct LauncherArg {
   /// A C identifier: the kernel argument's name in the source when it has
   /// one that is a valid C identifier, else argN.
@@ -36,10 +38,12 @@ struct LauncherArg {
   mlir::Type type;
 };
 
-struct LauncherKernel {
-  std::string name;
-  mlir::Location loc;
-  llvm::SmallVector<LauncherArg> args;
+/// One compiled instance of a kernel (Variants.h) and how it launches.
+struct LauncherImage {
+  /// The entry point: the kernel's name and the variant's suffix.
+  std::string symbol;
+  /// Whether the launcher picks it only for views with the vectorize facts.
+  bool vectorize = false;
   /// From the lowered function; equal for every target of a fatbin. Zero
   /// warps until read from a lowered module.
   unsigned numWarps = 0;
@@ -48,15 +52,27 @@ struct LauncherKernel {
   std::string configTarget;
 };
 
-/// Reads the signatures of the tile kernels of `module`. `sourceMgr`, when
-/// given, recovers argument names from the source text.
-mlir::FailureOr<llvm::SmallVector<LauncherKernel>>
-collectLauncherKernels(mlir::ModuleOp module, llvm::SourceMgr *sourceMgr);
+struct LauncherKernel {
+  std::string name;
+  mlir::Location loc;
+  llvm::SmallVector<LauncherArg> args;
+  /// The generic instance first, then the specialised ones the launcher
+  /// tries before it, most specialised last.
+  llvm::SmallVector<LauncherImage> images;
+};
 
-/// Checks that the lowered `module` (for `targetName`) has each kernel with
-/// the ABI of Pipeline.h and records its launch configuration. Fails when it
-/// differs from one recorded for another target: one launcher serves every
-/// image of a fatbin.
+/// Reads the signatures of the tile kernels of `module`, each with an image
+/// per variant of `variants` it has (hasVariant; the generic variant by
+/// default). `sourceMgr`, when given, recovers argument names from the
+/// source text.
+mlir::FailureOr<llvm::SmallVector<LauncherKernel>>
+collectLauncherKernels(mlir::ModuleOp module, llvm::SourceMgr *sourceMgr,
+                       llvm::ArrayRef<const KernelVariant *> variants = {});
+
+/// Checks that the lowered `module` (for `targetName`) has each kernel's
+/// images with the ABI of Pipeline.h and records their launch
+/// configurations. Fails when one differs from that recorded for another
+/// target: one launcher serves every target of a fatbin.
 mlir::LogicalResult
 readLaunchConfig(mlir::ModuleOp module, llvm::StringRef targetName,
                  llvm::MutableArrayRef<LauncherKernel> kernels);

@@ -91,7 +91,9 @@ mlir::LogicalResult checkResources(mlir::ModuleOp module,
 void registerTargetTranslations(mlir::DialectRegistry &registry);
 
 /// Translates a module in the LLVM and NVVM dialects to LLVM IR for
-/// `target`, links the libdevice functions it calls, and optimizes it at O3.
+/// `target`, adds the string @tilec_image_target holding the target's name
+/// (which the runtime reads back: tilec_kernel_image_info), links the
+/// libdevice functions it calls, and optimizes it at O3.
 /// Diagnostics are reported at `module`'s location.
 std::unique_ptr<llvm::Module> translateToLLVMIR(mlir::Operation *module,
                                                 llvm::LLVMContext &llvmContext,

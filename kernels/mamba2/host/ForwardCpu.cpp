@@ -1,10 +1,15 @@
 //===- ForwardCpu.cpp - the Mamba-2 forward pass in the interpreter -------===//
 //
-// Compiles the three kernels from their embedded text (parse, tile-bind-params
+// Compiles the kernels from their embedded text (parse, tile-bind-params
 // with the chunk and tile sizes, Executable::compile), once per configuration,
-// and runs them in order on host buffers:
-//   chunk_cumsum -> G;  fwd_pass_state -> per-chunk states, final state;
-//   compute_out -> y.
+// and runs them in order on host buffers, in the structure the options ask
+// for (docs/mamba2.md):
+//   four kernels (default): chunk_cumsum -> dt_chunks (dt transformed), G;
+//     chunk_state -> each chunk's own state; state_passing -> per-chunk
+//     states, final state; compute_out -> y;
+//   three kernels: chunk_cumsum -> dt_chunks, G; fwd_pass_state -> per-chunk
+//     states, final state; compute_out -> y.
+// The decode step's state_update kernel is compiled and run the same way.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +18,7 @@
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Interpreter/Interpreter.h"
 #include "tilec/Mamba2/Mamba2.h"
+#include "tilec/Mamba2/StateUpdate.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
@@ -37,7 +43,8 @@ namespace interp = tilec::interp;
 namespace {
 
 struct Kernels {
-  std::unique_ptr<interp::Executable> chunkCumsum, fwdPassState, computeOut;
+  std::unique_ptr<interp::Executable> chunkCumsum, chunkState, statePassing,
+      fwdPassState, computeOut;
 };
 
 /// The tile sizes the CPU uses where the caller leaves them to it: large
@@ -53,6 +60,11 @@ TileConfig chooseTiles(const Problem &p, TileConfig tiles) {
   pick(tiles.blockN, p.dstate, 128);
   pick(tiles.blockM, p.chunk, 64);
   pick(tiles.blockK, p.chunk, 64);
+  pick(tiles.chunkStateBlockP, p.headdim, 64);
+  pick(tiles.chunkStateBlockN, p.dstate, 128);
+  pick(tiles.chunkStateBlockK, p.chunk, 64);
+  pick(tiles.statePassingBlockP, p.headdim, 64);
+  pick(tiles.statePassingBlockN, p.dstate, 128);
   return tiles;
 }
 
@@ -60,11 +72,22 @@ std::string binding(const char *name, int64_t value) {
   return std::string(name) + "=" + std::to_string(value);
 }
 
-/// Parses kernel `name` from its embedded text, binds `params` and compiles
-/// it for the interpreter.
+/// The line of chunk_cumsum.mlir that sets dt's element type, and what an
+/// instance for `dtype` makes of it (as kernels/mamba2/CMakeLists.txt does
+/// for the GPU).
+constexpr const char *kDtElementLine = "\n!DtElement = f32\n";
+
+std::string dtElementLine(DType dtype) {
+  return std::string("\n!DtElement = ") + dtypeName(dtype) + "\n";
+}
+
+/// Parses kernel `name` from its embedded text (with `rewrite` applied: a
+/// line of the text and its replacement, for an element-type instance),
+/// binds `params` and compiles it for the interpreter.
 Status compileKernel(const char *name, const std::vector<std::string> &params,
-                     std::unique_ptr<interp::Executable> &executable) {
-  // The dialects the three kernels use.
+                     std::unique_ptr<interp::Executable> &executable,
+                     std::pair<std::string, std::string> rewrite = {}) {
+  // The dialects the kernels use.
   DialectRegistry registry;
   registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect>();
@@ -80,9 +103,17 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
                          (diagnostics.empty() ? "" : "\n" + diagnostics));
   };
 
-  const char *text = tilec::mamba2::detail::kernelSource(name);
-  if (!text)
+  const char *embedded = tilec::mamba2::detail::kernelSource(name);
+  if (!embedded)
     return fail("not embedded in the library");
+  std::string text = embedded;
+  if (!rewrite.first.empty() && rewrite.first != rewrite.second) {
+    const size_t at = text.find(rewrite.first);
+    if (at == std::string::npos)
+      return fail("has no line '" + rewrite.first.substr(1) +
+                  "' for its element-type instance");
+    text.replace(at, rewrite.first.size(), rewrite.second);
+  }
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
       text, ParserConfig(&context), std::string(name) + ".mlir");
   if (!module)
@@ -103,22 +134,48 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
   return Status::success();
 }
 
-/// The compiled kernels for a chunk size and tile sizes, compiled on first
-/// use and kept for the life of the process.
-Status getKernels(const Problem &p, const TileConfig &t,
+/// The compiled kernels for a chunk size, tile sizes and dt's dtype,
+/// compiled on first use and kept for the life of the process.
+Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
                   const Kernels *&kernels) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<Kernels>> cache;
-  std::vector<int64_t> key = {p.chunk,  t.blockH, t.blockP,
-                              t.blockN, t.blockM, t.blockK};
+  std::vector<int64_t> key = {p.chunk,
+                              t.blockH,
+                              t.blockP,
+                              t.blockN,
+                              t.blockM,
+                              t.blockK,
+                              t.chunkStateBlockP,
+                              t.chunkStateBlockN,
+                              t.chunkStateBlockK,
+                              t.statePassingBlockP,
+                              t.statePassingBlockN,
+                              int64_t(dtDType)};
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Kernels> &entry = cache[key];
   if (!entry) {
     auto compiled = std::make_unique<Kernels>();
     std::string chunk = binding("CHUNK", p.chunk);
-    if (Status s = compileKernel("chunk_cumsum",
-                                 {chunk, binding("BLOCK_H", t.blockH)},
-                                 compiled->chunkCumsum);
+    if (Status s = compileKernel(
+            "chunk_cumsum", {chunk, binding("BLOCK_H", t.blockH)},
+            compiled->chunkCumsum,
+            {kDtElementLine, dtElementLine(dtDType)});
+        !s)
+      return s;
+    if (Status s = compileKernel(
+            "chunk_state",
+            {chunk, binding("BLOCK_P", t.chunkStateBlockP),
+             binding("BLOCK_N", t.chunkStateBlockN),
+             binding("BLOCK_K", t.chunkStateBlockK)},
+            compiled->chunkState);
+        !s)
+      return s;
+    if (Status s = compileKernel(
+            "state_passing",
+            {chunk, binding("BLOCK_P", t.statePassingBlockP),
+             binding("BLOCK_N", t.statePassingBlockN)},
+            compiled->statePassing);
         !s)
       return s;
     if (Status s = compileKernel("fwd_pass_state",
@@ -178,17 +235,26 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     return s;
   if (Status s = validateTileConfig(p, options.tiles); !s)
     return s;
+  if (Status s = validateStructure(options.structure); !s)
+    return s;
   const TileConfig t = chooseTiles(p, options.tiles);
   const Kernels *kernels = nullptr;
-  if (Status s = getKernels(p, t, kernels); !s)
+  if (Status s = getKernels(p, t, in.dt.dtype, kernels); !s)
     return s;
 
   const int64_t nchunks = p.numChunks();
-  std::vector<float> gBuffer, statesBuffer, finalBuffer;
+  std::vector<float> dtChunksBuffer, gBuffer, statesBuffer, localBuffer,
+      finalBuffer;
+  interp::HostView dtChunks =
+      hostView(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
   interp::HostView g =
       hostView(gBuffer, {p.batch, p.heads, nchunks, p.chunk});
-  interp::HostView states = hostView(
-      statesBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  // The states entering each chunk: the caller's when asked for.
+  interp::HostView states =
+      out.chunkStates
+          ? hostView(*out.chunkStates)
+          : hostView(statesBuffer,
+                     {p.batch, nchunks, p.heads, p.headdim, p.dstate});
   interp::HostView finalState =
       out.finalState
           ? hostView(*out.finalState)
@@ -197,26 +263,170 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
   // still needs one of the right rank and dtype.
   interp::HostView init =
       in.initialState ? hostView(*in.initialState) : finalState;
-  interp::HostView x = hostView(in.x), dt = hostView(in.dt),
-                   B = hostView(in.B);
+  interp::HostView x = hostView(in.x), B = hostView(in.B);
+  // Absent options as the kernels take them: an empty dt bias reads as
+  // zeros; an absent z is not read (x stands in, of its rank and dtype).
+  interp::HostView dtBias;
+  dtBias.shape = {0};
+  dtBias.strides = {1};
+  if (in.dtBias)
+    dtBias = hostView(*in.dtBias);
+  const interp::HostView z = in.z ? hostView(*in.z) : x;
+  // D per head is D per channel with stride 0 along headdim.
+  interp::HostView D = hostView(in.D);
+  if (D.shape.size() == 1) {
+    D.shape = {p.heads, p.headdim};
+    D.strides = {D.strides[0], 0};
+  }
+  // compute_out writes one of y (f32) and y_bf16; the other is an empty
+  // view it does not touch.
+  const bool yBf16 = out.y.dtype == DType::BF16;
+  const interp::HostView y = hostView(out.y);
+  interp::HostView yUnused = y;
+  yUnused.data = nullptr;
+  yUnused.dtype = yBf16 ? interp::DType::F32 : interp::DType::BF16;
+  yUnused.shape = {0, 0, 0, 0};
 
   const LaunchGrids grids = computeLaunchGrids(p, t);
   const unsigned threads = options.numThreads;
 
+  auto flag = [](bool on) { return interp::Scalar(int64_t(on ? 1 : 0)); };
   if (Status s = run("chunk_cumsum", *kernels->chunkCumsum,
-                     {dt, hostView(in.A), g},
+                     {hostView(in.dt), hostView(in.A), dtBias,
+                      flag(in.dtSoftplus),
+                      interp::Scalar(double(in.dtLimit.low)),
+                      interp::Scalar(double(in.dtLimit.high)), dtChunks, g},
                      {grids.chunkCumsum}, threads);
       !s)
     return s;
-  if (Status s = run("fwd_pass_state", *kernels->fwdPassState,
-                     {x, B, dt, g, init,
-                      interp::Scalar(int64_t(in.initialState ? 1 : 0)), states,
-                      finalState},
-                     {grids.fwdPassState}, threads);
-      !s)
-    return s;
+  const interp::Scalar hasInit = flag(bool(in.initialState));
+  if (options.structure == ForwardStructure::ThreeKernels) {
+    if (Status s = run("fwd_pass_state", *kernels->fwdPassState,
+                       {x, B, dtChunks, g, init, hasInit, states, finalState},
+                       {grids.fwdPassState}, threads);
+        !s)
+      return s;
+  } else {
+    interp::HostView local = hostView(
+        localBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+    if (Status s = run("chunk_state", *kernels->chunkState,
+                       {x, B, dtChunks, g, local}, {grids.chunkState},
+                       threads);
+        !s)
+      return s;
+    if (Status s = run("state_passing", *kernels->statePassing,
+                       {local, g, init, hasInit, states, finalState},
+                       {grids.statePassing}, threads);
+        !s)
+      return s;
+  }
   return run("compute_out", *kernels->computeOut,
-             {x, B, hostView(in.C), dt, g, hostView(in.D), states,
-              hostView(out.y)},
+             {x, B, hostView(in.C), dtChunks, g, D, z, flag(bool(in.z)),
+              states, yBf16 ? yUnused : y, yBf16 ? y : yUnused,
+              flag(yBf16)},
              {grids.computeOut}, threads);
+}
+
+//===----------------------------------------------------------------------===//
+// The decode step (StateUpdate.h)
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The compiled state_update kernel for a tile configuration, compiled on
+/// first use and kept for the life of the process.
+Status getStateUpdateKernel(const StateUpdateTiles &t,
+                            const interp::Executable *&kernel) {
+  static std::mutex mutex;
+  static std::map<std::pair<int64_t, int64_t>,
+                  std::unique_ptr<interp::Executable>>
+      cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  std::unique_ptr<interp::Executable> &entry = cache[{t.blockP, t.blockN}];
+  if (!entry)
+    if (Status s = compileKernel("state_update",
+                                 {binding("BLOCK_P", t.blockP),
+                                  binding("BLOCK_N", t.blockN)},
+                                 entry);
+        !s)
+      return s;
+  kernel = entry.get();
+  return Status::success();
+}
+
+/// `t` restricted to `count` rows of its first dimension, rows first,
+/// first + step, ...
+interp::HostView rowsView(const Tensor &t, int64_t first, int64_t count,
+                          int64_t step = 1) {
+  interp::HostView view = hostView(t);
+  view.data = static_cast<char *>(t.data) +
+              first * t.strides[0] * int64_t(dtypeSize(t.dtype));
+  view.shape[0] = count;
+  view.strides[0] *= step;
+  return view;
+}
+
+} // namespace
+
+Status tilec::mamba2::stateUpdateCpu(const DecodeProblem &p,
+                                     const StateUpdateArgs &args,
+                                     const StateUpdateCpuOptions &options) {
+  if (Status s = validateStateUpdate(p, args); !s)
+    return s;
+  StateUpdateTiles t = options.tiles;
+  for (auto [name, value] :
+       {std::pair{"blockP", t.blockP}, {"blockN", t.blockN}})
+    if (value != 0 && !llvm::isPowerOf2_64(uint64_t(value)))
+      return Status::error(std::string("tile config: ") + name + " is " +
+                           std::to_string(value) +
+                           "; it must be 0 (chosen) or a power of two");
+  // As for the forward: large tiles, the interpreter's cost being per op.
+  if (!t.blockP)
+    t.blockP = std::min<int64_t>(llvm::PowerOf2Ceil(p.headdim), 64);
+  if (!t.blockN)
+    t.blockN = std::min<int64_t>(llvm::PowerOf2Ceil(p.dstate), 128);
+  const interp::Executable *kernel = nullptr;
+  if (Status s = getStateUpdateKernel(t, kernel); !s)
+    return s;
+
+  // Absent optional tensors: the kernel does not read their views, which
+  // still need the right rank and dtype.
+  const interp::HostView dtBias =
+      args.dtBias ? hostView(*args.dtBias) : hostView(args.A);
+  interp::HostView D = hostView(args.D ? *args.D : args.dt);
+  if (args.D && args.D->shape.size() == 1) {
+    // A D per head is the (heads, headdim) view that repeats it.
+    D.shape = {p.heads, p.headdim};
+    D.strides = {args.D->strides[0], 0};
+  }
+  const int64_t numP = p.headdim / t.blockP + (p.headdim % t.blockP != 0);
+  for (const StateUpdateRun &launch : stateUpdateRuns(p, args)) {
+    auto entries = [&](const Tensor &tensor) {
+      return rowsView(tensor, launch.firstEntry, launch.count);
+    };
+    const interp::HostView x = entries(args.x);
+    std::vector<interp::KernelArg> kernelArgs = {
+        launch.padding ? hostView(args.state)
+                       : rowsView(args.state, launch.firstRow, launch.count,
+                                  launch.rowStep),
+        x,
+        entries(args.dt),
+        dtBias,
+        hostView(args.A),
+        entries(args.B),
+        entries(args.C),
+        D,
+        args.z ? entries(*args.z) : x,
+        entries(args.y),
+        interp::Scalar(int64_t(launch.padding ? 0 : 1)),
+        interp::Scalar(int64_t(args.dtBias ? 1 : 0)),
+        interp::Scalar(int64_t(args.dtSoftplus ? 1 : 0)),
+        interp::Scalar(int64_t(args.D ? 1 : 0)),
+        interp::Scalar(int64_t(args.z ? 1 : 0))};
+    if (Status s = run("state_update", *kernel, kernelArgs,
+                        {{numP, p.heads, launch.count}}, options.numThreads);
+        !s)
+      return s;
+  }
+  return Status::success();
 }

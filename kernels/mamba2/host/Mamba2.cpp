@@ -7,8 +7,10 @@
 
 #include "tilec/Mamba2/Mamba2.h"
 
-#include <limits>
+#include "TensorChecks.h"
 
+#include <cmath>
+#include <limits>
 #include <sstream>
 
 using namespace tilec::mamba2;
@@ -70,14 +72,17 @@ std::string formatShape(const std::vector<int64_t> &shape) {
 /// would be written to one address.
 Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
                    const std::vector<int64_t> &shape, const char *layout,
-                   bool output) {
+                   bool output, const char *supported = nullptr) {
   // Built only for an error: a valid call allocates no message.
   auto what = [&] { return std::string(name) + " " + layout; };
   if (!tensor.data)
     return Status::error(what() + ": the data pointer is null");
   if (tensor.dtype != dtype)
     return Status::error(what() + " is " + dtypeName(tensor.dtype) +
-                         "; only " + dtypeName(dtype) + " is supported");
+                         "; only " +
+                         (supported ? std::string(supported)
+                                    : std::string(dtypeName(dtype)) + " is") +
+                         " supported");
   if (tensor.shape.size() != shape.size())
     return Status::error(what() + " has rank " +
                          std::to_string(tensor.shape.size()) + ", not " +
@@ -141,21 +146,51 @@ Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
   };
   const Check checks[] = {
       {"x", in.x, DType::BF16, tokens4, "(batch, seqlen, heads, headdim)"},
-      {"dt", in.dt, DType::F32, {p.batch, p.seqlen, p.heads},
+      // dt in any of the dtypes (chunk_cumsum has an instance for each).
+      {"dt", in.dt, in.dt.dtype, {p.batch, p.seqlen, p.heads},
        "(batch, seqlen, heads)"},
       {"A", in.A, DType::F32, {p.heads}, "(heads)"},
       {"B", in.B, DType::BF16, groups4, "(batch, seqlen, groups, dstate)"},
-      {"C", in.C, DType::BF16, groups4, "(batch, seqlen, groups, dstate)"},
-      {"D", in.D, DType::F32, {p.heads}, "(heads)"}};
+      {"C", in.C, DType::BF16, groups4, "(batch, seqlen, groups, dstate)"}};
   for (const Check &check : checks)
     if (Status status = checkTensor(check.name, check.tensor, check.dtype,
                                     check.shape, check.layout, false);
         !status)
       return status;
+  // D per head or per channel: its rank says which.
+  const bool dPerChannel = in.D.shape.size() == 2;
+  if (Status status = checkTensor(
+          "D", in.D, DType::F32,
+          dPerChannel ? std::vector<int64_t>{p.heads, p.headdim}
+                      : std::vector<int64_t>{p.heads},
+          dPerChannel ? "(heads, headdim)" : "(heads) or (heads, headdim)",
+          false);
+      !status)
+    return status;
   if (in.initialState)
-    return checkTensor("initial state", *in.initialState, DType::F32,
-                       {p.batch, p.heads, p.headdim, p.dstate},
-                       "(batch, heads, headdim, dstate)", false);
+    if (Status status = checkTensor("initial state", *in.initialState,
+                                    DType::F32,
+                                    {p.batch, p.heads, p.headdim, p.dstate},
+                                    "(batch, heads, headdim, dstate)", false);
+        !status)
+      return status;
+  if (in.dtBias)
+    if (Status status = checkTensor("dt bias", *in.dtBias, DType::F32,
+                                    {p.heads}, "(heads)", false);
+        !status)
+      return status;
+  if (in.z)
+    if (Status status = checkTensor("z", *in.z, DType::BF16, tokens4,
+                                    "(batch, seqlen, heads, headdim)", false);
+        !status)
+      return status;
+  const DtLimit &limit = in.dtLimit;
+  if (std::isnan(limit.low) || std::isnan(limit.high) ||
+      limit.low > limit.high)
+    return Status::error("dt limit: (" + std::to_string(limit.low) + ", " +
+                         std::to_string(limit.high) +
+                         ") is not an interval: it needs low <= high and no "
+                         "NaN");
   return Status::success();
 }
 
@@ -163,36 +198,63 @@ Status tilec::mamba2::validate(const Problem &p, const Inputs &in,
                                const Outputs &out) {
   if (Status status = validateInputs(p, in); !status)
     return status;
-  if (Status status = checkTensor("y", out.y, DType::F32,
-                                  {p.batch, p.seqlen, p.heads, p.headdim},
-                                  "(batch, seqlen, heads, headdim)", true);
+  // y in f32 or, rounded once by the kernel, in bf16.
+  if (Status status = checkTensor(
+          "y", out.y, out.y.dtype == DType::BF16 ? DType::BF16 : DType::F32,
+          {p.batch, p.seqlen, p.heads, p.headdim},
+          "(batch, seqlen, heads, headdim)", true, "f32 and bf16 are");
       !status)
     return status;
   if (out.finalState)
-    return checkTensor("final state", *out.finalState, DType::F32,
-                       {p.batch, p.heads, p.headdim, p.dstate},
-                       "(batch, heads, headdim, dstate)", true);
+    if (Status status = checkTensor("final state", *out.finalState,
+                                    DType::F32,
+                                    {p.batch, p.heads, p.headdim, p.dstate},
+                                    "(batch, heads, headdim, dstate)", true);
+        !status)
+      return status;
+  if (out.chunkStates)
+    return checkTensor(
+        "chunk states", *out.chunkStates, DType::F32,
+        {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate},
+        "(batch, nchunks, heads, headdim, dstate)", true);
   return Status::success();
 }
 
 Status tilec::mamba2::validateTileConfig(const Problem &p,
                                          const TileConfig &config) {
   const std::pair<const char *, int64_t> sizes[] = {
-      {"blockH", config.blockH}, {"blockP", config.blockP},
-      {"blockN", config.blockN}, {"blockM", config.blockM},
-      {"blockK", config.blockK}};
+      {"blockH", config.blockH},
+      {"blockP", config.blockP},
+      {"blockN", config.blockN},
+      {"blockM", config.blockM},
+      {"blockK", config.blockK},
+      {"chunkStateBlockK", config.chunkStateBlockK},
+      {"chunkStateBlockP", config.chunkStateBlockP},
+      {"chunkStateBlockN", config.chunkStateBlockN},
+      {"statePassingBlockP", config.statePassingBlockP},
+      {"statePassingBlockN", config.statePassingBlockN}};
   for (auto [name, value] : sizes)
     if (value != 0 && !isPowerOfTwo(value))
       return Status::error(std::string("tile config: ") + name + " is " +
                            std::to_string(value) +
                            "; it must be 0 (chosen) or a power of two");
-  for (auto [name, value] : {sizes[3], sizes[4]})
+  for (auto [name, value] : {sizes[3], sizes[4], sizes[5]})
     if (value > p.chunk)
       return Status::error(std::string("tile config: ") + name + " (" +
                            std::to_string(value) +
                            ") must divide the chunk (" +
                            std::to_string(p.chunk) + ")");
   return Status::success();
+}
+
+Status tilec::mamba2::validateStructure(ForwardStructure structure) {
+  if (structure == ForwardStructure::FourKernels ||
+      structure == ForwardStructure::ThreeKernels)
+    return Status::success();
+  return Status::error("options: structure is " +
+                       std::to_string(static_cast<int>(structure)) +
+                       "; it must be ForwardStructure::FourKernels or "
+                       "ForwardStructure::ThreeKernels");
 }
 
 LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
@@ -208,12 +270,29 @@ LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
                ? std::numeric_limits<int64_t>::max()
                : result;
   };
+  // The blockP x blockN tiles that cover one head's headdim x dstate state.
+  auto stateTiles = [&](int64_t blockP, int64_t blockN) {
+    return product(ceilDiv(p.headdim, blockP), ceilDiv(p.dstate, blockN));
+  };
   const int64_t numP = ceilDiv(p.headdim, tiles.blockP);
-  const int64_t numN = ceilDiv(p.dstate, tiles.blockN);
   LaunchGrids grids;
   grids.chunkCumsum = {p.numChunks(), p.batch, ceilDiv(p.heads, tiles.blockH)};
-  grids.fwdPassState = {product(numP, numN), p.heads, p.batch};
+  grids.chunkState = {
+      product(p.numChunks(),
+              stateTiles(tiles.chunkStateBlockP, tiles.chunkStateBlockN)),
+      p.heads, p.batch};
+  grids.statePassing = {
+      stateTiles(tiles.statePassingBlockP, tiles.statePassingBlockN), p.heads,
+      p.batch};
+  grids.fwdPassState = {stateTiles(tiles.blockP, tiles.blockN), p.heads,
+                        p.batch};
   grids.computeOut = {product(ceilDiv(p.seqlen, tiles.blockM), numP), p.heads,
                       p.batch};
   return grids;
+}
+
+Status tilec::mamba2::detail::checkTensorArgument(
+    const char *name, const Tensor &tensor, DType dtype,
+    const std::vector<int64_t> &shape, const char *layout, bool output) {
+  return checkTensor(name, tensor, dtype, shape, layout, output);
 }

@@ -14,7 +14,7 @@ using namespace tilec::mamba2;
 
 namespace {
 
-/// Element `index` of a validated host tensor (f32 or bf16) as a double.
+/// Element `index` of a validated host tensor as a double.
 double element(const Tensor &tensor, std::initializer_list<int64_t> index) {
   int64_t offset = 0;
   size_t d = 0;
@@ -22,10 +22,20 @@ double element(const Tensor &tensor, std::initializer_list<int64_t> index) {
     offset += i * tensor.strides[d++];
   if (tensor.dtype == DType::BF16)
     return fromBF16(static_cast<const uint16_t *>(tensor.data)[offset]);
+  if (tensor.dtype == DType::F16)
+    return fromF16(static_cast<const uint16_t *>(tensor.data)[offset]);
   return static_cast<const float *>(tensor.data)[offset];
 }
 
 } // namespace
+
+double tilec::mamba2::transformDt(double dt, double bias, bool softplus,
+                                  const DtLimit &limit) {
+  double v = dt + bias;
+  if (softplus && v <= 20.0)
+    v = std::log1p(std::exp(v));
+  return std::min(std::max(v, double(limit.low)), double(limit.high));
+}
 
 Status tilec::mamba2::referenceForward(const Problem &p, const Inputs &in,
                                        ReferenceResult &result) {
@@ -51,9 +61,15 @@ Status tilec::mamba2::referenceForward(const Problem &p, const Inputs &in,
             state[i * N + j] = element(*in.initialState, {bi, h, i, j});
             squares[i * N + j] = state[i * N + j] * state[i * N + j];
           }
-      const double a = element(in.A, {h}), d = element(in.D, {h});
+      const double a = element(in.A, {h});
+      const double bias = in.dtBias ? element(*in.dtBias, {h}) : 0.0;
+      const bool dPerChannel = in.D.shape.size() == 2;
+      std::vector<double> d(P);
+      for (int64_t i = 0; i < P; ++i)
+        d[i] = dPerChannel ? element(in.D, {h, i}) : element(in.D, {h});
       for (int64_t t = 0; t < p.seqlen; ++t) {
-        const double dt = element(in.dt, {bi, t, h});
+        const double dt = transformDt(element(in.dt, {bi, t, h}), bias,
+                                      in.dtSoftplus, in.dtLimit);
         const double decay = std::exp(a * dt);
         for (int64_t i = 0; i < P; ++i)
           x[i] = element(in.x, {bi, t, h, i});
@@ -72,8 +88,14 @@ Status tilec::mamba2::referenceForward(const Problem &p, const Inputs &in,
             acc += row[j] * c[j];
             accSquares += rowSquares[j] * c[j] * c[j];
           }
-          result.y[row0 + i] = acc + d * x[i];
-          result.yScale[row0 + i] = std::sqrt(accSquares);
+          // The gate silu(z) = z / (1 + exp(-z)) scales every term.
+          double gate = 1.0;
+          if (in.z) {
+            const double zi = element(*in.z, {bi, t, h, i});
+            gate = zi / (1.0 + std::exp(-zi));
+          }
+          result.y[row0 + i] = (acc + d[i] * x[i]) * gate;
+          result.yScale[row0 + i] = std::sqrt(accSquares) * std::fabs(gate);
         }
       }
     }
@@ -146,9 +168,11 @@ void drawBlocks(uint64_t seed, uint64_t tensor, int64_t count, Draw draw) {
 
 } // namespace
 
-HostProblem HostProblem::random(const Problem &p, uint64_t seed) {
+HostProblem HostProblem::random(const Problem &p, uint64_t seed,
+                                const HostFeatures &features) {
   HostProblem data;
   data.problem = p;
+  data.features = features;
   auto slow = [](int64_t head) { return head % 2 == 0; };
   auto logUniform = [](std::mt19937_64 &rng, double low, double high) {
     std::uniform_real_distribution<double> u(std::log(low), std::log(high));
@@ -187,6 +211,47 @@ HostProblem HostProblem::random(const Problem &p, uint64_t seed) {
       data.D[h] = skip(rng);
     }
   });
+  // The options' inputs come from generators of their own (tensors 6 to
+  // 9), so the inputs above do not depend on which options are on.
+  if (features.dPerChannel) {
+    data.D.resize(p.heads * p.headdim);
+    drawBlocks(seed, 6, data.D.size(),
+               [&](std::mt19937_64 &rng, int64_t begin, int64_t end) {
+                 std::uniform_real_distribution<float> skip(0.5f, 1.5f);
+                 for (int64_t i = begin; i < end; ++i)
+                   data.D[i] = skip(rng);
+               });
+  }
+  if (features.dtBias) {
+    data.dtBias.resize(p.heads);
+    drawBlocks(seed, 7, 1, [&](std::mt19937_64 &rng, int64_t, int64_t) {
+      const float spread = features.dtSoftplus ? 1.0f : 0.01f;
+      std::uniform_real_distribution<float> bias(-spread, spread);
+      for (int64_t h = 0; h < p.heads; ++h)
+        data.dtBias[h] = bias(rng);
+    });
+  }
+  // The raw dt whose transformation is the step drawn above: the inverse
+  // softplus log(expm1(dt)), less the bias.
+  for (size_t i = 0; i < data.dt.size(); ++i) {
+    double raw = data.dt[i];
+    if (features.dtSoftplus)
+      raw = std::log(std::expm1(raw));
+    if (features.dtBias)
+      raw -= data.dtBias[i % p.heads];
+    data.dt[i] = static_cast<float>(raw);
+  }
+  // A 16-bit dt: its values, and dt holds them as f32 (what the pass reads).
+  if (features.dtDType != DType::F32) {
+    data.dtHalf.resize(data.dt.size());
+    for (size_t i = 0; i < data.dt.size(); ++i) {
+      const bool bf16 = features.dtDType == DType::BF16;
+      data.dtHalf[i] = bf16 ? toBF16(data.dt[i]) : toF16(data.dt[i]);
+      data.dt[i] = bf16 ? fromBF16(data.dtHalf[i]) : fromF16(data.dtHalf[i]);
+    }
+  }
+  if (features.z)
+    bf16Normal(data.z, 8, tokens * p.heads * p.headdim);
   data.initialState.resize(p.batch * p.heads * p.headdim * p.dstate);
   drawBlocks(seed, 5, data.initialState.size(),
              [&](std::mt19937_64 &rng, int64_t begin, int64_t end) {
@@ -194,7 +259,10 @@ HostProblem HostProblem::random(const Problem &p, uint64_t seed) {
                for (int64_t i = begin; i < end; ++i)
                  data.initialState[i] = normal(rng);
              });
-  data.y.resize(tokens * p.heads * p.headdim);
+  if (features.yBf16)
+    data.yBf16.resize(tokens * p.heads * p.headdim);
+  else
+    data.y.resize(tokens * p.heads * p.headdim);
   data.finalState.resize(data.initialState.size());
   return data;
 }
@@ -204,26 +272,41 @@ Inputs HostProblem::inputs(bool withInitialState) {
   Inputs in;
   in.x = Tensor::contiguous(x.data(), DType::BF16,
                             {p.batch, p.seqlen, p.heads, p.headdim});
-  in.dt = Tensor::contiguous(dt.data(), DType::F32,
-                             {p.batch, p.seqlen, p.heads});
+  in.dt = features.dtDType == DType::F32
+              ? Tensor::contiguous(dt.data(), DType::F32,
+                                   {p.batch, p.seqlen, p.heads})
+              : Tensor::contiguous(dtHalf.data(), features.dtDType,
+                                   {p.batch, p.seqlen, p.heads});
   in.A = Tensor::contiguous(A.data(), DType::F32, {p.heads});
   in.B = Tensor::contiguous(B.data(), DType::BF16,
                             {p.batch, p.seqlen, p.groups, p.dstate});
   in.C = Tensor::contiguous(C.data(), DType::BF16,
                             {p.batch, p.seqlen, p.groups, p.dstate});
-  in.D = Tensor::contiguous(D.data(), DType::F32, {p.heads});
+  in.D = features.dPerChannel
+             ? Tensor::contiguous(D.data(), DType::F32, {p.heads, p.headdim})
+             : Tensor::contiguous(D.data(), DType::F32, {p.heads});
   if (withInitialState)
     in.initialState =
         Tensor::contiguous(initialState.data(), DType::F32,
                            {p.batch, p.heads, p.headdim, p.dstate});
+  if (features.dtBias)
+    in.dtBias = Tensor::contiguous(dtBias.data(), DType::F32, {p.heads});
+  in.dtSoftplus = features.dtSoftplus;
+  in.dtLimit = features.dtLimit;
+  if (features.z)
+    in.z = Tensor::contiguous(z.data(), DType::BF16,
+                              {p.batch, p.seqlen, p.heads, p.headdim});
   return in;
 }
 
 Outputs HostProblem::outputs() {
   const Problem &p = problem;
   Outputs out;
-  out.y = Tensor::contiguous(y.data(), DType::F32,
-                             {p.batch, p.seqlen, p.heads, p.headdim});
+  out.y = features.yBf16
+              ? Tensor::contiguous(yBf16.data(), DType::BF16,
+                                   {p.batch, p.seqlen, p.heads, p.headdim})
+              : Tensor::contiguous(y.data(), DType::F32,
+                                   {p.batch, p.seqlen, p.heads, p.headdim});
   out.finalState = Tensor::contiguous(finalState.data(), DType::F32,
                                       {p.batch, p.heads, p.headdim, p.dstate});
   return out;
@@ -231,6 +314,17 @@ Outputs HostProblem::outputs() {
 
 void HostProblem::poisonOutputs() {
   std::fill(y.begin(), y.end(), std::numeric_limits<float>::quiet_NaN());
+  std::fill(yBf16.begin(), yBf16.end(),
+            toBF16(std::numeric_limits<float>::quiet_NaN()));
   std::fill(finalState.begin(), finalState.end(),
             std::numeric_limits<float>::quiet_NaN());
+}
+
+std::vector<float> HostProblem::yValues() const {
+  if (!features.yBf16)
+    return y;
+  std::vector<float> values(yBf16.size());
+  for (size_t i = 0; i < yBf16.size(); ++i)
+    values[i] = fromBF16(yBf16[i]);
+  return values;
 }

@@ -20,6 +20,9 @@ import struct
 import subprocess
 import sys
 
+# The image flag of an arch-specific cubin (sm_90a: "sm=90a" for fatbinary).
+ARCH_SPECIFIC = 0x100000
+
 
 def images(data):
     magic, _, header, size = struct.unpack_from("<IHHQ", data, 0)
@@ -29,8 +32,10 @@ def images(data):
     while offset < end:
         kind, _, image_header, padded = struct.unpack_from("<HHIQ", data, offset)
         compressed, _, _, arch = struct.unpack_from("<IIII", data, offset + 16)
+        flags = struct.unpack_from("<Q", data, offset + 40)[0]
+        name = "sm_%d%s" % (arch, "a" if flags & ARCH_SPECIFIC else "")
         start = offset + image_header
-        yield kind, arch, data[start:start + (compressed or padded)]
+        yield kind, name, data[start:start + (compressed or padded)]
         offset = start + padded
 
 
@@ -57,12 +62,12 @@ def main():
     data = open(sys.argv[1], "rb").read()
     for kind, arch, payload in images(data):
         if kind == 2:
-            print("elf sm_%d kernels: %s" % (arch, kernels(payload)))
+            print("elf %s kernels: %s" % (arch, kernels(payload)))
         elif kind == 1:
             names = re.findall(r"\.entry\s+([A-Za-z_$][\w$]*)", ptx_text(payload))
-            print("ptx sm_%d entries: %s" % (arch, " ".join(names)))
+            print("ptx %s entries: %s" % (arch, " ".join(names)))
         else:
-            print("kind %d sm_%d" % (kind, arch))
+            print("kind %d %s" % (kind, arch))
 
 
 main()

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Forward.h"
+#include "CApiSupport.h"
 
 #include "tilec/Mamba2/tilec_mamba2.h"
 
@@ -18,6 +19,16 @@ using namespace tilec::mamba2;
 namespace {
 
 thread_local std::string lastError;
+
+/// Both forward functions: tilec_mamba2_forward is this with no options.
+int forwardWithOptions(
+    const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
+    const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
+    const tilec_mamba2_options *options, void *workspace,
+    size_t workspace_bytes, void *stream);
 
 int fail(tilec_mamba2_status code, std::string message) {
   lastError = std::move(message);
@@ -78,6 +89,16 @@ tilec_mamba2_status toTensor(const char *name, const tilec_mamba2_tensor *t,
 
 } // namespace
 
+int gpu::failCall(tilec_mamba2_status code, std::string message) {
+  return fail(code, std::move(message));
+}
+
+tilec_mamba2_status gpu::fromDescriptor(const char *name,
+                                        const tilec_mamba2_tensor *t,
+                                        Tensor &out, std::string &message) {
+  return toTensor(name, t, out, message);
+}
+
 extern "C" {
 
 const char *tilec_mamba2_status_name(int status) {
@@ -130,7 +151,8 @@ int tilec_mamba2_workspace_size(const tilec_mamba2_problem *problem,
                   problem->groups, problem->headdim, problem->dstate,
                   problem->chunk};
   std::string message;
-  if (tilec_mamba2_status code = gpu::workspaceSize(p, *bytes, message))
+  if (tilec_mamba2_status code = gpu::workspaceSize(
+          p, ForwardStructure::FourKernels, *bytes, message))
     return fail(code, std::move(message));
   return TILEC_MAMBA2_SUCCESS;
 }
@@ -149,6 +171,55 @@ int tilec_mamba2_forward(
     const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
     const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
     void *workspace, size_t workspace_bytes, void *stream) {
+  return forwardWithOptions(problem, x, dt, A, B, C, D, initial_state, y,
+                            final_state, nullptr, workspace, workspace_bytes,
+                            stream);
+}
+
+int tilec_mamba2_forward_with_options(
+    const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
+    const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
+    const tilec_mamba2_options *options, void *workspace,
+    size_t workspace_bytes, void *stream) {
+  if (options && options->size < TILEC_MAMBA2_OPTIONS_SIZE_V1)
+    return fail(TILEC_MAMBA2_ERROR_INVALID_ARGUMENT,
+                "options: size " + std::to_string(options->size) +
+                    " is below the first version's " +
+                    std::to_string(TILEC_MAMBA2_OPTIONS_SIZE_V1) +
+                    " bytes (set it to sizeof(tilec_mamba2_options))");
+  if (options && options->size > sizeof(tilec_mamba2_options)) {
+    // A newer header's struct: its extra fields must ask for nothing.
+    const unsigned char *bytes =
+        reinterpret_cast<const unsigned char *>(options);
+    for (size_t i = sizeof(tilec_mamba2_options); i < options->size; ++i)
+      if (bytes[i])
+        return fail(TILEC_MAMBA2_ERROR_INVALID_ARGUMENT,
+                    "options: byte " + std::to_string(i) + " of " +
+                        std::to_string(options->size) +
+                        " is set, past the " +
+                        std::to_string(sizeof(tilec_mamba2_options)) +
+                        " bytes of the options this library knows");
+  }
+  return forwardWithOptions(problem, x, dt, A, B, C, D, initial_state, y,
+                            final_state, options, workspace, workspace_bytes,
+                            stream);
+}
+
+} // extern "C"
+
+namespace {
+
+int forwardWithOptions(
+    const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
+    const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
+    const tilec_mamba2_options *options, void *workspace,
+    size_t workspace_bytes, void *stream) {
   if (!problem)
     return fail(TILEC_MAMBA2_ERROR_NULL_POINTER,
                 "problem: the problem descriptor is null");
@@ -172,8 +243,13 @@ int tilec_mamba2_forward(
               {"C", C, &in.C, nullptr},
               {"D", D, &in.D, nullptr},
               {"initial state", initial_state, nullptr, &in.initialState},
+              {"dt bias", options ? options->dt_bias : nullptr, nullptr,
+               &in.dtBias},
+              {"z", options ? options->z : nullptr, nullptr, &in.z},
               {"y", y, &out.y, nullptr},
-              {"final state", final_state, nullptr, &out.finalState}};
+              {"final state", final_state, nullptr, &out.finalState},
+              {"chunk states", options ? options->chunk_states : nullptr,
+               nullptr, &out.chunkStates}};
   for (const auto &arg : args) {
     if (arg.optional && !arg.descriptor)
       continue;
@@ -182,13 +258,18 @@ int tilec_mamba2_forward(
             toTensor(arg.name, arg.descriptor, tensor, message))
       return fail(code, std::move(message));
   }
-  GpuOptions options;
-  options.workspace = workspace;
-  options.workspaceBytes = workspace_bytes;
+  if (options) {
+    in.dtSoftplus = options->dt_softplus != 0;
+    if (options->dt_limit)
+      in.dtLimit = DtLimit{options->dt_min, options->dt_max};
+  }
+  GpuOptions gpuOptions;
+  gpuOptions.workspace = workspace;
+  gpuOptions.workspaceBytes = workspace_bytes;
   if (tilec_mamba2_status code = gpu::forward(
-          p, in, out, options, static_cast<CUstream>(stream), message))
+          p, in, out, gpuOptions, static_cast<CUstream>(stream), message))
     return fail(code, std::move(message));
   return TILEC_MAMBA2_SUCCESS;
 }
 
-} // extern "C"
+} // namespace

@@ -1,17 +1,22 @@
 //===- ForwardGpu.cpp - the Mamba-2 forward pass on the GPU -----*- C++ -*-===//
 //
 // Checks the arguments (the shared validation first, then what only the GPU
-// needs), then enqueues chunk_cumsum, fwd_pass_state and compute_out on the
-// caller's stream through their generated launchers. Every check that needs
-// no driver comes before the first driver call, so invalid arguments are
-// reported the same way on a machine without a GPU. Nothing synchronizes
-// with the host: the pass can be captured in a CUDA graph.
+// needs), then enqueues the kernels of the structure the options ask for
+// (docs/mamba2.md: chunk_cumsum, chunk_state, state_passing and compute_out
+// by default; chunk_cumsum, fwd_pass_state and compute_out as the
+// three-kernel option) on the caller's stream through their generated
+// launchers. Every check that needs no driver comes before the first driver
+// call, so invalid arguments are reported the same way on a machine without
+// a GPU. Nothing synchronizes with the host: the pass can be captured in a
+// CUDA graph.
 //
 //===----------------------------------------------------------------------===//
 
 #include "Forward.h"
 
 #include "DevicePointers.h"
+#include "Driver.h"
+#include "StateUpdateGpu.h"
 
 #include "tilec/Runtime/Runtime.h"
 #include "tilec_mamba2_kernels.h"
@@ -20,7 +25,9 @@
 #include <iterator>
 #include <limits>
 #include <mutex>
+#include <string>
 #include <type_traits>
+#include <utility>
 
 using namespace tilec::mamba2;
 
@@ -32,42 +39,70 @@ namespace {
 
 // The launchers' types, spelled out so that a kernel whose signature drifts
 // from what this file passes fails to compile here rather than at run time.
-using ChunkCumsumLauncher = tilec_status (*)(const tilec_view_f32_3d &dt,
-                                             const tilec_view_f32_1d &A,
-                                             const tilec_view_f32_4d &G,
-                                             tilec_grid, CUstream);
-using FwdPassStateLauncher =
+/// chunk_cumsum for dt of view type DtView (one instantiation per dtype).
+template <typename DtView>
+using ChunkCumsumLauncher = tilec_status (*)(
+    const DtView &dt, const tilec_view_f32_1d &A,
+    const tilec_view_f32_1d &dtBias, int32_t softplus, float dtMin,
+    float dtMax, const tilec_view_f32_4d &dtChunks,
+    const tilec_view_f32_4d &G, tilec_grid, CUstream);
+using ChunkStateLauncher =
     tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
-                     const tilec_view_f32_3d &dt, const tilec_view_f32_4d &G,
+                     const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
+                     const tilec_view_f32_5d &local, tilec_grid, CUstream);
+using StatePassingLauncher =
+    tilec_status (*)(const tilec_view_f32_5d &local, const tilec_view_f32_4d &G,
                      const tilec_view_f32_4d &init, int32_t hasInit,
                      const tilec_view_f32_5d &states,
                      const tilec_view_f32_4d &final, tilec_grid, CUstream);
-using ComputeOutLauncher =
+using FwdPassStateLauncher =
     tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
-                     const tilec_view_bf16_4d &C, const tilec_view_f32_3d &dt,
-                     const tilec_view_f32_4d &G, const tilec_view_f32_1d &D,
+                     const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
+                     const tilec_view_f32_4d &init, int32_t hasInit,
                      const tilec_view_f32_5d &states,
-                     const tilec_view_f32_4d &y, tilec_grid, CUstream);
+                     const tilec_view_f32_4d &final, tilec_grid, CUstream);
+using ComputeOutLauncher = tilec_status (*)(
+    const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
+    const tilec_view_bf16_4d &C, const tilec_view_f32_4d &dt,
+    const tilec_view_f32_4d &G, const tilec_view_f32_2d &D,
+    const tilec_view_bf16_4d &z, int32_t hasZ,
+    const tilec_view_f32_5d &states, const tilec_view_f32_4d &y,
+    const tilec_view_bf16_4d &yBf16, int32_t yIsBf16, tilec_grid, CUstream);
 
 using PrepareFunction = tilec_status (*)();
 
 struct Instance {
   int64_t chunk;
   TileConfig tiles;
-  ChunkCumsumLauncher chunkCumsum;
+  /// chunk_cumsum for dt in f32, bf16 and f16.
+  ChunkCumsumLauncher<tilec_view_f32_3d> chunkCumsum;
+  ChunkCumsumLauncher<tilec_view_bf16_3d> chunkCumsumDtBf16;
+  ChunkCumsumLauncher<tilec_view_f16_3d> chunkCumsumDtF16;
+  ChunkStateLauncher chunkState;
+  StatePassingLauncher statePassing;
   FwdPassStateLauncher fwdPassState;
   ComputeOutLauncher computeOut;
-  PrepareFunction prepare[3];
+  PrepareFunction prepare[7];
 };
 
 #define TILEC_MAMBA2_INSTANCE(chunk, suffix, blockH, blockP, blockN, blockM,   \
-                              blockK)                                          \
+                              blockK, chunkStateP, chunkStateN, chunkStateK,   \
+                              statePassingP, statePassingN)                    \
   Instance{chunk,                                                              \
-           TileConfig{blockH, blockP, blockN, blockM, blockK},                 \
+           TileConfig{blockH, blockP, blockN, blockM, blockK, chunkStateP,     \
+                      chunkStateN, chunkStateK, statePassingP, statePassingN}, \
            &tile_chunk_cumsum##suffix,                                         \
+           &tile_chunk_cumsum##suffix##_dtbf16,                                \
+           &tile_chunk_cumsum##suffix##_dtf16,                                 \
+           &tile_chunk_state##suffix,                                          \
+           &tile_state_passing##suffix,                                        \
            &tile_fwd_pass_state##suffix,                                       \
            &tile_compute_out##suffix,                                          \
            {&tile_chunk_cumsum##suffix##_prepare,                              \
+            &tile_chunk_cumsum##suffix##_dtbf16_prepare,                       \
+            &tile_chunk_cumsum##suffix##_dtf16_prepare,                        \
+            &tile_chunk_state##suffix##_prepare,                               \
+            &tile_state_passing##suffix##_prepare,                             \
             &tile_fwd_pass_state##suffix##_prepare,                            \
             &tile_compute_out##suffix##_prepare}},
 const Instance kInstances[] = {TILEC_MAMBA2_INSTANCES(TILEC_MAMBA2_INSTANCE)};
@@ -101,16 +136,24 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
   auto optional = [](const std::optional<Tensor> &t) {
     return t ? &*t : nullptr;
   };
+  const std::vector<int64_t> dShape =
+      in.D.shape.size() == 2 ? std::vector<int64_t>{p.heads, p.headdim}
+                             : std::vector<int64_t>{p.heads};
   return {
       {"x", &in.x, DType::BF16, tokens, false},
-      {"dt", &in.dt, DType::F32, {p.batch, p.seqlen, p.heads}, false},
+      {"dt", &in.dt, in.dt.dtype, {p.batch, p.seqlen, p.heads}, false},
       {"A", &in.A, DType::F32, {p.heads}, false},
       {"B", &in.B, DType::BF16, groups, false},
       {"C", &in.C, DType::BF16, groups, false},
-      {"D", &in.D, DType::F32, {p.heads}, false},
+      {"D", &in.D, DType::F32, dShape, false},
       {"initial state", optional(in.initialState), DType::F32, state, false},
-      {"y", &out.y, DType::F32, tokens, true},
-      {"final state", optional(out.finalState), DType::F32, state, true}};
+      {"dt bias", optional(in.dtBias), DType::F32, {p.heads}, false},
+      {"z", optional(in.z), DType::BF16, tokens, false},
+      {"y", &out.y, out.y.dtype == DType::BF16 ? DType::BF16 : DType::F32,
+       tokens, true},
+      {"final state", optional(out.finalState), DType::F32, state, true},
+      {"chunk states", optional(out.chunkStates), DType::F32,
+       {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate}, true}};
 }
 
 /// The status naming the rule of validate() (Mamba2.h) that the arguments
@@ -127,6 +170,9 @@ tilec_mamba2_status classifyInvalid(const Problem &p, const Inputs &in,
   if (p.chunk != 64 && p.chunk != 128 && p.chunk != 256)
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   for (const Role &role : roles(p, in, out)) {
+    // validateInputs checks the dt limit after the inputs, before y.
+    if (role.output && !(in.dtLimit.low <= in.dtLimit.high))
+      return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
     if (!role.tensor)
       continue;
     const Tensor &t = *role.tensor;
@@ -169,9 +215,13 @@ constexpr int64_t kWorkspaceAlignment = 16;
 // one would.
 constexpr int64_t kBufferAlignment = 256;
 
-/// Where the intermediates live in the workspace, in bytes.
+/// Where the intermediates live in the workspace, in bytes: dt_chunks and
+/// G (the same size), the states entering each chunk, the chunks' own states
+/// (chunk_state's output, state_passing's input; in the four-kernel
+/// structure only), the final state.
 struct WorkspaceLayout {
-  int64_t gOffset = 0, statesOffset = 0, finalOffset = 0, total = 0;
+  int64_t dtChunksOffset = 0, gOffset = 0, statesOffset = 0, localOffset = 0,
+          finalOffset = 0, total = 0;
 };
 
 bool alignUp(int64_t value, int64_t alignment, int64_t &result) {
@@ -181,7 +231,8 @@ bool alignUp(int64_t value, int64_t alignment, int64_t &result) {
 
 /// The layout for a problem whose sizes are positive; false when a size
 /// does not fit in int64_t.
-bool workspaceLayout(const Problem &p, WorkspaceLayout &layout) {
+bool workspaceLayout(const Problem &p, ForwardStructure structure,
+                     WorkspaceLayout &layout) {
   const int64_t nchunks = p.numChunks();
   int64_t g = 4, states = 4, final = 4;
   for (int64_t size : {p.batch, p.heads, nchunks, p.chunk})
@@ -193,16 +244,23 @@ bool workspaceLayout(const Problem &p, WorkspaceLayout &layout) {
   for (int64_t size : {p.batch, p.heads, p.headdim, p.dstate})
     if (mulOverflows(final, size, final))
       return false;
-  layout.gOffset = 0;
-  return alignUp(g, kBufferAlignment, layout.statesOffset) &&
+  const int64_t local =
+      structure == ForwardStructure::FourKernels ? states : 0;
+  layout.dtChunksOffset = 0;
+  return alignUp(g, kBufferAlignment, layout.gOffset) &&
+         !__builtin_add_overflow(layout.gOffset, g, &layout.statesOffset) &&
+         alignUp(layout.statesOffset, kBufferAlignment, layout.statesOffset) &&
          !__builtin_add_overflow(layout.statesOffset, states,
+                                 &layout.localOffset) &&
+         alignUp(layout.localOffset, kBufferAlignment, layout.localOffset) &&
+         !__builtin_add_overflow(layout.localOffset, local,
                                  &layout.finalOffset) &&
          alignUp(layout.finalOffset, kBufferAlignment, layout.finalOffset) &&
          !__builtin_add_overflow(layout.finalOffset, final, &layout.total);
 }
 
 struct Grids {
-  tilec_grid chunkCumsum, fwdPassState, computeOut;
+  tilec_grid chunkCumsum, chunkState, statePassing, fwdPassState, computeOut;
 };
 
 Grids computeGrids(const Problem &p, const TileConfig &tiles) {
@@ -210,7 +268,8 @@ Grids computeGrids(const Problem &p, const TileConfig &tiles) {
   auto grid = [](const std::array<int64_t, 3> &g) {
     return tilec_grid{g[0], g[1], g[2]};
   };
-  return {grid(grids.chunkCumsum), grid(grids.fwdPassState),
+  return {grid(grids.chunkCumsum), grid(grids.chunkState),
+          grid(grids.statePassing), grid(grids.fwdPassState),
           grid(grids.computeOut)};
 }
 
@@ -225,84 +284,33 @@ std::string gridText(const tilec_grid &grid) {
          std::to_string(grid.z) + ")";
 }
 
+/// Every size of a TileConfig and its name.
+const std::pair<const char *, int64_t TileConfig::*> kTileSizes[] = {
+    {"blockH", &TileConfig::blockH},
+    {"blockP", &TileConfig::blockP},
+    {"blockN", &TileConfig::blockN},
+    {"blockM", &TileConfig::blockM},
+    {"blockK", &TileConfig::blockK},
+    {"chunkStateBlockP", &TileConfig::chunkStateBlockP},
+    {"chunkStateBlockN", &TileConfig::chunkStateBlockN},
+    {"chunkStateBlockK", &TileConfig::chunkStateBlockK},
+    {"statePassingBlockP", &TileConfig::statePassingBlockP},
+    {"statePassingBlockN", &TileConfig::statePassingBlockN}};
+
 std::string tilesText(const TileConfig &t) {
-  return "blockH " + std::to_string(t.blockH) + ", blockP " +
-         std::to_string(t.blockP) + ", blockN " + std::to_string(t.blockN) +
-         ", blockM " + std::to_string(t.blockM) + ", blockK " +
-         std::to_string(t.blockK);
+  std::string text;
+  for (auto [name, size] : kTileSizes)
+    text += (text.empty() ? "" : ", ") + std::string(name) + " " +
+            std::to_string(t.*size);
+  return text;
 }
 
-//===----------------------------------------------------------------------===//
-// The driver
-//===----------------------------------------------------------------------===//
-
-struct DriverApi {
-  decltype(&::cuGetErrorName) getErrorName = nullptr;
-  decltype(&::cuCtxGetCurrent) ctxGetCurrent = nullptr;
-  decltype(&::cuCtxGetId) ctxGetId = nullptr;
-  decltype(&::cuPointerGetAttributes) pointerGetAttributes = nullptr;
-  decltype(&::cuMemAllocAsync) memAllocAsync = nullptr;
-  decltype(&::cuMemFreeAsync) memFreeAsync = nullptr;
-};
-
-struct DriverLoad {
-  DriverApi api;
-  tilec_mamba2_status code = TILEC_MAMBA2_SUCCESS;
-  std::string message;
-};
-
-tilec_mamba2_status fromRuntimeInit(tilec_status status) {
-  switch (status) {
-  case TILEC_SUCCESS:
-    return TILEC_MAMBA2_SUCCESS;
-  case TILEC_ERROR_NO_DEVICE:
-    return TILEC_MAMBA2_ERROR_NO_DEVICE;
-  default:
-    // The runtime could not load or initialize the driver.
-    return TILEC_MAMBA2_ERROR_NO_DRIVER;
-  }
-}
-
-/// The entry points, resolved once per process through the tilec runtime,
-/// which loads and initializes the driver on first use.
-const DriverLoad &driver() {
-  static DriverLoad load;
-  static std::once_flag once;
-  std::call_once(once, [] {
-    auto need = [&](auto &entry, const char *symbol) {
-      if (load.code != TILEC_MAMBA2_SUCCESS)
-        return;
-      void *function = nullptr;
-      tilec_status status = tilec_driver_entry_point(symbol, &function);
-      if (status != TILEC_SUCCESS) {
-        load.code = fromRuntimeInit(status);
-        load.message = tilec_last_error();
-        return;
-      }
-      entry =
-          reinterpret_cast<std::remove_reference_t<decltype(entry)>>(function);
-    };
-    need(load.api.getErrorName, "cuGetErrorName");
-    need(load.api.ctxGetCurrent, "cuCtxGetCurrent");
-    need(load.api.ctxGetId, "cuCtxGetId");
-    need(load.api.pointerGetAttributes, "cuPointerGetAttributes");
-    need(load.api.memAllocAsync, "cuMemAllocAsync");
-    need(load.api.memFreeAsync, "cuMemFreeAsync");
-  });
-  return load;
-}
-
-std::string describe(const DriverApi &api, CUresult result) {
-  const char *name = nullptr;
-  if (api.getErrorName(result, &name) != CUDA_SUCCESS || !name)
-    return "CUDA error " + std::to_string(result);
-  return name;
-}
-
-/// Enqueues the three kernels; on failure `message` names the kernel.
+/// Enqueues the kernels of `structure`; on failure `message` names the
+/// kernel.
 tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                            const Outputs &out, const Instance &instance,
-                           const Grids &grids, char *workspace,
+                           ForwardStructure structure, const Grids &grids,
+                           char *workspace,
                            const WorkspaceLayout &layout, CUstream stream,
                            std::string &message);
 
@@ -312,8 +320,9 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
 // forward
 //===----------------------------------------------------------------------===//
 
-tilec_mamba2_status gpu::workspaceSize(const Problem &p, size_t &bytes,
-                                       std::string &message) {
+tilec_mamba2_status gpu::workspaceSize(const Problem &p,
+                                       ForwardStructure structure,
+                                       size_t &bytes, std::string &message) {
   const std::pair<const char *, int64_t> sizes[] = {
       {"batch", p.batch},   {"seqlen", p.seqlen},   {"heads", p.heads},
       {"groups", p.groups}, {"headdim", p.headdim}, {"dstate", p.dstate},
@@ -335,8 +344,12 @@ tilec_mamba2_status gpu::workspaceSize(const Problem &p, size_t &bytes,
               "; the kernels are built for 64, 128 and 256";
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   }
+  if (Status status = validateStructure(structure); !status) {
+    message = status.message();
+    return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+  }
   WorkspaceLayout layout;
-  if (!workspaceLayout(p, layout)) {
+  if (!workspaceLayout(p, structure, layout)) {
     message = "problem: the workspace for these sizes does not fit in 64 bits";
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
   }
@@ -356,6 +369,10 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     message = status.message();
     return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
   }
+  if (Status status = validateStructure(options.structure); !status) {
+    message = status.message();
+    return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+  }
 
   // What the GPU needs on top, still without the driver.
   const Instance *instance = findInstance(p.chunk);
@@ -365,26 +382,27 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   }
   const TileConfig &compiled = instance->tiles;
-  const int64_t asked[] = {options.tiles.blockH, options.tiles.blockP,
-                           options.tiles.blockN, options.tiles.blockM,
-                           options.tiles.blockK};
-  const int64_t built[] = {compiled.blockH, compiled.blockP, compiled.blockN,
-                           compiled.blockM, compiled.blockK};
-  for (size_t i = 0; i < std::size(asked); ++i)
-    if (asked[i] && asked[i] != built[i]) {
+  for (const auto &entry : kTileSizes)
+    if (int64_t TileConfig::*size = entry.second;
+        options.tiles.*size && options.tiles.*size != compiled.*size) {
       message = "tile config: the kernels for chunk " +
                 std::to_string(p.chunk) + " are compiled with " +
                 tilesText(compiled) + "; leave a size 0 or ask for that one";
       return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
     }
 
+  // The grids of the kernels this structure launches.
+  const ForwardStructure structure = options.structure;
+  const bool fourKernels = structure == ForwardStructure::FourKernels;
   const Grids grids = computeGrids(p, compiled);
   const std::pair<const char *, const tilec_grid *> gridChecks[] = {
       {"chunk_cumsum", &grids.chunkCumsum},
-      {"fwd_pass_state", &grids.fwdPassState},
+      {"chunk_state", fourKernels ? &grids.chunkState : nullptr},
+      {"state_passing", fourKernels ? &grids.statePassing : nullptr},
+      {"fwd_pass_state", fourKernels ? nullptr : &grids.fwdPassState},
       {"compute_out", &grids.computeOut}};
   for (auto [kernel, grid] : gridChecks)
-    if (!gridFits(*grid)) {
+    if (grid && !gridFits(*grid)) {
       message = std::string("problem: ") + kernel + " would need grid " +
                 gridText(*grid) +
                 ", beyond the driver's 2^31-1 x 65535 x 65535 (batch and "
@@ -403,7 +421,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     }
   }
   WorkspaceLayout layout;
-  if (!workspaceLayout(p, layout)) {
+  if (!workspaceLayout(p, structure, layout)) {
     message = "problem: the workspace for these sizes does not fit in 64 bits";
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
   }
@@ -435,19 +453,19 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   }
 
   // Through the driver.
-  const DriverLoad &load = driver();
+  const gpu::DriverLoad &load = gpu::driver();
   if (load.code != TILEC_MAMBA2_SUCCESS) {
     message = load.message;
     return load.code;
   }
-  const DriverApi &api = load.api;
+  const gpu::DriverApi &api = load.api;
   CUcontext context = nullptr;
   if (CUresult result = api.ctxGetCurrent(&context);
       result != CUDA_SUCCESS || !context) {
     message = "no current CUDA context on this thread (make one current, "
               "e.g. cudaSetDevice or cuCtxSetCurrent)";
     if (result != CUDA_SUCCESS)
-      message += ": cuCtxGetCurrent: " + describe(api, result);
+      message += ": cuCtxGetCurrent: " + gpu::describe(api, result);
     return TILEC_MAMBA2_ERROR_NO_CONTEXT;
   }
   gpu::PointerCheck mode;
@@ -456,7 +474,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   unsigned long long contextId = 0;
   if (CUresult result = api.ctxGetId(context, &contextId);
       result != CUDA_SUCCESS) {
-    message = "cuCtxGetId failed: " + describe(api, result);
+    message = "cuCtxGetId failed: " + gpu::describe(api, result);
     return TILEC_MAMBA2_ERROR_NO_CONTEXT;
   }
   const gpu::PointerQueries queries{api.pointerGetAttributes,
@@ -481,15 +499,15 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
         result != CUDA_SUCCESS) {
       message = "allocating " + std::to_string(layout.total) +
                 " bytes of workspace on the stream (cuMemAllocAsync): " +
-                describe(api, result);
+                gpu::describe(api, result);
       return result == CUDA_ERROR_OUT_OF_MEMORY
                  ? TILEC_MAMBA2_ERROR_OUT_OF_MEMORY
                  : TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
     }
     workspace = reinterpret_cast<char *>(allocated);
   }
-  tilec_mamba2_status code =
-      launch(p, in, out, *instance, grids, workspace, layout, stream, message);
+  tilec_mamba2_status code = launch(p, in, out, *instance, structure, grids,
+                                    workspace, layout, stream, message);
   if (!options.workspace) {
     // Stream-ordered: freed once the kernels enqueued before it are done,
     // also when a later one failed to launch.
@@ -497,7 +515,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
             api.memFreeAsync(reinterpret_cast<CUdeviceptr>(workspace), stream);
         result != CUDA_SUCCESS && code == TILEC_MAMBA2_SUCCESS) {
       message = "freeing the workspace on the stream (cuMemFreeAsync): " +
-                describe(api, result);
+                gpu::describe(api, result);
       code = TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
     }
   }
@@ -533,30 +551,54 @@ View contiguousView(void *data, const std::vector<int64_t> &shape) {
 
 tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                            const Outputs &out, const Instance &instance,
-                           const Grids &grids, char *workspace,
+                           ForwardStructure structure, const Grids &grids,
+                           char *workspace,
                            const WorkspaceLayout &layout, CUstream stream,
                            std::string &message) {
   const int64_t nchunks = p.numChunks();
   const auto x = makeView<tilec_view_bf16_4d>(in.x);
-  const auto dt = makeView<tilec_view_f32_3d>(in.dt);
   const auto A = makeView<tilec_view_f32_1d>(in.A);
   const auto B = makeView<tilec_view_bf16_4d>(in.B);
   const auto C = makeView<tilec_view_bf16_4d>(in.C);
-  const auto D = makeView<tilec_view_f32_1d>(in.D);
-  const auto y = makeView<tilec_view_f32_4d>(out.y);
-  const auto G = contiguousView<tilec_view_f32_4d>(
-      workspace + layout.gOffset, {p.batch, p.heads, nchunks, p.chunk});
-  const auto states = contiguousView<tilec_view_f32_5d>(
-      workspace + layout.statesOffset,
-      {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  // D per head is D per channel with stride 0 along headdim.
+  const auto D =
+      in.D.shape.size() == 2
+          ? makeView<tilec_view_f32_2d>(in.D)
+          : makeView<tilec_view_f32_2d>(in.D.data, {p.heads, p.headdim},
+                                        {in.D.strides[0], 0});
+  // Absent options as the kernels take them: an empty dt bias reads as
+  // zeros; an absent z is not read (an empty view); compute_out writes one
+  // of y and y_bf16, and the other is empty.
+  const auto dtBias = in.dtBias ? makeView<tilec_view_f32_1d>(*in.dtBias)
+                                : tilec_view_f32_1d{nullptr, {0}, {0}};
+  const tilec_view_bf16_4d noBf16{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  const auto z = in.z ? makeView<tilec_view_bf16_4d>(*in.z) : noBf16;
+  const bool yIsBf16 = out.y.dtype == DType::BF16;
+  const auto y = yIsBf16
+                     ? tilec_view_f32_4d{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}}
+                     : makeView<tilec_view_f32_4d>(out.y);
+  const auto yBf16 = yIsBf16 ? makeView<tilec_view_bf16_4d>(out.y) : noBf16;
+  const std::vector<int64_t> chunkedShape = {p.batch, p.heads, nchunks,
+                                             p.chunk};
+  const auto dtChunks = contiguousView<tilec_view_f32_4d>(
+      workspace + layout.dtChunksOffset, chunkedShape);
+  const auto G = contiguousView<tilec_view_f32_4d>(workspace + layout.gOffset,
+                                                   chunkedShape);
+  // The states entering each chunk: the caller's when asked for.
+  const auto states =
+      out.chunkStates ? makeView<tilec_view_f32_5d>(*out.chunkStates)
+                      : contiguousView<tilec_view_f32_5d>(
+                            workspace + layout.statesOffset,
+                            {p.batch, nchunks, p.heads, p.headdim, p.dstate});
   const std::vector<int64_t> stateShape = {p.batch, p.heads, p.headdim,
                                            p.dstate};
   const auto final = out.finalState
                          ? makeView<tilec_view_f32_4d>(*out.finalState)
                          : contiguousView<tilec_view_f32_4d>(
                                workspace + layout.finalOffset, stateShape);
-  // Without an initial state fwd_pass_state starts from zero and does not
-  // read `init`: an empty view, which the launcher accepts with no data.
+  // Without an initial state fwd_pass_state and state_passing start from
+  // zero and do not read `init`: an empty view, which the launcher accepts
+  // with no data.
   const auto init =
       in.initialState ? makeView<tilec_view_f32_4d>(*in.initialState)
                       : tilec_view_f32_4d{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}};
@@ -572,16 +614,45 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
               tilec_status_name(status) + "): " + tilec_last_error();
     return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
   };
-  if (tilec_mamba2_status code =
-          check(instance.chunkCumsum(dt, A, G, grids.chunkCumsum, stream),
-                "chunk_cumsum"))
+  // chunk_cumsum's instantiation for dt's dtype.
+  auto chunkCumsum = [&](auto launcher, auto dt) {
+    return launcher(dt, A, dtBias, in.dtSoftplus ? 1 : 0, in.dtLimit.low,
+                    in.dtLimit.high, dtChunks, G, grids.chunkCumsum, stream);
+  };
+  const tilec_status cumsum =
+      in.dt.dtype == DType::BF16
+          ? chunkCumsum(instance.chunkCumsumDtBf16,
+                        makeView<tilec_view_bf16_3d>(in.dt))
+      : in.dt.dtype == DType::F16
+          ? chunkCumsum(instance.chunkCumsumDtF16,
+                        makeView<tilec_view_f16_3d>(in.dt))
+          : chunkCumsum(instance.chunkCumsum,
+                        makeView<tilec_view_f32_3d>(in.dt));
+  if (tilec_mamba2_status code = check(cumsum, "chunk_cumsum"))
     return code;
-  if (tilec_mamba2_status code =
-          check(instance.fwdPassState(x, B, dt, G, init, hasInit, states, final,
-                                      grids.fwdPassState, stream),
-                "fwd_pass_state"))
-    return code;
-  return check(instance.computeOut(x, B, C, dt, G, D, states, y,
+  if (structure == ForwardStructure::ThreeKernels) {
+    if (tilec_mamba2_status code = check(
+            instance.fwdPassState(x, B, dtChunks, G, init, hasInit, states,
+                                  final, grids.fwdPassState, stream),
+            "fwd_pass_state"))
+      return code;
+  } else {
+    const auto local = contiguousView<tilec_view_f32_5d>(
+        workspace + layout.localOffset,
+        {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+    if (tilec_mamba2_status code =
+            check(instance.chunkState(x, B, dtChunks, G, local,
+                                      grids.chunkState, stream),
+                  "chunk_state"))
+      return code;
+    if (tilec_mamba2_status code =
+            check(instance.statePassing(local, G, init, hasInit, states, final,
+                                        grids.statePassing, stream),
+                  "state_passing"))
+      return code;
+  }
+  return check(instance.computeOut(x, B, C, dtChunks, G, D, z, in.z ? 1 : 0,
+                                   states, y, yBf16, yIsBf16 ? 1 : 0,
                                    grids.computeOut, stream),
                "compute_out");
 }
@@ -606,7 +677,7 @@ tilec_mamba2_status gpu::prepare(std::string &message) {
           return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
         }
       }
-  return TILEC_MAMBA2_SUCCESS;
+  return prepareStateUpdate(message);
 }
 
 //===----------------------------------------------------------------------===//
@@ -625,9 +696,11 @@ TileConfig tilec::mamba2::gpuTileConfig(int64_t chunk) {
   return instance ? instance->tiles : TileConfig{};
 }
 
-Status tilec::mamba2::gpuWorkspaceSize(const Problem &problem, size_t &bytes) {
+Status tilec::mamba2::gpuWorkspaceSize(const Problem &problem, size_t &bytes,
+                                       ForwardStructure structure) {
   std::string message;
-  if (gpu::workspaceSize(problem, bytes, message) != TILEC_MAMBA2_SUCCESS)
+  if (gpu::workspaceSize(problem, structure, bytes, message) !=
+      TILEC_MAMBA2_SUCCESS)
     return Status::error(message);
   return Status::success();
 }

@@ -2,8 +2,8 @@
 //
 // The chunked Mamba-2 forward pass (docs/mamba2.md) on tensors in mamba_ssm's
 // layouts. The problem description, the tensor descriptors and their
-// validation are shared by every device: `forwardCpu` runs the three tile
-// kernels in the interpreter (library TilecMamba2Cpu); a GPU path takes the
+// validation are shared by every device: `forwardCpu` runs the tile kernels
+// in the interpreter (library TilecMamba2Cpu); a GPU path takes the
 // same arguments. This header depends on the C++ standard library only, so
 // that a library built on it does not need LLVM or MLIR at run time.
 //
@@ -14,7 +14,9 @@
 
 #include <cstdint>
 #include <array>
+#include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -60,11 +62,21 @@ struct Tensor {
   int64_t numElements() const;
 };
 
+/// The clamp of dt after bias and softplus (mamba_ssm's dt_limit): dt <-
+/// min(max(dt, low), high). The default clamps nothing; mamba_ssm's default
+/// is {0, +inf}.
+struct DtLimit {
+  float low = -std::numeric_limits<float>::infinity();
+  float high = std::numeric_limits<float>::infinity();
+};
+
 /// What the forward pass reads (the dtypes are the ones supported).
 struct Inputs {
   /// (batch, seqlen, heads, headdim) bf16.
   Tensor x;
-  /// (batch, seqlen, heads) f32: the time steps, after bias and softplus.
+  /// (batch, seqlen, heads) f32, bf16 or f16: the time steps, raw: the
+  /// pass uses clamp(softplus(dt + dtBias)) (each part as asked for below),
+  /// computed in f32.
   Tensor dt;
   /// (heads) f32: the (negative) decay rates.
   Tensor A;
@@ -72,20 +84,39 @@ struct Inputs {
   Tensor B;
   /// (batch, seqlen, groups, dstate) bf16.
   Tensor C;
-  /// (heads) f32: the skip connection.
+  /// (heads) f32, one per head, or (heads, headdim) f32, one per channel:
+  /// the skip connection y += D x.
   Tensor D;
   /// (batch, heads, headdim, dstate) f32: the state before the first time
   /// step; zero when absent.
   std::optional<Tensor> initialState;
+
+  // mamba_ssm's options (docs/mamba2.md). The defaults change nothing.
+
+  /// (heads) f32: added to dt before softplus; absent: no bias.
+  std::optional<Tensor> dtBias;
+  /// dt <- softplus(dt + dtBias), mamba_ssm's: log1p(exp(v)) for v <= 20,
+  /// v above.
+  bool dtSoftplus = false;
+  /// Applied after bias and softplus.
+  DtLimit dtLimit;
+  /// (batch, seqlen, heads, headdim) bf16: the gate y <- y * silu(z),
+  /// applied after D; absent: no gate.
+  std::optional<Tensor> z;
 };
 
 /// What the forward pass writes.
 struct Outputs {
-  /// (batch, seqlen, heads, headdim) f32.
+  /// (batch, seqlen, heads, headdim) f32, or bf16 (x's dtype, as mamba_ssm
+  /// returns it): the kernel rounds its f32 result once when it stores it.
   Tensor y;
   /// (batch, heads, headdim, dstate) f32: the state after the last time
   /// step; not computed into user memory when absent.
   std::optional<Tensor> finalState;
+  /// (batch, nchunks, heads, headdim, dstate) f32: the state entering each
+  /// chunk (mamba_ssm's `states`, what a backward pass needs); kept in the
+  /// workspace, not in user memory, when absent.
+  std::optional<Tensor> chunkStates;
 };
 
 /// Success, or an error with a message for the user.
@@ -124,11 +155,37 @@ struct TileConfig {
   /// fwd_pass_state and compute_out: time steps per step of the walk along
   /// a chunk (compute_out: columns).
   int64_t blockK = 0;
+  /// chunk_state: the head-dimension (P) tile of a chunk's own state.
+  int64_t chunkStateBlockP = 0;
+  /// chunk_state: its state-dimension (N) tile.
+  int64_t chunkStateBlockN = 0;
+  /// chunk_state: time steps per step of its walk along the chunk.
+  int64_t chunkStateBlockK = 0;
+  /// state_passing: the head-dimension (P) extent of a program's block of
+  /// the state.
+  int64_t statePassingBlockP = 0;
+  /// state_passing: the state-dimension (N) extent of that block.
+  int64_t statePassingBlockN = 0;
+};
+
+/// How the state entering each chunk is computed (docs/mamba2.md); y and the
+/// final state are the same function of the inputs either way, up to
+/// rounding.
+enum class ForwardStructure {
+  /// chunk_cumsum, chunk_state (each chunk's own state, all chunks in
+  /// parallel), state_passing (the states combined along the chunks,
+  /// elementwise), compute_out. The default.
+  FourKernels,
+  /// chunk_cumsum, fwd_pass_state (one program per state tile walks every
+  /// chunk in order), compute_out.
+  ThreeKernels,
 };
 
 /// Checks the problem (positive sizes, heads % groups == 0, chunk in
-/// {64, 128, 256}) and every input: non-null data, supported dtype, the rank
-/// and shape the problem implies, non-negative strides.
+/// {64, 128, 256}) and every input, in the order x, dt, A, B, C, D, initial
+/// state, dt bias, z: non-null data, supported dtype, the rank and shape the
+/// problem implies, non-negative strides; then the dt limit (no NaN, low <=
+/// high).
 Status validateInputs(const Problem &problem, const Inputs &inputs);
 
 /// validateInputs, and the same checks on the outputs, whose strides must
@@ -138,27 +195,34 @@ Status validate(const Problem &problem, const Inputs &inputs,
                 const Outputs &outputs);
 
 /// Checks a tile configuration against a problem: sizes zero or powers of
-/// two, blockM and blockK dividing the chunk.
+/// two, blockM, blockK and chunkStateBlockK dividing the chunk.
 Status validateTileConfig(const Problem &problem, const TileConfig &config);
 
+/// Checks that `structure` is one of ForwardStructure's values (an integer
+/// cast to the enum may be another).
+Status validateStructure(ForwardStructure structure);
+
 /// The launch grid (x, y, z) of each kernel, for the CPU and the GPU paths
-/// alike (the kernels' headers say what a program covers). compute_out stops
-/// at ceil(seqlen / BLOCK_M) row tiles: programs past the sequence would
-/// write nothing. `tiles` must be resolved (no zero sizes).
+/// alike (the kernels' headers say what a program covers): the one place
+/// they are computed. compute_out stops at ceil(seqlen / BLOCK_M) row
+/// tiles: programs past the sequence would write nothing. `tiles` must be
+/// resolved (no zero sizes).
 struct LaunchGrids {
-  std::array<int64_t, 3> chunkCumsum, fwdPassState, computeOut;
+  std::array<int64_t, 3> chunkCumsum, chunkState, statePassing, fwdPassState,
+      computeOut;
 };
 LaunchGrids computeLaunchGrids(const Problem &problem, const TileConfig &tiles);
 
 struct CpuOptions {
   TileConfig tiles;
+  ForwardStructure structure = ForwardStructure::FourKernels;
   /// Threads the interpreter may use; 0: one per core.
   unsigned numThreads = 0;
 };
 
-/// Runs the forward pass on the CPU: the three tile kernels, bound to the
-/// problem's chunk size and tiles, in the interpreter, on host memory.
-/// Defined in TilecMamba2Cpu.
+/// Runs the forward pass on the CPU: the tile kernels of
+/// `options.structure`, bound to the problem's chunk size and tiles, in the
+/// interpreter, on host memory. Defined in TilecMamba2Cpu.
 Status forwardCpu(const Problem &problem, const Inputs &inputs,
                   const Outputs &outputs, const CpuOptions &options = {});
 
@@ -178,6 +242,43 @@ inline float fromBF16(uint16_t bits) {
   float x;
   std::memcpy(&x, &u, sizeof x);
   return x;
+}
+
+/// The value of an IEEE f16 stored in memory.
+inline float fromF16(uint16_t bits) {
+  const int exponent = (bits >> 10) & 0x1f, mantissa = bits & 0x3ff;
+  float magnitude;
+  if (exponent == 0)
+    magnitude = std::ldexp(float(mantissa), -24); // Subnormal.
+  else if (exponent == 31)
+    magnitude = mantissa ? std::numeric_limits<float>::quiet_NaN()
+                         : std::numeric_limits<float>::infinity();
+  else
+    magnitude = std::ldexp(float(1024 + mantissa), exponent - 25);
+  return (bits & 0x8000) ? -magnitude : magnitude;
+}
+
+/// The f16 nearest to `x` (ties to even, subnormals kept, overflow to
+/// infinity), as stored in memory.
+inline uint16_t toF16(float x) {
+  const uint16_t sign = std::signbit(x) ? 0x8000 : 0;
+  const double a = std::fabs(double(x));
+  if (std::isnan(x))
+    return 0x7e00;
+  if (std::isinf(x))
+    return sign | 0x7c00;
+  if (a < 0x1p-14) // Subnormal, or the smallest normal after rounding.
+    return sign | uint16_t(std::nearbyint(a * 0x1p24));
+  int e;
+  std::frexp(a, &e); // a = m 2^e, m in [0.5, 1)
+  double q = std::nearbyint(std::ldexp(a, 11 - e)); // in [1024, 2048]
+  if (q == 2048) {
+    q = 1024;
+    ++e;
+  }
+  if (e - 1 > 15)
+    return sign | 0x7c00;
+  return sign | uint16_t((e - 1 + 15) << 10) | uint16_t(q - 1024);
 }
 
 } // namespace tilec::mamba2

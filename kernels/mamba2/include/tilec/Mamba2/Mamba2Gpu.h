@@ -1,8 +1,10 @@
 //===- Mamba2Gpu.h - the Mamba-2 forward pass on the GPU --------*- C++ -*-===//
 //
-// forwardGpu runs the three Mamba-2 kernels (chunk_cumsum, fwd_pass_state,
-// compute_out), compiled ahead of time for sm_80 and sm_90, on the caller's
-// stream in the calling thread's current CUDA context. It takes the same
+// forwardGpu runs the Mamba-2 kernels (chunk_cumsum, chunk_state,
+// state_passing and compute_out by default; chunk_cumsum, fwd_pass_state and
+// compute_out when GpuOptions::structure asks for three), compiled ahead of
+// time for sm_80 and sm_90, on the caller's stream in the calling thread's
+// current CUDA context. It takes the same
 // problem and tensor descriptors as forwardCpu (Mamba2.h), with every data
 // pointer in device memory, and accepts and rejects the same arguments, plus
 // the checks only a GPU needs (alignment, device pointers, grid limits).
@@ -21,6 +23,7 @@
 #define TILEC_MAMBA2_MAMBA2GPU_H
 
 #include "tilec/Mamba2/Mamba2.h"
+#include "tilec/Mamba2/StateUpdate.h"
 
 #include <cuda.h>
 
@@ -32,6 +35,9 @@ struct GpuOptions {
   /// Zero sizes take the compiled instantiation's; a non-zero size must
   /// equal it (gpuTileConfig), since the kernels are compiled ahead of time.
   TileConfig tiles;
+  /// Which kernels compute the states between chunks (Mamba2.h). The C ABI
+  /// has no field for it and always runs the default.
+  ForwardStructure structure = ForwardStructure::FourKernels;
   /// Device memory for the intermediates, at least gpuWorkspaceSize bytes
   /// and 16-byte aligned, not used by anything else until the kernels on the
   /// stream are done with it. Null: forwardGpu allocates it with
@@ -45,12 +51,17 @@ struct GpuOptions {
 /// with; all zero for any other chunk.
 TileConfig gpuTileConfig(int64_t chunk);
 
-/// Bytes of workspace forwardGpu needs for `problem`: the chunk-local decay
-/// exponents G (batch * heads * nchunks * chunk f32), the state entering
-/// every chunk (batch * nchunks * heads * headdim * dstate f32) and room for
-/// the final state when the caller does not ask for it. Fails when the
-/// problem is invalid or the size does not fit in 64 bits.
-Status gpuWorkspaceSize(const Problem &problem, size_t &bytes);
+/// Bytes of workspace forwardGpu needs for `problem` in `structure`: the
+/// chunk-local decay exponents G and the transformed time steps dt_chunks
+/// (each batch * heads * nchunks * chunk f32), the state entering every
+/// chunk (batch * nchunks * heads * headdim * dstate f32), for the
+/// four-kernel structure each chunk's own state (as many), and room for the
+/// final state when the caller does not ask for it. The default's size is
+/// the larger, enough for either structure. Fails when the problem or the
+/// structure is invalid or the size does not fit in 64 bits.
+Status gpuWorkspaceSize(const Problem &problem, size_t &bytes,
+                        ForwardStructure structure =
+                            ForwardStructure::FourKernels);
 
 /// Loads every kernel of the library into the current context, as the first
 /// forwardGpu for each chunk size would. Call it before capturing forwardGpu
@@ -69,6 +80,20 @@ Status prepareGpu();
 Status forwardGpu(const Problem &problem, const Inputs &inputs,
                   const Outputs &outputs, const GpuOptions &options = {},
                   CUstream stream = nullptr);
+
+//===----------------------------------------------------------------------===//
+// The decode step (StateUpdate.h)
+//===----------------------------------------------------------------------===//
+
+/// The decode step on the GPU, enqueued on `stream` in the current context,
+/// with every data pointer in device memory (the state indices, if any, in
+/// host memory: they are resolved into launches here, one per run of
+/// evenly stepped state rows). Checks, before any use of the driver:
+/// validateStateUpdate, batch and heads at most 65535, the alignment of
+/// every pointer to its element size; then a current context and that every
+/// pointer is device memory. prepareGpu loads its kernel too.
+Status stateUpdateGpu(const DecodeProblem &problem, const StateUpdateArgs &args,
+                      CUstream stream = nullptr);
 
 } // namespace tilec::mamba2
 

@@ -5,7 +5,9 @@
 //
 //   h_t = exp(A dt_t) h_{t-1} + dt_t x_t B_t^T,   y_t = h_t C_t + D x_t,
 //
-// with h a headdim x dstate matrix. It shares no code with the chunked
+// with h a headdim x dstate matrix, dt_t = clamp(softplus(dt + dt_bias))
+// (each part as the Inputs ask), D per head or per channel, and y_t
+// multiplied by silu(z_t) when there is a z. It shares no code with the chunked
 // kernels, so agreement of the two checks the chunking, the kernels and the
 // interpreter together.
 //
@@ -30,7 +32,8 @@ struct ReferenceResult {
   /// exp(A (dt_{s+1} + ... + dt_t)) dt_s x_s[i] B_s[j] C_t[j], plus the
   /// initial state's terms exp(A (dt_1 + ... + dt_t)) h0[i][j] C_t[j], plus
   /// D x_t[i]; yScale is (sum of the squares of those terms, D x left out)^1/2
-  /// and finalStateScale the same for h_L[i][j] = the sum over s of
+  /// (times |silu(z_t[i])| with a gate) and finalStateScale the same for
+  /// h_L[i][j] = the sum over s of
   /// exp(...) dt_s x_s[i] B_s[j] and the initial state's term. Roundings of
   /// independent terms add up like a random walk, so a result whose terms
   /// each carry a relative error of order u is off by order u * scale (see
@@ -50,6 +53,28 @@ Status referenceForward(const Problem &problem, const Inputs &inputs,
 /// `got` is not.
 double normwiseRelativeError(const Tensor &got, const std::vector<double> &want);
 
+/// mamba_ssm's options a HostProblem draws inputs for (each off by
+/// default): the same transformed dt distribution either way, so that the
+/// tests' bounds mean the same.
+struct HostFeatures {
+  /// A dt bias (uniform in [-1, 1) with softplus, [-0.01, 0.01) without);
+  /// dt is drawn so that dt + bias is the value drawn below.
+  bool dtBias = false;
+  /// Softplus on: dt (+ bias) is drawn as the inverse softplus of the
+  /// value drawn below.
+  bool dtSoftplus = false;
+  DtLimit dtLimit;
+  /// D of shape (heads, headdim) rather than (heads).
+  bool dPerChannel = false;
+  /// A gate z, standard normal rounded to bf16.
+  bool z = false;
+  /// y in bf16 (HostProblem::yBf16) rather than f32.
+  bool yBf16 = false;
+  /// dt stored in this dtype (HostProblem::dtHalf for bf16 and f16; dt
+  /// then holds the rounded values as f32).
+  DType dtDType = DType::F32;
+};
+
 /// Host buffers for one problem, contiguous in mamba_ssm's layouts, with
 /// random inputs in the ranges a Mamba-2 layer sees: x, B, C and the initial
 /// state standard normal (x, B, C rounded to bf16); D uniform in [0.5, 1.5).
@@ -63,21 +88,38 @@ double normwiseRelativeError(const Tensor &got, const std::vector<double> &want)
 ///     uniform in [0, log 16), and dt = softplus(v), v normal around -2
 ///     (steps of about 0.1 to 1): a chunk keeps about 2e-5 of the state, so
 ///     y is mostly the chunk's own inputs.
+/// These are the time steps after bias and softplus; HostFeatures says how
+/// the raw dt is drawn around them.
 struct HostProblem {
   Problem problem;
-  std::vector<uint16_t> x, B, C;
-  std::vector<float> dt, A, D, initialState;
+  HostFeatures features;
+  std::vector<uint16_t> x, B, C, z;
+  /// D is (heads) or (heads, headdim), as features.dPerChannel says.
+  std::vector<float> dt, A, D, dtBias, initialState;
   std::vector<float> y, finalState;
+  /// y when features.yBf16 (then y is not written by a pass).
+  std::vector<uint16_t> yBf16;
+  /// dt when features.dtDType is bf16 or f16.
+  std::vector<uint16_t> dtHalf;
 
-  static HostProblem random(const Problem &problem, uint64_t seed);
+  static HostProblem random(const Problem &problem, uint64_t seed,
+                            const HostFeatures &features = {});
 
   /// Descriptors of the buffers; `withInitialState` passes initialState.
   Inputs inputs(bool withInitialState);
   Outputs outputs();
-  /// Fills y and finalState with NaN, so an element a pass leaves unwritten
-  /// shows.
+  /// Fills y (or yBf16) and finalState with NaN, so an element a pass
+  /// leaves unwritten shows.
   void poisonOutputs();
+  /// y as f32 values, whichever dtype the pass wrote.
+  std::vector<float> yValues() const;
 };
+
+/// mamba_ssm's transformation of one raw time step, in f64: dt + bias, then
+/// softplus (log1p(exp(v)) for v <= 20, v above) when asked, then the
+/// clamp.
+double transformDt(double dt, double bias, bool softplus,
+                   const DtLimit &limit);
 
 } // namespace tilec::mamba2
 

@@ -46,7 +46,8 @@ typedef enum tilec_mamba2_status {
    * than one element, or a strides array is missing for a rank > 0. */
   TILEC_MAMBA2_ERROR_INVALID_STRIDE = 2,
   /* A tensor's dtype is not a tilec_mamba2_dtype or not the one supported
-   * for it (x, B, C bf16; everything else f32). */
+   * for it (x, B, C, z bf16; dt f32, bf16 or f16; y f32 or bf16;
+   * everything else f32). */
   TILEC_MAMBA2_ERROR_INVALID_DTYPE = 3,
   /* A data pointer is not aligned to its element size, or the workspace is
    * not 16-byte aligned. */
@@ -75,7 +76,8 @@ typedef enum tilec_mamba2_status {
    * error). */
   TILEC_MAMBA2_ERROR_LAUNCH_FAILURE = 14,
   /* Any other invalid argument, e.g. tile sizes other than the compiled
-   * ones (C++ API only). */
+   * ones (C++ API only), a dt limit that is not an interval, or an options
+   * struct of a size this library does not take. */
   TILEC_MAMBA2_ERROR_INVALID_ARGUMENT = 15
 } tilec_mamba2_status;
 
@@ -134,12 +136,14 @@ TILEC_MAMBA2_API int tilec_mamba2_prepare(void);
  * current CUDA context; returns without waiting for the kernels.
  *
  *   x              (batch, seqlen, heads, headdim)  bf16
- *   dt             (batch, seqlen, heads)           f32, after softplus
+ *   dt             (batch, seqlen, heads)           f32, bf16 or f16, as
+ *                                                   given (no bias, softplus
+ *                                                   or limit)
  *   A              (heads)                          f32
  *   B, C           (batch, seqlen, groups, dstate)  bf16
- *   D              (heads)                          f32
+ *   D              (heads) or (heads, headdim)      f32
  *   initial_state  (batch, heads, headdim, dstate)  f32, or NULL: zero
- *   y              (batch, seqlen, heads, headdim)  f32, written
+ *   y              (batch, seqlen, heads, headdim)  f32 or bf16, written
  *   final_state    (batch, heads, headdim, dstate)  f32, or NULL: not written
  *
  * `workspace` is device memory of at least `workspace_bytes` >=
@@ -162,6 +166,115 @@ TILEC_MAMBA2_API int tilec_mamba2_forward(
     const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
     const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
     void *workspace, size_t workspace_bytes, void *stream);
+
+/* ---- mamba_ssm's options: z, dt_bias, dt_softplus, dt_limit, states ---
+ *
+ * tilec_mamba2_forward_with_options takes them in a struct that carries its
+ * own size, so that later versions append fields without a new function:
+ * the caller sets `size` to sizeof(tilec_mamba2_options) of the header it
+ * was compiled with; the library reads the fields that size covers and
+ * requires any bytes past the fields it knows to be zero (an option it does
+ * not implement is refused, not ignored). A zero-filled struct (with its
+ * size set) asks for nothing: the pass is tilec_mamba2_forward's. */
+typedef struct tilec_mamba2_options {
+  /* sizeof(tilec_mamba2_options); at least TILEC_MAMBA2_OPTIONS_SIZE_V1. */
+  size_t size;
+  /* (batch, seqlen, heads, headdim) bf16: y <- y * silu(z), after D; NULL:
+   * no gate. */
+  const tilec_mamba2_tensor *z;
+  /* (heads) f32: dt <- dt + dt_bias before softplus; NULL: no bias. */
+  const tilec_mamba2_tensor *dt_bias;
+  /* (batch, nchunks, heads, headdim, dstate) f32, written: the state
+   * entering each chunk (mamba_ssm's `states`, what a backward pass needs);
+   * NULL: kept in the workspace. */
+  const tilec_mamba2_tensor *chunk_states;
+  /* Non-zero: dt <- softplus(dt (+ dt_bias)), mamba_ssm's (log1p(exp(v))
+   * for v <= 20, v above). */
+  int32_t dt_softplus;
+  /* Non-zero: dt <- min(max(dt, dt_min), dt_max) after bias and softplus
+   * (mamba_ssm's dt_limit; its default is (0, +inf)). Zero: no clamp. */
+  int32_t dt_limit;
+  float dt_min;
+  float dt_max;
+} tilec_mamba2_options;
+
+/* The size of the first version of tilec_mamba2_options: the fields above
+ * (later versions only append). */
+#define TILEC_MAMBA2_OPTIONS_SIZE_V1                                          \
+  (offsetof(tilec_mamba2_options, dt_max) + sizeof(float))
+
+/* tilec_mamba2_forward with mamba_ssm's options. `options` may be NULL (no
+ * option). Also, here and in tilec_mamba2_forward alike:
+ *   D  (heads) or (heads, headdim) f32: per head or per channel;
+ *   y  f32, or bf16 (x's dtype, as mamba_ssm returns it): the kernel rounds
+ *      its f32 result once when it stores it.
+ * The time steps are the raw dt, transformed by chunk_cumsum (bias,
+ * softplus, limit, each as asked); the other kernels read the transformed
+ * ones. Checks as tilec_mamba2_forward, with the options' input tensors
+ * after initial_state (dt_bias, then z), then the dt limit (no NaN, dt_min
+ * <= dt_max), then y, final_state and chunk_states; the options struct
+ * itself (its size) comes first. */
+TILEC_MAMBA2_API int tilec_mamba2_forward_with_options(
+    const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
+    const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
+    const tilec_mamba2_options *options, void *workspace,
+    size_t workspace_bytes, void *stream);
+
+/*===----------------------------------------------------------------------===*
+ * The decode step (mamba_ssm's selective_state_update)
+ *===----------------------------------------------------------------------===*/
+
+/* The sizes of one decode step (DecodeProblem in StateUpdate.h): `batch`
+ * sequences, one token each; `state_rows` rows of the state tensor (batch
+ * without state indices, the cache's slots with them). */
+typedef struct tilec_mamba2_decode_problem {
+  int64_t batch;
+  int64_t heads;
+  int64_t groups;
+  int64_t headdim;
+  int64_t dstate;
+  int64_t state_rows;
+} tilec_mamba2_decode_problem;
+
+/* One token of each sequence: the state updated in place and y written,
+ * enqueued on `stream` in the calling thread's current context; returns
+ * without waiting for the kernel.
+ *
+ *   state    (state_rows, heads, headdim, dstate)  f32, read and written
+ *   x        (batch, heads, headdim)               bf16
+ *   dt       (batch, heads)                        f32, before dt_bias and
+ *                                                  softplus
+ *   A        (heads)                               f32
+ *   B, C     (batch, groups, dstate)               bf16
+ *   D        (heads) or (heads, headdim)           f32, or NULL: none
+ *   z        (batch, heads, headdim)               bf16, or NULL: no gate
+ *   dt_bias  (heads)                               f32, or NULL: none
+ *   y        (batch, heads, headdim)               bf16, written
+ *
+ * dt_softplus != 0 applies softplus to dt after dt_bias. `state_indices`
+ * is HOST memory with `batch` entries (NULL: entry b updates state row b):
+ * the state row of each entry, or `pad_slot_id` for an entry whose state is
+ * neither read nor written (its y is computed from a zero state). Rows must
+ * be distinct; the state and y may share no byte with any tensor. Each run
+ * of entries on evenly stepped rows (r, r + k, r + 2k, ...) is one launch. No call synchronizes with
+ * the host. Checks, in order: the descriptors themselves, the problem and
+ * each tensor against it (state, x, dt, A, B, C, D, z, dt_bias, y), the
+ * overlaps, the indices; batch and heads at most 65535; alignment; then,
+ * through the driver, a current context and device pointers. Errors:
+ * overlaps, offsets past 64 bits and bad indices are
+ * TILEC_MAMBA2_ERROR_INVALID_ARGUMENT. */
+TILEC_MAMBA2_API int tilec_mamba2_state_update(
+    const tilec_mamba2_decode_problem *problem,
+    const tilec_mamba2_tensor *state, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *z,
+    const tilec_mamba2_tensor *dt_bias, int32_t dt_softplus,
+    const int64_t *state_indices, int64_t pad_slot_id,
+    const tilec_mamba2_tensor *y, void *stream);
 
 #ifdef __cplusplus
 } /* extern "C" */

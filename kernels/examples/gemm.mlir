@@ -1,0 +1,59 @@
+// C = A B for A (M x K) and B (K x N) in bf16, row-major or strided, with
+// f32 accumulation: @gemm stores C in f32, @gemm_bf16 rounds it to bf16.
+// Any M, N and K: tiles that cross an edge read zeros outside A and B (which
+// add nothing to the sums) and store only the elements inside C.
+//
+// Grid: (ceil(M / BLOCK_M), ceil(N / BLOCK_N)); program (i, j) computes tile
+// (i, j) of C, walking K in BLOCK_K steps with the accumulator carried by the
+// scf.for. The loads of each step carry `latency = 3`: the compiler may issue
+// them up to three steps ahead (a three-stage pipeline), as they do not
+// depend on the accumulator.
+//
+//   tilec gemm.mlir -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32
+
+!A = !tile.tile<BLOCK_M x BLOCK_K x bf16>
+!B = !tile.tile<BLOCK_K x BLOCK_N x bf16>
+!Acc = !tile.tile<BLOCK_M x BLOCK_N x f32>
+
+tile.kernel @gemm<BLOCK_M = 128, BLOCK_N = 128, BLOCK_K = 32>(
+    %a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>)
+    warps 8 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %i, %j = tile.block_id x, y
+  %k = tile.dim %a[1] : !tile.view<2, bf16>
+  %blockK = tile.param "BLOCK_K"
+  %numK = arith.ceildivui %k, %blockK : index
+  %zero = tile.full 0.0 : !Acc
+  %acc = scf.for %kk = %c0 to %numK step %c1 iter_args(%sum = %zero) -> !Acc {
+    %ta = tile.load %a[%i, %kk] latency = 3 : !tile.view<2, bf16> -> !A
+    %tb = tile.load %b[%kk, %j] latency = 3 : !tile.view<2, bf16> -> !B
+    %next = tile.mma %ta, %tb, %sum : !A, !B, !Acc
+    scf.yield %next : !Acc
+  }
+  tile.store %acc, %c[%i, %j] : !Acc, !tile.view<2, f32>
+  tile.return
+}
+
+tile.kernel @gemm_bf16<BLOCK_M = 128, BLOCK_N = 128, BLOCK_K = 32>(
+    %a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.view<2, bf16>)
+    warps 8 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %i, %j = tile.block_id x, y
+  %k = tile.dim %a[1] : !tile.view<2, bf16>
+  %blockK = tile.param "BLOCK_K"
+  %numK = arith.ceildivui %k, %blockK : index
+  %zero = tile.full 0.0 : !Acc
+  %acc = scf.for %kk = %c0 to %numK step %c1 iter_args(%sum = %zero) -> !Acc {
+    %ta = tile.load %a[%i, %kk] latency = 3 : !tile.view<2, bf16> -> !A
+    %tb = tile.load %b[%kk, %j] latency = 3 : !tile.view<2, bf16> -> !B
+    %next = tile.mma %ta, %tb, %sum : !A, !B, !Acc
+    scf.yield %next : !Acc
+  }
+  // Rounded to nearest even once, after the whole sum.
+  %out = tile.convert %acc : !Acc -> !tile.tile<BLOCK_M x BLOCK_N x bf16>
+  tile.store %out, %c[%i, %j]
+      : !tile.tile<BLOCK_M x BLOCK_N x bf16>, !tile.view<2, bf16>
+  tile.return
+}

@@ -1,0 +1,66 @@
+//===- CApiStateUpdate.cpp - C ABI of the decode step -----------*- C++ -*-===//
+//
+// tilec_mamba2_state_update: the C descriptors as the C++ ones, then the
+// implementation of stateUpdateGpu, which names every failure.
+//
+//===----------------------------------------------------------------------===//
+
+#include "CApiSupport.h"
+#include "StateUpdateGpu.h"
+
+#include "tilec/Mamba2/tilec_mamba2.h"
+
+#include <optional>
+#include <string>
+
+using namespace tilec::mamba2;
+
+extern "C" int tilec_mamba2_state_update(
+    const tilec_mamba2_decode_problem *problem,
+    const tilec_mamba2_tensor *state, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *z,
+    const tilec_mamba2_tensor *dt_bias, int32_t dt_softplus,
+    const int64_t *state_indices, int64_t pad_slot_id,
+    const tilec_mamba2_tensor *y, void *stream) {
+  if (!problem)
+    return gpu::failCall(TILEC_MAMBA2_ERROR_NULL_POINTER,
+                         "decode problem: the problem descriptor is null");
+  const DecodeProblem p{problem->batch,   problem->heads,  problem->groups,
+                        problem->headdim, problem->dstate, problem->state_rows};
+  StateUpdateArgs args;
+  std::string message;
+  // In the order the validation walks them; an optional tensor is absent
+  // when its descriptor is null.
+  const struct {
+    const char *name;
+    const tilec_mamba2_tensor *descriptor;
+    Tensor *required;
+    std::optional<Tensor> *optional;
+  } tensors[] = {{"state", state, &args.state, nullptr},
+                 {"x", x, &args.x, nullptr},
+                 {"dt", dt, &args.dt, nullptr},
+                 {"A", A, &args.A, nullptr},
+                 {"B", B, &args.B, nullptr},
+                 {"C", C, &args.C, nullptr},
+                 {"D", D, nullptr, &args.D},
+                 {"z", z, nullptr, &args.z},
+                 {"dt_bias", dt_bias, nullptr, &args.dtBias},
+                 {"y", y, &args.y, nullptr}};
+  for (const auto &t : tensors) {
+    if (t.optional && !t.descriptor)
+      continue;
+    Tensor &tensor = t.optional ? t.optional->emplace() : *t.required;
+    if (tilec_mamba2_status code =
+            gpu::fromDescriptor(t.name, t.descriptor, tensor, message))
+      return gpu::failCall(code, std::move(message));
+  }
+  args.dtSoftplus = dt_softplus != 0;
+  args.stateIndices = state_indices;
+  args.padSlotId = pad_slot_id;
+  if (tilec_mamba2_status code =
+          gpu::stateUpdate(p, args, static_cast<CUstream>(stream), message))
+    return gpu::failCall(code, std::move(message));
+  return TILEC_MAMBA2_SUCCESS;
+}

@@ -1,0 +1,269 @@
+//===- StateUpdateGpu.cpp - the Mamba-2 decode step on the GPU --*- C++ -*-===//
+//
+// Checks the arguments (the shared validation, then what only the GPU
+// needs), then enqueues the state_update kernel on the caller's stream, once
+// per run of the state indices (stateUpdateRuns). As for the forward pass,
+// every check that needs no driver comes first and nothing synchronizes with
+// the host.
+//
+//===----------------------------------------------------------------------===//
+
+#include "StateUpdateGpu.h"
+
+#include "DevicePointers.h"
+#include "Driver.h"
+
+#include "tilec/Runtime/Runtime.h"
+#include "tilec_mamba2_kernels.h"
+
+#include <cstdint>
+
+using namespace tilec::mamba2;
+
+namespace {
+
+/// The launcher's type, spelled out so that a kernel whose signature drifts
+/// from what this file passes fails to compile here.
+using StateUpdateLauncher = tilec_status (*)(
+    const tilec_view_f32_4d &state, const tilec_view_bf16_3d &x,
+    const tilec_view_f32_2d &dt, const tilec_view_f32_1d &dtBias,
+    const tilec_view_f32_1d &A, const tilec_view_bf16_3d &B,
+    const tilec_view_bf16_3d &C, const tilec_view_f32_2d &D,
+    const tilec_view_bf16_3d &z, const tilec_view_bf16_3d &y, int32_t hasState,
+    int32_t hasDtBias, int32_t dtSoftplus, int32_t hasD, int32_t hasZ,
+    tilec_grid, CUstream);
+constexpr StateUpdateLauncher kLaunch = &tile_state_update;
+constexpr int64_t kBlockP = TILEC_MAMBA2_STATE_UPDATE_BLOCK_P;
+constexpr int64_t kBlockN = TILEC_MAMBA2_STATE_UPDATE_BLOCK_N;
+
+struct Named {
+  const char *name;
+  const Tensor *tensor; // null for an absent optional tensor
+};
+
+std::vector<Named> tensors(const StateUpdateArgs &a) {
+  auto optional = [](const std::optional<Tensor> &t) {
+    return t ? &*t : nullptr;
+  };
+  return {{"state", &a.state},
+          {"x", &a.x},
+          {"dt", &a.dt},
+          {"A", &a.A},
+          {"B", &a.B},
+          {"C", &a.C},
+          {"D", optional(a.D)},
+          {"z", optional(a.z)},
+          {"dt_bias", optional(a.dtBias)},
+          {"y", &a.y}};
+}
+
+/// The status naming the rule of validateStateUpdate that the arguments
+/// break, in its order; the validation words the message.
+tilec_mamba2_status classifyInvalid(const DecodeProblem &p,
+                                    const StateUpdateArgs &a) {
+  for (int64_t size :
+       {p.batch, p.heads, p.groups, p.headdim, p.dstate, p.stateRows})
+    if (size <= 0)
+      return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
+  if (p.heads % p.groups)
+    return TILEC_MAMBA2_ERROR_GROUPS_DO_NOT_DIVIDE_HEADS;
+  if (!a.stateIndices && p.stateRows != p.batch)
+    return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
+  const DType dtypes[] = {DType::F32,  DType::BF16, DType::F32, DType::F32,
+                          DType::BF16, DType::BF16, DType::F32, DType::BF16,
+                          DType::F32,  DType::BF16};
+  const std::vector<int64_t> rows = {p.batch, p.heads, p.headdim};
+  const std::vector<int64_t> groups = {p.batch, p.groups, p.dstate};
+  const std::vector<int64_t> shapes[] = {
+      {p.stateRows, p.heads, p.headdim, p.dstate},
+      rows,
+      {p.batch, p.heads},
+      {p.heads},
+      groups,
+      groups,
+      a.D && a.D->shape.size() == 2 ? std::vector<int64_t>{p.heads, p.headdim}
+                                    : std::vector<int64_t>{p.heads},
+      rows,
+      {p.heads},
+      rows};
+  size_t i = 0;
+  for (const Named &named : tensors(a)) {
+    const DType dtype = dtypes[i];
+    const std::vector<int64_t> &shape = shapes[i++];
+    if (!named.tensor)
+      continue;
+    const Tensor &t = *named.tensor;
+    if (!t.data)
+      return TILEC_MAMBA2_ERROR_NULL_POINTER;
+    if (t.dtype != dtype)
+      return TILEC_MAMBA2_ERROR_INVALID_DTYPE;
+    if (t.shape != shape)
+      return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
+    if (t.strides.size() != t.shape.size())
+      return TILEC_MAMBA2_ERROR_INVALID_STRIDE;
+    const bool output = named.tensor == &a.state || named.tensor == &a.y;
+    for (size_t d = 0; d < t.shape.size(); ++d)
+      if (t.strides[d] < 0 || (output && t.strides[d] == 0 && t.shape[d] > 1))
+        return TILEC_MAMBA2_ERROR_INVALID_STRIDE;
+  }
+  // The rest: an overlap, offsets past 64 bits or an index; the message
+  // says which.
+  return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+}
+
+template <typename View> View makeView(const Tensor &t) {
+  View view;
+  view.data = static_cast<decltype(view.data)>(t.data);
+  for (size_t d = 0; d < std::size(view.shape); ++d) {
+    view.shape[d] = t.shape[d];
+    view.strides[d] = t.strides[d];
+  }
+  return view;
+}
+
+/// `t`'s view restricted to `count` rows of its first dimension, rows
+/// first, first + step, ...
+template <typename View>
+View rowsView(const Tensor &t, int64_t first, int64_t count, int64_t step = 1) {
+  View view = makeView<View>(t);
+  view.data += first * t.strides[0];
+  view.shape[0] = count;
+  view.strides[0] *= step;
+  return view;
+}
+
+} // namespace
+
+tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
+                                     const StateUpdateArgs &args,
+                                     CUstream stream, std::string &message) {
+  if (Status status = validateStateUpdate(p, args); !status) {
+    message = status.message();
+    return classifyInvalid(p, args);
+  }
+  // What the GPU needs on top, still without the driver: the grid
+  // (ceil(headdim / BLOCK_P), heads, entries) and aligned pointers.
+  if (p.heads > 65535 || p.batch > 65535) {
+    message = "decode problem: heads (" + std::to_string(p.heads) +
+              ") and batch (" + std::to_string(p.batch) +
+              ") must be at most 65535, the driver's grid limit";
+    return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
+  }
+  const std::vector<Named> named = tensors(args);
+  for (const Named &t : named) {
+    if (!t.tensor)
+      continue;
+    const size_t size = dtypeSize(t.tensor->dtype);
+    if (reinterpret_cast<uintptr_t>(t.tensor->data) % size) {
+      message = std::string(t.name) + ": data pointer " +
+                std::to_string(reinterpret_cast<uintptr_t>(t.tensor->data)) +
+                " is not aligned to its element size (" + std::to_string(size) +
+                " bytes)";
+      return TILEC_MAMBA2_ERROR_UNALIGNED;
+    }
+  }
+
+  // Through the driver.
+  const DriverLoad &load = driver();
+  if (load.code != TILEC_MAMBA2_SUCCESS) {
+    message = load.message;
+    return load.code;
+  }
+  const DriverApi &api = load.api;
+  CUcontext context = nullptr;
+  if (CUresult result = api.ctxGetCurrent(&context);
+      result != CUDA_SUCCESS || !context) {
+    message = "no current CUDA context on this thread (make one current, "
+              "e.g. cudaSetDevice or cuCtxSetCurrent)";
+    if (result != CUDA_SUCCESS)
+      message += ": cuCtxGetCurrent: " + describe(api, result);
+    return TILEC_MAMBA2_ERROR_NO_CONTEXT;
+  }
+  PointerCheck mode;
+  if (!pointerCheckMode(mode, message))
+    return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+  unsigned long long contextId = 0;
+  if (CUresult result = api.ctxGetId(context, &contextId);
+      result != CUDA_SUCCESS) {
+    message = "cuCtxGetId failed: " + describe(api, result);
+    return TILEC_MAMBA2_ERROR_NO_CONTEXT;
+  }
+  const PointerQueries queries{api.pointerGetAttributes, api.getErrorName};
+  for (const Named &t : named)
+    if (t.tensor)
+      if (tilec_mamba2_status code = checkDevicePointer(
+              queries, mode, contextId, t.name, t.tensor->data, message))
+        return code;
+
+  // Absent tensors: empty views, which the kernel does not read (its flags
+  // say so) and the launcher accepts without data.
+  const tilec_view_f32_1d noBias{nullptr, {0}, {0}};
+  const tilec_view_f32_2d noD{nullptr, {0, 0}, {0, 0}};
+  const tilec_view_bf16_3d noZ{nullptr, {0, 0, 0}, {0, 0, 0}};
+  const tilec_view_f32_4d noState{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  const auto dtBias =
+      args.dtBias ? makeView<tilec_view_f32_1d>(*args.dtBias) : noBias;
+  auto D = noD;
+  if (args.D && args.D->shape.size() == 2)
+    D = makeView<tilec_view_f32_2d>(*args.D);
+  else if (args.D)
+    // A D per head is the (heads, headdim) view that repeats it.
+    D = tilec_view_f32_2d{static_cast<float *>(args.D->data),
+                          {p.heads, p.headdim},
+                          {args.D->strides[0], 0}};
+  const auto A = makeView<tilec_view_f32_1d>(args.A);
+  const tilec_grid grid0{p.headdim / kBlockP + (p.headdim % kBlockP != 0),
+                         p.heads, 0};
+  for (const StateUpdateRun &run : stateUpdateRuns(p, args)) {
+    auto entries3 = [&](const Tensor &t) {
+      return rowsView<tilec_view_bf16_3d>(t, run.firstEntry, run.count);
+    };
+    const auto state =
+        run.padding ? noState
+                    : rowsView<tilec_view_f32_4d>(args.state, run.firstRow,
+                                                  run.count, run.rowStep);
+    tilec_grid grid = grid0;
+    grid.z = run.count;
+    const tilec_status status = kLaunch(
+        state, entries3(args.x),
+        rowsView<tilec_view_f32_2d>(args.dt, run.firstEntry, run.count), dtBias,
+        A, entries3(args.B), entries3(args.C), D,
+        args.z ? entries3(*args.z) : noZ, entries3(args.y), run.padding ? 0 : 1,
+        args.dtBias ? 1 : 0, args.dtSoftplus ? 1 : 0, args.D ? 1 : 0,
+        args.z ? 1 : 0, grid, stream);
+    if (status != TILEC_SUCCESS) {
+      message = std::string("launching state_update (") +
+                tilec_status_name(status) + "): " + tilec_last_error();
+      return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
+    }
+  }
+  return TILEC_MAMBA2_SUCCESS;
+}
+
+tilec_mamba2_status gpu::prepareStateUpdate(std::string &message) {
+  if (tilec_status status = tile_state_update_prepare();
+      status != TILEC_SUCCESS) {
+    message = std::string("loading the state_update kernel (") +
+              tilec_status_name(status) + "): " + tilec_last_error();
+    switch (status) {
+    case TILEC_ERROR_NO_DRIVER:
+      return TILEC_MAMBA2_ERROR_NO_DRIVER;
+    case TILEC_ERROR_NO_DEVICE:
+      return TILEC_MAMBA2_ERROR_NO_DEVICE;
+    case TILEC_ERROR_NO_CONTEXT:
+      return TILEC_MAMBA2_ERROR_NO_CONTEXT;
+    default:
+      return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
+    }
+  }
+  return TILEC_MAMBA2_SUCCESS;
+}
+
+Status tilec::mamba2::stateUpdateGpu(const DecodeProblem &problem,
+                                     const StateUpdateArgs &args,
+                                     CUstream stream) {
+  std::string message;
+  if (gpu::stateUpdate(problem, args, stream, message) != TILEC_MAMBA2_SUCCESS)
+    return Status::error(message);
+  return Status::success();
+}

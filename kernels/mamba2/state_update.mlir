@@ -1,0 +1,158 @@
+// Mamba-2 decode step (docs/mamba2.md, "The decode step"): one token of each
+// sequence of a batch, with the state updated in place. For batch entry b
+// and head h (group g = h / (heads / groups)), with state h the
+// headdim x dstate matrix of that sequence:
+//
+//   dt'  = dt[b, h] (+ dt_bias[h]); softplus(dt') when dt_softplus != 0
+//          (log1p(exp(dt')) for dt' <= 20, dt' above, as mamba_ssm)
+//   h   <- exp(A[h] dt') h + dt' x[b, h] B[b, g]^T
+//   y    = h C[b, g] (+ D[h, :] * x[b, h]) (* z silu: z * sigmoid(z))
+//
+// mamba_ssm's selective_state_update. The state is read once and written
+// once; everything else is a vector per (entry, head). Grid:
+// (ceil(headdim / BLOCK_P), heads, batch); a program owns BLOCK_P rows of
+// one state and walks dstate BLOCK_N columns at a time, summing y's rows as
+// it goes, so no state element is touched twice.
+//   state:  (batch, heads, headdim, dstate) f32, read and written; the
+//           caller maps each entry to its state row (the view's strides and
+//           base), read only when has_state != 0: otherwise the entry starts
+//           from a zero state and its state is not written (a padding slot)
+//   x:      (batch, heads, headdim) bf16
+//   dt:     (batch, heads) f32
+//   dt_bias:(heads) f32, read when has_dt_bias != 0
+//   A:      (heads) f32
+//   B, C:   (batch, groups, dstate) bf16
+//   D:      (heads, headdim) f32 (stride 0 along headdim for a D per head),
+//           read when has_D != 0
+//   z:      (batch, heads, headdim) bf16, read when has_z != 0
+//   y:      (batch, heads, headdim) bf16, written (mamba_ssm: x's dtype)
+// The flags are scalars rather than compile-time parameters: one compiled
+// kernel serves every combination, and a branch on a uniform scalar costs
+// nothing next to the state's traffic.
+//
+// Precision: f32 throughout (the state is f32 and every product rounds to
+// f32); only y is rounded to bf16 at the end.
+
+!State = !tile.tile<BLOCK_P x BLOCK_N x f32>
+!Rows = !tile.tile<BLOCK_P x f32>
+!Cols = !tile.tile<BLOCK_N x f32>
+!One = !tile.tile<1 x f32>
+
+tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
+    %state: !tile.view<4, f32>, %x: !tile.view<3, bf16>,
+    %dt: !tile.view<2, f32>, %dt_bias: !tile.view<1, f32>,
+    %A: !tile.view<1, f32>, %B: !tile.view<3, bf16>, %C: !tile.view<3, bf16>,
+    %D: !tile.view<2, f32>, %z: !tile.view<3, bf16>, %y: !tile.view<3, bf16>,
+    %has_state: i32, %has_dt_bias: i32, %dt_softplus: i32, %has_D: i32,
+    %has_z: i32) warps 4 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero_i32 = arith.constant 0 : i32
+  %pt, %h, %b = tile.block_id x, y, z
+
+  %heads = tile.dim %x[1] : !tile.view<3, bf16>
+  %groups, %dstate = tile.dim %B[1, 2] : !tile.view<3, bf16>
+  %blockN = tile.param "BLOCK_N"
+  %numN = arith.ceildivui %dstate, %blockN : index
+  %headsPerGroup = arith.divui %heads, %groups : index
+  %g = arith.divui %h, %headsPerGroup : index
+
+  // The time step of this (entry, head), with bias and softplus.
+  %dtRaw = tile.load %dt[%b, %h] dims = [1] : !tile.view<2, f32> -> !One
+  %hasBias = arith.cmpi ne, %has_dt_bias, %zero_i32 : i32
+  %dtBiased = scf.if %hasBias -> !One {
+    %bias = tile.load %dt_bias[%h] : !tile.view<1, f32> -> !One
+    %sum = arith.addf %dtRaw, %bias : !One
+    scf.yield %sum : !One
+  } else {
+    scf.yield %dtRaw : !One
+  }
+  %softplus = arith.cmpi ne, %dt_softplus, %zero_i32 : i32
+  %dtStep = scf.if %softplus -> !One {
+    // Above 20, log1p(exp(dt)) is dt to f32 precision (and exp would
+    // overflow past 88): mamba_ssm's threshold.
+    %threshold = tile.full 20.0 : !One
+    %small = arith.cmpf ole, %dtBiased, %threshold : !One
+    %e = math.exp %dtBiased : !One
+    %sp = math.log1p %e : !One
+    %v = tile.where %small, %sp, %dtBiased : !tile.tile<1 x i1>, !One
+    scf.yield %v : !One
+  } else {
+    scf.yield %dtBiased : !One
+  }
+  %a = tile.load %A[%h] : !tile.view<1, f32> -> !One
+  %adt = arith.mulf %a, %dtStep : !One
+  %decay = math.exp %adt : !One
+  %decayState = tile.broadcast %decay new_dims = [0] : !One -> !State
+
+  // dt * x, one value per row of the state.
+  %xBf16 = tile.load %x[%b, %h, %pt] dims = [2]
+      : !tile.view<3, bf16> -> !tile.tile<BLOCK_P x bf16>
+  %xRows = tile.convert %xBf16 : !tile.tile<BLOCK_P x bf16> -> !Rows
+  %dtRows = tile.broadcast %dtStep : !One -> !Rows
+  %dtx = arith.mulf %xRows, %dtRows : !Rows
+  %dtxState = tile.broadcast %dtx new_dims = [1] : !Rows -> !State
+
+  %hasState = arith.cmpi ne, %has_state, %zero_i32 : i32
+  %yZero = tile.full 0.0 : !Rows
+  %yState = scf.for %n = %c0 to %numN step %c1 iter_args(%acc = %yZero) -> !Rows {
+    %h0 = scf.if %hasState -> !State {
+      %s = tile.load %state[%b, %h, %pt, %n] dims = [2, 3]
+          : !tile.view<4, f32> -> !State
+      scf.yield %s : !State
+    } else {
+      %s = tile.full 0.0 : !State
+      scf.yield %s : !State
+    }
+    %bBf16 = tile.load %B[%b, %g, %n] dims = [2]
+        : !tile.view<3, bf16> -> !tile.tile<BLOCK_N x bf16>
+    %bCols = tile.convert %bBf16 : !tile.tile<BLOCK_N x bf16> -> !Cols
+    %bState = tile.broadcast %bCols new_dims = [0] : !Cols -> !State
+    %input = arith.mulf %dtxState, %bState : !State
+    %kept = arith.mulf %h0, %decayState : !State
+    %h1 = arith.addf %kept, %input : !State
+    scf.if %hasState {
+      tile.store %h1, %state[%b, %h, %pt, %n] dims = [2, 3]
+          : !State, !tile.view<4, f32>
+    }
+
+    %cBf16 = tile.load %C[%b, %g, %n] dims = [2]
+        : !tile.view<3, bf16> -> !tile.tile<BLOCK_N x bf16>
+    %cCols = tile.convert %cBf16 : !tile.tile<BLOCK_N x bf16> -> !Cols
+    %cState = tile.broadcast %cCols new_dims = [0] : !Cols -> !State
+    %hc = arith.mulf %h1, %cState : !State
+    %part = tile.reduce sum %hc axis = 1 : !State -> !Rows
+    %next = arith.addf %acc, %part : !Rows
+    scf.yield %next : !Rows
+  }
+
+  %hasD = arith.cmpi ne, %has_D, %zero_i32 : i32
+  %ySkip = scf.if %hasD -> !Rows {
+    %dRows = tile.load %D[%h, %pt] dims = [1] : !tile.view<2, f32> -> !Rows
+    %skip = arith.mulf %dRows, %xRows : !Rows
+    %sum = arith.addf %yState, %skip : !Rows
+    scf.yield %sum : !Rows
+  } else {
+    scf.yield %yState : !Rows
+  }
+  %hasZ = arith.cmpi ne, %has_z, %zero_i32 : i32
+  %yGated = scf.if %hasZ -> !Rows {
+    %zBf16 = tile.load %z[%b, %h, %pt] dims = [2]
+        : !tile.view<3, bf16> -> !tile.tile<BLOCK_P x bf16>
+    %zRows = tile.convert %zBf16 : !tile.tile<BLOCK_P x bf16> -> !Rows
+    // silu(z) = z * sigmoid(z) = z / (1 + exp(-z)).
+    %one = tile.full 1.0 : !Rows
+    %negZ = arith.negf %zRows : !Rows
+    %expNegZ = math.exp %negZ : !Rows
+    %denominator = arith.addf %one, %expNegZ : !Rows
+    %silu = arith.divf %zRows, %denominator : !Rows
+    %gated = arith.mulf %ySkip, %silu : !Rows
+    scf.yield %gated : !Rows
+  } else {
+    scf.yield %ySkip : !Rows
+  }
+  %yBf16 = tile.convert %yGated : !Rows -> !tile.tile<BLOCK_P x bf16>
+  tile.store %yBf16, %y[%b, %h, %pt] dims = [2]
+      : !tile.tile<BLOCK_P x bf16>, !tile.view<3, bf16>
+  tile.return
+}

@@ -1,0 +1,16 @@
+// --codegen of the driver, and the vec variant it vectorises.
+// RUN: tilec %s --codegen=layouts --variants=generic --emit=llvm-dialect | FileCheck %s --check-prefix=LAYOUTS
+// RUN: tilec %s --codegen=layouts --variants=vec --emit=llvm-dialect | FileCheck %s --check-prefix=VEC
+// RUN: not tilec %s --codegen=fast --emit=llvm-dialect 2>&1 | FileCheck %s --check-prefix=UNKNOWN
+
+// LAYOUTS-LABEL: llvm.func @copy(
+// LAYOUTS: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// VEC-LABEL: llvm.func @copy(
+// VEC: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// UNKNOWN: for the --codegen option: Cannot find option named 'fast'!
+tile.kernel @copy(%x: !tile.view<1, f32>, %y: !tile.view<1, f32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<1, f32> -> tensor<32xf32>
+  tile.store %t, %y[%c0] : tensor<32xf32>, !tile.view<1, f32>
+  tile.return
+}

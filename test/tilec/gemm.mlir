@@ -1,0 +1,25 @@
+// REQUIRES: ptxas, zstd
+// kernels/examples/gemm.mlir (the GEMM of bench/gemm_bench and the gemm_*
+// GPU cases): ptxas accepts both kernels, generic and vec, for sm_80, sm_90
+// and sm_90a, and their products are bf16 mma.sync with f32 accumulators.
+// DEFINE: %{gemm} = %tilec_src/kernels/examples/gemm.mlir
+// DEFINE: %{list} = python3 %tilec_src/test/Target/Inputs/list-fatbin.py
+
+// RUN: tilec %{gemm} --emit=fatbin -o %t.fatbin
+// RUN: %{list} %t.fatbin | FileCheck %s --check-prefix=IMAGES
+// IMAGES: elf sm_80 kernels: gemm gemm_bf16 gemm_bf16_vec gemm_vec
+// IMAGES-NEXT: elf sm_90 kernels: gemm gemm_bf16 gemm_bf16_vec gemm_vec
+// IMAGES-NEXT: elf sm_90a kernels: gemm gemm_bf16 gemm_bf16_vec gemm_vec
+// IMAGES-NEXT: ptx sm_80 entries: gemm gemm_bf16 gemm_vec gemm_bf16_vec
+
+// RUN: tilec %{gemm} --emit=ptx --target=sm_80 | FileCheck %s
+// RUN: tilec %{gemm} --emit=ptx --target=sm_90a --variants=vec | FileCheck %s --check-prefix=VEC
+// CHECK-LABEL: .entry gemm(
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-LABEL: .entry gemm_bf16(
+// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK: cvt.rn.bf16{{(x2)?}}.f32
+// VEC: .target sm_90a
+// VEC-LABEL: .entry gemm_vec(
+// VEC: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// VEC-LABEL: .entry gemm_bf16_vec(

@@ -1,0 +1,315 @@
+//===- StateUpdateTest.cpp - the decode step in the interpreter -----------===//
+//
+// stateUpdateCpu against the f64 recurrence (DecodeCheck.h): 1000
+// consecutive steps from a random state, each option alone and all
+// together, tiles smaller than the problem, bitwise-stable states, and
+// every argument rule.
+//
+//===----------------------------------------------------------------------===//
+
+#include "DecodeCheck.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <cstring>
+#include <numeric>
+
+using namespace tilec::mamba2;
+using namespace tilec::mamba2::testing;
+
+namespace {
+
+using D = DecodeOptions::D;
+
+/// headdim and dstate off the tile sizes, two groups of two heads.
+DecodeProblem smallProblem(int64_t stateRows = 3) {
+  return DecodeProblem{3, 4, 2, 12, 20, stateRows};
+}
+
+/// `steps` steps of the kernel beside the reference, each checked; y is
+/// poisoned before each.
+void runSteps(DecodeData &data, int steps,
+              const StateUpdateCpuOptions &cpu = {}) {
+  ReferenceDecodeState reference = startReference(data);
+  for (int step = 0; step < steps; ++step) {
+    if (step)
+      data.drawStep();
+    StateUpdateArgs args = data.args();
+    ASSERT_TRUE(referenceStateUpdate(data.problem, args, reference).ok());
+    data.poisonY();
+    Status status = stateUpdateCpu(data.problem, args, cpu);
+    ASSERT_TRUE(status.ok()) << status.message();
+    ::testing::AssertionResult match = matchesReference(data, reference);
+    ASSERT_TRUE(match) << "step " << step;
+    if (step == steps - 1)
+      std::printf("after %d steps: %s\n", steps, match.message());
+  }
+}
+
+TEST(StateUpdateCpu, ThousandStepsWithEveryOption) {
+  DecodeOptions options{true, true, true, D::PerChannel, true};
+  DecodeData data = DecodeData::random(smallProblem(7), options, 11);
+  runSteps(data, 1000);
+}
+
+TEST(StateUpdateCpu, ThousandStepsWithoutOptions) {
+  DecodeData data = DecodeData::random(smallProblem(), {}, 12);
+  runSteps(data, 1000);
+}
+
+struct OptionCase {
+  const char *name;
+  DecodeOptions options;
+};
+
+class StateUpdateOption : public ::testing::TestWithParam<OptionCase> {};
+
+TEST_P(StateUpdateOption, MatchesTheRecurrence) {
+  const DecodeOptions &options = GetParam().options;
+  DecodeData data =
+      DecodeData::random(smallProblem(options.indices ? 6 : 3), options, 21);
+  runSteps(data, 20);
+}
+
+// The option changes the result beyond the bound: a kernel ignoring it
+// would fail the check above.
+TEST_P(StateUpdateOption, IsNotANoOp) {
+  const DecodeOptions &options = GetParam().options;
+  DecodeData data =
+      DecodeData::random(smallProblem(options.indices ? 6 : 3), options, 22);
+  StateUpdateArgs args = data.args();
+  ReferenceDecodeState reference = startReference(data);
+  ASSERT_TRUE(stateUpdateCpu(data.problem, args).ok());
+  StateUpdateArgs without = args;
+  without.dtBias.reset();
+  without.dtSoftplus = false;
+  without.z.reset();
+  without.D.reset();
+  // Without indices' effect: entry b on row b.
+  std::vector<int64_t> identity(size_t(data.problem.batch));
+  std::iota(identity.begin(), identity.end(), 0);
+  if (options.indices)
+    without.stateIndices = identity.data();
+  ASSERT_TRUE(referenceStateUpdate(data.problem, without, reference).ok());
+  EXPECT_FALSE(matchesReference(data, reference));
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Options, StateUpdateOption,
+    ::testing::Values(
+        OptionCase{"dt_bias", {true, false, false, D::None, false}},
+        OptionCase{"dt_softplus", {false, true, false, D::None, false}},
+        OptionCase{"z", {false, false, true, D::None, false}},
+        OptionCase{"D_per_head", {false, false, false, D::PerHead, false}},
+        OptionCase{"D_per_channel",
+                   {false, false, false, D::PerChannel, false}},
+        OptionCase{"state_indices", {false, false, false, D::None, true}}),
+    [](const ::testing::TestParamInfo<OptionCase> &info) {
+      return std::string(info.param.name);
+    });
+
+TEST(StateUpdateCpu, TilesSmallerThanTheProblem) {
+  DecodeOptions options{true, true, true, D::PerHead, true};
+  DecodeData data =
+      DecodeData::random(DecodeProblem{2, 4, 1, 24, 40, 5}, options, 31);
+  StateUpdateCpuOptions cpu;
+  cpu.tiles = {8, 16};
+  runSteps(data, 10, cpu);
+}
+
+TEST(StateUpdateCpu, GroupsPickTheirBAndC) {
+  // Four groups of one head each: a head reading another group's B or C
+  // is far outside the bound.
+  DecodeData data =
+      DecodeData::random(DecodeProblem{2, 4, 4, 8, 16, 2}, {}, 32);
+  runSteps(data, 5);
+}
+
+TEST(StateUpdateCpu, StateIsBitwiseStable) {
+  DecodeOptions options{true, true, true, D::PerChannel, true};
+  DecodeData one = DecodeData::random(smallProblem(6), options, 41);
+  DecodeData four = one;
+  StateUpdateCpuOptions single, threads;
+  single.numThreads = 1;
+  threads.numThreads = 4;
+  for (int step = 0; step < 50; ++step) {
+    if (step) {
+      one.drawStep();
+      four.drawStep();
+    }
+    one.poisonY();
+    four.poisonY();
+    ASSERT_TRUE(stateUpdateCpu(one.problem, one.args(), single).ok());
+    ASSERT_TRUE(stateUpdateCpu(four.problem, four.args(), threads).ok());
+    ASSERT_EQ(0, std::memcmp(one.state.data(), four.state.data(),
+                             one.state.size() * sizeof(float)))
+        << "step " << step;
+    ASSERT_EQ(one.y, four.y) << "step " << step;
+  }
+}
+
+TEST(StateUpdateRuns, ConsecutiveRowsAreOneLaunch) {
+  DecodeProblem p{5, 1, 1, 1, 1, 20};
+  StateUpdateArgs args;
+  const int64_t rows[] = {3, 4, 5, 9, -1};
+  args.stateIndices = rows;
+  std::vector<StateUpdateRun> runs = stateUpdateRuns(p, args);
+  ASSERT_EQ(runs.size(), 3u);
+  EXPECT_EQ(runs[0].firstEntry, 0);
+  EXPECT_EQ(runs[0].count, 3);
+  EXPECT_EQ(runs[0].firstRow, 3);
+  EXPECT_EQ(runs[1].firstEntry, 3);
+  EXPECT_EQ(runs[1].firstRow, 9);
+  EXPECT_TRUE(runs[2].padding);
+  const int64_t stepped[] = {1, 3, 5, 7, 2};
+  args.stateIndices = stepped;
+  runs = stateUpdateRuns(p, args);
+  ASSERT_EQ(runs.size(), 2u);
+  EXPECT_EQ(runs[0].count, 4);
+  EXPECT_EQ(runs[0].firstRow, 1);
+  EXPECT_EQ(runs[0].rowStep, 2);
+  EXPECT_EQ(runs[1].firstRow, 2);
+  args.stateIndices = nullptr;
+  p.stateRows = 5;
+  runs = stateUpdateRuns(p, args);
+  ASSERT_EQ(runs.size(), 1u);
+  EXPECT_EQ(runs[0].count, 5);
+}
+
+TEST(StateUpdateCpu, EvenlySteppedRowsInOneLaunch) {
+  // Rows 1, 4, 7 of nine: one launch whose state view strides three rows;
+  // the rows between keep their bits (checked by the bound, scale 0).
+  DecodeOptions options{true, true, true, D::PerHead, true};
+  DecodeData data =
+      DecodeData::random(DecodeProblem{3, 4, 2, 12, 20, 9}, options, 33);
+  data.indices = {1, 4, 7};
+  ASSERT_EQ(stateUpdateRuns(data.problem, data.args()).size(), 1u);
+  runSteps(data, 10);
+}
+
+//===----------------------------------------------------------------------===//
+// Bad input
+//===----------------------------------------------------------------------===//
+
+class StateUpdateValidation : public ::testing::Test {
+protected:
+  StateUpdateValidation()
+      : data(DecodeData::random(smallProblem(6),
+                                {true, true, true, D::PerHead, true}, 51)),
+        args(data.args()), stateBefore(data.state) {}
+
+  /// validateStateUpdate and stateUpdateCpu fail with each of `parts` in
+  /// the message, touching neither the state nor y.
+  void expectError(std::initializer_list<const char *> parts) {
+    Status status = validateStateUpdate(data.problem, args);
+    ASSERT_FALSE(status.ok());
+    for (const char *part : parts)
+      EXPECT_NE(status.message().find(part), std::string::npos)
+          << "'" << part << "' is not in: " << status.message();
+    data.poisonY();
+    Status cpu = stateUpdateCpu(data.problem, args);
+    EXPECT_EQ(cpu.message(), status.message());
+    EXPECT_EQ(0, std::memcmp(data.state.data(), stateBefore.data(),
+                             stateBefore.size() * sizeof(float)));
+    for (uint16_t v : data.y)
+      ASSERT_TRUE(std::isnan(fromBF16(v)));
+  }
+
+  DecodeData data;
+  StateUpdateArgs args;
+  std::vector<float> stateBefore;
+};
+
+TEST_F(StateUpdateValidation, ValidArgumentsPass) {
+  Status status = validateStateUpdate(data.problem, args);
+  EXPECT_TRUE(status.ok()) << status.message();
+}
+
+TEST_F(StateUpdateValidation, SizesArePositive) {
+  data.problem.dstate = 0;
+  expectError({"dstate is 0", "positive"});
+}
+
+TEST_F(StateUpdateValidation, HeadsAreAMultipleOfGroups) {
+  data.problem.groups = 3;
+  expectError({"heads (4)", "multiple of groups (3)"});
+}
+
+TEST_F(StateUpdateValidation, StateRowsAreTheBatchWithoutIndices) {
+  args.stateIndices = nullptr;
+  expectError({"stateRows (6)", "batch (3)"});
+}
+
+TEST_F(StateUpdateValidation, ShapesAreTheProblems) {
+  args.B.shape[2] = 19;
+  args.B.strides = {38, 19, 1};
+  expectError({"B (batch, groups, dstate)", "(3, 2, 19)", "(3, 2, 20)"});
+}
+
+TEST_F(StateUpdateValidation, DtypesAreChecked) {
+  args.x.dtype = DType::F32;
+  expectError({"x (batch, heads, headdim) is f32", "only bf16"});
+}
+
+TEST_F(StateUpdateValidation, YIsBF16) {
+  args.y.dtype = DType::F16;
+  expectError({"y (batch, heads, headdim) is f16"});
+}
+
+TEST_F(StateUpdateValidation, DHasRankOneOrTwo) {
+  args.D->shape = {4, 12, 1};
+  args.D->strides = {12, 1, 1};
+  expectError({"D (heads)", "rank 3"});
+}
+
+TEST_F(StateUpdateValidation, NullPointers) {
+  args.state.data = nullptr;
+  expectError({"state", "null"});
+}
+
+TEST_F(StateUpdateValidation, NegativeStrides) {
+  args.dt.strides[1] = -1;
+  expectError({"dt", "negative stride"});
+}
+
+TEST_F(StateUpdateValidation, WrittenTensorsHaveNoStrideZero) {
+  args.state.strides[3] = 0;
+  expectError({"state", "stride 0 in dimension 3", "written twice"});
+}
+
+TEST_F(StateUpdateValidation, IndicesWithinTheState) {
+  data.indices[0] = 6;
+  expectError({"entry 0 is 6", "[0, 6)", "padding index -1"});
+}
+
+TEST_F(StateUpdateValidation, NegativeIndexOtherThanPadding) {
+  data.indices[1] = -2;
+  expectError({"entry 1 is -2"});
+}
+
+TEST_F(StateUpdateValidation, IndicesAreDistinct) {
+  data.indices[1] = data.indices[0];
+  expectError({"given to two entries", "distinct"});
+}
+
+TEST_F(StateUpdateValidation, StateDoesNotOverlapY) {
+  // y inside the state's bytes.
+  args.y.data = data.state.data();
+  expectError({"state overlaps y"});
+}
+
+TEST_F(StateUpdateValidation, YDoesNotOverlapAnInput) {
+  args.y.data = data.x.data();
+  expectError({"overlaps", "x"});
+}
+
+TEST_F(StateUpdateValidation, TileSizesArePowersOfTwo) {
+  StateUpdateCpuOptions cpu;
+  cpu.tiles.blockN = 24;
+  Status status = stateUpdateCpu(data.problem, args, cpu);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("blockN is 24"), std::string::npos);
+}
+
+} // namespace
