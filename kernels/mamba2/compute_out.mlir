@@ -96,9 +96,8 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
 
   // Time step of each row, and the mask and exponents along the rows.
   %rowStart = arith.muli %mInChunk, %blockM : index
-  %rowIdx = tile.arange %rowStart : !tile.tile<BLOCK_M x i32>
-  %rowIdxScores = tile.broadcast %rowIdx new_dims = [1]
-      : !tile.tile<BLOCK_M x i32> -> !tile.tile<BLOCK_M x BLOCK_K x i32>
+  %rowIdxScores = tile.arange %rowStart dim 0
+      : !tile.tile<BLOCK_M x BLOCK_K x i32>
   %gRowsScores = tile.broadcast %gRows new_dims = [1] : !Rows -> !Scores
   %negInfScores = tile.full %negInf : !Scores
 
@@ -121,25 +120,22 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
     }
 
     %colStart = arith.muli %k, %blockK : index
-    %colIdx = tile.arange %colStart : !tile.tile<BLOCK_K x i32>
-    %colIdxScores = tile.broadcast %colIdx new_dims = [0]
-        : !tile.tile<BLOCK_K x i32> -> !tile.tile<BLOCK_M x BLOCK_K x i32>
+    %colIdxScores = tile.arange %colStart dim 1
+        : !tile.tile<BLOCK_M x BLOCK_K x i32>
     %causal = arith.cmpi sge, %rowIdxScores, %colIdxScores
         : !tile.tile<BLOCK_M x BLOCK_K x i32>
 
     %gCols = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
         : !tile.view<4, f32> -> !Cols
-    %gColsScores = tile.broadcast %gCols new_dims = [0] : !Cols -> !Scores
-    %segment = arith.subf %gRowsScores, %gColsScores : !Scores
+    %segment = tile.subf %gRowsScores, %gCols : !Scores, !Cols -> !Scores
     %masked = tile.where %causal, %segment, %negInfScores
         : !tile.tile<BLOCK_M x BLOCK_K x i1>, !Scores
     %decay = tile.exp2 %masked : !Scores
 
     %dtCols = tile.load %dt[%b, %h, %c, %k] dims = [3] latency = 2
         : !tile.view<4, f32> -> !Cols
-    %dtScores = tile.broadcast %dtCols new_dims = [0] : !Cols -> !Scores
     %cbDecay = arith.mulf %cb, %decay : !Scores
-    %weights = arith.mulf %cbDecay, %dtScores : !Scores
+    %weights = tile.mulf %cbDecay, %dtCols : !Scores, !Cols -> !Scores
 
     %xK = tile.load %x[%b, %kSeq, %h, %pt] dims = [1, 3] latency = 2
         : !tile.view<4, bf16> -> !tile.tile<BLOCK_K x BLOCK_P x bf16>
@@ -151,12 +147,10 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   // The skip connection D * x on this program's own rows.
   %dChannels = tile.load %D[%h, %pt] dims = [1]
       : !tile.view<2, f32> -> !tile.tile<BLOCK_P x f32>
-  %dOut = tile.broadcast %dChannels new_dims = [0]
-      : !tile.tile<BLOCK_P x f32> -> !Out
   %xRowsBf16 = tile.load %x[%b, %m, %h, %pt] dims = [1, 3]
       : !tile.view<4, bf16> -> !tile.tile<BLOCK_M x BLOCK_P x bf16>
   %xRows = tile.convert %xRowsBf16 : !tile.tile<BLOCK_M x BLOCK_P x bf16> -> !Out
-  %skip = arith.mulf %dOut, %xRows : !Out
+  %skip = tile.mulf %dChannels, %xRows : !tile.tile<BLOCK_P x f32>, !Out -> !Out
   %y1 = arith.addf %out, %skip : !Out
 
   // The gate y * silu(z) = y * z / (1 + exp(-z)), as mamba_ssm's

@@ -75,9 +75,7 @@ tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
         : !tile.view<4, f32> -> !One
     %gLastSteps = tile.broadcast %gLast : !One -> !Steps
     %chunkDecay = tile.exp2 %gLast : !One
-    %chunkDecayState = tile.broadcast %chunkDecay new_dims = [0]
-        : !One -> !State
-    %decayed = arith.mulf %hc, %chunkDecayState : !State
+    %decayed = tile.mulf %hc, %chunkDecay : !State, !One -> !State
 
     // The chunk's contribution, BLOCK_K steps at a time so that the operand
     // tiles do not grow with the chunk.

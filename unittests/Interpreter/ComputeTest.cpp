@@ -1014,6 +1014,34 @@ tile.kernel @broadcasting(%a: !tile.view<2, f32>, %r: !tile.view<1, f32>,
     }
 }
 
+TEST_F(ComputeTest, ArangeAlongADimension) {
+  // Rows and columns of a 3 x 5 x 2 tile counted from a start along each
+  // dimension; q[k] holds the count along dimension k.
+  const char *source = R"(
+!I = !tile.tile<3 x 5 x 2 x i32>
+tile.kernel @arange_dim(%start: index, %q: !tile.view<4, i32>) {
+  %d0 = tile.arange %start dim 0 : !I
+  %d1 = tile.arange dim 1 : !I
+  %d2 = tile.arange %start dim 2 : !I
+  tile.store %d0, %q[0, 0, 0, 0] dims = [1, 2, 3] : !I, !tile.view<4, i32>
+  tile.store %d1, %q[1, 0, 0, 0] dims = [1, 2, 3] : !I, !tile.view<4, i32>
+  tile.store %d2, %q[2, 0, 0, 0] dims = [1, 2, 3] : !I, !tile.view<4, i32>
+  tile.return
+}
+)";
+  int64_t start = uniformInt(-100, 100);
+  std::vector<int32_t> q(3 * 30, static_cast<int32_t>(kPoisonInt));
+  run(parse(source), {Scalar(start), viewOf(q, DType::I32, {3, 3, 5, 2})});
+  for (int i = 0; i < 3; ++i)
+    for (int j = 0; j < 5; ++j)
+      for (int k = 0; k < 2; ++k) {
+        int at = (i * 5 + j) * 2 + k;
+        ASSERT_EQ(q[at], start + i);
+        ASSERT_EQ(q[30 + at], j);
+        ASSERT_EQ(q[60 + at], start + k);
+      }
+}
+
 TEST_F(ComputeTest, DenseAndScalarConstants) {
   const char *source = R"(
 tile.kernel @constants(%o: !tile.view<1, f32>, %q: !tile.view<1, i32>) {

@@ -57,6 +57,24 @@ tile.kernel @arange_start(%n: index) {
   tile.return
 }
 
+// Along a dimension: the 1-D arange of its extent, broadcast along the others.
+// CHECK-LABEL: tile.kernel @arange_dim
+// CHECK: %[[S:.*]] = arith.index_cast %{{.*}} : index to i32
+// CHECK: %[[F:.*]] = full %[[S]] : tensor<16xi32>
+// CHECK: %[[I:.*]] = arange : tensor<16xi32>
+// CHECK: %[[SUM:.*]] = arith.addi %[[I]], %[[F]] : tensor<16xi32>
+// CHECK: %[[R:.*]] = reshape %[[SUM]] : tensor<16xi32> -> tensor<16x1xi32>
+// CHECK: broadcast %[[R]] : tensor<16x1xi32> -> tensor<16x8xi32>
+// CHECK: %[[J:.*]] = arange : tensor<8xi64>
+// CHECK: %[[RJ:.*]] = reshape %[[J]] : tensor<8xi64> -> tensor<1x8xi64>
+// CHECK: broadcast %[[RJ]] : tensor<1x8xi64> -> tensor<16x8xi64>
+// CHECK-NOT: dim
+tile.kernel @arange_dim(%n: index) {
+  %rows = tile.arange %n dim 0 : !tile.tile<16 x 8 x i32>
+  %cols = tile.arange dim 1 : !tile.tile<16 x 8 x i64>
+  tile.return
+}
+
 // Each operand of a broadcasting float op that is not of the result's type is
 // broadcast (its missing leading dimensions first) or splat; then the arith op.
 // CHECK-LABEL: tile.kernel @broadcasting

@@ -468,8 +468,16 @@ tile.kernel @full_index(%n: index) {
 // -----
 
 tile.kernel @arange_rank() {
-  // expected-error @+1 {{'tile.arange' op makes a 1-D tile, not a 8x8 i32 tile}}
+  // expected-error @+1 {{'tile.arange' op makes a 1-D tile, not a 8x8 i32 tile, unless `dim` says which dimension it counts along}}
   %r = tile.arange : tensor<8x8xi32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @arange_dim() {
+  // expected-error @+1 {{'tile.arange' op counts along dimension 2, but the tile has dimensions 0 to 1}}
+  %r = tile.arange dim 2 : tensor<8x8xi32>
   tile.return
 }
 

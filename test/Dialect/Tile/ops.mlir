@@ -108,6 +108,8 @@ tile.kernel @movement(%s: f32, %h: bf16, %k: i32) {
   %r32 = tile.arange : tensor<64xi32>
   // CHECK: arange : tensor<128xi64>
   %r64 = tile.arange : tensor<128xi64>
+  // CHECK: arange %{{.*}} dim 1 : tensor<4x4xi32>
+  %rcol = tile.arange %c1 dim 1 : tensor<4x4xi32>
   // CHECK: %[[ROW:.*]] = extract %[[F]][%{{.*}}, %{{.*}}] : tensor<64x32xf32> -> tensor<1x32xf32>
   %row = tile.extract %f[%c1, %c0] : tensor<64x32xf32> -> tensor<1x32xf32>
   // CHECK: broadcast %[[ROW]] : tensor<1x32xf32> -> tensor<64x32xf32>

@@ -675,8 +675,15 @@ LogicalResult FullOp::verify() {
 }
 
 LogicalResult ArangeOp::verify() {
-  if (getType().getRank() != 1)
-    return emitOpError() << "makes a 1-D tile, not a " << describe(getType());
+  int64_t rank = getType().getRank();
+  std::optional<int64_t> dim = getDim();
+  if (!dim && rank != 1)
+    return emitOpError() << "makes a 1-D tile, not a " << describe(getType())
+                         << ", unless `dim` says which dimension it counts "
+                            "along";
+  if (dim && (*dim < 0 || *dim >= rank))
+    return emitOpError() << "counts along dimension " << *dim
+                         << ", but the tile has dimensions 0 to " << rank - 1;
   return success();
 }
 

@@ -3,7 +3,8 @@
 // The kernel language has shorthands that save the author a reshape, a
 // constant or a conversion: loads and stores with `dims` and literal
 // indices, broadcasts with `new_dims`, `tile.full` of a literal,
-// `tile.mma ... precision = tf32` and the broadcasting float ops
+// `tile.arange` along a dimension, `tile.mma ... precision = tf32` and the
+// broadcasting float ops
 // (`tile.mulf` ...). Each is defined as the longer form written
 // here, so the interpreter and the lowering run this first and implement
 // only the longer forms: the results cannot differ between the two
@@ -101,7 +102,36 @@ void expandFull(FullOp op) {
   op.removeConstantAttr();
 }
 
+void expandArange(ArangeOp op);
+
+/// tile.arange along `dim` of a tile: the 1-D arange of that extent (from the
+/// start, written out too), broadcast with the other dimensions new.
+void expandArangeAlong(ArangeOp op, int64_t dim) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  RankedTensorType type = op.getType();
+  auto line = ArangeOp::create(
+      b, loc, makeTileType(getTileDims(type)[dim], type.getElementType()),
+      op.getStart(), IntegerAttr());
+  SmallVector<int64_t> others;
+  for (int64_t d = 0; d < type.getRank(); ++d)
+    if (d != dim)
+      others.push_back(d);
+  Value result = line.getResult();
+  if (!others.empty()) {
+    auto broadcast = BroadcastOp::create(b, loc, type, result,
+                                         b.getDenseI64ArrayAttr(others));
+    expandBroadcast(broadcast);
+    result = broadcast.getResult();
+  }
+  op.replaceAllUsesWith(result);
+  op.erase();
+  expandArange(line);
+}
+
 void expandArange(ArangeOp op) {
+  if (std::optional<int64_t> dim = op.getDim())
+    return expandArangeAlong(op, *dim);
   Value start = op.getStart();
   if (!start)
     return;

@@ -274,21 +274,26 @@ def Tile_FullOp : Tile_Op<"full", [Pure]> {
 }
 
 def Tile_ArangeOp : Tile_Op<"arange", [Pure]> {
-  let summary = "the 1-D tile start, start + 1, ..., start + n - 1";
+  let summary = "the tile start, start + 1, ..., start + n - 1";
   let description = [{
     Without `start` the tile counts from 0. `start` is an index, converted
     to the element type as `arith.index_cast` does (so the tile is
     `index_cast(start) + i`, in the element type's wrapping arithmetic).
+    Without `dim` the tile is 1-D; with it, the tile has any rank and counts
+    along dimension `dim`, the same along the others (a 1-D arange broadcast
+    with the other dimensions as `new_dims`: cuTile's `arange(n)[:, None]`
+    is `dim 0`), which tile-expand-forms writes out.
 
     Example:
     ```mlir
     %i = tile.arange : tensor<64xi32>
     %rows = tile.arange %rowStart : !tile.tile<BLOCK_M x i32>
+    %rowOfEach = tile.arange %rowStart dim 0 : !tile.tile<BLOCK_M x BLOCK_K x i32>
     ```
   }];
-  let arguments = (ins Optional<Index>:$start);
+  let arguments = (ins Optional<Index>:$start, OptionalAttr<I64Attr>:$dim);
   let results = (outs RankedTensorOf<[I32, I64]>:$result);
-  let assemblyFormat = "($start^)? attr-dict `:` type($result)";
+  let assemblyFormat = "($start^)? (`dim` $dim^)? attr-dict `:` type($result)";
   let hasVerifier = 1;
 }
 

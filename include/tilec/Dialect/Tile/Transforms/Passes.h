@@ -16,9 +16,9 @@ namespace mlir::tile {
 
 /// Rewrites the language's shorthands (loads and stores with `dims` or
 /// literal indices, broadcasts with `new_dims`, `tile.full` of a literal,
-/// `tile.arange` from a start, `tile.mma ... precision = tf32`, the
-/// broadcasting float ops `tile.addf`/`subf`/`mulf`/`divf`) in `root`
-/// into the ops they stand for. The ops verify before and after; the
+/// `tile.arange` from a start or along a dimension, `tile.mma ... precision =
+/// tf32`, the broadcasting float ops `tile.addf`/`subf`/`mulf`/`divf`) in
+/// `root` into the ops they stand for. The ops verify before and after; the
 /// interpreter and the lowering call this so that they implement only the
 /// longer forms.
 void expandForms(Operation *root);

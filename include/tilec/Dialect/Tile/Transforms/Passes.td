@@ -32,7 +32,9 @@ def TileExpandForms : Pass<"tile-expand-forms"> {
     `arith.constant`s; a `tile.broadcast` with `new_dims` into a reshape that
     inserts the extent-1 axes and an equal-rank broadcast; `tile.full` of a
     literal into `arith.constant` and `tile.full`; `tile.arange %start` into
-    `arith.index_cast`, `tile.full`, `tile.arange` and `arith.addi`;
+    `arith.index_cast`, `tile.full`, `tile.arange` and `arith.addi`, and
+    `tile.arange ... dim d` into the 1-D arange broadcast along the other
+    dimensions;
     `tile.mma` with
     `precision = tf32` into `tile.convert`s of its operands to tf32 (through
     f32) and a plain `tile.mma`; `tile.addf`, `tile.subf`, `tile.mulf` and
