@@ -1,8 +1,11 @@
 //===- mamba2_bench.cpp - times the GPU Mamba-2 forward ---------*- C++ -*-===//
 //
 // mamba2_bench [--reps N] [--bandwidth GB/s] [--tflops T]
+//              [--structure four|three|both] [--problem B,L,H,G,P,N,Q]
 //
-// For each problem: random inputs (HostProblem::random) copied to the GPU, a
+// For each problem and structure (docs/mamba2.md: the four-kernel default,
+// the three-kernel option; both unless asked; every problem of the list
+// below unless one is given): random inputs (HostProblem::random) copied to the GPU, a
 // preallocated workspace, 5 warm-up passes, then N passes each timed with
 // CUDA events; prints the median, the fewest bytes a pass must move (inputs
 // read once, outputs written once) and the matrix flops, each over the
@@ -60,7 +63,8 @@ struct Row {
   double tflop;
 };
 
-Row run(const Driver &d, const Problem &problem, int reps) {
+Row run(const Driver &d, const Problem &problem, ForwardStructure structure,
+        int reps) {
   HostProblem host = HostProblem::random(problem, 1234);
   Inputs hin = host.inputs(/*withInitialState=*/true);
   Outputs hout = host.outputs();
@@ -82,8 +86,9 @@ Row run(const Driver &d, const Problem &problem, int reps) {
   out.finalState = onDevice(*hout.finalState, buffers[8]);
 
   GpuOptions options;
+  options.structure = structure;
   CUdeviceptr workspace;
-  if (!gpuWorkspaceSize(problem, options.workspaceBytes).ok())
+  if (!gpuWorkspaceSize(problem, options.workspaceBytes, structure).ok())
     std::exit(1);
   CHECK_CU(d.memAlloc(&workspace, options.workspaceBytes));
   options.workspace = reinterpret_cast<void *>(workspace);
@@ -132,6 +137,19 @@ Row run(const Driver &d, const Problem &problem, int reps) {
 int main(int argc, char **argv) {
   int reps = 50;
   double bandwidth = 4300, tflops = 790;
+  std::vector<ForwardStructure> structures = {ForwardStructure::FourKernels,
+                                              ForwardStructure::ThreeKernels};
+  // (batch, seqlen, heads, groups, headdim, dstate, chunk): Mamba-2 2.7B's
+  // layer (80 heads of 64, dstate 128, one group) at 4 x 4096 tokens per
+  // chunk size, one long sequence, and the shape of the comparison with
+  // mamba_ssm (docs/performance.md).
+  std::vector<Problem> problems = {
+      {4, 4096, 80, 1, 64, 128, 64},  {4, 4096, 80, 1, 64, 128, 128},
+      {4, 4096, 80, 1, 64, 128, 256}, {1, 65536, 80, 1, 64, 128, 256},
+      {4, 16384, 8, 1, 64, 128, 128}};
+  const char *usage = "usage: mamba2_bench [--reps N] [--bandwidth GB/s] "
+                      "[--tflops T] [--structure four|three|both] "
+                      "[--problem B,L,H,G,P,N,Q]\n";
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i];
     if (flag == "--reps")
@@ -140,6 +158,24 @@ int main(int argc, char **argv) {
       bandwidth = std::atof(argv[i + 1]);
     else if (flag == "--tflops")
       tflops = std::atof(argv[i + 1]);
+    else if (flag == "--structure" && !std::strcmp(argv[i + 1], "four"))
+      structures = {ForwardStructure::FourKernels};
+    else if (flag == "--structure" && !std::strcmp(argv[i + 1], "three"))
+      structures = {ForwardStructure::ThreeKernels};
+    else if (flag == "--problem") {
+      long long v[7];
+      char end;
+      if (std::sscanf(argv[i + 1], "%lld,%lld,%lld,%lld,%lld,%lld,%lld%c",
+                      &v[0], &v[1], &v[2], &v[3], &v[4], &v[5], &v[6],
+                      &end) != 7) {
+        std::fprintf(stderr, "%s", usage);
+        return 1;
+      }
+      problems = {Problem{v[0], v[1], v[2], v[3], v[4], v[5], v[6]}};
+    } else if (flag != "--structure" || std::strcmp(argv[i + 1], "both")) {
+      std::fprintf(stderr, "%s", usage);
+      return 1;
+    }
   }
   Driver d;
   if (tilec_status status = d.load()) {
@@ -149,24 +185,23 @@ int main(int argc, char **argv) {
                : 1;
   }
 
-  // (batch, seqlen, heads, groups, headdim, dstate, chunk): Mamba-2 2.7B's
-  // layer (80 heads of 64, dstate 128, one group) at 4 x 4096 tokens per
-  // chunk size, and one long sequence.
-  std::vector<Problem> problems = {
-      {4, 4096, 80, 1, 64, 128, 64},  {4, 4096, 80, 1, 64, 128, 128},
-      {4, 4096, 80, 1, 64, 128, 256}, {1, 65536, 80, 1, 64, 128, 256}};
-  std::printf("%-34s %10s %9s %9s %10s %9s\n", "problem (B,L,H,G,P,N,Q)",
-              "median ms", "GB", "TFLOP", "mem floor", "mma floor");
-  for (const Problem &p : problems) {
-    Row r = run(d, p, reps);
-    char name[64];
-    std::snprintf(name, sizeof name, "(%lld,%lld,%lld,%lld,%lld,%lld,%lld)",
-                  (long long)p.batch, (long long)p.seqlen, (long long)p.heads,
-                  (long long)p.groups, (long long)p.headdim,
-                  (long long)p.dstate, (long long)p.chunk);
-    std::printf("%-34s %10.3f %9.3f %9.3f %8.3fms %7.3fms\n", name, r.ms,
-                r.gbytes, r.tflop, r.gbytes / bandwidth * 1e3,
-                r.tflop / tflops * 1e3);
-  }
+  std::printf("%-34s %-9s %10s %9s %9s %10s %9s\n", "problem (B,L,H,G,P,N,Q)",
+              "structure", "median ms", "GB", "TFLOP", "mem floor",
+              "mma floor");
+  for (const Problem &p : problems)
+    for (ForwardStructure structure : structures) {
+      Row r = run(d, p, structure, reps);
+      char name[64];
+      std::snprintf(name, sizeof name, "(%lld,%lld,%lld,%lld,%lld,%lld,%lld)",
+                    (long long)p.batch, (long long)p.seqlen,
+                    (long long)p.heads, (long long)p.groups,
+                    (long long)p.headdim, (long long)p.dstate,
+                    (long long)p.chunk);
+      std::printf("%-34s %-9s %10.3f %9.3f %9.3f %8.3fms %7.3fms\n", name,
+                  structure == ForwardStructure::FourKernels ? "four"
+                                                             : "three",
+                  r.ms, r.gbytes, r.tflop, r.gbytes / bandwidth * 1e3,
+                  r.tflop / tflops * 1e3);
+    }
   return 0;
 }

@@ -3,7 +3,7 @@
 // mamba2_host_cost [--calls N] [--batches K]
 //
 // The host cost of one forward call (validation, grids, pointer checks and
-// the three launches), through the C++ API (forwardGpu) and the C ABI
+// the launches: four, the default structure's), through the C++ API (forwardGpu) and the C ABI
 // (tilec_mamba2_forward), per problem: batches of N calls in a loop with no
 // synchronization inside (the stream is synchronized between batches,
 // outside the timed loop, so that the launch queue never fills), the

@@ -1,13 +1,15 @@
 # tilec_add_kernel_library(NAME SOURCES a.mlir ...
 #                          [DEFINES NAME=VALUE ...]
 #                          [TARGETS sm_80,sm_90,sm_90a]
-#                          [VARIANTS generic,vec] [KERNEL_SUFFIX suffix])
+#                          [VARIANTS generic,vec] [KERNEL_SUFFIX suffix]
+#                          [CODEGEN simple|layouts])
 #
 # Compiles each tile-dialect source with `tilec --emit=cpp` at build time and
 # builds the generated launchers into the static library NAME, which links
 # tilec::runtime. For a.mlir, consumers include "a.h". TARGETS and VARIANTS
 # default to tilec's (--target, --variants). Editing a kernel or
-# rebuilding tilec regenerates its launchers.
+# rebuilding tilec regenerates its launchers. CODEGEN picks tilec's code
+# generator (`--codegen`, default simple; docs/codegen-layouts.md).
 #
 # The compiler is the executable target tilec::tilec: this project's own
 # tilec in its build, the installed one for a project that found the package
@@ -15,7 +17,7 @@
 # TILEC_PTXAS and TILEC_FATBINARY and links TILEC_LIBDEVICE, found by
 # whichever of the two included this file.
 function(tilec_add_kernel_library name)
-  cmake_parse_arguments(ARG "" "TARGETS;VARIANTS;KERNEL_SUFFIX"
+  cmake_parse_arguments(ARG "" "TARGETS;VARIANTS;KERNEL_SUFFIX;CODEGEN"
                         "SOURCES;DEFINES" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "tilec_add_kernel_library(${name}): unknown arguments "
@@ -45,6 +47,13 @@ function(tilec_add_kernel_library name)
   endif()
   if(ARG_KERNEL_SUFFIX)
     list(APPEND options --kernel-suffix=${ARG_KERNEL_SUFFIX})
+  endif()
+  if(ARG_CODEGEN)
+    if(NOT ARG_CODEGEN MATCHES "^(simple|layouts)$")
+      message(FATAL_ERROR "tilec_add_kernel_library(${name}): CODEGEN is "
+                          "simple or layouts, not ${ARG_CODEGEN}")
+    endif()
+    list(APPEND options --codegen=${ARG_CODEGEN})
   endif()
   foreach(define ${ARG_DEFINES})
     list(APPEND options -D ${define})

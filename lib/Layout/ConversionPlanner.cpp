@@ -240,7 +240,8 @@ std::vector<ShuffleRound> planShuffles(const LinearLayout &dstToSrc) {
 
 llvm::Expected<ConversionPlan>
 tilec::planConversion(const LinearLayout &srcLayout,
-                      const LinearLayout &dstLayout, unsigned elementBytes) {
+                      const LinearLayout &dstLayout, unsigned elementBytes,
+                      bool allowShuffles) {
   if (elementBytes == 0 || elementBytes > 16 ||
       !llvm::isPowerOf2_32(elementBytes))
     return planError("element size " + llvm::Twine(elementBytes) +
@@ -304,7 +305,7 @@ tilec::planConversion(const LinearLayout &srcLayout,
   SharedStaging staging = planShared(*src, *dst, elementBytes);
   std::optional<LinearLayout> inWarp =
       plan.dstToSrc.quotient({std::string(kWarp), std::string(kBlock)});
-  if (inWarp && src->getInDimSize(kLane) == 32 &&
+  if (allowShuffles && inWarp && src->getInDimSize(kLane) == 32 &&
       dst->getInDimSize(kLane) == 32) {
     std::vector<ShuffleRound> rounds = planShuffles(*inWarp);
     // A round and a vector access of shared memory both take one pass of

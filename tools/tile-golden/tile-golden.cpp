@@ -63,6 +63,17 @@ cl::opt<uint64_t> seedOpt("seed", cl::desc("random seed (default: fresh)"),
                           cl::init(0));
 cl::opt<std::string> targetsOpt("targets", cl::desc("GPU targets"),
                                 cl::init("sm_80,sm_90,sm_90a"));
+cl::opt<std::string> codegenOpt(
+    "codegen",
+    cl::desc("the code generator: simple (default) or layouts "
+             "(docs/codegen-layouts.md)"),
+    cl::init("simple"));
+cl::opt<bool> vectorizeOpt(
+    "vectorize",
+    cl::desc("layouts: compile a case whose views are all contiguous and "
+             "aligned with the vectorize facts, as the launcher's vec "
+             "variant (other cases as the generic one)"),
+    cl::init(false));
 
 struct ViewSpec {
   std::vector<int64_t> shape, strides;
@@ -365,11 +376,31 @@ FailureOr<std::vector<uint8_t>> scalarBytes(Type type, const std::string &text,
   return bytes;
 }
 
+/// Whether every view of the case has the facts the vec variant assumes
+/// (checkVectorizeFacts).
+bool hasVectorizeFacts(const golden::Case &c) {
+  for (const golden::CaseArg &arg : c.args) {
+    if (!arg.isView)
+      continue;
+    ViewSpec view;
+    view.shape = arg.shape;
+    view.strides = arg.strides;
+    if (!checkVectorizeFacts(view, golden::elemSize(arg.elemType)).empty())
+      return false;
+  }
+  return true;
+}
+
 /// Lowers and compiles `module` into a fatbin; records the launch
 /// configuration of `kernelName` (the same for every target, as a launcher
 /// needs).
 LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
                             const KernelVariant &variant, golden::Case &c) {
+  if (codegenOpt != "simple" && codegenOpt != "layouts") {
+    llvm::errs() << "tile-golden: --codegen is simple or layouts, not '"
+                 << codegenOpt << "'\n";
+    return failure();
+  }
   SmallVector<const GpuTarget *> targets;
   std::string error;
   if (failed(parseGpuTargets(targetsOpt, targets, error))) {
@@ -387,7 +418,13 @@ LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
     PassManager pm(module.getContext());
     LoweringOptions options;
     options.smVersion = target->loweringSm;
-    options.vectorize = variant.vectorize;
+    options.codegen =
+        codegenOpt == "layouts" ? Codegen::Layouts : Codegen::Simple;
+    // The case's own variant, or under --vectorize every case whose views
+    // allow it.
+    options.vectorize =
+        variant.vectorize || (options.codegen == Codegen::Layouts &&
+                              vectorizeOpt && hasVectorizeFacts(c));
     buildTileToLLVMPipeline(pm, options);
     if (failed(pm.run(*lowered)) ||
         failed(readLaunchConfig(*lowered, target->name, *kernels)))

@@ -89,7 +89,7 @@ cl::opt<std::string> variantList(
     "variants",
     cl::desc("comma-separated kernel variants: generic, vec (assumes the "
              "vectorize facts of its views); default generic,vec for "
-             "fatbin and cpp, generic for the one-target kinds"),
+             "fatbin and cpp with --codegen=layouts, else generic"),
     cl::value_desc("variants"), cl::init("generic,vec"),
     cl::cat(tilecCategory));
 cl::list<std::string> defines("D", cl::desc("bind a kernel parameter"),
@@ -100,6 +100,14 @@ cl::opt<std::string> kernelSuffix(
     cl::desc("append to every kernel's name (and its launcher's), to link "
              "several instantiations of one source"),
     cl::value_desc("suffix"), cl::cat(tilecCategory));
+cl::opt<tilec::Codegen> codegenKind(
+    "codegen", cl::desc("the code generator"),
+    cl::values(clEnumValN(tilec::Codegen::Simple, "simple",
+                          "one blocked layout per tile (docs/codegen.md)"),
+               clEnumValN(tilec::Codegen::Layouts, "layouts",
+                          "register layouts per tile, mma.sync on registers "
+                          "(docs/codegen-layouts.md)")),
+    cl::init(tilec::Codegen::Simple), cl::cat(tilecCategory));
 cl::opt<std::string> ptxasPath("ptxas", cl::desc("the ptxas to run"),
                                cl::value_desc("path"), cl::cat(tilecCategory));
 cl::opt<std::string> fatbinaryPath("fatbinary",
@@ -288,6 +296,7 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
         return failure();
       tilec::LoweringOptions options;
       options.smVersion = target->loweringSm;
+      options.codegen = codegenKind;
       options.vectorize = variant->vectorize;
       Fatal::setPhase("the lowering to the LLVM dialect");
       if (failed(runPasses(**instance, [&](PassManager &pm) {
@@ -422,9 +431,15 @@ int main(int argc, char **argv) {
     return 1;
   }
   SmallVector<const tilec::KernelVariant *> variants;
+  // By default the images of a kernel library get a vec variant where the
+  // code generator makes one that differs (the layouts path vectorises
+  // accesses; the simple one ignores LoweringOptions::vectorize).
   std::string variantNames = variantList;
-  if (isSingleTarget(emitKind) && variantList.getNumOccurrences() == 0)
-    variantNames = "generic";
+  if (variantList.getNumOccurrences() == 0)
+    variantNames = !isSingleTarget(emitKind) &&
+                           codegenKind == tilec::Codegen::Layouts
+                       ? "generic,vec"
+                       : "generic";
   if (failed(tilec::parseKernelVariants(variantNames, emitKind == Emit::Cpp,
                                         variants, error))) {
     llvm::errs() << "tilec: --variants: " << error << "\n";

@@ -41,6 +41,21 @@ std::string shapeName(const Shape &shape, bool withInitialState);
 /// How gtest shows a shape in a failing case.
 void PrintTo(const Shape &shape, std::ostream *os);
 
+/// Both structures of the forward pass (docs/mamba2.md), the default first.
+const std::vector<ForwardStructure> &forwardStructures();
+
+/// "four" or "three", for test names.
+std::string structureName(ForwardStructure structure);
+
+/// Whether the outputs of the four-kernel run (y4, final4) and of the
+/// three-kernel run (y3, final3) on the same inputs agree: norm-wise, the
+/// final states within 2^-16 and y within 2^-12 (ForwardCheck.cpp says
+/// why). Prints both differences.
+::testing::AssertionResult structuresAgree(const std::vector<float> &y4,
+                                           const std::vector<float> &final4,
+                                           const std::vector<float> &y3,
+                                           const std::vector<float> &final3);
+
 using BatchHead = std::pair<int64_t, int64_t>;
 
 /// Every (batch, head) of a problem.
@@ -147,5 +162,10 @@ chunkStatesMatchReference(HostProblem &host, bool withInitialState,
 std::pair<int64_t, int64_t> clampedSteps(const HostProblem &host);
 
 } // namespace tilec::mamba2::testing
+
+namespace tilec::mamba2 {
+/// How gtest shows a structure in a failing case.
+void PrintTo(ForwardStructure structure, std::ostream *os);
+} // namespace tilec::mamba2
 
 #endif // TILEC_UNITTESTS_MAMBA2_FORWARDCHECK_H

@@ -2,13 +2,15 @@
 //
 // Each case draws fresh random inputs (HostProblem::random: slow and fast
 // decaying heads; the seed is printed, TILEC_TEST_SEED=<seed> replays it),
-// poisons the outputs with NaN, runs the three kernels in the interpreter and
+// poisons the outputs with NaN, runs the kernels in the interpreter and
 // compares every element of y and of the final state with the sequential
 // recurrence in f64 (ForwardCheck.h: per element within 8 sigma of the
 // kernels' tf32 roundings, norm-wise within their mean; derivation in
-// ForwardCheck.cpp and docs/testing.md). PowerTest.cpp shows that the same
-// check rejects a broken state passing, a lost initial state, a shifted
-// chunk and a bf16 state.
+// ForwardCheck.cpp and docs/testing.md), once in each structure (the
+// four-kernel default and the three-kernel option). PowerTest.cpp shows that
+// the same check rejects a broken state passing, a lost initial state, a
+// shifted chunk and a bf16 state. StructureTest.cpp compares the two
+// structures with each other.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,10 +34,11 @@ using namespace tilec::mamba2::testing;
 namespace {
 
 /// forwardCpu as the forward run of the shared check.
-ForwardRun cpuRun(const TileConfig &tiles = {}) {
-  return [tiles](HostProblem &host, bool withInitialState) {
+ForwardRun cpuRun(ForwardStructure structure, const TileConfig &tiles = {}) {
+  return [structure, tiles](HostProblem &host, bool withInitialState) {
     CpuOptions options;
     options.tiles = tiles;
+    options.structure = structure;
     Status status = forwardCpu(host.problem, host.inputs(withInitialState),
                                host.outputs(), options);
     if (!status.ok())
@@ -44,21 +47,23 @@ ForwardRun cpuRun(const TileConfig &tiles = {}) {
   };
 }
 
-class ForwardTest
-    : public ::testing::TestWithParam<std::tuple<Shape, bool>> {};
+class ForwardTest : public ::testing::TestWithParam<
+                        std::tuple<Shape, bool, ForwardStructure>> {};
 
 TEST_P(ForwardTest, MatchesRecurrence) {
-  auto [shape, withInitialState] = GetParam();
-  EXPECT_TRUE(
-      forwardMatchesReference(shape.problem(), withInitialState, cpuRun()));
+  auto [shape, withInitialState, structure] = GetParam();
+  EXPECT_TRUE(forwardMatchesReference(shape.problem(), withInitialState,
+                                      cpuRun(structure)));
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, ForwardTest,
-    ::testing::Combine(::testing::ValuesIn(forwardShapes()),
-                       ::testing::Bool()),
-    [](const ::testing::TestParamInfo<std::tuple<Shape, bool>> &info) {
-      return shapeName(std::get<0>(info.param), std::get<1>(info.param));
+    ::testing::Combine(::testing::ValuesIn(forwardShapes()), ::testing::Bool(),
+                       ::testing::ValuesIn(forwardStructures())),
+    [](const ::testing::TestParamInfo<
+        std::tuple<Shape, bool, ForwardStructure>> &info) {
+      return shapeName(std::get<0>(info.param), std::get<1>(info.param)) +
+             "_" + structureName(std::get<2>(info.param));
     });
 
 // mamba_ssm's options (featureCases(): dt bias, softplus, a limit that
@@ -66,21 +71,25 @@ INSTANTIATE_TEST_SUITE_P(
 // once) against the recurrence with the same options, on ragged shapes with
 // several chunks, a short one, and per-group B and C.
 class ForwardFeatures
-    : public ::testing::TestWithParam<std::tuple<FeatureCase, Shape>> {};
+    : public ::testing::TestWithParam<
+          std::tuple<FeatureCase, Shape, ForwardStructure>> {};
 
 TEST_P(ForwardFeatures, MatchesRecurrence) {
-  auto [feature, shape] = GetParam();
-  EXPECT_TRUE(forwardMatchesReference(shape.problem(), true, cpuRun(), {},
-                                      feature.features));
+  auto [feature, shape, structure] = GetParam();
+  EXPECT_TRUE(forwardMatchesReference(shape.problem(), true, cpuRun(structure),
+                                      {}, feature.features));
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Options, ForwardFeatures,
     ::testing::Combine(::testing::ValuesIn(featureCases()),
-                       ::testing::ValuesIn(featureShapes())),
-    [](const ::testing::TestParamInfo<std::tuple<FeatureCase, Shape>> &info) {
+                       ::testing::ValuesIn(featureShapes()),
+                       ::testing::ValuesIn(forwardStructures())),
+    [](const ::testing::TestParamInfo<
+        std::tuple<FeatureCase, Shape, ForwardStructure>> &info) {
       return std::string(std::get<0>(info.param).name) + "_" +
-             shapeName(std::get<1>(info.param), true);
+             shapeName(std::get<1>(info.param), true) + "_" +
+             structureName(std::get<2>(info.param));
     });
 
 // The limit of the feature cases clamps steps at both ends: the clamp is
@@ -121,8 +130,12 @@ TEST(ForwardFeatureInputs, Bf16YIsTheRoundedF32Y) {
 
 // The states entering each chunk on request, in the caller's memory (with
 // options, which change the states through dt): each against the
-// recurrence over the chunk's prefix; y and the final state unchanged.
-TEST(ForwardOutputs, ChunkStatesOnRequest) {
+// recurrence over the chunk's prefix; y and the final state unchanged. In
+// both structures (the states come from state_passing or fwd_pass_state).
+class ForwardChunkStates : public ::testing::TestWithParam<ForwardStructure> {
+};
+
+TEST_P(ForwardChunkStates, OnRequest) {
   const Problem problem = featureShapes()[1].problem();
   const uint64_t seed = tilec::testing::testSeed();
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
@@ -138,16 +151,27 @@ TEST(ForwardOutputs, ChunkStatesOnRequest) {
       states.data(), DType::F32,
       {problem.batch, problem.numChunks(), problem.heads, problem.headdim,
        problem.dstate});
-  Status status = forwardCpu(problem, host.inputs(true), outputs);
+  CpuOptions options;
+  options.structure = GetParam();
+  Status status = forwardCpu(problem, host.inputs(true), outputs, options);
   ASSERT_TRUE(status.ok()) << status.message();
   EXPECT_TRUE(chunkStatesMatchReference(host, true, states));
   EXPECT_TRUE(matchesReference(host, true));
 }
 
+INSTANTIATE_TEST_SUITE_P(
+    Structures, ForwardChunkStates, ::testing::ValuesIn(forwardStructures()),
+    [](const ::testing::TestParamInfo<ForwardStructure> &info) {
+      return structureName(info.param);
+    });
+
+class ForwardStructures : public ::testing::TestWithParam<ForwardStructure> {};
+
 // Tiles smaller than the problem: several head and state tiles per head,
 // compute_out's walk over dstate and over column tiles below the diagonal,
-// row tiles inside a chunk, and heads split over chunk_cumsum programs.
-TEST(ForwardTiles, SmallTiles) {
+// row tiles inside a chunk, heads split over chunk_cumsum programs, and
+// several chunk_state tiles and state_passing blocks per head.
+TEST_P(ForwardStructures, SmallTiles) {
   // batch, seqlen, heads, groups, headdim, dstate, chunk.
   Problem problem{2, 200, 6, 2, 40, 48, 128};
   TileConfig tiles;
@@ -156,14 +180,19 @@ TEST(ForwardTiles, SmallTiles) {
   tiles.blockN = 16;
   tiles.blockM = 32;
   tiles.blockK = 16;
+  tiles.chunkStateBlockP = 32;
+  tiles.chunkStateBlockN = 16;
+  tiles.chunkStateBlockK = 32;
+  tiles.statePassingBlockP = 8;
+  tiles.statePassingBlockN = 32;
   EXPECT_TRUE(forwardMatchesReference(problem, /*withInitialState=*/true,
-                                      cpuRun(tiles)));
+                                      cpuRun(GetParam(), tiles)));
 }
 
 // Inputs in the memory layout mamba_ssm hands over: x, B and C are slices of
 // one (batch, seqlen, channels) activation, so their token strides exceed
 // their row sizes.
-TEST(ForwardStrides, SlicesOfOneActivation) {
+TEST_P(ForwardStructures, SlicesOfOneActivation) {
   // batch, seqlen, heads, groups, headdim, dstate, chunk.
   Problem problem{1, 150, 4, 2, 32, 16, 64};
   std::vector<uint16_t> xbc;
@@ -191,7 +220,9 @@ TEST(ForwardStrides, SlicesOfOneActivation) {
     inputs.x = slice(0, problem.heads, problem.headdim);
     inputs.B = slice(xRow, problem.groups, problem.dstate);
     inputs.C = slice(xRow + bcRow, problem.groups, problem.dstate);
-    Status status = forwardCpu(problem, inputs, host.outputs());
+    CpuOptions options;
+    options.structure = GetParam();
+    Status status = forwardCpu(problem, inputs, host.outputs(), options);
     if (!status.ok())
       return ::testing::AssertionFailure() << status.message();
     return ::testing::AssertionSuccess();
@@ -201,7 +232,7 @@ TEST(ForwardStrides, SlicesOfOneActivation) {
 
 // The final state is optional; y does not depend on asking for it, and the
 // final state's buffer is left alone.
-TEST(ForwardOutputs, WithoutFinalState) {
+TEST_P(ForwardStructures, WithoutFinalState) {
   // batch, seqlen, heads, groups, headdim, dstate, chunk.
   Problem problem{1, 130, 4, 2, 32, 16, 64};
   const uint64_t seed = tilec::testing::testSeed();
@@ -210,7 +241,9 @@ TEST(ForwardOutputs, WithoutFinalState) {
   host.poisonOutputs();
   Outputs outputs = host.outputs();
   outputs.finalState.reset();
-  Status status = forwardCpu(problem, host.inputs(true), outputs);
+  CpuOptions options;
+  options.structure = GetParam();
+  Status status = forwardCpu(problem, host.inputs(true), outputs, options);
   ASSERT_TRUE(status.ok()) << status.message();
   EXPECT_TRUE(matchesReference(host, true, /*withFinalState=*/false));
   for (size_t i = 0; i < host.finalState.size(); ++i)
@@ -221,7 +254,7 @@ TEST(ForwardOutputs, WithoutFinalState) {
 // threads run them: one thread and many give the same bits. The outputs are
 // poisoned before each run, so an element the threaded run leaves unwritten
 // shows as NaN rather than as the one-thread run's value.
-TEST(ForwardThreads, ResultIsIndependentOfThreads) {
+TEST_P(ForwardStructures, ResultIsIndependentOfThreads) {
   // batch, seqlen, heads, groups, headdim, dstate, chunk.
   Problem problem{2, 200, 4, 1, 32, 32, 64};
   const uint64_t seed = tilec::testing::testSeed();
@@ -229,6 +262,7 @@ TEST(ForwardThreads, ResultIsIndependentOfThreads) {
   HostProblem host = HostProblem::random(problem, seed);
   host.poisonOutputs();
   CpuOptions oneThread;
+  oneThread.structure = GetParam();
   oneThread.numThreads = 1;
   ASSERT_TRUE(
       forwardCpu(problem, host.inputs(true), host.outputs(), oneThread).ok());
@@ -236,6 +270,7 @@ TEST(ForwardThreads, ResultIsIndependentOfThreads) {
   const std::vector<float> y = host.y, finalState = host.finalState;
   host.poisonOutputs();
   CpuOptions manyThreads;
+  manyThreads.structure = GetParam();
   manyThreads.numThreads = 4;
   ASSERT_TRUE(
       forwardCpu(problem, host.inputs(true), host.outputs(), manyThreads).ok());
@@ -244,5 +279,11 @@ TEST(ForwardThreads, ResultIsIndependentOfThreads) {
                         finalState.size() * sizeof(float)),
             0);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Structures, ForwardStructures, ::testing::ValuesIn(forwardStructures()),
+    [](const ::testing::TestParamInfo<ForwardStructure> &info) {
+      return structureName(info.param);
+    });
 
 } // namespace

@@ -218,6 +218,26 @@ TEST_F(ValidationTest, RowTilesDivideTheChunk) {
   EXPECT_NE(status.message().find("blockM (128) must divide the chunk (64)"),
             std::string::npos)
       << status.message();
+  tiles.blockM = 0;
+  tiles.chunkStateBlockK = 128;
+  status = validateTileConfig(data.problem, tiles);
+  EXPECT_NE(
+      status.message().find("chunkStateBlockK (128) must divide the chunk (64)"),
+      std::string::npos)
+      << status.message();
+}
+
+TEST_F(ValidationTest, StructureIsOneOfTheTwo) {
+  EXPECT_TRUE(validateStructure(ForwardStructure::FourKernels).ok());
+  EXPECT_TRUE(validateStructure(ForwardStructure::ThreeKernels).ok());
+  CpuOptions options;
+  options.structure = static_cast<ForwardStructure>(7);
+  Status status = forwardCpu(data.problem, inputs, outputs, options);
+  ASSERT_FALSE(status.ok());
+  EXPECT_EQ(status.message(), "options: structure is 7; it must be "
+                              "ForwardStructure::FourKernels or "
+                              "ForwardStructure::ThreeKernels");
+  EXPECT_EQ(status.message(), validateStructure(options.structure).message());
 }
 
 TEST(Reference, RejectsInvalidInputs) {

@@ -326,12 +326,13 @@ TEST_F(CApiValidation, WorkspaceSizeQuery) {
   ASSERT_EQ(tilec_mamba2_workspace_size(&args.problem, &bytes),
             TILEC_MAMBA2_SUCCESS);
   // dt_chunks and G: 2 * 4 * 2 chunks * 64 each; states: 2 * 2 * 4 * 32 *
-  // 16; final state: 2 * 4 * 32 * 16; f32, each buffer starting on 256
-  // bytes.
+  // 16, and as many chunk-local states (the four-kernel structure's); final
+  // state: 2 * 4 * 32 * 16; f32, each buffer starting on 256 bytes.
   const size_t g = 2 * 4 * 2 * 64 * 4, states = 2 * 2 * 4 * 32 * 16 * 4,
                final = 2 * 4 * 32 * 16 * 4;
   auto align = [](size_t v) { return (v + 255) / 256 * 256; };
-  EXPECT_EQ(bytes, align(align(align(g) + g) + states) + final);
+  EXPECT_EQ(bytes,
+            align(align(align(align(g) + g) + states) + states) + final);
 
   Problem p{2, 100, 4, 2, 32, 16, 64};
   size_t cppBytes = 0;
@@ -384,18 +385,9 @@ TEST(CApiStatus, EveryStatusHasItsOwnName) {
   EXPECT_STREQ(tilec_mamba2_status_name(-1), "TILEC_MAMBA2_ERROR_UNKNOWN");
 }
 
-TEST(CppApi, TileConfigMustBeTheCompiledOne) {
-  for (int64_t chunk : {64, 128, 256}) {
-    TileConfig tiles = gpuTileConfig(chunk);
-    EXPECT_GT(tiles.blockH, 0);
-    EXPECT_GT(tiles.blockP, 0);
-    EXPECT_GT(tiles.blockN, 0);
-    EXPECT_EQ(chunk % tiles.blockM, 0);
-    EXPECT_EQ(chunk % tiles.blockK, 0);
-  }
-  EXPECT_EQ(gpuTileConfig(32).blockP, 0);
-
-  CArguments a = CArguments::fake(kProblem);
+/// C++ descriptors of CArguments::fake(kProblem)'s tensors (no initial or
+/// final state).
+void cppArguments(CArguments &a, Problem &p, Inputs &in, Outputs &out) {
   auto tensor = [](CTensor &t, DType dtype) {
     Tensor out;
     out.data = t.descriptor.data;
@@ -404,26 +396,97 @@ TEST(CppApi, TileConfigMustBeTheCompiledOne) {
     out.strides = t.strides;
     return out;
   };
-  Problem p{2, 100, 4, 2, 32, 16, 64};
-  Inputs in;
+  p = Problem{2, 100, 4, 2, 32, 16, 64};
   in.x = tensor(a.x, DType::BF16);
   in.dt = tensor(a.dt, DType::F32);
   in.A = tensor(a.A, DType::F32);
   in.B = tensor(a.B, DType::BF16);
   in.C = tensor(a.C, DType::BF16);
   in.D = tensor(a.D, DType::F32);
-  Outputs out;
   out.y = tensor(a.y, DType::F32);
+}
+
+// The three-kernel structure has no chunk-local states: it takes the
+// workspace without them, which the four-kernel default refuses.
+TEST(CppApi, WorkspaceOfTheStructure) {
+  CArguments a = CArguments::fake(kProblem);
+  Problem p;
+  Inputs in;
+  Outputs out;
+  cppArguments(a, p, in, out);
+  size_t bytes = 0, threeKernelBytes = 0;
+  ASSERT_TRUE(gpuWorkspaceSize(p, bytes).ok());
+  ASSERT_TRUE(
+      gpuWorkspaceSize(p, threeKernelBytes, ForwardStructure::ThreeKernels)
+          .ok());
+  // The chunk-local states: 2 * 2 * 4 * 32 * 16 f32, a multiple of 256.
+  const size_t local = 2 * 2 * 4 * 32 * 16 * 4;
+  EXPECT_EQ(threeKernelBytes, bytes - local);
+  EXPECT_EQ(gpuWorkspaceSize(p, bytes, static_cast<ForwardStructure>(2))
+                .message(),
+            validateStructure(static_cast<ForwardStructure>(2)).message());
+  GpuOptions options;
+  options.workspace = reinterpret_cast<void *>(uintptr_t(1) << 40);
+  options.workspaceBytes = bytes - local;
+  Status status = forwardGpu(p, in, out, options);
+  EXPECT_EQ(status.message(),
+            "workspace: " + std::to_string(bytes - local) +
+                " bytes given; the problem needs " + std::to_string(bytes));
+  // Past the workspace check: the next failure is the driver's or the
+  // fake pointers'.
+  options.structure = ForwardStructure::ThreeKernels;
+  status = forwardGpu(p, in, out, options);
+  EXPECT_FALSE(status.ok());
+  EXPECT_EQ(status.message().find("workspace:"), std::string::npos)
+      << status.message();
+}
+
+TEST(CppApi, TileConfigMustBeTheCompiledOne) {
+  for (int64_t chunk : {64, 128, 256}) {
+    TileConfig tiles = gpuTileConfig(chunk);
+    EXPECT_GT(tiles.blockH, 0);
+    EXPECT_GT(tiles.blockP, 0);
+    EXPECT_GT(tiles.blockN, 0);
+    EXPECT_EQ(chunk % tiles.blockM, 0);
+    EXPECT_EQ(chunk % tiles.blockK, 0);
+    EXPECT_GT(tiles.chunkStateBlockP, 0);
+    EXPECT_GT(tiles.chunkStateBlockN, 0);
+    EXPECT_EQ(chunk % tiles.chunkStateBlockK, 0);
+    EXPECT_GT(tiles.statePassingBlockP, 0);
+    EXPECT_GT(tiles.statePassingBlockN, 0);
+  }
+  EXPECT_EQ(gpuTileConfig(32).blockP, 0);
+
+  CArguments a = CArguments::fake(kProblem);
+  Problem p;
+  Inputs in;
+  Outputs out;
+  cppArguments(a, p, in, out);
   GpuOptions options;
   options.tiles.blockP = gpuTileConfig(64).blockP * 2;
   Status status = forwardGpu(p, in, out, options);
   EXPECT_FALSE(status.ok());
   EXPECT_NE(status.message().find("compiled"), std::string::npos)
       << status.message();
+  for (int64_t TileConfig::*size :
+       {&TileConfig::chunkStateBlockP, &TileConfig::chunkStateBlockK,
+        &TileConfig::statePassingBlockN}) {
+    options.tiles = {};
+    options.tiles.*size = gpuTileConfig(64).*size / 2;
+    status = forwardGpu(p, in, out, options);
+    EXPECT_NE(status.message().find("compiled"), std::string::npos)
+        << status.message();
+  }
   options.tiles.blockP = 3;
   status = forwardGpu(p, in, out, options);
   EXPECT_NE(status.message().find("power of two"), std::string::npos)
       << status.message();
+  // A structure that is neither of the two, in the words forwardCpu uses.
+  options.tiles = {};
+  options.structure = static_cast<ForwardStructure>(-1);
+  status = forwardGpu(p, in, out, options);
+  EXPECT_EQ(status.message(), validateStructure(options.structure).message());
+  options.structure = ForwardStructure::FourKernels;
   // The shared validation's words, as forwardCpu reports them.
   options.tiles = {};
   in.x.shape[3] = 33;

@@ -1,7 +1,9 @@
 //===- ForwardTest.cpp - the Mamba-2 forward pass on the GPU ----*- C++ -*-===//
 //
 // forwardGpu against the f64 recurrence on the shapes the CPU tests run
-// (forwardShapes()), with and without an initial state, on fresh random
+// (forwardShapes()), with and without an initial state, in both structures
+// (the four-kernel default and the three-kernel option), and the two
+// structures against each other, on fresh random
 // inputs per run (the seed is printed; TILEC_TEST_SEED repeats a run),
 // checked element by element and norm-wise (ForwardCheck.h) with guard zones
 // around the outputs; capture in a CUDA graph and replay; the C ABI on
@@ -23,6 +25,7 @@
 #include <cstring>
 #include <ostream>
 #include <thread>
+#include <vector>
 
 using namespace tilec::mamba2;
 using namespace tilec::mamba2::testing;
@@ -33,22 +36,73 @@ using ForwardGpuTest = GpuStreamTest;
 
 const std::vector<Shape> &kShapes = forwardShapes();
 
-class ForwardShapes
-    : public ForwardGpuTest,
-      public ::testing::WithParamInterface<std::tuple<Shape, bool>> {};
+class ForwardShapes : public ForwardGpuTest,
+                      public ::testing::WithParamInterface<
+                          std::tuple<Shape, bool, ForwardStructure>> {};
 
 TEST_P(ForwardShapes, MatchesTheF64Reference) {
-  auto [shape, withInitialState] = GetParam();
+  auto [shape, withInitialState, structure] = GetParam();
+  GpuOptions options;
+  options.structure = structure;
   EXPECT_TRUE(gpuForwardMatchesReference(cu(), shape.problem(),
-                                         withInitialState, stream));
+                                         withInitialState, stream, options));
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, ForwardShapes,
-    ::testing::Combine(::testing::ValuesIn(forwardShapes()),
-                       ::testing::Bool()),
-    [](const ::testing::TestParamInfo<std::tuple<Shape, bool>> &info) {
-      return shapeName(std::get<0>(info.param), std::get<1>(info.param));
+    ::testing::Combine(::testing::ValuesIn(forwardShapes()), ::testing::Bool(),
+                       ::testing::ValuesIn(forwardStructures())),
+    [](const ::testing::TestParamInfo<
+        std::tuple<Shape, bool, ForwardStructure>> &info) {
+      return shapeName(std::get<0>(info.param), std::get<1>(info.param)) +
+             "_" + structureName(std::get<2>(info.param));
+    });
+
+// Both structures on the same inputs: each passes the f64 check, and they
+// agree with each other as on the CPU (structuresAgree, ForwardCheck.h: the
+// same products, added in another order), on ragged sequences with several
+// groups and an initial state.
+class StructuresAgree : public ForwardGpuTest,
+                        public ::testing::WithParamInterface<Shape> {};
+
+TEST_P(StructuresAgree, FourAndThreeKernels) {
+  const Problem p = GetParam().problem();
+  const uint64_t seed = tilec::testing::testSeed();
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  HostProblem host = HostProblem::random(p, seed);
+  DeviceProblem device(cu(), host);
+  ASSERT_TRUE(device.ok());
+  ASSERT_TRUE(device.upload());
+  std::vector<float> y[2], finalState[2];
+  for (int i = 0; i < 2; ++i) {
+    SCOPED_TRACE(structureName(forwardStructures()[i]));
+    ASSERT_TRUE(device.poisonOutputs());
+    GpuOptions options;
+    options.structure = forwardStructures()[i];
+    Status status = forwardGpu(p, device.inputs(true), device.outputs(),
+                               options, stream);
+    ASSERT_TRUE(status.ok()) << status.message();
+    TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+    ASSERT_TRUE(device.checkGuards());
+    ASSERT_TRUE(device.download());
+    ASSERT_TRUE(matchesReference(host, true));
+    y[i] = host.y;
+    finalState[i] = host.finalState;
+  }
+  EXPECT_TRUE(structuresAgree(y[0], finalState[0], y[1], finalState[1]));
+}
+
+// (batch, seqlen, groups, heads, dstate, headdim, chunk): ragged last chunks
+// at every chunk size, several groups, sizes off the tiles, and the large
+// test's shape cut to 2049 steps.
+INSTANTIATE_TEST_SUITE_P(
+    Shapes, StructuresAgree,
+    ::testing::Values(Shape{2, 300, 2, 4, 48, 32, 64},
+                      Shape{1, 1000, 3, 6, 64, 64, 128},
+                      Shape{2, 600, 2, 4, 32, 40, 256},
+                      Shape{4, 2049, 1, 8, 128, 64, 128}),
+    [](const ::testing::TestParamInfo<Shape> &info) {
+      return shapeName(info.param, true);
     });
 
 // mamba_ssm's options on the GPU, as on the CPU (featureCases()), and on a
@@ -451,9 +505,12 @@ TEST_F(ForwardGpuTest, LaunchFailure) {
 
 TEST_F(ForwardGpuTest, OutOfMemoryForTheWorkspace) {
   // Broadcast B and C (stride 0) over a huge dstate: tiny buffers, and a
-  // workspace of 2^36 f32 chunk states and as many for the final state,
-  // which no device has.
-  const int64_t dstate = int64_t(1) << 36;
+  // workspace of 2^35 f32 chunk states, as many chunk-local states and as
+  // many for the final state (384 GiB), which no device has. (2^35: at
+  // 2^36 state_passing's grid, one program per 16 x 32 block of a head's
+  // state, would need 2^31 programs along x, one past the driver's limit,
+  // and the call would fail the grid check instead.)
+  const int64_t dstate = int64_t(1) << 35;
   CArguments args = CArguments::fake({1, 64, 1, 1, 1, dstate, 64});
   DeviceBuffer x(cu(), 64 * 2), dt(cu(), 64 * 4), A(cu(), 4), D(cu(), 4),
       bc(cu(), 2), y(cu(), 64 * 4);

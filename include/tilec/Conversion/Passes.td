@@ -19,6 +19,13 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "::mlir::ModuleOp"> {
     per-thread vectors, and scalar `arith`, `math` and `scf` ops stay: the
     `tile-to-llvm` pipeline lowers them with the upstream conversions.
 
+    Kernels whose tiles carry `#tilegpu.dist` layouts (the tilegpu layout
+    passes ran: `tilegpu-assign-layouts`, `tilegpu-remove-layout-conversions`)
+    take the layouts path instead (docs/codegen-layouts.md, "As built"): each
+    tile is the vector of one thread's registers in its layout, `tile.mma`
+    in the mma.sync layouts is mma.sync on those registers, and
+    `tilegpu.convert_layout` moves data as `tilec::planConversion` plans it.
+
     Every parameter must be bound (`tile-bind-params`) first.
 
     Example: `tile-opt --tile-bind-params --convert-tile-to-llvm="sm=80"`
@@ -26,6 +33,9 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "::mlir::ModuleOp"> {
   let options = [
     Option<"sm", "sm", "unsigned", "80",
            "compute capability times 10 of the target GPU (80 or above)">,
+    Option<"vectorize", "vectorize", "bool", "false",
+           "on the layouts path: views are contiguous and aligned (the "
+           "launcher's vec variant), so accesses may move 16 bytes">,
   ];
   let dependentDialects = [
     "::mlir::LLVM::LLVMDialect", "::mlir::NVVM::NVVMDialect",

@@ -21,16 +21,30 @@
 
 namespace tilec {
 
+/// Which code generator lowers the tiles.
+enum class Codegen {
+  /// The first lowering (docs/codegen.md): one blocked layout per tile,
+  /// data exchanged through shared memory.
+  Simple,
+  /// The layout-driven one (docs/codegen-layouts.md): tilegpu-assign-layouts
+  /// and tilegpu-remove-layout-conversions give every tile a register
+  /// layout, and convert-tile-to-llvm lowers each op in its layouts
+  /// (mma.sync on registers, conversions as planned).
+  Layouts,
+};
+
 struct LoweringOptions {
   /// Compute capability times 10: 80 (portable), 90 (Hopper), 100 (Blackwell).
   unsigned smVersion = 80;
+  Codegen codegen = Codegen::Simple;
   /// The kernels' views satisfy the vectorize facts (innermost stride 1,
   /// base address 16-byte aligned, every other stride and the innermost size
-  /// multiples of 16 / element bytes), so the lowering may use 16-byte
-  /// accesses without checking them. The launcher checks the facts at run
-  /// time and launches such a variant only where they hold
-  /// (docs/codegen-layouts.md, docs/target.md); a lowering is free to ignore
-  /// the flag.
+  /// multiples of 16 / element bytes), so that loads and stores may move up
+  /// to 16 bytes per thread without checking them: the launcher's vec
+  /// variant, which it launches only where the facts hold
+  /// (docs/codegen-layouts.md, docs/target.md). Layouts only; the simple
+  /// code generator ignores it. Without it (the generic variant) every
+  /// access is one element.
   bool vectorize = false;
 };
 

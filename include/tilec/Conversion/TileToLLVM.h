@@ -38,11 +38,21 @@ inline constexpr int64_t kMaxUnrolledElementOps = 4096;
 ///     and T' = T except f32 for tf32 (tf32 values keep their f32 bits);
 ///   - a view of rank r becomes !llvm.ptr<1>, r x i64 sizes, r x i64 strides;
 ///   - index becomes i64, other scalars as in LLVMTypeConverter.
+///
+/// On the layouts path (`layouts`: every tile type carries a #tilegpu.dist
+/// encoding, docs/codegen-layouts.md) a tile becomes instead the vector of
+/// one thread's registers in that layout, vector<2^registerBits x T'>.
+/// `vectorize`: the kernel is compiled with the vectorize facts (the
+/// launcher's vec variant), so that runs of registers along a contiguous
+/// innermost view dim become one access of up to 16 bytes.
 class TileTypeConverter : public mlir::LLVMTypeConverter {
 public:
-  TileTypeConverter(mlir::MLIRContext *context, int64_t numThreads);
+  TileTypeConverter(mlir::MLIRContext *context, int64_t numThreads,
+                    bool layouts = false, bool vectorize = false);
 
   int64_t getNumThreads() const { return numThreads; }
+  bool hasLayouts() const { return layouts; }
+  bool vectorizesAccesses() const { return vectorize; }
   /// The register layout of a tile of this type.
   BlockedLayout getLayout(mlir::RankedTensorType type) const;
   /// The type a tile element has in registers (f32 for tf32).
@@ -50,6 +60,8 @@ public:
 
 private:
   int64_t numThreads;
+  bool layouts;
+  bool vectorize;
 };
 
 /// Bytes of scratch shared memory `op` uses for its exchange between threads

@@ -282,10 +282,12 @@ struct ConversionPlan {
 /// (stores plus loads; shuffles need no barrier and no buffer), else shared
 /// memory. Fails, saying why, when the
 /// layouts describe different tiles, src does not hold every element, or
-/// the data would cross CTAs.
+/// the data would cross CTAs. Without `allowShuffles`, a conversion that
+/// would be warp shuffles is planned through shared memory.
 llvm::Expected<ConversionPlan> planConversion(const LinearLayout &src,
                                               const LinearLayout &dst,
-                                              unsigned elementBytes);
+                                              unsigned elementBytes,
+                                              bool allowShuffles = true);
 
 } // namespace tilec
 

@@ -1,10 +1,14 @@
 //===- ForwardCpu.cpp - the Mamba-2 forward pass in the interpreter -------===//
 //
-// Compiles the three kernels from their embedded text (parse, tile-bind-params
+// Compiles the kernels from their embedded text (parse, tile-bind-params
 // with the chunk and tile sizes, Executable::compile), once per configuration,
-// and runs them in order on host buffers:
-//   chunk_cumsum -> dt_chunks (dt transformed), G;
-//   fwd_pass_state -> per-chunk states, final state;  compute_out -> y.
+// and runs them in order on host buffers, in the structure the options ask
+// for (docs/mamba2.md):
+//   four kernels (default): chunk_cumsum -> dt_chunks (dt transformed), G;
+//     chunk_state -> each chunk's own state; state_passing -> per-chunk
+//     states, final state; compute_out -> y;
+//   three kernels: chunk_cumsum -> dt_chunks, G; fwd_pass_state -> per-chunk
+//     states, final state; compute_out -> y.
 // The decode step's state_update kernel is compiled and run the same way.
 //
 //===----------------------------------------------------------------------===//
@@ -39,7 +43,8 @@ namespace interp = tilec::interp;
 namespace {
 
 struct Kernels {
-  std::unique_ptr<interp::Executable> chunkCumsum, fwdPassState, computeOut;
+  std::unique_ptr<interp::Executable> chunkCumsum, chunkState, statePassing,
+      fwdPassState, computeOut;
 };
 
 /// The tile sizes the CPU uses where the caller leaves them to it: large
@@ -55,6 +60,11 @@ TileConfig chooseTiles(const Problem &p, TileConfig tiles) {
   pick(tiles.blockN, p.dstate, 128);
   pick(tiles.blockM, p.chunk, 64);
   pick(tiles.blockK, p.chunk, 64);
+  pick(tiles.chunkStateBlockP, p.headdim, 64);
+  pick(tiles.chunkStateBlockN, p.dstate, 128);
+  pick(tiles.chunkStateBlockK, p.chunk, 64);
+  pick(tiles.statePassingBlockP, p.headdim, 64);
+  pick(tiles.statePassingBlockN, p.dstate, 128);
   return tiles;
 }
 
@@ -77,7 +87,7 @@ std::string dtElementLine(DType dtype) {
 Status compileKernel(const char *name, const std::vector<std::string> &params,
                      std::unique_ptr<interp::Executable> &executable,
                      std::pair<std::string, std::string> rewrite = {}) {
-  // The dialects the three kernels use.
+  // The dialects the kernels use.
   DialectRegistry registry;
   registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
                   scf::SCFDialect>();
@@ -130,8 +140,18 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
                   const Kernels *&kernels) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<Kernels>> cache;
-  std::vector<int64_t> key = {p.chunk,  t.blockH, t.blockP,        t.blockN,
-                              t.blockM, t.blockK, int64_t(dtDType)};
+  std::vector<int64_t> key = {p.chunk,
+                              t.blockH,
+                              t.blockP,
+                              t.blockN,
+                              t.blockM,
+                              t.blockK,
+                              t.chunkStateBlockP,
+                              t.chunkStateBlockN,
+                              t.chunkStateBlockK,
+                              t.statePassingBlockP,
+                              t.statePassingBlockN,
+                              int64_t(dtDType)};
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Kernels> &entry = cache[key];
   if (!entry) {
@@ -141,6 +161,21 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
             "chunk_cumsum", {chunk, binding("BLOCK_H", t.blockH)},
             compiled->chunkCumsum,
             {kDtElementLine, dtElementLine(dtDType)});
+        !s)
+      return s;
+    if (Status s = compileKernel(
+            "chunk_state",
+            {chunk, binding("BLOCK_P", t.chunkStateBlockP),
+             binding("BLOCK_N", t.chunkStateBlockN),
+             binding("BLOCK_K", t.chunkStateBlockK)},
+            compiled->chunkState);
+        !s)
+      return s;
+    if (Status s = compileKernel(
+            "state_passing",
+            {chunk, binding("BLOCK_P", t.statePassingBlockP),
+             binding("BLOCK_N", t.statePassingBlockN)},
+            compiled->statePassing);
         !s)
       return s;
     if (Status s = compileKernel("fwd_pass_state",
@@ -200,13 +235,16 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     return s;
   if (Status s = validateTileConfig(p, options.tiles); !s)
     return s;
+  if (Status s = validateStructure(options.structure); !s)
+    return s;
   const TileConfig t = chooseTiles(p, options.tiles);
   const Kernels *kernels = nullptr;
   if (Status s = getKernels(p, t, in.dt.dtype, kernels); !s)
     return s;
 
   const int64_t nchunks = p.numChunks();
-  std::vector<float> dtChunksBuffer, gBuffer, statesBuffer, finalBuffer;
+  std::vector<float> dtChunksBuffer, gBuffer, statesBuffer, localBuffer,
+      finalBuffer;
   interp::HostView dtChunks =
       hostView(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
   interp::HostView g =
@@ -261,12 +299,27 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
                      {grids.chunkCumsum}, threads);
       !s)
     return s;
-  if (Status s = run("fwd_pass_state", *kernels->fwdPassState,
-                     {x, B, dtChunks, g, init, flag(bool(in.initialState)),
-                      states, finalState},
-                     {grids.fwdPassState}, threads);
-      !s)
-    return s;
+  const interp::Scalar hasInit = flag(bool(in.initialState));
+  if (options.structure == ForwardStructure::ThreeKernels) {
+    if (Status s = run("fwd_pass_state", *kernels->fwdPassState,
+                       {x, B, dtChunks, g, init, hasInit, states, finalState},
+                       {grids.fwdPassState}, threads);
+        !s)
+      return s;
+  } else {
+    interp::HostView local = hostView(
+        localBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+    if (Status s = run("chunk_state", *kernels->chunkState,
+                       {x, B, dtChunks, g, local}, {grids.chunkState},
+                       threads);
+        !s)
+      return s;
+    if (Status s = run("state_passing", *kernels->statePassing,
+                       {local, g, init, hasInit, states, finalState},
+                       {grids.statePassing}, threads);
+        !s)
+      return s;
+  }
   return run("compute_out", *kernels->computeOut,
              {x, B, hostView(in.C), dtChunks, g, D, z, flag(bool(in.z)),
               states, yBf16 ? yUnused : y, yBf16 ? y : yUnused,

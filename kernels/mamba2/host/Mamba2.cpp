@@ -223,21 +223,38 @@ Status tilec::mamba2::validate(const Problem &p, const Inputs &in,
 Status tilec::mamba2::validateTileConfig(const Problem &p,
                                          const TileConfig &config) {
   const std::pair<const char *, int64_t> sizes[] = {
-      {"blockH", config.blockH}, {"blockP", config.blockP},
-      {"blockN", config.blockN}, {"blockM", config.blockM},
-      {"blockK", config.blockK}};
+      {"blockH", config.blockH},
+      {"blockP", config.blockP},
+      {"blockN", config.blockN},
+      {"blockM", config.blockM},
+      {"blockK", config.blockK},
+      {"chunkStateBlockK", config.chunkStateBlockK},
+      {"chunkStateBlockP", config.chunkStateBlockP},
+      {"chunkStateBlockN", config.chunkStateBlockN},
+      {"statePassingBlockP", config.statePassingBlockP},
+      {"statePassingBlockN", config.statePassingBlockN}};
   for (auto [name, value] : sizes)
     if (value != 0 && !isPowerOfTwo(value))
       return Status::error(std::string("tile config: ") + name + " is " +
                            std::to_string(value) +
                            "; it must be 0 (chosen) or a power of two");
-  for (auto [name, value] : {sizes[3], sizes[4]})
+  for (auto [name, value] : {sizes[3], sizes[4], sizes[5]})
     if (value > p.chunk)
       return Status::error(std::string("tile config: ") + name + " (" +
                            std::to_string(value) +
                            ") must divide the chunk (" +
                            std::to_string(p.chunk) + ")");
   return Status::success();
+}
+
+Status tilec::mamba2::validateStructure(ForwardStructure structure) {
+  if (structure == ForwardStructure::FourKernels ||
+      structure == ForwardStructure::ThreeKernels)
+    return Status::success();
+  return Status::error("options: structure is " +
+                       std::to_string(static_cast<int>(structure)) +
+                       "; it must be ForwardStructure::FourKernels or "
+                       "ForwardStructure::ThreeKernels");
 }
 
 LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
@@ -253,11 +270,22 @@ LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
                ? std::numeric_limits<int64_t>::max()
                : result;
   };
+  // The blockP x blockN tiles that cover one head's headdim x dstate state.
+  auto stateTiles = [&](int64_t blockP, int64_t blockN) {
+    return product(ceilDiv(p.headdim, blockP), ceilDiv(p.dstate, blockN));
+  };
   const int64_t numP = ceilDiv(p.headdim, tiles.blockP);
-  const int64_t numN = ceilDiv(p.dstate, tiles.blockN);
   LaunchGrids grids;
   grids.chunkCumsum = {p.numChunks(), p.batch, ceilDiv(p.heads, tiles.blockH)};
-  grids.fwdPassState = {product(numP, numN), p.heads, p.batch};
+  grids.chunkState = {
+      product(p.numChunks(),
+              stateTiles(tiles.chunkStateBlockP, tiles.chunkStateBlockN)),
+      p.heads, p.batch};
+  grids.statePassing = {
+      stateTiles(tiles.statePassingBlockP, tiles.statePassingBlockN), p.heads,
+      p.batch};
+  grids.fwdPassState = {stateTiles(tiles.blockP, tiles.blockN), p.heads,
+                        p.batch};
   grids.computeOut = {product(ceilDiv(p.seqlen, tiles.blockM), numP), p.heads,
                       p.batch};
   return grids;

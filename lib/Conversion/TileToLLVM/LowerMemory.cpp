@@ -13,6 +13,8 @@
 
 #include "Lowering.h"
 
+#include "llvm/Support/MathExtras.h"
+
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::detail;
@@ -57,7 +59,11 @@ public:
   /// whether it lies inside the view (the bounds check folds in `valid`).
   std::pair<Value, Value> address(Value linear, Value valid,
                                   ArrayRef<int64_t> shape) {
-    SmallVector<Value> coords = e.delinearize(linear, shape);
+    return addressAt(e.delinearize(linear, shape), valid);
+  }
+
+  /// The same for the element at tile coordinates `coords` (i32).
+  std::pair<Value, Value> addressAt(ArrayRef<Value> coords, Value valid) {
     Value inBounds = e.logicalAnd(valid, tileInView);
     Value offset;
     for (auto [k, coord] : llvm::enumerate(coords)) {
@@ -72,6 +78,12 @@ public:
     Value pointer = LLVM::GEPOp::create(e.b, e.loc, base.getType(), element,
                                         base, ValueRange{offset});
     return {pointer, inBounds};
+  }
+
+  /// The tile dim that walks the view's innermost dim.
+  int64_t innermostTileDim() const {
+    return llvm::find(viewDims, int64_t(viewDims.size()) - 1) -
+           viewDims.begin();
   }
 
   int64_t alignment() const {
@@ -105,13 +117,13 @@ Value paddingValue(Emitter &e, Type element, tile::Padding padding) {
   return LLVM::ConstantOp::create(e.b, e.loc, element, value);
 }
 
-struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct LoadOpLowering : TilePattern<tile::LoadOp> {
+  using TilePattern::TilePattern;
 
   LogicalResult
   matchAndRewrite(tile::LoadOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &converter = *getTypeConverter<TileTypeConverter>();
+    const TileTypeConverter &converter = this->converter();
     Emitter e(rewriter, op.getLoc());
     RankedTensorType tileType = op.getType();
     auto type = cast<VectorType>(converter.convertType(tileType));
@@ -142,13 +154,13 @@ struct LoadOpLowering : OpConversionPattern<tile::LoadOp> {
   }
 };
 
-struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
-  using OpConversionPattern::OpConversionPattern;
+struct StoreOpLowering : TilePattern<tile::StoreOp> {
+  using TilePattern::TilePattern;
 
   LogicalResult
   matchAndRewrite(tile::StoreOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    const auto &converter = *getTypeConverter<TileTypeConverter>();
+    const TileTypeConverter &converter = this->converter();
     Emitter e(rewriter, op.getLoc());
     RankedTensorType tileType = op.getValue().getType();
     Value tile = adaptor.getValue().front();
@@ -176,8 +188,137 @@ struct StoreOpLowering : OpConversionPattern<tile::StoreOp> {
 
 } // namespace
 
+
+//===----------------------------------------------------------------------===//
+// The layouts path
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// How many registers from a multiple of it on walk consecutive elements of
+/// tile dim `dim` (register bit k's image is 2^k along it, 0 elsewhere), at
+/// most 16 bytes and dividing the extent: one vector access each when the
+/// kernel is compiled with the vectorize facts (innermost view stride 1,
+/// base 16-byte aligned, other strides and the innermost size multiples of
+/// 16 bytes), so that a vector is wholly inside or outside the view.
+int64_t vectorWidth(const LinearLayout &layout, RankedTensorType type,
+                    int64_t dim) {
+  int64_t bytes = getSharedBytes(type.getElementType());
+  if (type.getElementType().isInteger(1))
+    return 1;
+  int64_t width = 1;
+  unsigned bits = llvm::Log2_64(uint64_t(layout.getInDimSize(kRegister)));
+  for (unsigned bit = 0; bit < bits; ++bit) {
+    LinearLayout::Basis image = layout.getBasis(kRegister, bit);
+    bool unit = true;
+    for (auto [d, coord] : llvm::enumerate(image))
+      unit &= coord == (int64_t(d) == dim ? int64_t(1) << bit : 0);
+    if (!unit || 2 * width * bytes > 16 ||
+        type.getDimSize(dim) % (2 * width) != 0)
+      break;
+    width *= 2;
+  }
+  return width;
+}
+
+SmallVector<Value> indicesOf(ArrayRef<ValueRange> indices) {
+  SmallVector<Value> result;
+  for (ValueRange index : indices)
+    result.push_back(index.front());
+  return result;
+}
+
+struct DistributedLoadLowering : TilePattern<tile::LoadOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::LoadOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    RankedTensorType tileType = op.getType();
+    VectorType type = registersOf(tileType);
+    Type element = type.getElementType();
+    ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
+                      tileType, op.getOrder(), element);
+    DistributedTile tile(e, tileType);
+    int64_t width = converter().vectorizesAccesses()
+                        ? vectorWidth(tile.getLayout(), tileType,
+                                      access.innermostTileDim())
+                        : 1;
+    Type pieceType = width == 1 ? element : VectorType::get({width}, element);
+    Value padding = paddingValue(e, element, op.getPadding());
+    if (width > 1)
+      padding = e.splat(cast<VectorType>(pieceType), padding);
+    Value result = e.zeros(type);
+    for (int64_t r = 0; r < tile.getNumRegisters(); r += width) {
+      auto [pointer, inBounds] =
+          access.addressAt(tile.coords(e, r), tile.holds(e, r));
+      Value piece = e.ifThenElse(
+          inBounds,
+          [&] {
+            return LLVM::LoadOp::create(rewriter, op.getLoc(), pieceType,
+                                        pointer, width * access.alignment());
+          },
+          padding);
+      for (int64_t i = 0; i < width; ++i)
+        result = e.insert(result, width == 1 ? piece : e.extract(piece, i),
+                          r + i);
+    }
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+struct DistributedStoreLowering : TilePattern<tile::StoreOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::StoreOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    RankedTensorType tileType = op.getValue().getType();
+    Value registers = adaptor.getValue().front();
+    Type element = cast<VectorType>(registers.getType()).getElementType();
+    ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
+                      tileType, op.getOrder(), element);
+    DistributedTile tile(e, tileType);
+    int64_t width = converter().vectorizesAccesses()
+                        ? vectorWidth(tile.getLayout(), tileType,
+                                      access.innermostTileDim())
+                        : 1;
+    for (int64_t r = 0; r < tile.getNumRegisters(); r += width) {
+      std::optional<Value> owner = tile.owns(e, r);
+      if (!owner)
+        continue;
+      auto [pointer, inBounds] = access.addressAt(tile.coords(e, r), *owner);
+      Value piece;
+      if (width == 1) {
+        piece = e.extract(registers, r);
+      } else {
+        SmallVector<int32_t> mask;
+        for (int64_t i = 0; i < width; ++i)
+          mask.push_back(int32_t(r + i));
+        piece = LLVM::ShuffleVectorOp::create(rewriter, op.getLoc(), registers,
+                                              registers, mask);
+      }
+      e.ifThen(inBounds, [&] {
+        LLVM::StoreOp::create(rewriter, op.getLoc(), piece, pointer,
+                              width * access.alignment());
+      });
+    }
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
+} // namespace
+
 void tilec::detail::populateMemoryPatterns(TileTypeConverter &converter,
-                                    RewritePatternSet &patterns) {
-  patterns.add<LoadOpLowering, StoreOpLowering>(converter,
-                                                patterns.getContext());
+                                           RewritePatternSet &patterns) {
+  if (converter.hasLayouts())
+    patterns.add<DistributedLoadLowering, DistributedStoreLowering>(
+        converter, patterns.getContext());
+  else
+    patterns.add<LoadOpLowering, StoreOpLowering>(converter,
+                                                  patterns.getContext());
 }

@@ -107,12 +107,8 @@ void zeroPadding(Emitter &e, const SharedLayout &layout, Type element,
          numThreads);
 }
 
-struct MmaOpLowering : OpConversionPattern<tile::MmaOp> {
-  using OpConversionPattern::OpConversionPattern;
-
-  const TileTypeConverter &converter() const {
-    return *getTypeConverter<TileTypeConverter>();
-  }
+struct MmaOpLowering : TilePattern<tile::MmaOp> {
+  using TilePattern::TilePattern;
 
   LogicalResult
   matchAndRewrite(tile::MmaOp op, OpAdaptor adaptor,
@@ -279,5 +275,7 @@ int64_t tilec::detail::getMmaScratchBytes(tile::MmaOp op) {
 
 void tilec::detail::populateMmaPatterns(TileTypeConverter &converter,
                                  RewritePatternSet &patterns) {
+  if (converter.hasLayouts())
+    return populateDistributedMmaPatterns(converter, patterns);
   patterns.add<MmaOpLowering>(converter, patterns.getContext());
 }

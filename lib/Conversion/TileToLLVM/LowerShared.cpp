@@ -25,13 +25,10 @@ SharedLayout exchangeLayout(RankedTensorType source) {
 }
 
 template <typename Op>
-struct ExchangePattern : OpConversionPattern<Op> {
-  using OpConversionPattern<Op>::OpConversionPattern;
+struct ExchangePattern : TilePattern<Op> {
+  using TilePattern<Op>::TilePattern;
   using OpAdaptor = typename Op::Adaptor;
-
-  const TileTypeConverter &converter() const {
-    return *this->template getTypeConverter<TileTypeConverter>();
-  }
+  using TilePattern<Op>::converter;
 
   /// Writes `tile` (a value of `type`) to the scratch area and waits for all
   /// threads to have done so.
@@ -124,46 +121,6 @@ struct ExtractOpLowering : ExchangePattern<tile::ExtractOp> {
   }
 };
 
-/// Float sums and scans accumulate in f32; everything else in its own type.
-Type accumulatorType(Type element) {
-  if (isa<FloatType>(element))
-    return Float32Type::get(element.getContext());
-  return element;
-}
-
-Value toAccumulator(Emitter &e, Value value, Type accumulator) {
-  if (value.getType() == accumulator)
-    return value;
-  return LLVM::FPExtOp::create(e.b, e.loc, accumulator, value);
-}
-
-Value fromAccumulator(Emitter &e, Value value, Type element) {
-  if (value.getType() == element)
-    return value;
-  return LLVM::FPTruncOp::create(e.b, e.loc, element, value);
-}
-
-Value combine(Emitter &e, tile::ReduceKind kind, Value x, Value y) {
-  bool isFloat = isa<FloatType>(x.getType());
-  switch (kind) {
-  case tile::ReduceKind::sum:
-    return isFloat ? LLVM::FAddOp::create(e.b, e.loc, x, y).getResult()
-                   : LLVM::AddOp::create(e.b, e.loc, x, y).getResult();
-  case tile::ReduceKind::max:
-    // llvm.maximum propagates NaN, as the dialect specifies.
-    return isFloat ? LLVM::MaximumOp::create(e.b, e.loc, x, y).getResult()
-                   : LLVM::SMaxOp::create(e.b, e.loc, x, y).getResult();
-  case tile::ReduceKind::min:
-    return isFloat ? LLVM::MinimumOp::create(e.b, e.loc, x, y).getResult()
-                   : LLVM::SMinOp::create(e.b, e.loc, x, y).getResult();
-  }
-  llvm_unreachable("unknown reduction");
-}
-
-Value zero(Emitter &e, Type type) {
-  return LLVM::ConstantOp::create(e.b, e.loc, type, e.b.getZeroAttr(type));
-}
-
 struct ReduceOpLowering : ExchangePattern<tile::ReduceOp> {
   using ExchangePattern::ExchangePattern;
 
@@ -199,7 +156,7 @@ struct ReduceOpLowering : ExchangePattern<tile::ReduceOp> {
       };
       // Sums start from 0, max and min from the first element.
       bool isSum = kind == tile::ReduceKind::sum;
-      Value init = isSum ? zero(e, accumulator) : load(e.i32(0));
+      Value init = isSum ? zeroOf(e, accumulator) : load(e.i32(0));
       Value total = e.loop(e.i32(isSum ? 0 : 1), e.i32(extent), init,
                            [&](Value k, ValueRange acc) {
                              return SmallVector<Value>{
@@ -237,7 +194,7 @@ struct CumsumOpLowering : ExchangePattern<tile::CumsumOp> {
       Value base = e.dot(coords, shared.strides);
       // Element i sums source elements 0..i along the axis, in order.
       Value total =
-          e.loop(e.i32(0), e.add(last, e.i32(1)), zero(e, accumulator),
+          e.loop(e.i32(0), e.add(last, e.i32(1)), zeroOf(e, accumulator),
                  [&](Value k, ValueRange acc) {
                    Value offset =
                        e.add(base, e.mul(k, e.i32(shared.strides[axis])));
@@ -258,6 +215,46 @@ struct CumsumOpLowering : ExchangePattern<tile::CumsumOp> {
 };
 
 } // namespace
+
+/// Float sums and scans accumulate in f32; everything else in its own type.
+Type tilec::detail::accumulatorType(Type element) {
+  if (isa<FloatType>(element))
+    return Float32Type::get(element.getContext());
+  return element;
+}
+
+Value tilec::detail::toAccumulator(Emitter &e, Value value, Type accumulator) {
+  if (value.getType() == accumulator)
+    return value;
+  return LLVM::FPExtOp::create(e.b, e.loc, accumulator, value);
+}
+
+Value tilec::detail::fromAccumulator(Emitter &e, Value value, Type element) {
+  if (value.getType() == element)
+    return value;
+  return LLVM::FPTruncOp::create(e.b, e.loc, element, value);
+}
+
+Value tilec::detail::combine(Emitter &e, tile::ReduceKind kind, Value x, Value y) {
+  bool isFloat = isa<FloatType>(x.getType());
+  switch (kind) {
+  case tile::ReduceKind::sum:
+    return isFloat ? LLVM::FAddOp::create(e.b, e.loc, x, y).getResult()
+                   : LLVM::AddOp::create(e.b, e.loc, x, y).getResult();
+  case tile::ReduceKind::max:
+    // llvm.maximum propagates NaN, as the dialect specifies.
+    return isFloat ? LLVM::MaximumOp::create(e.b, e.loc, x, y).getResult()
+                   : LLVM::SMaxOp::create(e.b, e.loc, x, y).getResult();
+  case tile::ReduceKind::min:
+    return isFloat ? LLVM::MinimumOp::create(e.b, e.loc, x, y).getResult()
+                   : LLVM::SMinOp::create(e.b, e.loc, x, y).getResult();
+  }
+  llvm_unreachable("unknown reduction");
+}
+
+Value tilec::detail::zeroOf(Emitter &e, Type type) {
+  return LLVM::ConstantOp::create(e.b, e.loc, type, e.b.getZeroAttr(type));
+}
 
 Value tilec::detail::gatherFromShared(
     Emitter &e, const TileTypeConverter &converter,
@@ -307,6 +304,8 @@ int64_t tilec::detail::getExchangeScratchBytes(Operation *op) {
 
 void tilec::detail::populateSharedPatterns(TileTypeConverter &converter,
                                     RewritePatternSet &patterns) {
+  if (converter.hasLayouts())
+    return populateDistributedPatterns(converter, patterns);
   patterns.add<BroadcastOpLowering, PermuteOpLowering, ExtractOpLowering,
                ReduceOpLowering, CumsumOpLowering>(converter,
                                                    patterns.getContext());

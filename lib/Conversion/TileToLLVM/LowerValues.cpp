@@ -18,19 +18,6 @@ using namespace tilec::detail;
 
 namespace {
 
-template <typename Op>
-struct TilePattern : OpConversionPattern<Op> {
-  TilePattern(TileTypeConverter &converter, MLIRContext *context)
-      : OpConversionPattern<Op>(converter, context) {}
-
-  const TileTypeConverter &converter() const {
-    return *this->template getTypeConverter<TileTypeConverter>();
-  }
-  VectorType registersOf(Type tile) const {
-    return cast<VectorType>(converter().convertType(tile));
-  }
-};
-
 //===----------------------------------------------------------------------===//
 // Scalars
 //===----------------------------------------------------------------------===//
@@ -400,10 +387,13 @@ struct ReshapeOpLowering : TilePattern<tile::ReshapeOp> {
 void tilec::detail::populateValuePatterns(TileTypeConverter &converter,
                                    RewritePatternSet &patterns) {
   patterns.add<BlockIdOpLowering, NumBlocksOpLowering, DimOpLowering,
-               FullOpLowering, ArangeOpLowering, TileConstantLowering,
-               ElementwiseOpLowering, WhereOpLowering, ConvertOpLowering,
-               Exp2OpLowering, MathOpLowering<math::ExpOp>,
-               MathOpLowering<math::Exp2Op>, MathOpLowering<math::LogOp>,
-               MathOpLowering<math::Log2Op>, ReshapeOpLowering>(
+               FullOpLowering, TileConstantLowering, ElementwiseOpLowering,
+               WhereOpLowering, ConvertOpLowering, Exp2OpLowering,
+               MathOpLowering<math::ExpOp>, MathOpLowering<math::Exp2Op>,
+               MathOpLowering<math::LogOp>, MathOpLowering<math::Log2Op>>(
       converter, patterns.getContext());
+  // On the layouts path these depend on the layout (LowerDistributed.cpp).
+  if (!converter.hasLayouts())
+    patterns.add<ArangeOpLowering, ReshapeOpLowering>(converter,
+                                                      patterns.getContext());
 }

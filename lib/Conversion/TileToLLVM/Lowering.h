@@ -6,6 +6,7 @@
 #include "tilec/Conversion/TileToLLVM.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Layout/LinearLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
@@ -34,6 +35,9 @@ public:
   mlir::Value urem(mlir::Value x, int64_t y);
   mlir::Value ult(mlir::Value x, mlir::Value y);
   mlir::Value logicalAnd(mlir::Value x, mlir::Value y);
+  mlir::Value bitXor(mlir::Value x, mlir::Value y);
+  mlir::Value bitAnd(mlir::Value x, int64_t mask);
+  mlir::Value minU(mlir::Value x, int64_t y);
   /// Zero-extends an i32 (a coordinate, never negative) to i64.
   mlir::Value toI64(mlir::Value x);
 
@@ -114,6 +118,163 @@ mlir::Value gatherFromShared(
 /// Rounds f32 registers (a scalar or a vector) to tf32, to nearest even;
 /// NaN is quieted (docs/semantics.md, "Arithmetic").
 mlir::Value roundToTF32(Emitter &e, mlir::Value x);
+
+/// A conversion pattern of the tile lowering: `converter()` is its type
+/// converter, `registersOf(tile)` the register vector a tile becomes.
+template <typename Op>
+struct TilePattern : mlir::OpConversionPattern<Op> {
+  TilePattern(TileTypeConverter &converter, mlir::MLIRContext *context,
+              mlir::PatternBenefit benefit = 1)
+      : mlir::OpConversionPattern<Op>(converter, context, benefit) {}
+
+  const TileTypeConverter &converter() const {
+    return *this->template getTypeConverter<TileTypeConverter>();
+  }
+  mlir::VectorType registersOf(mlir::Type tile) const {
+    return mlir::cast<mlir::VectorType>(converter().convertType(tile));
+  }
+};
+
+//===----------------------------------------------------------------------===//
+// The layouts path: tiles whose type carries a #tilegpu.dist encoding
+// (DistributedLayout.cpp; docs/codegen-layouts.md, "As built").
+//===----------------------------------------------------------------------===//
+
+/// A linear layout with inputs among (register, lane, warp) evaluated for
+/// this thread: the lane and warp images are computed once from %tid, the
+/// register images are compile-time constants, and the output of register r
+/// is their XOR.
+class ThreadLayout {
+public:
+  ThreadLayout(Emitter &e, const LinearLayout &layout);
+
+  const LinearLayout &getLayout() const { return layout; }
+  int64_t getNumRegisters() const { return layout.getInDimSize(kRegister); }
+  /// The outputs (i32, one per output dim) of register `reg` of this thread.
+  llvm::SmallVector<mlir::Value> outputs(Emitter &e, int64_t reg) const;
+  /// The compile-time part: the image of register `reg` alone.
+  llvm::SmallVector<int64_t> registerImage(int64_t reg) const;
+  /// The image of (lane, warp) = (0, 0) XOR lanes and warps, per output dim.
+  llvm::ArrayRef<mlir::Value> threadImage() const { return threadPart; }
+
+private:
+  LinearLayout layout;
+  llvm::SmallVector<mlir::Value> threadPart;
+};
+
+/// One thread's registers of a tile in a distributed layout.
+class DistributedTile {
+public:
+  DistributedTile(Emitter &e, mlir::RankedTensorType type);
+
+  mlir::RankedTensorType getType() const { return type; }
+  const LinearLayout &getLayout() const { return thread.getLayout(); }
+  int64_t getNumRegisters() const { return thread.getNumRegisters(); }
+  /// Tile coordinates (i32) of register `reg`, inside the padded tile; with
+  /// `clamp`, clamped to the true extents (a padding register then names a
+  /// real element, so that it may address a buffer of the true shape).
+  llvm::SmallVector<mlir::Value> coords(Emitter &e, int64_t reg,
+                                        bool clamp = false) const;
+  /// Whether register `reg` holds an element of the true tile (i1), null
+  /// when it always does.
+  mlir::Value holds(Emitter &e, int64_t reg) const;
+  /// Whether this thread's register `reg` is the one copy of its element
+  /// that writes it (replicated copies and padding do not), null when it
+  /// always is; compile-time false (std::nullopt) for a register that is a
+  /// copy of a lower register in every thread.
+  std::optional<mlir::Value> owns(Emitter &e, int64_t reg) const;
+  /// Lane and warp bits of threads that hold copies only.
+  int64_t getCopyLaneMask() const { return copyLaneMask; }
+  int64_t getCopyWarpMask() const { return copyWarpMask; }
+  /// The evaluated layout.
+  const ThreadLayout &getThreadLayout() const { return thread; }
+
+private:
+  mlir::RankedTensorType type;
+  ThreadLayout thread;
+  /// Bits of lane and warp whose image the lower input bits already span:
+  /// a thread with any of them set holds copies only.
+  int64_t copyLaneMask = 0, copyWarpMask = 0;
+  /// The same for register bits.
+  int64_t copyRegisterMask = 0;
+};
+
+/// The linear layout of a tile type's #tilegpu.dist encoding.
+LinearLayout getDistributedLinearLayout(mlir::RankedTensorType type);
+/// Whether a tile type has a #tilegpu.dist encoding.
+bool hasDistributedLayout(mlir::Type type);
+
+/// The tile type of `shape` and `element` in layout `layout`.
+mlir::RankedTensorType getDistributedType(mlir::MLIRContext *context,
+                                          llvm::ArrayRef<int64_t> shape,
+                                          mlir::Type element,
+                                          const LinearLayout &layout);
+/// Whether (lane & laneMask) == 0 and (warp & warpMask) == 0 in this thread
+/// (i1), null for two empty masks.
+mlir::Value threadBitsClear(Emitter &e, int64_t laneMask, int64_t warpMask);
+
+/// Bytes of the scratch copy of a tile (row-major over its true shape).
+int64_t getScratchBytes(mlir::RankedTensorType type);
+
+/// Writes the elements this thread owns of `tile` (registers of `source`)
+/// into the scratch area, row-major over the true shape, at byte
+/// `offsetBytes` of the kernel's shared memory.
+void storeToScratch(Emitter &e, const DistributedTile &source,
+                    mlir::Value tile, int64_t offsetBytes = 0);
+/// The registers of `result` where the element at coordinates c is the one
+/// at `sourceCoords(c)` of a tile of `sourceType` in the scratch area
+/// (clamped result coordinates; sourceCoords must stay inside the source).
+mlir::Value gatherFromScratch(
+    Emitter &e, const DistributedTile &result, mlir::RankedTensorType sourceType,
+    llvm::function_ref<llvm::SmallVector<mlir::Value>(
+        llvm::ArrayRef<mlir::Value>)>
+        sourceCoords,
+    int64_t offsetBytes = 0);
+
+/// Converts `value`, the registers of `source`, into the registers of a tile
+/// of the same element type in layout `dst` (a layout of the same output
+/// dims as the source's), as tilec::planConversion plans it. Ends with a
+/// barrier when it used the scratch area.
+mlir::Value convertDistributed(Emitter &e, const DistributedTile &source,
+                               mlir::Value value, const LinearLayout &dst,
+                               mlir::VectorType resultType);
+/// Scratch bytes convertDistributed needs for this conversion (0 when it
+/// keeps the data in registers).
+int64_t getConversionScratchBytes(mlir::RankedTensorType source,
+                                  const LinearLayout &dst);
+
+/// Patterns of the layouts path for the ops whose lowering depends on the
+/// layout (LowerDistributed.cpp, LowerDistributedMma.cpp).
+void populateDistributedPatterns(TileTypeConverter &converter,
+                                 mlir::RewritePatternSet &patterns);
+void populateDistributedMmaPatterns(TileTypeConverter &converter,
+                                    mlir::RewritePatternSet &patterns);
+/// tile.reduce / tile.cumsum in registers and warp shuffles
+/// (DistributedReductions.cpp), or none when the layout does not allow it;
+/// the bytes of scratch they use, or -1 when they do not apply.
+std::optional<mlir::Value> reduceInRegisters(Emitter &e, mlir::tile::ReduceOp op,
+                                             mlir::Value source,
+                                             mlir::VectorType resultType);
+int64_t getReduceInRegistersBytes(mlir::tile::ReduceOp op);
+std::optional<mlir::Value> scanInRegisters(Emitter &e, mlir::tile::CumsumOp op,
+                                           mlir::Value source);
+int64_t getScanInRegistersBytes(mlir::tile::CumsumOp op);
+
+/// Scratch bytes of a tile.mma of the layouts path (0 in registers).
+int64_t getDistributedMmaScratchBytes(mlir::tile::MmaOp op);
+/// Scratch bytes of an op of the layouts path.
+int64_t getDistributedScratchBytes(mlir::Operation *op);
+
+/// Reductions and scans (LowerShared.cpp): float sums and scans accumulate
+/// in f32, everything else in its own type.
+mlir::Type accumulatorType(mlir::Type element);
+mlir::Value toAccumulator(Emitter &e, mlir::Value value, mlir::Type accumulator);
+mlir::Value fromAccumulator(Emitter &e, mlir::Value value, mlir::Type element);
+/// x `kind` y (max and min propagate NaN).
+mlir::Value combine(Emitter &e, mlir::tile::ReduceKind kind, mlir::Value x,
+                    mlir::Value y);
+/// The zero of a scalar type.
+mlir::Value zeroOf(Emitter &e, mlir::Type type);
 
 /// A libdevice function implementing a math op (LowerLibdevice.cpp).
 struct LibdeviceFunction {

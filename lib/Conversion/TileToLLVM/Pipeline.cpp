@@ -3,6 +3,7 @@
 #include "tilec/Conversion/Pipeline.h"
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
@@ -21,8 +22,15 @@ void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
   // the shorthands leave) fold before they cost a trip through shared memory.
   pm.addPass(tile::createTileExpandForms());
   pm.addPass(createCanonicalizerPass());
+  if (options.codegen == Codegen::Layouts) {
+    tilegpu::TileGPUAssignLayoutsOptions assign;
+    assign.vectorize = options.vectorize;
+    pm.addPass(tilegpu::createTileGPUAssignLayouts(assign));
+    pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
+  }
   ConvertTileToLLVMOptions tileOptions;
   tileOptions.sm = options.smVersion;
+  tileOptions.vectorize = options.vectorize;
   pm.addPass(createConvertTileToLLVM(tileOptions));
   // What convert-tile-to-llvm leaves: scalar and per-thread vector arith and
   // math, and scf control flow (the user's and the lowering's own).
@@ -40,6 +48,16 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
   Option<unsigned> sm{*this, "sm",
                       llvm::cl::desc("compute capability times 10"),
                       llvm::cl::init(80)};
+  Option<std::string> codegen{
+      *this, "codegen",
+      llvm::cl::desc("simple (one blocked layout) or layouts (register "
+                     "layouts, mma.sync on registers)"),
+      llvm::cl::init("simple")};
+  Option<bool> vectorize{
+      *this, "vectorize",
+      llvm::cl::desc("layouts: views are contiguous and aligned (16-byte "
+                     "accesses)"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -52,6 +70,9 @@ void tilec::registerConversionPasses() {
       [](OpPassManager &pm, const PipelineOptions &options) {
         LoweringOptions lowering;
         lowering.smVersion = options.sm;
+        lowering.codegen = options.codegen == "layouts" ? Codegen::Layouts
+                                                        : Codegen::Simple;
+        lowering.vectorize = options.vectorize;
         buildTileToLLVMPipeline(pm, lowering);
       });
 }

@@ -10,6 +10,7 @@
 
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/Transforms/Patterns.h"
@@ -28,11 +29,18 @@ using namespace tilec::detail;
 // Types
 //===----------------------------------------------------------------------===//
 
-TileTypeConverter::TileTypeConverter(MLIRContext *context, int64_t numThreads)
-    : LLVMTypeConverter(context), numThreads(numThreads) {
+TileTypeConverter::TileTypeConverter(MLIRContext *context, int64_t numThreads,
+                                     bool layouts, bool vectorize)
+    : LLVMTypeConverter(context), numThreads(numThreads), layouts(layouts),
+      vectorize(vectorize) {
   addConversion([this](RankedTensorType type) -> std::optional<Type> {
     if (!type.hasStaticShape())
       return Type();
+    if (tilegpu::DistributedLayoutAttr layout =
+            tilegpu::getDistributedLayout(type))
+      return VectorType::get(
+          {int64_t(1) << (layout.getRegisterBases().size() / layout.getRank())},
+          getRegisterType(type.getElementType()));
     return VectorType::get({getLayout(type).getNumRegisters()},
                            getRegisterType(type.getElementType()));
   });
@@ -410,6 +418,36 @@ LogicalResult checkCodeSize(ModuleOp module) {
   return success();
 }
 
+/// Whether the tiles of `kernel` carry layouts (the layouts path: the
+/// tilegpu layout passes ran); fails, saying where, when only some do.
+FailureOr<bool> usesLayouts(tile::KernelOp kernel) {
+  std::optional<bool> layouts;
+  Operation *mismatch = nullptr;
+  kernel.walk([&](Operation *op) {
+    auto check = [&](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      if (!tensor)
+        return;
+      bool has = bool(tilegpu::getDistributedLayout(tensor));
+      if (!layouts)
+        layouts = has;
+      else if (*layouts != has && !mismatch)
+        mismatch = op;
+    };
+    for (Type type : op->getResultTypes())
+      check(type);
+    for (Type type : op->getOperandTypes())
+      check(type);
+  });
+  if (mismatch) {
+    mismatch->emitOpError()
+        << "mixes tiles with and without #tilegpu.dist layouts: run "
+           "tilegpu-assign-layouts on the whole kernel, or neither";
+    return failure();
+  }
+  return layouts.value_or(false);
+}
+
 struct ConvertTileToLLVMPass
     : public tilec::impl::ConvertTileToLLVMBase<ConvertTileToLLVMPass> {
   using ConvertTileToLLVMBase::ConvertTileToLLVMBase;
@@ -434,11 +472,19 @@ struct ConvertTileToLLVMPass
     // Every op with a scratch area starts it at offset 0 and ends with a
     // barrier, so a kernel needs the largest of them.
     SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
-    bool usesShared = false;
+    SmallVector<bool> kernelLayouts;
     for (tile::KernelOp kernel : kernels) {
+      FailureOr<bool> layouts = usesLayouts(kernel);
+      if (failed(layouts))
+        return signalPassFailure();
+      kernelLayouts.push_back(*layouts);
+    }
+    bool usesShared = false;
+    for (auto [kernel, layouts] : llvm::zip(kernels, kernelLayouts)) {
       int64_t bytes = 0;
-      kernel.walk([&](Operation *op) {
-        bytes = std::max(bytes, getSharedScratchBytes(op));
+      kernel.walk([&, layouts = layouts](Operation *op) {
+        bytes = std::max(bytes, layouts ? getDistributedScratchBytes(op)
+                                        : getSharedScratchBytes(op));
       });
       kernel->setAttr(kSharedBytesAttrName,
                       IntegerAttr::get(IntegerType::get(context, 64), bytes));
@@ -454,13 +500,14 @@ struct ConvertTileToLLVMPass
           Attribute(), /*alignment=*/16, /*addrSpace=*/3);
     }
 
-    for (tile::KernelOp kernel : kernels) {
-      TileTypeConverter converter(context, 32 * kernel.getNumWarps());
+    for (auto [kernel, layouts] : llvm::zip(kernels, kernelLayouts)) {
+      TileTypeConverter converter(context, 32 * kernel.getNumWarps(), layouts,
+                                  vectorize);
       RewritePatternSet patterns(context);
       populateTileToLLVMConversionPatterns(converter, patterns);
       ConversionTarget target(*context);
       target.addLegalDialect<LLVM::LLVMDialect, NVVM::NVVMDialect>();
-      target.addIllegalDialect<tile::TileDialect>();
+      target.addIllegalDialect<tile::TileDialect, tilegpu::TileGPUDialect>();
       target.addLegalOp<UnrealizedConversionCastOp>();
       target.addDynamicallyLegalDialect<arith::ArithDialect, math::MathDialect,
                                         scf::SCFDialect>(

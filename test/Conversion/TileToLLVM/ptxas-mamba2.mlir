@@ -5,11 +5,13 @@
 // through tilec --emit=ptx.
 // RUN: tile-opt %tilec_src/kernels/mamba2/fwd_pass_state.mlir --tile-bind-params --tile-to-llvm="sm=80" | mlir-translate --mlir-to-llvmir -o %t.state.ll
 // RUN: tile-opt %tilec_src/kernels/mamba2/compute_out.mlir --tile-bind-params --tile-to-llvm="sm=80" | mlir-translate --mlir-to-llvmir -o %t.out.ll
+// RUN: tile-opt %tilec_src/kernels/mamba2/chunk_state.mlir --tile-bind-params --tile-to-llvm="sm=80" | mlir-translate --mlir-to-llvmir -o %t.local.ll
+// RUN: tile-opt %tilec_src/kernels/mamba2/state_passing.mlir --tile-bind-params --tile-to-llvm="sm=80" | mlir-translate --mlir-to-llvmir -o %t.pass.ll
 // RUN: for sm in 80 90; do \
 // RUN:   tilec %tilec_src/kernels/mamba2/chunk_cumsum.mlir --emit=ptx --target=sm_$sm -o %t.cumsum.$sm.ptx && \
 // RUN:   %ptxas -arch=sm_$sm %t.cumsum.$sm.ptx -o %t.cumsum.$sm.cubin || exit 1; \
 // RUN: done
-// RUN: for k in state out; do \
+// RUN: for k in state out local pass; do \
 // RUN:   for sm in 80 90; do \
 // RUN:     llc -march=nvptx64 -mcpu=sm_$sm -mattr=+ptx80 %t.$k.ll -o %t.$k.$sm.ptx && \
 // RUN:     %ptxas -arch=sm_$sm %t.$k.$sm.ptx -o %t.$k.$sm.cubin || exit 1; \
@@ -18,6 +20,8 @@
 // RUN: FileCheck %s --check-prefix=CUMSUM < %t.cumsum.80.ptx
 // RUN: FileCheck %s --check-prefix=STATE < %t.state.80.ptx
 // RUN: FileCheck %s --check-prefix=OUT < %t.out.80.ptx
+// RUN: FileCheck %s --check-prefix=LOCAL < %t.local.80.ptx
+// RUN: FileCheck %s --check-prefix=PASS < %t.pass.80.ptx
 
 // CUMSUM: .entry chunk_cumsum(
 // CUMSUM: bar.sync 0
@@ -29,3 +33,11 @@
 // OUT: .entry compute_out(
 // OUT-DAG: mma.sync.aligned.m16n8k
 // OUT-DAG: ex2.approx.f32
+
+// LOCAL: .entry chunk_state(
+// LOCAL-DAG: mma.sync.aligned.m16n8k
+// LOCAL-DAG: ex2.approx.f32
+
+// PASS: .entry state_passing(
+// PASS-NOT: mma.sync
+// PASS: ex2.approx.f32

@@ -151,7 +151,8 @@ int tilec_mamba2_workspace_size(const tilec_mamba2_problem *problem,
                   problem->groups, problem->headdim, problem->dstate,
                   problem->chunk};
   std::string message;
-  if (tilec_mamba2_status code = gpu::workspaceSize(p, *bytes, message))
+  if (tilec_mamba2_status code = gpu::workspaceSize(
+          p, ForwardStructure::FourKernels, *bytes, message))
     return fail(code, std::move(message));
   return TILEC_MAMBA2_SUCCESS;
 }

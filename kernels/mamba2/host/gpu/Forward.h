@@ -22,7 +22,8 @@ tilec_mamba2_status forward(const Problem &problem, const Inputs &inputs,
                             CUstream stream, std::string &message);
 
 /// gpuWorkspaceSize; on failure `message` says why.
-tilec_mamba2_status workspaceSize(const Problem &problem, size_t &bytes,
+tilec_mamba2_status workspaceSize(const Problem &problem,
+                                  ForwardStructure structure, size_t &bytes,
                                   std::string &message);
 
 /// prepareGpu; on failure `message` says why.

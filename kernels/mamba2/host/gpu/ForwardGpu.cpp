@@ -1,11 +1,14 @@
 //===- ForwardGpu.cpp - the Mamba-2 forward pass on the GPU -----*- C++ -*-===//
 //
 // Checks the arguments (the shared validation first, then what only the GPU
-// needs), then enqueues chunk_cumsum, fwd_pass_state and compute_out on the
-// caller's stream through their generated launchers. Every check that needs
-// no driver comes before the first driver call, so invalid arguments are
-// reported the same way on a machine without a GPU. Nothing synchronizes
-// with the host: the pass can be captured in a CUDA graph.
+// needs), then enqueues the kernels of the structure the options ask for
+// (docs/mamba2.md: chunk_cumsum, chunk_state, state_passing and compute_out
+// by default; chunk_cumsum, fwd_pass_state and compute_out as the
+// three-kernel option) on the caller's stream through their generated
+// launchers. Every check that needs no driver comes before the first driver
+// call, so invalid arguments are reported the same way on a machine without
+// a GPU. Nothing synchronizes with the host: the pass can be captured in a
+// CUDA graph.
 //
 //===----------------------------------------------------------------------===//
 
@@ -22,7 +25,9 @@
 #include <iterator>
 #include <limits>
 #include <mutex>
+#include <string>
 #include <type_traits>
+#include <utility>
 
 using namespace tilec::mamba2;
 
@@ -41,6 +46,15 @@ using ChunkCumsumLauncher = tilec_status (*)(
     const tilec_view_f32_1d &dtBias, int32_t softplus, float dtMin,
     float dtMax, const tilec_view_f32_4d &dtChunks,
     const tilec_view_f32_4d &G, tilec_grid, CUstream);
+using ChunkStateLauncher =
+    tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
+                     const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
+                     const tilec_view_f32_5d &local, tilec_grid, CUstream);
+using StatePassingLauncher =
+    tilec_status (*)(const tilec_view_f32_5d &local, const tilec_view_f32_4d &G,
+                     const tilec_view_f32_4d &init, int32_t hasInit,
+                     const tilec_view_f32_5d &states,
+                     const tilec_view_f32_4d &final, tilec_grid, CUstream);
 using FwdPassStateLauncher =
     tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
                      const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
@@ -64,23 +78,31 @@ struct Instance {
   ChunkCumsumLauncher<tilec_view_f32_3d> chunkCumsum;
   ChunkCumsumLauncher<tilec_view_bf16_3d> chunkCumsumDtBf16;
   ChunkCumsumLauncher<tilec_view_f16_3d> chunkCumsumDtF16;
+  ChunkStateLauncher chunkState;
+  StatePassingLauncher statePassing;
   FwdPassStateLauncher fwdPassState;
   ComputeOutLauncher computeOut;
-  PrepareFunction prepare[5];
+  PrepareFunction prepare[7];
 };
 
 #define TILEC_MAMBA2_INSTANCE(chunk, suffix, blockH, blockP, blockN, blockM,   \
-                              blockK)                                          \
+                              blockK, chunkStateP, chunkStateN, chunkStateK,   \
+                              statePassingP, statePassingN)                    \
   Instance{chunk,                                                              \
-           TileConfig{blockH, blockP, blockN, blockM, blockK},                 \
+           TileConfig{blockH, blockP, blockN, blockM, blockK, chunkStateP,     \
+                      chunkStateN, chunkStateK, statePassingP, statePassingN}, \
            &tile_chunk_cumsum##suffix,                                         \
            &tile_chunk_cumsum##suffix##_dtbf16,                                \
            &tile_chunk_cumsum##suffix##_dtf16,                                 \
+           &tile_chunk_state##suffix,                                          \
+           &tile_state_passing##suffix,                                        \
            &tile_fwd_pass_state##suffix,                                       \
            &tile_compute_out##suffix,                                          \
            {&tile_chunk_cumsum##suffix##_prepare,                              \
             &tile_chunk_cumsum##suffix##_dtbf16_prepare,                       \
             &tile_chunk_cumsum##suffix##_dtf16_prepare,                        \
+            &tile_chunk_state##suffix##_prepare,                               \
+            &tile_state_passing##suffix##_prepare,                             \
             &tile_fwd_pass_state##suffix##_prepare,                            \
             &tile_compute_out##suffix##_prepare}},
 const Instance kInstances[] = {TILEC_MAMBA2_INSTANCES(TILEC_MAMBA2_INSTANCE)};
@@ -194,10 +216,12 @@ constexpr int64_t kWorkspaceAlignment = 16;
 constexpr int64_t kBufferAlignment = 256;
 
 /// Where the intermediates live in the workspace, in bytes: dt_chunks and
-/// G (the same size), the states entering each chunk, the final state.
+/// G (the same size), the states entering each chunk, the chunks' own states
+/// (chunk_state's output, state_passing's input; in the four-kernel
+/// structure only), the final state.
 struct WorkspaceLayout {
-  int64_t dtChunksOffset = 0, gOffset = 0, statesOffset = 0, finalOffset = 0,
-          total = 0;
+  int64_t dtChunksOffset = 0, gOffset = 0, statesOffset = 0, localOffset = 0,
+          finalOffset = 0, total = 0;
 };
 
 bool alignUp(int64_t value, int64_t alignment, int64_t &result) {
@@ -207,7 +231,8 @@ bool alignUp(int64_t value, int64_t alignment, int64_t &result) {
 
 /// The layout for a problem whose sizes are positive; false when a size
 /// does not fit in int64_t.
-bool workspaceLayout(const Problem &p, WorkspaceLayout &layout) {
+bool workspaceLayout(const Problem &p, ForwardStructure structure,
+                     WorkspaceLayout &layout) {
   const int64_t nchunks = p.numChunks();
   int64_t g = 4, states = 4, final = 4;
   for (int64_t size : {p.batch, p.heads, nchunks, p.chunk})
@@ -219,18 +244,23 @@ bool workspaceLayout(const Problem &p, WorkspaceLayout &layout) {
   for (int64_t size : {p.batch, p.heads, p.headdim, p.dstate})
     if (mulOverflows(final, size, final))
       return false;
+  const int64_t local =
+      structure == ForwardStructure::FourKernels ? states : 0;
   layout.dtChunksOffset = 0;
   return alignUp(g, kBufferAlignment, layout.gOffset) &&
          !__builtin_add_overflow(layout.gOffset, g, &layout.statesOffset) &&
          alignUp(layout.statesOffset, kBufferAlignment, layout.statesOffset) &&
          !__builtin_add_overflow(layout.statesOffset, states,
+                                 &layout.localOffset) &&
+         alignUp(layout.localOffset, kBufferAlignment, layout.localOffset) &&
+         !__builtin_add_overflow(layout.localOffset, local,
                                  &layout.finalOffset) &&
          alignUp(layout.finalOffset, kBufferAlignment, layout.finalOffset) &&
          !__builtin_add_overflow(layout.finalOffset, final, &layout.total);
 }
 
 struct Grids {
-  tilec_grid chunkCumsum, fwdPassState, computeOut;
+  tilec_grid chunkCumsum, chunkState, statePassing, fwdPassState, computeOut;
 };
 
 Grids computeGrids(const Problem &p, const TileConfig &tiles) {
@@ -238,7 +268,8 @@ Grids computeGrids(const Problem &p, const TileConfig &tiles) {
   auto grid = [](const std::array<int64_t, 3> &g) {
     return tilec_grid{g[0], g[1], g[2]};
   };
-  return {grid(grids.chunkCumsum), grid(grids.fwdPassState),
+  return {grid(grids.chunkCumsum), grid(grids.chunkState),
+          grid(grids.statePassing), grid(grids.fwdPassState),
           grid(grids.computeOut)};
 }
 
@@ -253,17 +284,33 @@ std::string gridText(const tilec_grid &grid) {
          std::to_string(grid.z) + ")";
 }
 
+/// Every size of a TileConfig and its name.
+const std::pair<const char *, int64_t TileConfig::*> kTileSizes[] = {
+    {"blockH", &TileConfig::blockH},
+    {"blockP", &TileConfig::blockP},
+    {"blockN", &TileConfig::blockN},
+    {"blockM", &TileConfig::blockM},
+    {"blockK", &TileConfig::blockK},
+    {"chunkStateBlockP", &TileConfig::chunkStateBlockP},
+    {"chunkStateBlockN", &TileConfig::chunkStateBlockN},
+    {"chunkStateBlockK", &TileConfig::chunkStateBlockK},
+    {"statePassingBlockP", &TileConfig::statePassingBlockP},
+    {"statePassingBlockN", &TileConfig::statePassingBlockN}};
+
 std::string tilesText(const TileConfig &t) {
-  return "blockH " + std::to_string(t.blockH) + ", blockP " +
-         std::to_string(t.blockP) + ", blockN " + std::to_string(t.blockN) +
-         ", blockM " + std::to_string(t.blockM) + ", blockK " +
-         std::to_string(t.blockK);
+  std::string text;
+  for (auto [name, size] : kTileSizes)
+    text += (text.empty() ? "" : ", ") + std::string(name) + " " +
+            std::to_string(t.*size);
+  return text;
 }
 
-/// Enqueues the three kernels; on failure `message` names the kernel.
+/// Enqueues the kernels of `structure`; on failure `message` names the
+/// kernel.
 tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                            const Outputs &out, const Instance &instance,
-                           const Grids &grids, char *workspace,
+                           ForwardStructure structure, const Grids &grids,
+                           char *workspace,
                            const WorkspaceLayout &layout, CUstream stream,
                            std::string &message);
 
@@ -273,8 +320,9 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
 // forward
 //===----------------------------------------------------------------------===//
 
-tilec_mamba2_status gpu::workspaceSize(const Problem &p, size_t &bytes,
-                                       std::string &message) {
+tilec_mamba2_status gpu::workspaceSize(const Problem &p,
+                                       ForwardStructure structure,
+                                       size_t &bytes, std::string &message) {
   const std::pair<const char *, int64_t> sizes[] = {
       {"batch", p.batch},   {"seqlen", p.seqlen},   {"heads", p.heads},
       {"groups", p.groups}, {"headdim", p.headdim}, {"dstate", p.dstate},
@@ -296,8 +344,12 @@ tilec_mamba2_status gpu::workspaceSize(const Problem &p, size_t &bytes,
               "; the kernels are built for 64, 128 and 256";
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   }
+  if (Status status = validateStructure(structure); !status) {
+    message = status.message();
+    return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+  }
   WorkspaceLayout layout;
-  if (!workspaceLayout(p, layout)) {
+  if (!workspaceLayout(p, structure, layout)) {
     message = "problem: the workspace for these sizes does not fit in 64 bits";
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
   }
@@ -317,6 +369,10 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     message = status.message();
     return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
   }
+  if (Status status = validateStructure(options.structure); !status) {
+    message = status.message();
+    return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+  }
 
   // What the GPU needs on top, still without the driver.
   const Instance *instance = findInstance(p.chunk);
@@ -326,26 +382,27 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   }
   const TileConfig &compiled = instance->tiles;
-  const int64_t asked[] = {options.tiles.blockH, options.tiles.blockP,
-                           options.tiles.blockN, options.tiles.blockM,
-                           options.tiles.blockK};
-  const int64_t built[] = {compiled.blockH, compiled.blockP, compiled.blockN,
-                           compiled.blockM, compiled.blockK};
-  for (size_t i = 0; i < std::size(asked); ++i)
-    if (asked[i] && asked[i] != built[i]) {
+  for (const auto &entry : kTileSizes)
+    if (int64_t TileConfig::*size = entry.second;
+        options.tiles.*size && options.tiles.*size != compiled.*size) {
       message = "tile config: the kernels for chunk " +
                 std::to_string(p.chunk) + " are compiled with " +
                 tilesText(compiled) + "; leave a size 0 or ask for that one";
       return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
     }
 
+  // The grids of the kernels this structure launches.
+  const ForwardStructure structure = options.structure;
+  const bool fourKernels = structure == ForwardStructure::FourKernels;
   const Grids grids = computeGrids(p, compiled);
   const std::pair<const char *, const tilec_grid *> gridChecks[] = {
       {"chunk_cumsum", &grids.chunkCumsum},
-      {"fwd_pass_state", &grids.fwdPassState},
+      {"chunk_state", fourKernels ? &grids.chunkState : nullptr},
+      {"state_passing", fourKernels ? &grids.statePassing : nullptr},
+      {"fwd_pass_state", fourKernels ? nullptr : &grids.fwdPassState},
       {"compute_out", &grids.computeOut}};
   for (auto [kernel, grid] : gridChecks)
-    if (!gridFits(*grid)) {
+    if (grid && !gridFits(*grid)) {
       message = std::string("problem: ") + kernel + " would need grid " +
                 gridText(*grid) +
                 ", beyond the driver's 2^31-1 x 65535 x 65535 (batch and "
@@ -364,7 +421,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     }
   }
   WorkspaceLayout layout;
-  if (!workspaceLayout(p, layout)) {
+  if (!workspaceLayout(p, structure, layout)) {
     message = "problem: the workspace for these sizes does not fit in 64 bits";
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
   }
@@ -449,8 +506,8 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     }
     workspace = reinterpret_cast<char *>(allocated);
   }
-  tilec_mamba2_status code =
-      launch(p, in, out, *instance, grids, workspace, layout, stream, message);
+  tilec_mamba2_status code = launch(p, in, out, *instance, structure, grids,
+                                    workspace, layout, stream, message);
   if (!options.workspace) {
     // Stream-ordered: freed once the kernels enqueued before it are done,
     // also when a later one failed to launch.
@@ -494,7 +551,8 @@ View contiguousView(void *data, const std::vector<int64_t> &shape) {
 
 tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                            const Outputs &out, const Instance &instance,
-                           const Grids &grids, char *workspace,
+                           ForwardStructure structure, const Grids &grids,
+                           char *workspace,
                            const WorkspaceLayout &layout, CUstream stream,
                            std::string &message) {
   const int64_t nchunks = p.numChunks();
@@ -538,8 +596,9 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                          ? makeView<tilec_view_f32_4d>(*out.finalState)
                          : contiguousView<tilec_view_f32_4d>(
                                workspace + layout.finalOffset, stateShape);
-  // Without an initial state fwd_pass_state starts from zero and does not
-  // read `init`: an empty view, which the launcher accepts with no data.
+  // Without an initial state fwd_pass_state and state_passing start from
+  // zero and do not read `init`: an empty view, which the launcher accepts
+  // with no data.
   const auto init =
       in.initialState ? makeView<tilec_view_f32_4d>(*in.initialState)
                       : tilec_view_f32_4d{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}};
@@ -571,11 +630,27 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                         makeView<tilec_view_f32_3d>(in.dt));
   if (tilec_mamba2_status code = check(cumsum, "chunk_cumsum"))
     return code;
-  if (tilec_mamba2_status code = check(
-          instance.fwdPassState(x, B, dtChunks, G, init, hasInit, states,
-                                final, grids.fwdPassState, stream),
-          "fwd_pass_state"))
-    return code;
+  if (structure == ForwardStructure::ThreeKernels) {
+    if (tilec_mamba2_status code = check(
+            instance.fwdPassState(x, B, dtChunks, G, init, hasInit, states,
+                                  final, grids.fwdPassState, stream),
+            "fwd_pass_state"))
+      return code;
+  } else {
+    const auto local = contiguousView<tilec_view_f32_5d>(
+        workspace + layout.localOffset,
+        {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+    if (tilec_mamba2_status code =
+            check(instance.chunkState(x, B, dtChunks, G, local,
+                                      grids.chunkState, stream),
+                  "chunk_state"))
+      return code;
+    if (tilec_mamba2_status code =
+            check(instance.statePassing(local, G, init, hasInit, states, final,
+                                        grids.statePassing, stream),
+                  "state_passing"))
+      return code;
+  }
   return check(instance.computeOut(x, B, C, dtChunks, G, D, z, in.z ? 1 : 0,
                                    states, y, yBf16, yIsBf16 ? 1 : 0,
                                    grids.computeOut, stream),
@@ -621,9 +696,11 @@ TileConfig tilec::mamba2::gpuTileConfig(int64_t chunk) {
   return instance ? instance->tiles : TileConfig{};
 }
 
-Status tilec::mamba2::gpuWorkspaceSize(const Problem &problem, size_t &bytes) {
+Status tilec::mamba2::gpuWorkspaceSize(const Problem &problem, size_t &bytes,
+                                       ForwardStructure structure) {
   std::string message;
-  if (gpu::workspaceSize(problem, bytes, message) != TILEC_MAMBA2_SUCCESS)
+  if (gpu::workspaceSize(problem, structure, bytes, message) !=
+      TILEC_MAMBA2_SUCCESS)
     return Status::error(message);
   return Status::success();
 }

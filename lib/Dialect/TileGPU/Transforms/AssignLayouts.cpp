@@ -7,7 +7,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LayoutRules.h"
+#include "tilec/Dialect/TileGPU/Transforms/LayoutRules.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Math/IR/Math.h"

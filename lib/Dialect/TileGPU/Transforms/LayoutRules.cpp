@@ -1,6 +1,6 @@
 //===- LayoutRules.cpp - the layouts tile ops need and derive ---*- C++ -*-===//
 
-#include "LayoutRules.h"
+#include "tilec/Dialect/TileGPU/Transforms/LayoutRules.h"
 
 #include "llvm/Support/MathExtras.h"
 

@@ -8,7 +8,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "LayoutRules.h"
+#include "tilec/Dialect/TileGPU/Transforms/LayoutRules.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"

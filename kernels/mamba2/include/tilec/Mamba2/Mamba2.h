@@ -2,8 +2,8 @@
 //
 // The chunked Mamba-2 forward pass (docs/mamba2.md) on tensors in mamba_ssm's
 // layouts. The problem description, the tensor descriptors and their
-// validation are shared by every device: `forwardCpu` runs the three tile
-// kernels in the interpreter (library TilecMamba2Cpu); a GPU path takes the
+// validation are shared by every device: `forwardCpu` runs the tile kernels
+// in the interpreter (library TilecMamba2Cpu); a GPU path takes the
 // same arguments. This header depends on the C++ standard library only, so
 // that a library built on it does not need LLVM or MLIR at run time.
 //
@@ -155,6 +155,30 @@ struct TileConfig {
   /// fwd_pass_state and compute_out: time steps per step of the walk along
   /// a chunk (compute_out: columns).
   int64_t blockK = 0;
+  /// chunk_state: the head-dimension (P) tile of a chunk's own state.
+  int64_t chunkStateBlockP = 0;
+  /// chunk_state: its state-dimension (N) tile.
+  int64_t chunkStateBlockN = 0;
+  /// chunk_state: time steps per step of its walk along the chunk.
+  int64_t chunkStateBlockK = 0;
+  /// state_passing: the head-dimension (P) extent of a program's block of
+  /// the state.
+  int64_t statePassingBlockP = 0;
+  /// state_passing: the state-dimension (N) extent of that block.
+  int64_t statePassingBlockN = 0;
+};
+
+/// How the state entering each chunk is computed (docs/mamba2.md); y and the
+/// final state are the same function of the inputs either way, up to
+/// rounding.
+enum class ForwardStructure {
+  /// chunk_cumsum, chunk_state (each chunk's own state, all chunks in
+  /// parallel), state_passing (the states combined along the chunks,
+  /// elementwise), compute_out. The default.
+  FourKernels,
+  /// chunk_cumsum, fwd_pass_state (one program per state tile walks every
+  /// chunk in order), compute_out.
+  ThreeKernels,
 };
 
 /// Checks the problem (positive sizes, heads % groups == 0, chunk in
@@ -171,27 +195,34 @@ Status validate(const Problem &problem, const Inputs &inputs,
                 const Outputs &outputs);
 
 /// Checks a tile configuration against a problem: sizes zero or powers of
-/// two, blockM and blockK dividing the chunk.
+/// two, blockM, blockK and chunkStateBlockK dividing the chunk.
 Status validateTileConfig(const Problem &problem, const TileConfig &config);
 
+/// Checks that `structure` is one of ForwardStructure's values (an integer
+/// cast to the enum may be another).
+Status validateStructure(ForwardStructure structure);
+
 /// The launch grid (x, y, z) of each kernel, for the CPU and the GPU paths
-/// alike (the kernels' headers say what a program covers). compute_out stops
-/// at ceil(seqlen / BLOCK_M) row tiles: programs past the sequence would
-/// write nothing. `tiles` must be resolved (no zero sizes).
+/// alike (the kernels' headers say what a program covers): the one place
+/// they are computed. compute_out stops at ceil(seqlen / BLOCK_M) row
+/// tiles: programs past the sequence would write nothing. `tiles` must be
+/// resolved (no zero sizes).
 struct LaunchGrids {
-  std::array<int64_t, 3> chunkCumsum, fwdPassState, computeOut;
+  std::array<int64_t, 3> chunkCumsum, chunkState, statePassing, fwdPassState,
+      computeOut;
 };
 LaunchGrids computeLaunchGrids(const Problem &problem, const TileConfig &tiles);
 
 struct CpuOptions {
   TileConfig tiles;
+  ForwardStructure structure = ForwardStructure::FourKernels;
   /// Threads the interpreter may use; 0: one per core.
   unsigned numThreads = 0;
 };
 
-/// Runs the forward pass on the CPU: the three tile kernels, bound to the
-/// problem's chunk size and tiles, in the interpreter, on host memory.
-/// Defined in TilecMamba2Cpu.
+/// Runs the forward pass on the CPU: the tile kernels of
+/// `options.structure`, bound to the problem's chunk size and tiles, in the
+/// interpreter, on host memory. Defined in TilecMamba2Cpu.
 Status forwardCpu(const Problem &problem, const Inputs &inputs,
                   const Outputs &outputs, const CpuOptions &options = {});
 

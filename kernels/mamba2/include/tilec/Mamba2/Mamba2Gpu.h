@@ -1,8 +1,10 @@
 //===- Mamba2Gpu.h - the Mamba-2 forward pass on the GPU --------*- C++ -*-===//
 //
-// forwardGpu runs the three Mamba-2 kernels (chunk_cumsum, fwd_pass_state,
-// compute_out), compiled ahead of time for sm_80 and sm_90, on the caller's
-// stream in the calling thread's current CUDA context. It takes the same
+// forwardGpu runs the Mamba-2 kernels (chunk_cumsum, chunk_state,
+// state_passing and compute_out by default; chunk_cumsum, fwd_pass_state and
+// compute_out when GpuOptions::structure asks for three), compiled ahead of
+// time for sm_80 and sm_90, on the caller's stream in the calling thread's
+// current CUDA context. It takes the same
 // problem and tensor descriptors as forwardCpu (Mamba2.h), with every data
 // pointer in device memory, and accepts and rejects the same arguments, plus
 // the checks only a GPU needs (alignment, device pointers, grid limits).
@@ -33,6 +35,9 @@ struct GpuOptions {
   /// Zero sizes take the compiled instantiation's; a non-zero size must
   /// equal it (gpuTileConfig), since the kernels are compiled ahead of time.
   TileConfig tiles;
+  /// Which kernels compute the states between chunks (Mamba2.h). The C ABI
+  /// has no field for it and always runs the default.
+  ForwardStructure structure = ForwardStructure::FourKernels;
   /// Device memory for the intermediates, at least gpuWorkspaceSize bytes
   /// and 16-byte aligned, not used by anything else until the kernels on the
   /// stream are done with it. Null: forwardGpu allocates it with
@@ -46,13 +51,17 @@ struct GpuOptions {
 /// with; all zero for any other chunk.
 TileConfig gpuTileConfig(int64_t chunk);
 
-/// Bytes of workspace forwardGpu needs for `problem`: the chunk-local decay
-/// exponents G and the transformed time steps dt_chunks (each batch * heads
-/// * nchunks * chunk f32), the state entering
-/// every chunk (batch * nchunks * heads * headdim * dstate f32) and room for
-/// the final state when the caller does not ask for it. Fails when the
-/// problem is invalid or the size does not fit in 64 bits.
-Status gpuWorkspaceSize(const Problem &problem, size_t &bytes);
+/// Bytes of workspace forwardGpu needs for `problem` in `structure`: the
+/// chunk-local decay exponents G and the transformed time steps dt_chunks
+/// (each batch * heads * nchunks * chunk f32), the state entering every
+/// chunk (batch * nchunks * heads * headdim * dstate f32), for the
+/// four-kernel structure each chunk's own state (as many), and room for the
+/// final state when the caller does not ask for it. The default's size is
+/// the larger, enough for either structure. Fails when the problem or the
+/// structure is invalid or the size does not fit in 64 bits.
+Status gpuWorkspaceSize(const Problem &problem, size_t &bytes,
+                        ForwardStructure structure =
+                            ForwardStructure::FourKernels);
 
 /// Loads every kernel of the library into the current context, as the first
 /// forwardGpu for each chunk size would. Call it before capturing forwardGpu

@@ -1,0 +1,102 @@
+// Mamba-2 forward, four-kernel structure, kernel 2 of 4 (docs/mamba2.md):
+// the state each chunk builds from its own inputs, as if it started from a
+// zero state. For chunk c, with x, B, dt and G restricted to it,
+//
+//   local[b, c, h] = x^T (B * dt * exp2(G[CHUNK-1] - G)).
+//
+// No chunk depends on another, so every chunk is a program of its own (the
+// chunks' states are combined by state_passing): the grid covers all chunks
+// at once, where fwd_pass_state walks them one after another. Each chunk is
+// taken BLOCK_K steps at a time (BLOCK_K divides CHUNK), so the operand
+// tiles do not grow with the chunk.
+//
+// Grid: (nchunks * ceil(headdim / BLOCK_P) * ceil(dstate / BLOCK_N), heads,
+// batch); program x covers chunk x / (numP * numN), head-dimension tile
+// (x mod numP * numN) / numN and state tile x mod numN, so the programs of
+// one chunk are neighbours and share its x and B in L2.
+//   x:     (batch, seqlen, heads, headdim) bf16
+//   B:     (batch, seqlen, groups, dstate) bf16; head h uses group
+//          h / (heads / groups)
+//   dt:    (batch, heads, nchunks, CHUNK) f32: chunk_cumsum's dt_chunks
+//          (bias, softplus and limits applied; 0 past seqlen)
+//   G:     (batch, heads, nchunks, CHUNK) f32, from chunk_cumsum
+//   local: (batch, nchunks, heads, headdim, dstate) f32, written in full
+//
+// A ragged last chunk needs no case of its own: past seqlen x and B read
+// zeros and dt_chunks holds zeros (no contribution), and G stays at its last
+// real value.
+//
+// Eight warps: with four, the current lowering (tiles in registers) spills
+// at 64 x 64 state tiles, as fwd_pass_state does, whose inner loop this is.
+//
+// Precision: as fwd_pass_state. B * dt * exp2(...) is an f32 product of bf16
+// and f32 values, so the product with x^T runs in tf32 (10-bit mantissa)
+// rather than bf16 (7-bit); x converts to tf32 exactly.
+
+!State = !tile.tile<BLOCK_P x BLOCK_N x f32>
+!Steps = !tile.tile<BLOCK_K x f32>
+!One = !tile.tile<1 x f32>
+
+tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
+                         BLOCK_K = 64>(
+    %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %dt: !tile.view<4, f32>,
+    %G: !tile.view<4, f32>, %local: !tile.view<5, f32>) warps 8 {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %cpn, %h, %b = tile.block_id x, y, z
+
+  %heads, %headdim = tile.dim %x[2, 3] : !tile.view<4, bf16>
+  %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, bf16>
+  %chunkSize, %blockP, %blockN, %blockK =
+      tile.param "CHUNK", "BLOCK_P", "BLOCK_N", "BLOCK_K"
+  %numP = arith.ceildivui %headdim, %blockP : index
+  %numN = arith.ceildivui %dstate, %blockN : index
+  %tilesPerChunk = arith.muli %numP, %numN : index
+  %c = arith.divui %cpn, %tilesPerChunk : index
+  %pn = arith.remui %cpn, %tilesPerChunk : index
+  %pt = arith.divui %pn, %numN : index
+  %nt = arith.remui %pn, %numN : index
+  %headsPerGroup = arith.divui %heads, %groups : index
+  %g = arith.divui %h, %headsPerGroup : index
+  %lastStep = arith.subi %chunkSize, %c1 : index
+
+  %gLast = tile.load %G[%b, %h, %c, %lastStep] dims = [3]
+      : !tile.view<4, f32> -> !One
+  %gLastSteps = tile.broadcast %gLast : !One -> !Steps
+
+  %kTilesPerChunk = arith.divui %chunkSize, %blockK : index
+  %kBase = arith.muli %c, %kTilesPerChunk : index
+  %zero = tile.full 0.0 : !State
+  %sum = scf.for %k = %c0 to %kTilesPerChunk step %c1 iter_args(%acc = %zero) -> !State {
+    %kSeq = arith.addi %kBase, %k : index
+    // Weight of step t: dt_t * exp2(G_last - G_t), never above dt_t since G
+    // falls along the chunk.
+    %gK = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
+        : !tile.view<4, f32> -> !Steps
+    %toEnd = arith.subf %gLastSteps, %gK : !Steps
+    %decayToEnd = tile.exp2 %toEnd : !Steps
+    %dtK = tile.load %dt[%b, %h, %c, %k] dims = [3] latency = 2
+        : !tile.view<4, f32> -> !Steps
+    %weight = arith.mulf %dtK, %decayToEnd : !Steps
+    %weightB = tile.broadcast %weight new_dims = [1]
+        : !Steps -> !tile.tile<BLOCK_K x BLOCK_N x f32>
+
+    %bK = tile.load %B[%b, %kSeq, %g, %nt] dims = [1, 3] latency = 2
+        : !tile.view<4, bf16> -> !tile.tile<BLOCK_K x BLOCK_N x bf16>
+    %bF32 = tile.convert %bK : !tile.tile<BLOCK_K x BLOCK_N x bf16>
+        -> !tile.tile<BLOCK_K x BLOCK_N x f32>
+    %bScaled = arith.mulf %bF32, %weightB : !tile.tile<BLOCK_K x BLOCK_N x f32>
+
+    // x^T: (head dim, time), read transposed.
+    %xT = tile.load %x[%b, %kSeq, %h, %pt] dims = [3, 1] latency = 2
+        : !tile.view<4, bf16> -> !tile.tile<BLOCK_P x BLOCK_K x bf16>
+    %next = tile.mma %xT, %bScaled, %acc precision = tf32
+        : !tile.tile<BLOCK_P x BLOCK_K x bf16>,
+          !tile.tile<BLOCK_K x BLOCK_N x f32>, !State
+    scf.yield %next : !State
+  }
+
+  tile.store %sum, %local[%b, %c, %h, %pt, %nt] dims = [3, 4]
+      : !State, !tile.view<5, f32>
+  tile.return
+}

@@ -1,0 +1,413 @@
+//===- DistributedLayout.cpp - registers of tiles with layouts --*- C++ -*-===//
+//
+// The layouts path (docs/codegen-layouts.md, "As built"): a tile whose type
+// carries a #tilegpu.dist encoding is the vector of one thread's registers,
+// 2^registerBits of them in the layout's register order. The coordinates of
+// register r are the XOR of its compile-time image and the image of the
+// thread's lane and warp, computed once per op from %tid. Here: that
+// evaluation, ownership of replicated elements, the scratch copy by
+// coordinates, and convert_layout as tilec::planConversion plans it.
+//
+//===----------------------------------------------------------------------===//
+
+#include "Lowering.h"
+
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace tilec;
+using namespace tilec::detail;
+
+//===----------------------------------------------------------------------===//
+// Emitter helpers used here
+//===----------------------------------------------------------------------===//
+
+Value Emitter::bitXor(Value x, Value y) {
+  return arith::XOrIOp::create(b, loc, x, y);
+}
+
+Value Emitter::bitAnd(Value x, int64_t mask) {
+  return arith::AndIOp::create(
+      b, loc, x, arith::ConstantIntOp::create(b, loc, x.getType(), mask));
+}
+
+Value Emitter::minU(Value x, int64_t y) {
+  return arith::MinUIOp::create(
+      b, loc, x, arith::ConstantIntOp::create(b, loc, x.getType(), y));
+}
+
+//===----------------------------------------------------------------------===//
+// ThreadLayout
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// The input value of bit `bit` of `input` moved to the bit positions of
+/// `image` (one output coordinate): ((input >> bit) & 1) * image.
+Value placeBit(Emitter &e, Value input, unsigned bit, int64_t image) {
+  Value masked = e.bitAnd(input, int64_t(1) << bit);
+  if (llvm::isPowerOf2_64(uint64_t(image))) {
+    unsigned to = llvm::Log2_64(uint64_t(image));
+    // Shift amounts below 32: LLVM's shifts are defined (LowerArith.cpp
+    // is for the user's shifts).
+    if (to > bit)
+      return LLVM::ShlOp::create(e.b, e.loc, masked, e.i32(to - bit));
+    if (to < bit)
+      return LLVM::LShrOp::create(e.b, e.loc, masked, e.i32(bit - to));
+    return masked;
+  }
+  Value one = LLVM::LShrOp::create(e.b, e.loc, masked, e.i32(bit));
+  return e.mul(one, e.i32(image));
+}
+
+} // namespace
+
+ThreadLayout::ThreadLayout(Emitter &e, const LinearLayout &layout)
+    : layout(layout) {
+  unsigned numOuts = layout.getOutDims().size();
+  Value thread = e.threadId();
+  Value lane = e.urem(thread, 32);
+  Value warp = e.udiv(thread, 32);
+  for (unsigned d = 0; d < numOuts; ++d) {
+    Value part;
+    auto addTerms = [&](StringRef name, Value input) {
+      if (!layout.hasInDim(name))
+        return;
+      unsigned bits = llvm::Log2_64(uint64_t(layout.getInDimSize(name)));
+      for (unsigned bit = 0; bit < bits; ++bit) {
+        int64_t image = layout.getBasis(name, bit)[d];
+        if (image == 0)
+          continue;
+        Value term = placeBit(e, input, bit, image);
+        part = part ? e.bitXor(part, term) : term;
+      }
+    };
+    addTerms(kLane, lane);
+    addTerms(kWarp, warp);
+    threadPart.push_back(part ? part : e.i32(0));
+  }
+}
+
+SmallVector<int64_t> ThreadLayout::registerImage(int64_t reg) const {
+  SmallVector<int64_t> image(layout.getOutDims().size(), 0);
+  if (!layout.hasInDim(kRegister))
+    return image;
+  for (unsigned bit = 0; (int64_t(1) << bit) <= reg; ++bit)
+    if (reg & (int64_t(1) << bit))
+      for (auto [d, coord] : llvm::enumerate(layout.getBasis(kRegister, bit)))
+        image[d] ^= coord;
+  return image;
+}
+
+SmallVector<Value> ThreadLayout::outputs(Emitter &e, int64_t reg) const {
+  SmallVector<Value> result;
+  for (auto [part, image] : llvm::zip(threadPart, registerImage(reg)))
+    result.push_back(image == 0 ? part : e.bitXor(part, e.i32(image)));
+  return result;
+}
+
+//===----------------------------------------------------------------------===//
+// DistributedTile
+//===----------------------------------------------------------------------===//
+
+LinearLayout tilec::detail::getDistributedLinearLayout(RankedTensorType type) {
+  return tilegpu::getDistributedLayout(type).getLinearLayout(type.getShape());
+}
+
+bool tilec::detail::hasDistributedLayout(Type type) {
+  return bool(tilegpu::getDistributedLayout(type));
+}
+
+namespace {
+
+/// Flat image of an input bit (the coordinates packed, dim0 lowest).
+uint64_t flatImage(const LinearLayout &layout, StringRef in, unsigned bit) {
+  uint64_t flat = 0;
+  unsigned offset = 0;
+  for (auto [coord, out] :
+       llvm::zip(layout.getBasis(in, bit), layout.getOutDims())) {
+    flat |= uint64_t(coord) << offset;
+    offset += out.log2Size;
+  }
+  return flat;
+}
+
+/// Reduces `v` against an echelon basis over GF(2) and adds what is left;
+/// returns whether `v` was already in the span.
+bool inSpanOrAdd(SmallVectorImpl<uint64_t> &basis, uint64_t v) {
+  for (uint64_t b : basis)
+    v = std::min(v, v ^ b);
+  if (v == 0)
+    return true;
+  basis.push_back(v);
+  // Keep it sorted from the highest leading bit so that min() reduces.
+  llvm::sort(basis, [](uint64_t x, uint64_t y) { return x > y; });
+  return false;
+}
+
+} // namespace
+
+DistributedTile::DistributedTile(Emitter &e, RankedTensorType type)
+    : type(type), thread(e, getDistributedLinearLayout(type)) {
+  const LinearLayout &layout = thread.getLayout();
+  SmallVector<uint64_t> span;
+  auto classify = [&](StringRef name, int64_t &mask) {
+    if (!layout.hasInDim(name))
+      return;
+    unsigned bits = llvm::Log2_64(uint64_t(layout.getInDimSize(name)));
+    for (unsigned bit = 0; bit < bits; ++bit)
+      if (inSpanOrAdd(span, flatImage(layout, name, bit)))
+        mask |= int64_t(1) << bit;
+  };
+  classify(kRegister, copyRegisterMask);
+  classify(kLane, copyLaneMask);
+  classify(kWarp, copyWarpMask);
+}
+
+SmallVector<Value> DistributedTile::coords(Emitter &e, int64_t reg,
+                                           bool clamp) const {
+  SmallVector<Value> result = thread.outputs(e, reg);
+  if (clamp)
+    for (auto [coord, extent] : llvm::zip(result, type.getShape()))
+      if (!llvm::isPowerOf2_64(uint64_t(extent)))
+        coord = e.minU(coord, extent - 1);
+  return result;
+}
+
+Value DistributedTile::holds(Emitter &e, int64_t reg) const {
+  const LinearLayout &layout = thread.getLayout();
+  SmallVector<int64_t> image = thread.registerImage(reg);
+  Value condition;
+  for (auto [d, extent] : llvm::enumerate(type.getShape())) {
+    if (llvm::isPowerOf2_64(uint64_t(extent)))
+      continue;
+    // The largest coordinate any thread gives this register.
+    int64_t reach = image[d];
+    for (StringRef name : {StringRef(kLane), StringRef(kWarp)}) {
+      if (!layout.hasInDim(name))
+        continue;
+      for (unsigned bit = 0; (int64_t(1) << bit) < layout.getInDimSize(name);
+           ++bit)
+        reach |= layout.getBasis(name, bit)[d];
+    }
+    if (reach < extent)
+      continue;
+    Value coord = thread.outputs(e, reg)[d];
+    condition = e.logicalAnd(condition, e.ult(coord, e.i32(extent)));
+  }
+  return condition;
+}
+
+Value tilec::detail::threadBitsClear(Emitter &e, int64_t laneMask,
+                                     int64_t warpMask) {
+  Value condition;
+  Value thread = e.threadId();
+  auto isZero = [&](Value x) {
+    return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::eq, x,
+                                 e.i32(0));
+  };
+  if (laneMask)
+    condition = e.logicalAnd(
+        condition, isZero(e.bitAnd(e.urem(thread, 32), laneMask)));
+  if (warpMask)
+    condition = e.logicalAnd(
+        condition, isZero(e.bitAnd(e.udiv(thread, 32), warpMask)));
+  return condition;
+}
+
+std::optional<Value> DistributedTile::owns(Emitter &e, int64_t reg) const {
+  if (reg & copyRegisterMask)
+    return std::nullopt;
+  return e.logicalAnd(holds(e, reg),
+                      threadBitsClear(e, copyLaneMask, copyWarpMask));
+}
+
+RankedTensorType tilec::detail::getDistributedType(MLIRContext *context,
+                                                   ArrayRef<int64_t> shape,
+                                                   Type element,
+                                                   const LinearLayout &layout) {
+  return RankedTensorType::get(
+      shape, element, tilegpu::DistributedLayoutAttr::get(context, layout));
+}
+
+//===----------------------------------------------------------------------===//
+// The scratch copy by coordinates
+//===----------------------------------------------------------------------===//
+
+int64_t tilec::detail::getScratchBytes(RankedTensorType type) {
+  return type.getNumElements() * getSharedBytes(type.getElementType());
+}
+
+namespace {
+SharedLayout scratchLayout(RankedTensorType type, int64_t offsetBytes) {
+  return SharedLayout::rowMajor(type.getShape(),
+                                getSharedBytes(type.getElementType()),
+                                offsetBytes);
+}
+} // namespace
+
+void tilec::detail::storeToScratch(Emitter &e, const DistributedTile &source,
+                                   Value tile, int64_t offsetBytes) {
+  RankedTensorType type = source.getType();
+  SharedLayout shared = scratchLayout(type, offsetBytes);
+  Type element = TileTypeConverter::getRegisterType(type.getElementType());
+  for (int64_t r = 0; r < source.getNumRegisters(); ++r) {
+    std::optional<Value> owner = source.owns(e, r);
+    if (!owner)
+      continue;
+    Value value = e.extract(tile, r);
+    e.ifThen(*owner, [&] {
+      Value offset = e.dot(source.coords(e, r), shared.strides);
+      e.storeShared(value, e.sharedAddress(shared, element, offset));
+    });
+  }
+}
+
+Value tilec::detail::gatherFromScratch(
+    Emitter &e, const DistributedTile &result, RankedTensorType sourceType,
+    function_ref<SmallVector<Value>(ArrayRef<Value>)> sourceCoords,
+    int64_t offsetBytes) {
+  SharedLayout shared = scratchLayout(sourceType, offsetBytes);
+  Type element = TileTypeConverter::getRegisterType(sourceType.getElementType());
+  auto type = VectorType::get({result.getNumRegisters()}, element);
+  Value registers = e.zeros(type);
+  for (int64_t r = 0; r < result.getNumRegisters(); ++r) {
+    SmallVector<Value> coords = result.coords(e, r, /*clamp=*/true);
+    Value offset = e.dot(sourceCoords(coords), shared.strides);
+    registers = e.insert(
+        registers, e.loadShared(element, e.sharedAddress(shared, element, offset)),
+        r);
+  }
+  return registers;
+}
+
+//===----------------------------------------------------------------------===//
+// Conversions
+//===----------------------------------------------------------------------===//
+
+namespace {
+
+/// Elements `first` .. `first + count - 1` of a register vector.
+Value subVector(Emitter &e, Value registers, int64_t first, int64_t count) {
+  if (count == 1)
+    return e.extract(registers, first);
+  SmallVector<int32_t> mask;
+  for (int64_t i = 0; i < count; ++i)
+    mask.push_back(int32_t(first + i));
+  return LLVM::ShuffleVectorOp::create(e.b, e.loc, registers, registers, mask);
+}
+
+/// A pointer to byte `bytes` + `elements` elements of shared memory.
+Value stagingAddress(Emitter &e, Type element, Value elements) {
+  return e.sharedAddress(SharedLayout{}, element, elements);
+}
+
+/// Through shared memory in the planner's bank-conflict-free layout:
+/// stores, barrier, loads, barrier (the scratch area at offset 0 is free
+/// again after it).
+Value convertThroughStaging(Emitter &e, const DistributedTile &source,
+                            Value value, const LinearLayout &dst,
+                            const SharedStaging &staging,
+                            VectorType resultType) {
+  Type element = resultType.getElementType();
+  Type stored = getSharedType(element);
+  int64_t width = staging.vectorElements;
+  LinearLayout toOffset = staging.layout.invert();
+  ThreadLayout storeOffsets(e, source.getLayout().compose(toOffset));
+  for (int64_t r = 0; r < source.getNumRegisters(); r += width) {
+    // Padding elements are stored too (the staging buffer covers the
+    // padded tile); only copies of replicated elements stay out.
+    std::optional<Value> owner = source.owns(e, r);
+    if (!owner)
+      continue;
+    Value piece = subVector(e, value, r, width);
+    Value offset = storeOffsets.outputs(e, r)[0];
+    e.ifThen(*owner, [&] {
+      if (stored != element)
+        piece = LLVM::ZExtOp::create(
+            e.b, e.loc,
+            width == 1 ? stored : VectorType::get({width}, stored), piece);
+      LLVM::StoreOp::create(e.b, e.loc, piece,
+                            stagingAddress(e, stored, offset),
+                            width * getSharedBytes(element));
+    });
+  }
+  e.barrier();
+  ThreadLayout loadOffsets(e, dst.compose(toOffset));
+  Value result = e.zeros(resultType);
+  for (int64_t r = 0; r < loadOffsets.getNumRegisters(); r += width) {
+    Value offset = loadOffsets.outputs(e, r)[0];
+    Type loadType = width == 1 ? stored : VectorType::get({width}, stored);
+    Value piece = LLVM::LoadOp::create(e.b, e.loc, loadType,
+                                       stagingAddress(e, stored, offset),
+                                       width * getSharedBytes(element));
+    if (stored != element)
+      piece = LLVM::TruncOp::create(
+          e.b, e.loc, width == 1 ? element : VectorType::get({width}, element),
+          piece);
+    for (int64_t i = 0; i < width; ++i)
+      result = e.insert(result, width == 1 ? piece : e.extract(piece, i), r + i);
+  }
+  e.barrier();
+  return result;
+}
+
+} // namespace
+
+Value tilec::detail::convertDistributed(Emitter &e,
+                                        const DistributedTile &source,
+                                        Value value, const LinearLayout &dst,
+                                        VectorType resultType) {
+  unsigned bytes = getSharedBytes(source.getType().getElementType());
+  llvm::Expected<ConversionPlan> plan =
+      planConversion(source.getLayout(), dst, bytes);
+  if (!plan)
+    llvm::report_fatal_error(llvm::Twine("tilec: ") +
+                             llvm::toString(plan.takeError()));
+  switch (plan->kind) {
+  case ConversionPlan::Kind::Free:
+    return value;
+  case ConversionPlan::Kind::RegisterPermutation: {
+    SmallVector<int32_t> mask(plan->srcRegisterOf.begin(),
+                              plan->srcRegisterOf.end());
+    return LLVM::ShuffleVectorOp::create(e.b, e.loc, value, value, mask);
+  }
+  case ConversionPlan::Kind::WarpShuffle:
+  case ConversionPlan::Kind::SharedMemory:
+    break;
+  }
+  // Warp shuffles are staged like the shared-memory plans (not built yet:
+  // docs/codegen-layouts.md, "What remains"), in the layout the planner
+  // picks for the shared plan.
+  SharedStaging staging;
+  if (plan->shared) {
+    staging = *plan->shared;
+  } else {
+    llvm::Expected<ConversionPlan> shared =
+        planConversion(source.getLayout(), dst, bytes, /*allowShuffles=*/false);
+    if (!shared || !shared->shared)
+      llvm::report_fatal_error("tilec: no shared-memory plan for a conversion");
+    staging = *shared->shared;
+  }
+  return convertThroughStaging(e, source, value, dst, staging, resultType);
+}
+
+int64_t tilec::detail::getConversionScratchBytes(RankedTensorType source,
+                                                 const LinearLayout &dst) {
+  unsigned bytes = getSharedBytes(source.getElementType());
+  llvm::Expected<ConversionPlan> plan =
+      planConversion(getDistributedLinearLayout(source), dst, bytes);
+  if (!plan) {
+    llvm::consumeError(plan.takeError());
+    return 0;
+  }
+  if (plan->kind == ConversionPlan::Kind::Free ||
+      plan->kind == ConversionPlan::Kind::RegisterPermutation)
+    return 0;
+  int64_t elements = 1;
+  for (int64_t extent : tilegpu::getPaddedShape(source.getShape()))
+    elements *= extent;
+  return elements * bytes;
+}

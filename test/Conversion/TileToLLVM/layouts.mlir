@@ -1,0 +1,210 @@
+// The layouts path of convert-tile-to-llvm (docs/codegen-layouts.md, "As
+// built"): tiles with #tilegpu.dist layouts become the registers their
+// layout gives each thread.
+// RUN: tile-opt %s --split-input-file --tile-expand-forms --tilegpu-assign-layouts="vectorize=false" --tilegpu-remove-layout-conversions --convert-tile-to-llvm | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tile-to-llvm="codegen=layouts vectorize=true" | FileCheck %s --check-prefix=VEC
+// RUN: tile-opt %s --split-input-file --tile-to-llvm="codegen=layouts" | FileCheck %s --check-prefix=GENERIC
+
+// 64 elements on one warp, one per access: lane l holds l and l ^ 32 (the
+// register's image XOR the lane's).
+// CHECK-LABEL: llvm.func @arange_add(
+// CHECK: %[[TID:.*]] = nvvm.read.ptx.sreg.tid.x : i32
+// CHECK: %[[LANE:.*]] = arith.remui %[[TID]], %c32_i32
+// CHECK: %[[B0:.*]] = arith.andi %[[LANE]], %c1_i32
+// CHECK: %[[B1:.*]] = arith.andi %[[LANE]], %c2_i32
+// CHECK: arith.xori %[[B0]], %[[B1]]
+// CHECK: llvm.insertelement %[[R0:.*]], %{{.*}} : vector<2xi32>
+// CHECK: %[[R1:.*]] = arith.xori %[[R0]], %c32_i32
+// CHECK: llvm.insertelement %[[R1]], %{{.*}} : vector<2xi32>
+// CHECK: arith.addi %{{.*}}, %{{.*}} : vector<2xi32>
+// CHECK-COUNT-2: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : i32, !llvm.ptr<1>
+// CHECK-NOT: llvm.store
+// CHECK: llvm.return
+tile.kernel @arange_add(%o: !tile.view<1, i32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %a = tile.arange : tensor<64xi32>
+  %one = arith.constant dense<1> : tensor<64xi32>
+  %s = arith.addi %a, %one : tensor<64xi32>
+  tile.store %s, %o[%c0] : tensor<64xi32>, !tile.view<1, i32>
+  tile.return
+}
+
+// -----
+
+// A 16 x 64 f32 copy on 2 warps: the vec variant moves 16 bytes per access,
+// one predicate per vector; the generic one an element per access.
+// VEC-LABEL: llvm.func @copy_rows(
+// VEC-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// VEC-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// VEC-NOT: llvm.store
+// VEC: llvm.return
+// GENERIC-LABEL: llvm.func @copy_rows(
+// GENERIC-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// GENERIC-COUNT-16: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<1>
+// GENERIC-NOT: llvm.store
+// GENERIC: llvm.return
+tile.kernel @copy_rows(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>) attributes {num_warps = 2 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<2, f32> -> tensor<16x64xf32>
+  tile.store %t, %y[%c0, %c0] : tensor<16x64xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// Ragged: 12 columns of bf16 give 4-element (8-byte) vectors, and the
+// padded columns 12..15 are one vector whose predicate is false.
+// VEC-LABEL: llvm.func @ragged_bf16(
+// VEC: llvm.load %{{.*}} {alignment = 8 : i64} : !llvm.ptr<1> -> vector<4xbf16>
+// VEC: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<1>
+tile.kernel @ragged_bf16(%x: !tile.view<2, bf16>, %y: !tile.view<2, bf16>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<2, bf16> -> tensor<8x12xbf16>
+  tile.store %t, %y[%c0, %c0] : tensor<8x12xbf16>, !tile.view<2, bf16>
+  tile.return
+}
+
+// -----
+
+// A row broadcast is free: the registers of the 64-vector are repeated, no
+// shared memory.
+// GENERIC-LABEL: llvm.func @broadcast_row(
+// GENERIC-SAME: tile.shared_bytes = 0 : i64
+// GENERIC-NOT: nvvm.barrier0
+// GENERIC: llvm.shufflevector
+// GENERIC-NOT: nvvm.barrier0
+// GENERIC: llvm.return
+tile.kernel @broadcast_row(%x: !tile.view<1, f32>, %y: !tile.view<2, f32>) attributes {num_warps = 2 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<1, f32> -> tensor<64xf32>
+  %r = tile.reshape %t : tensor<64xf32> -> tensor<1x64xf32>
+  %b = tile.broadcast %r : tensor<1x64xf32> -> tensor<16x64xf32>
+  tile.store %b, %y[%c0, %c0] : tensor<16x64xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// bf16 products: the accumulator stays in its mma.sync registers across the
+// loop (8 f32 per thread for 32 x 32 on 4 warps); the operands reach their
+// fragment layouts through shared memory (the loads' layouts differ), then
+// 2 blocks x 2 k-steps of mma.sync follow with no barrier between them.
+// CHECK-LABEL: llvm.func @mma_loop(
+// CHECK: scf.for %{{.*}} iter_args(%{{.*}}) -> (vector<8xf32>)
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<bf16>{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 16>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: scf.yield %{{.*}} : vector<8xf32>
+tile.kernel @mma_loop(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
+                      %c: !tile.view<2, f32>, %n: index) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<32x32xf32>
+  %acc = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero) -> tensor<32x32xf32> {
+    %ta = tile.load %a[%c0, %k] : !tile.view<2, bf16> -> tensor<32x32xbf16>
+    %tb = tile.load %b[%k, %c0] : !tile.view<2, bf16> -> tensor<32x32xbf16>
+    %d = tile.mma %ta, %tb, %acc : tensor<32x32xbf16>, tensor<32x32xbf16>, tensor<32x32xf32>
+    scf.yield %d : tensor<32x32xf32>
+  }
+  tile.store %acc, %c[%c0, %c0] : tensor<32x32xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// tf32: m16n8k8 on the f32 bits of the rounded operands.
+// CHECK-LABEL: llvm.func @mma_tf32(
+// CHECK: nvvm.convert.float.to.tf32 %{{.*}} {rnd = #nvvm.fp_rnd_mode<rna>}
+// CHECK: llvm.bitcast %{{.*}} : f32 to i32
+// CHECK: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<tf32>{{.*}}shape = #nvvm.shape<m = 16, n = 8, k = 8>
+tile.kernel @mma_tf32(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>,
+                      %c: !tile.view<2, f32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, f32> -> tensor<16x8xf32>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, f32> -> tensor<8x8xf32>
+  %tc = tile.load %c[%c0, %c0] : !tile.view<2, f32> -> tensor<16x8xf32>
+  %a32 = tile.convert %ta : tensor<16x8xf32> -> tensor<16x8xtf32>
+  %b32 = tile.convert %tb : tensor<8x8xf32> -> tensor<8x8xtf32>
+  %d = tile.mma %a32, %b32, %tc : tensor<16x8xtf32>, tensor<8x8xtf32>, tensor<16x8xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<16x8xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// f32 products: fused multiply-adds over K in order, A and B from the
+// scratch area.
+// CHECK-LABEL: llvm.func @mma_f32(
+// CHECK: nvvm.barrier0
+// CHECK: scf.for
+// CHECK: llvm.intr.fma
+// CHECK-NOT: nvvm.mma.sync
+// CHECK: llvm.return
+tile.kernel @mma_f32(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>,
+                     %c: !tile.view<2, f32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, f32> -> tensor<16x8xf32>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, f32> -> tensor<8x8xf32>
+  %tc = tile.load %c[%c0, %c0] : !tile.view<2, f32> -> tensor<16x8xf32>
+  %d = tile.mma %ta, %tb, %tc : tensor<16x8xf32>, tensor<8x8xf32>, tensor<16x8xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<16x8xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// A transpose through shared memory in the planner's layout: stores, one
+// barrier, loads, and the barrier that frees the scratch area.
+// CHECK-LABEL: llvm.func @transpose(
+// CHECK-SAME: tile.shared_bytes = 4096 : i64
+// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: nvvm.barrier0
+tile.kernel @transpose(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<2, f32> -> tensor<32x32xf32>
+  %p = tile.permute %t [1, 0] : tensor<32x32xf32> -> tensor<32x32xf32>
+  tile.store %p, %y[%c0, %c0] : tensor<32x32xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// A row sum over lanes: in-thread, then shfl.bfly over the 5 lane bits
+// that walk the row; no shared memory for the reduction itself.
+// CHECK-LABEL: llvm.func @row_sum(
+// CHECK: nvvm.shfl.sync bfly %{{.*}} : f32 -> f32
+// CHECK-COUNT-4: nvvm.shfl.sync bfly
+// CHECK: llvm.return
+tile.kernel @row_sum(%x: !tile.view<2, f32>, %y: !tile.view<1, f32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<2, f32> -> tensor<4x32xf32>
+  %s = tile.reduce sum %t axis = 1 : tensor<4x32xf32> -> tensor<4xf32>
+  tile.store %s, %y[%c0] : tensor<4xf32>, !tile.view<1, f32>
+  tile.return
+}
+
+// -----
+
+// A scan along 256 elements on 2 warps: in-thread, Kogge-Stone shfl.up over
+// the lanes, then the warp totals through the scratch area.
+// CHECK-LABEL: llvm.func @scan(
+// CHECK: nvvm.shfl.sync up
+// CHECK: nvvm.barrier0
+// CHECK: llvm.return
+tile.kernel @scan(%x: !tile.view<1, f32>, %y: !tile.view<1, f32>) attributes {num_warps = 2 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<1, f32> -> tensor<256xf32>
+  %s = tile.cumsum %t axis = 0 : tensor<256xf32>
+  tile.store %s, %y[%c0] : tensor<256xf32>, !tile.view<1, f32>
+  tile.return
+}

@@ -1,0 +1,19 @@
+// The chunk_state kernel parses, verifies and binds for each chunk size: one
+// walk along its own chunk from a zero state, an mma per step, one store.
+// RUN: tile-opt %tilec_src/kernels/mamba2/chunk_state.mlir | tile-opt | FileCheck %s --check-prefix=PARSE
+// RUN: tile-opt --tile-bind-params="params=CHUNK=64" --tile-expand-forms %tilec_src/kernels/mamba2/chunk_state.mlir | FileCheck %s --implicit-check-not="param \"" --implicit-check-not="scf.if" -DBK=64 -DBP=64 -DBN=64
+// RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_P=32,BLOCK_N=16,BLOCK_K=32" --tile-expand-forms %tilec_src/kernels/mamba2/chunk_state.mlir | FileCheck %s --implicit-check-not="param \"" --implicit-check-not="scf.if" -DBK=32 -DBP=32 -DBN=16
+// RUN: tile-opt --tile-bind-params="params=CHUNK=256,BLOCK_P=64,BLOCK_N=128,BLOCK_K=64" --tile-expand-forms %tilec_src/kernels/mamba2/chunk_state.mlir | FileCheck %s --implicit-check-not="param \"" --implicit-check-not="scf.if" -DBK=64 -DBP=64 -DBN=128
+
+// PARSE: kernel @chunk_state
+// PARSE: scf.for
+
+// CHECK-LABEL: kernel @chunk_state
+// CHECK: load %{{.*}} : {{.*}}<4, f32> -> tensor<1x1x1x1xf32>
+// CHECK: scf.for {{.*}} -> (tensor<[[BP]]x[[BN]]xf32>)
+// CHECK: tile.exp2 %{{.*}} : tensor<[[BK]]xf32>
+// CHECK: load %{{.*}} order = [0, 2, 3, 1] latency = 2 : {{.*}}<4, bf16> -> tensor<1x1x[[BP]]x[[BK]]xbf16>
+// CHECK: mma %{{.*}} : tensor<[[BP]]x[[BK]]xtf32>, tensor<[[BK]]x[[BN]]xtf32>, tensor<[[BP]]x[[BN]]xf32>
+// CHECK: scf.yield
+// CHECK-NOT: scf.for
+// CHECK: store %{{.*}} : tensor<1x1x1x[[BP]]x[[BN]]xf32>, {{.*}}<5, f32>

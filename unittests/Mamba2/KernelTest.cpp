@@ -1,0 +1,270 @@
+//===- KernelTest.cpp - the four-kernel structure's new kernels alone -----===//
+//
+// chunk_state and state_passing (kernels/mamba2), each bound to tiles smaller
+// than the problem and run in the interpreter on fresh random inputs (seed
+// printed; TILEC_TEST_SEED replays it) with outputs poisoned with NaN, and
+// compared element by element with an f64 computation of what it must
+// produce:
+//   - chunk_state: each chunk's own state is the f64 recurrence
+//     (referenceForward) run over that chunk's steps alone, from a zero
+//     state; dt_chunks and G come from chunk_cumsum (dt as given), run
+//     before it as in the forward pass. Ragged last chunk, several groups.
+//   - state_passing: the recurrence over chunks h_{c+1} = exp2(G_last,c) h_c
+//     + local_c, in f64, from random chunk states, decay exponents and an
+//     initial state (or none).
+//
+//===----------------------------------------------------------------------===//
+
+#include "tilec/Mamba2/Mamba2.h"
+#include "tilec/Mamba2/Reference.h"
+
+#include "../Support/TestSeed.h"
+#include "ForwardCheck.h"
+
+#include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/Transforms/Passes.h"
+#include "tilec/Interpreter/Interpreter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/IR/MLIRContext.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+
+#include "gtest/gtest.h"
+
+#include <cmath>
+#include <fstream>
+#include <limits>
+#include <memory>
+#include <random>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace tilec::mamba2;
+using namespace tilec::mamba2::testing;
+namespace interp = tilec::interp;
+
+namespace {
+
+/// kernels/mamba2/<name>.mlir bound with `params`, compiled for the
+/// interpreter; null (and a test failure) when any step fails.
+std::unique_ptr<interp::Executable>
+compileKernel(const std::string &name, const std::vector<std::string> &params) {
+  std::ifstream file(std::string(TILEC_MAMBA2_KERNEL_DIR) + "/" + name +
+                     ".mlir");
+  std::stringstream text;
+  text << file.rdbuf();
+  mlir::DialectRegistry registry;
+  registry.insert<mlir::tile::TileDialect, mlir::arith::ArithDialect,
+                  mlir::math::MathDialect, mlir::scf::SCFDialect>();
+  mlir::MLIRContext context(registry);
+  auto module = mlir::parseSourceString<mlir::ModuleOp>(
+      text.str(), mlir::ParserConfig(&context));
+  EXPECT_TRUE(module) << name << " does not parse";
+  if (!module)
+    return nullptr;
+  mlir::PassManager pm(&context);
+  mlir::tile::TileBindParamsOptions bind;
+  bind.params.assign(params.begin(), params.end());
+  pm.addPass(mlir::tile::createTileBindParams(bind));
+  EXPECT_TRUE(mlir::succeeded(pm.run(*module))) << name << ": binding failed";
+  auto kernel = module->lookupSymbol<mlir::tile::KernelOp>(name);
+  EXPECT_TRUE(kernel) << name;
+  if (!kernel)
+    return nullptr;
+  std::string error;
+  auto executable = interp::Executable::compile(kernel, error);
+  EXPECT_TRUE(executable) << error;
+  return executable;
+}
+
+interp::HostView view(void *data, interp::DType dtype,
+                      std::vector<int64_t> shape) {
+  interp::HostView v;
+  v.data = data;
+  v.dtype = dtype;
+  v.strides = interp::HostView::contiguousStrides(shape);
+  v.shape = std::move(shape);
+  return v;
+}
+
+interp::HostView f32View(std::vector<float> &buffer,
+                         const std::vector<int64_t> &shape) {
+  return view(buffer.data(), interp::DType::F32, shape);
+}
+
+constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
+
+TEST(ChunkStateKernel, EachChunkFromZero) {
+  // batch, seqlen, heads, groups, headdim, dstate, chunk: 5 chunks, the last
+  // one 44 steps; tiles smaller than headdim and dstate, ragged at both.
+  const Problem p{2, 300, 4, 2, 40, 48, 64};
+  const uint64_t seed = tilec::testing::testSeed();
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  HostProblem host = HostProblem::random(p, seed);
+  TileConfig tiles;
+  tiles.blockH = 4;
+  tiles.blockP = tiles.blockN = tiles.blockK = tiles.blockM = 16;
+  tiles.chunkStateBlockP = 16;
+  tiles.chunkStateBlockN = 32;
+  tiles.chunkStateBlockK = 16;
+  tiles.statePassingBlockP = tiles.statePassingBlockN = 16;
+  const LaunchGrids grids = computeLaunchGrids(p, tiles);
+  const std::string chunk = "CHUNK=" + std::to_string(p.chunk);
+  auto cumsum = compileKernel(
+      "chunk_cumsum", {chunk, "BLOCK_H=" + std::to_string(tiles.blockH)});
+  auto chunkState = compileKernel(
+      "chunk_state",
+      {chunk, "BLOCK_P=" + std::to_string(tiles.chunkStateBlockP),
+       "BLOCK_N=" + std::to_string(tiles.chunkStateBlockN),
+       "BLOCK_K=" + std::to_string(tiles.chunkStateBlockK)});
+  ASSERT_TRUE(cumsum && chunkState);
+
+  const int64_t nchunks = p.numChunks();
+  std::vector<float> G(p.batch * p.heads * nchunks * p.chunk, kNaN);
+  std::vector<float> dtChunks(G.size(), kNaN);
+  std::vector<float> local(p.batch * nchunks * p.heads * p.headdim * p.dstate,
+                           kNaN);
+  const auto gView = f32View(G, {p.batch, p.heads, nchunks, p.chunk});
+  const auto dtChunksView =
+      f32View(dtChunks, {p.batch, p.heads, nchunks, p.chunk});
+  const auto localView =
+      f32View(local, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  const auto x = view(host.x.data(), interp::DType::BF16,
+                      {p.batch, p.seqlen, p.heads, p.headdim});
+  const auto B = view(host.B.data(), interp::DType::BF16,
+                      {p.batch, p.seqlen, p.groups, p.dstate});
+  const auto dt = f32View(host.dt, {p.batch, p.seqlen, p.heads});
+  // dt as given: no bias (an empty view), no softplus, no limit.
+  const auto noBias = view(nullptr, interp::DType::F32, {0});
+  const double inf = std::numeric_limits<double>::infinity();
+  std::string error;
+  ASSERT_TRUE(mlir::succeeded(cumsum->run(
+      {dt, f32View(host.A, {p.heads}), noBias, interp::Scalar(int64_t(0)),
+       interp::Scalar(-inf), interp::Scalar(inf), dtChunksView, gView},
+      {grids.chunkCumsum}, error)))
+      << error;
+  ASSERT_TRUE(mlir::succeeded(chunkState->run(
+      {x, B, dtChunksView, gView, localView}, {grids.chunkState}, error)))
+      << error;
+
+  // Per element within 8 sigma of one tf32 rounding per term (B dt decay as
+  // the mma operand; x converts exactly), the bound of ForwardCheck.h, which
+  // counts three; an element that lost or misplaced a term misses it by 10^3.
+  const double elementBound = 8 * 0x1p-11;
+  double worst = 0;
+  for (int64_t b = 0; b < p.batch; ++b)
+    for (int64_t c = 0; c < nchunks; ++c)
+      for (int64_t h = 0; h < p.heads; ++h) {
+        Problem one;
+        const int64_t begin = c * p.chunk;
+        const int64_t end = std::min(begin + p.chunk, p.seqlen);
+        Inputs in = headInputs(host, false, {b, h}, begin, end, one);
+        ReferenceResult want;
+        ASSERT_TRUE(referenceForward(one, in, want).ok());
+        const float *got =
+            &local[((b * nchunks + c) * p.heads + h) * p.headdim * p.dstate];
+        for (int64_t i = 0; i < p.headdim * p.dstate; ++i) {
+          const double error = std::abs(got[i] - want.finalState[i]);
+          const double bound = elementBound * want.finalStateScale[i] +
+                               0x1p-22 * std::abs(want.finalState[i]);
+          ASSERT_TRUE(std::isfinite(got[i]) && error <= bound)
+              << "local[" << b << ", " << c << ", " << h << "] element " << i
+              << ": " << got[i] << ", want " << want.finalState[i]
+              << " (bound " << bound << ")";
+          worst = std::max(worst, error / bound);
+        }
+      }
+  std::printf("worst element error / bound: %.3g\n", worst);
+}
+
+class StatePassingKernel : public ::testing::TestWithParam<bool> {};
+
+TEST_P(StatePassingKernel, RecurrenceOverChunks) {
+  const bool withInit = GetParam();
+  // batch, heads, nchunks, chunk, headdim, dstate: blocks of 8 x 16 over
+  // 20 x 40, ragged along both.
+  const int64_t batch = 2, heads = 3, nchunks = 7, chunk = 64, headdim = 20,
+                dstate = 40;
+  const uint64_t seed = tilec::testing::testSeed();
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal;
+  std::uniform_real_distribution<float> exponent(-4.f, 0.f);
+  const int64_t stateSize = headdim * dstate;
+  std::vector<float> local(batch * nchunks * heads * stateSize);
+  std::vector<float> G(batch * heads * nchunks * chunk);
+  std::vector<float> init(batch * heads * stateSize);
+  for (float &v : local)
+    v = normal(rng);
+  for (float &v : G)
+    v = exponent(rng);
+  for (float &v : init)
+    v = normal(rng);
+  std::vector<float> states(local.size(), kNaN), final(init.size(), kNaN);
+
+  TileConfig tiles;
+  tiles.blockH = tiles.blockP = tiles.blockN = tiles.blockM = tiles.blockK =
+      tiles.chunkStateBlockP = tiles.chunkStateBlockN =
+          tiles.chunkStateBlockK = 16;
+  tiles.statePassingBlockP = 8;
+  tiles.statePassingBlockN = 16;
+  const Problem p{batch, nchunks * chunk, heads, 1, headdim, dstate, chunk};
+  auto statePassing = compileKernel(
+      "state_passing",
+      {"CHUNK=" + std::to_string(chunk),
+       "BLOCK_P=" + std::to_string(tiles.statePassingBlockP),
+       "BLOCK_N=" + std::to_string(tiles.statePassingBlockN)});
+  ASSERT_TRUE(statePassing);
+  const auto finalView = f32View(final, {batch, heads, headdim, dstate});
+  std::string error;
+  ASSERT_TRUE(mlir::succeeded(statePassing->run(
+      {f32View(local, {batch, nchunks, heads, headdim, dstate}),
+       f32View(G, {batch, heads, nchunks, chunk}),
+       withInit ? f32View(init, {batch, heads, headdim, dstate}) : finalView,
+       interp::Scalar(int64_t(withInit)),
+       f32View(states, {batch, nchunks, heads, headdim, dstate}), finalView},
+      {computeLaunchGrids(p, tiles).statePassing}, error)))
+      << error;
+
+  // f64, with the sum of the terms' magnitudes beside each element: an f32
+  // step (exp2, a product, a sum) adds at most 3 roundings of 2^-24 relative
+  // to that sum, so after c chunks an element is within 4 c 2^-24 of it.
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t h = 0; h < heads; ++h)
+      for (int64_t i = 0; i < stateSize; ++i) {
+        double want = withInit ? init[(b * heads + h) * stateSize + i] : 0;
+        double magnitude = std::abs(want);
+        for (int64_t c = 0; c <= nchunks; ++c) {
+          const float got =
+              c < nchunks
+                  ? states[((b * nchunks + c) * heads + h) * stateSize + i]
+                  : final[(b * heads + h) * stateSize + i];
+          const double bound = 4 * (c + 1) * 0x1p-24 * magnitude;
+          ASSERT_TRUE(std::isfinite(got) && std::abs(got - want) <= bound)
+              << "batch " << b << ", head " << h << ", element " << i
+              << (c < nchunks ? ", entering chunk " : ", final after chunk ")
+              << c << ": " << got << ", want " << want;
+          if (c == nchunks)
+            break;
+          const double decay =
+              std::exp2(double(G[((b * heads + h) * nchunks + c) * chunk +
+                                 chunk - 1]));
+          const double term =
+              local[((b * nchunks + c) * heads + h) * stateSize + i];
+          want = decay * want + term;
+          magnitude = decay * magnitude + std::abs(term);
+        }
+      }
+}
+
+INSTANTIATE_TEST_SUITE_P(InitialState, StatePassingKernel, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool> &info) {
+                           return info.param ? "with" : "without";
+                         });
+
+} // namespace
