@@ -7,9 +7,9 @@
 # Compiles each tile-dialect source with `tilec --emit=cpp` at build time and
 # builds the generated launchers into the static library NAME, which links
 # tilec::runtime. For a.mlir, consumers include "a.h". TARGETS and VARIANTS
-# default to tilec's (--target, --variants). Editing a kernel or
-# rebuilding tilec regenerates its launchers. CODEGEN picks tilec's code
-# generator (`--codegen`, default simple; docs/codegen-layouts.md).
+# default to tilec's (--target, --variants). CODEGEN picks tilec's code
+# generator (`--codegen`, default simple; docs/codegen-layouts.md). Editing a
+# kernel or rebuilding tilec regenerates its launchers.
 #
 # The compiler is the executable target tilec::tilec: this project's own
 # tilec in its build, the installed one for a project that found the package

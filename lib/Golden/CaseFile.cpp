@@ -79,46 +79,20 @@ float halfToFloat(uint16_t h) {
 }
 } // namespace
 
-size_t tilec::golden::elemSize(ElemType type) {
+double tilec::golden::loadFloat(interp::DType type, const uint8_t *bytes,
+                                size_t i) {
   switch (type) {
-  case ElemType::F32:
-  case ElemType::I32:
-    return 4;
-  case ElemType::F16:
-  case ElemType::BF16:
-  case ElemType::I16:
-    return 2;
-  case ElemType::I8:
-    return 1;
-  case ElemType::I64:
-    return 8;
-  }
-  return 0;
-}
-
-const char *tilec::golden::elemName(ElemType type) {
-  static const char *names[] = {"f32", "f16", "bf16", "i8", "i16", "i32", "i64"};
-  return names[static_cast<int>(type)];
-}
-
-bool tilec::golden::isFloat(ElemType type) {
-  return type == ElemType::F32 || type == ElemType::F16 ||
-         type == ElemType::BF16;
-}
-
-double tilec::golden::loadFloat(ElemType type, const uint8_t *bytes, size_t i) {
-  switch (type) {
-  case ElemType::F32: {
+  case interp::DType::F32: {
     float f;
     std::memcpy(&f, bytes + 4 * i, 4);
     return f;
   }
-  case ElemType::F16: {
+  case interp::DType::F16: {
     uint16_t h;
     std::memcpy(&h, bytes + 2 * i, 2);
     return halfToFloat(h);
   }
-  case ElemType::BF16: {
+  case interp::DType::BF16: {
     uint16_t h;
     std::memcpy(&h, bytes + 2 * i, 2);
     uint32_t u = static_cast<uint32_t>(h) << 16;
@@ -180,7 +154,7 @@ bool tilec::golden::readCase(const std::string &path, Case &c,
                             std::istreambuf_iterator<char>());
   Reader r(std::move(data));
   char magic[sizeof kMagic - 1];
-  uint64_t blockThreads, numArgs;
+  uint64_t blockThreads = 0, numArgs = 0;
   bool ok = r.raw(magic, sizeof magic) &&
             std::memcmp(magic, kMagic, sizeof magic) == 0 && r.str(c.name) &&
             r.str(c.kernel) && r.u64(blockThreads) && r.u64(c.sharedBytes) &&
@@ -191,17 +165,18 @@ bool tilec::golden::readCase(const std::string &path, Case &c,
   c.args.clear();
   for (uint64_t i = 0; ok && i < numArgs; ++i) {
     CaseArg arg;
-    uint64_t isView, elemType, rank;
+    uint64_t isView = 0, elemType = 0, rank = 0;
     ok = r.u64(isView);
     arg.isView = isView != 0;
     if (ok && !arg.isView) {
       ok = r.bytes(arg.scalar);
     } else if (ok) {
-      ok = r.u64(elemType) && elemType <= static_cast<uint64_t>(ElemType::I64) &&
+      ok = r.u64(elemType) &&
+           elemType <= static_cast<uint64_t>(interp::kLastDType) &&
            r.u64(rank) && rank <= 8;
-      arg.elemType = static_cast<ElemType>(elemType);
+      arg.elemType = static_cast<interp::DType>(elemType);
       for (uint64_t d = 0; ok && d < rank; ++d) {
-        int64_t size, stride;
+        int64_t size = 0, stride = 0;
         ok = r.i64(size) && r.i64(stride);
         arg.shape.push_back(size);
         arg.strides.push_back(stride);

@@ -1,6 +1,7 @@
 //===- Interpreter.cpp - runs tile kernels on the CPU -----------*- C++ -*-===//
 
 #include "tilec/Interpreter/Interpreter.h"
+#include "tilec/Support/ViewByteSpan.h"
 
 #include "Kernels.h"
 #include "Program.h"
@@ -18,21 +19,22 @@ using namespace mlir;
 using namespace tilec::interp;
 using namespace tilec::interp::detail;
 
-size_t tilec::interp::dtypeSize(DType dtype) {
-  switch (dtype) {
-  case DType::I8:
-    return 1;
-  case DType::F16:
-  case DType::BF16:
-  case DType::I16:
-    return 2;
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::I64:
-    return 8;
-  }
-  return 0;
+std::optional<DType> tilec::interp::dtypeOf(Type type) {
+  if (type.isF32())
+    return DType::F32;
+  if (type.isF16())
+    return DType::F16;
+  if (type.isBF16())
+    return DType::BF16;
+  if (type.isSignlessInteger(8))
+    return DType::I8;
+  if (type.isSignlessInteger(16))
+    return DType::I16;
+  if (type.isSignlessInteger(32))
+    return DType::I32;
+  if (type.isSignlessInteger(64))
+    return DType::I64;
+  return std::nullopt;
 }
 
 std::vector<int64_t>
@@ -44,26 +46,6 @@ HostView::contiguousStrides(const std::vector<int64_t> &shape) {
 }
 
 namespace {
-
-const char *dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return "f32";
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::I8:
-    return "i8";
-  case DType::I16:
-    return "i16";
-  case DType::I32:
-    return "i32";
-  case DType::I64:
-    return "i64";
-  }
-  return "?";
-}
 
 /// Checks a view argument against its declaration and resolves it. Every
 /// element offset the program can form, sum_d coord_d * stride_d with
@@ -84,7 +66,6 @@ LogicalResult bindView(const Program::ViewParam &param, const HostView &host,
     return failure();
   }
   bool empty = false;
-  int64_t last = 0;
   for (unsigned d = 0; d < param.rank; ++d) {
     if (host.shape[d] < 0 || host.strides[d] < 0) {
       error = what + "extents and strides must not be negative (dimension " +
@@ -93,17 +74,10 @@ LogicalResult bindView(const Program::ViewParam &param, const HostView &host,
     }
     empty |= host.shape[d] == 0;
   }
-  for (unsigned d = 0; !empty && d < param.rank; ++d) {
-    int64_t span, count, bytes;
-    if (__builtin_mul_overflow(host.shape[d] - 1, host.strides[d], &span) ||
-        __builtin_add_overflow(last, span, &last) ||
-        __builtin_add_overflow(last, int64_t(1), &count) ||
-        __builtin_mul_overflow(count,
-                               static_cast<int64_t>(dtypeSize(host.dtype)),
-                               &bytes)) {
-      error = what + "the view spans more than 2^63 bytes";
-      return failure();
-    }
+  if (!empty && !tilec::viewByteSpan(host.shape.data(), host.strides.data(),
+                                     param.rank, dtypeSize(host.dtype))) {
+    error = what + "the view spans more than 2^63 bytes";
+    return failure();
   }
   if (!empty && !host.data) {
     error = what + "a view with elements needs data (the pointer is null)";

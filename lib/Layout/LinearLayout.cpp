@@ -8,7 +8,7 @@
 
 #include "tilec/Layout/LinearLayout.h"
 
-#include "Gf2Basis.h"
+#include "tilec/Layout/Gf2Basis.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSet.h"

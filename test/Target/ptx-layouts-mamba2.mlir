@@ -1,12 +1,18 @@
 // REQUIRES: ptxas
-// The Mamba-2 kernels (the library's chunk-128 instance) through the
-// layout-driven code generator, vec variant: ptxas accepts each for sm_80,
-// sm_90 and sm_90a, and the PTX has what docs/codegen-layouts.md promises.
+// The Mamba-2 kernels (the library's chunk-128 instance of the three-kernel
+// forward, the others with their defaults) through the layout-driven code
+// generator, vec variant: ptxas accepts each for sm_80, sm_90 and sm_90a, and
+// the PTX has what docs/codegen-layouts.md promises.
 // RUN: for k in chunk_cumsum fwd_pass_state compute_out; do \
 // RUN:   for t in sm_80 sm_90 sm_90a; do \
 // RUN:     tilec %tilec_src/kernels/mamba2/$k.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=cubin --target=$t -o %t.$k.$t.cubin || exit 1; \
 // RUN:   done; \
 // RUN:   tilec %tilec_src/kernels/mamba2/$k.mlir -D CHUNK=128 --codegen=layouts --emit=cubin --target=sm_80 -o %t.$k.generic.cubin || exit 1; \
+// RUN: done
+// RUN: for k in chunk_state state_passing state_update; do \
+// RUN:   for t in sm_80 sm_90 sm_90a; do \
+// RUN:     tilec %tilec_src/kernels/mamba2/$k.mlir --codegen=layouts --variants=vec --emit=cubin --target=$t -o %t.$k.$t.cubin || exit 1; \
+// RUN:   done; \
 // RUN: done
 // RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=OUT
 // RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=OUT

@@ -56,9 +56,9 @@ size_t checkGuards(const Case &c, size_t argIndex,
 size_t compareView(const Case &c, size_t argIndex, const std::vector<uint8_t> &got,
                    double &maxError) {
   const CaseArg &arg = c.args[argIndex];
-  size_t size = elemSize(arg.elemType);
+  size_t size = tilec::interp::dtypeSize(arg.elemType);
   size_t count = got.size() / size, bad = 0;
-  if (!isFloat(arg.elemType)) {
+  if (!tilec::interp::isFloatDType(arg.elemType)) {
     for (size_t i = 0; i < count; ++i)
       if (std::memcmp(&got[i * size], &arg.expected[i * size], size) &&
           bad++ < 5)

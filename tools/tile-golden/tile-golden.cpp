@@ -275,52 +275,35 @@ bool parseManifest(const std::string &path, std::vector<CaseSpec> &cases,
   return true;
 }
 
-std::optional<golden::ElemType> elemTypeOf(Type type) {
-  if (type.isF32())
-    return golden::ElemType::F32;
-  if (type.isF16())
-    return golden::ElemType::F16;
-  if (type.isBF16())
-    return golden::ElemType::BF16;
-  if (type.isInteger(8))
-    return golden::ElemType::I8;
-  if (type.isInteger(16))
-    return golden::ElemType::I16;
-  if (type.isInteger(32))
-    return golden::ElemType::I32;
-  if (type.isInteger(64))
-    return golden::ElemType::I64;
-  return std::nullopt;
-}
-
 /// Random contents for a view's allocation, as stored.
-std::vector<uint8_t> randomContents(golden::ElemType type, size_t count,
-                                    const ViewSpec &spec, std::mt19937_64 &rng) {
-  std::vector<uint8_t> bytes(count * golden::elemSize(type));
+std::vector<uint8_t> randomContents(interp::DType type, size_t count,
+                                    const ViewSpec &spec,
+                                    std::mt19937_64 &rng) {
+  std::vector<uint8_t> bytes(count * interp::dtypeSize(type));
   std::uniform_real_distribution<double> real(spec.lo, spec.hi);
   std::uniform_int_distribution<int64_t> integer(
       static_cast<int64_t>(spec.lo * 100), static_cast<int64_t>(spec.hi * 100));
   for (size_t i = 0; i < count; ++i) {
-    uint8_t *p = bytes.data() + i * golden::elemSize(type);
+    uint8_t *p = bytes.data() + i * interp::dtypeSize(type);
     switch (type) {
-    case golden::ElemType::F32: {
+    case interp::DType::F32: {
       float f = static_cast<float>(real(rng));
       std::memcpy(p, &f, 4);
       break;
     }
-    case golden::ElemType::F16: {
+    case interp::DType::F16: {
       uint16_t h = interp::floatToF16Bits(static_cast<float>(real(rng)));
       std::memcpy(p, &h, 2);
       break;
     }
-    case golden::ElemType::BF16: {
+    case interp::DType::BF16: {
       uint16_t h = interp::floatToBF16Bits(static_cast<float>(real(rng)));
       std::memcpy(p, &h, 2);
       break;
     }
     default: {
       int64_t v = integer(rng);
-      std::memcpy(p, &v, golden::elemSize(type)); // little-endian truncation
+      std::memcpy(p, &v, interp::dtypeSize(type)); // little-endian truncation
       break;
     }
     }
@@ -385,7 +368,7 @@ bool hasVectorizeFacts(const golden::Case &c) {
     ViewSpec view;
     view.shape = arg.shape;
     view.strides = arg.strides;
-    if (!checkVectorizeFacts(view, golden::elemSize(arg.elemType)).empty())
+    if (!checkVectorizeFacts(view, interp::dtypeSize(arg.elemType)).empty())
       return false;
   }
   return true;
@@ -420,8 +403,6 @@ LogicalResult compileFatbin(ModuleOp module, StringRef kernelName,
     options.smVersion = target->loweringSm;
     options.codegen =
         codegenOpt == "layouts" ? Codegen::Layouts : Codegen::Simple;
-    // The case's own variant, or under --vectorize every case whose views
-    // allow it.
     options.vectorize =
         variant.vectorize || (options.codegen == Codegen::Layouts &&
                               vectorizeOpt && hasVectorizeFacts(c));
@@ -517,12 +498,13 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
                                   << c.args.size() << " is " << type
                                   << ", not a view of rank "
                                   << viewSpec->shape.size();
-      std::optional<golden::ElemType> elem = elemTypeOf(view.getElementType());
+      std::optional<interp::DType> elem =
+          interp::dtypeOf(view.getElementType());
       if (!elem)
         return kernel.emitError() << "unsupported view element type";
       if (spec.variant->vectorize) {
         if (std::string why = checkVectorizeFacts(*viewSpec,
-                                                  golden::elemSize(*elem));
+                                                  interp::dtypeSize(*elem));
             !why.empty())
           return kernel.emitError()
                  << "case " << spec.name << ": variant vec needs views with "
@@ -558,7 +540,7 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
     }
     interp::HostView view;
     view.data = arg.expected.data();
-    view.dtype = static_cast<interp::DType>(arg.elemType);
+    view.dtype = arg.elemType;
     view.shape = arg.shape;
     view.strides = arg.strides;
     args.push_back(view);

@@ -1,7 +1,8 @@
 //===- tilec.cpp - the tilec compiler driver --------------------*- C++ -*-===//
 //
 // tilec KERNEL.mlir [-o OUT] [--emit=KIND] [--target=sm_80,sm_90,sm_90a]
-//       [--variants=generic,vec] [-D NAME=VALUE ...] [--kernel-suffix=SUFFIX]
+//       [--variants=generic,vec] [--codegen=simple|layouts] [-D NAME=VALUE ...]
+//       [--kernel-suffix=SUFFIX]
 //
 // Parses and verifies a tile-dialect file, binds its compile-time parameters
 // and compiles it as far as --emit asks: tile IR, the LLVM + NVVM dialects,

@@ -975,6 +975,45 @@ tile.kernel @move(%a: !tile.view<1, f32>, %s: f32, %o: !tile.view<2, f32>,
     ASSERT_EQ(q[i], i);
 }
 
+TEST_F(ComputeTest, BroadcastingFloatOps) {
+  // Rows, columns and scalars broadcast to the result (numpy's rule) by
+  // tile.addf/subf/mulf/divf; o[k] holds the k-th result.
+  const char *source = R"(
+!T = !tile.tile<4 x 8 x f32>
+tile.kernel @broadcasting(%a: !tile.view<2, f32>, %r: !tile.view<1, f32>,
+                          %c: !tile.view<2, f32>, %s: f32,
+                          %o: !tile.view<3, f32>) {
+  %t = tile.load %a[0, 0] : !tile.view<2, f32> -> !T
+  %row = tile.load %r[0] : !tile.view<1, f32> -> !tile.tile<8 x f32>
+  %col = tile.load %c[0, 0] : !tile.view<2, f32> -> !tile.tile<4 x 1 x f32>
+  %add = tile.addf %t, %row : !T, !tile.tile<8 x f32> -> !T
+  %sub = tile.subf %col, %t : !tile.tile<4 x 1 x f32>, !T -> !T
+  %mul = tile.mulf %s, %t : f32, !T -> !T
+  %div = tile.divf %row, %col : !tile.tile<8 x f32>, !tile.tile<4 x 1 x f32> -> !T
+  tile.store %add, %o[0, 0, 0] dims = [1, 2] : !T, !tile.view<3, f32>
+  tile.store %sub, %o[1, 0, 0] dims = [1, 2] : !T, !tile.view<3, f32>
+  tile.store %mul, %o[2, 0, 0] dims = [1, 2] : !T, !tile.view<3, f32>
+  tile.store %div, %o[3, 0, 0] dims = [1, 2] : !T, !tile.view<3, f32>
+  tile.return
+}
+)";
+  std::vector<float> a = randomFloats(32), row = randomFloats(8),
+                     col = randomFloats(4), o(4 * 32, kPoison);
+  float s = uniform(-2, 2);
+  run(parse(source),
+      {viewOf(a, DType::F32, {4, 8}), viewOf(row, DType::F32, {8}),
+       viewOf(col, DType::F32, {4, 1}), Scalar(double(s)),
+       viewOf(o, DType::F32, {4, 4, 8})});
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 8; ++j) {
+      float t = a[i * 8 + j];
+      ASSERT_EQ(o[0 * 32 + i * 8 + j], t + row[j]);
+      ASSERT_EQ(o[1 * 32 + i * 8 + j], col[i] - t);
+      ASSERT_EQ(o[2 * 32 + i * 8 + j], s * t);
+      ASSERT_EQ(o[3 * 32 + i * 8 + j], row[j] / col[i]);
+    }
+}
+
 TEST_F(ComputeTest, DenseAndScalarConstants) {
   const char *source = R"(
 tile.kernel @constants(%o: !tile.view<1, f32>, %q: !tile.view<1, i32>) {

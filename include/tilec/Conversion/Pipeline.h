@@ -39,12 +39,11 @@ struct LoweringOptions {
   Codegen codegen = Codegen::Simple;
   /// The kernels' views satisfy the vectorize facts (innermost stride 1,
   /// base address 16-byte aligned, every other stride and the innermost size
-  /// multiples of 16 / element bytes), so that loads and stores may move up
-  /// to 16 bytes per thread without checking them: the launcher's vec
-  /// variant, which it launches only where the facts hold
-  /// (docs/codegen-layouts.md, docs/target.md). Layouts only; the simple
-  /// code generator ignores it. Without it (the generic variant) every
-  /// access is one element.
+  /// multiples of 16 / element bytes), so the layouts path moves up to 16
+  /// bytes per access without checking them; without it (the generic
+  /// variant) every access is one element. The launcher checks the facts at
+  /// run time and launches such a variant only where they hold
+  /// (docs/codegen-layouts.md, docs/target.md); the simple path ignores it.
   bool vectorize = false;
 };
 

@@ -13,23 +13,18 @@
 #ifndef TILEC_GOLDEN_CASEFILE_H
 #define TILEC_GOLDEN_CASEFILE_H
 
+#include "tilec/Interpreter/DType.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
 namespace tilec::golden {
 
-/// Element types of views, as stored.
-enum class ElemType : uint8_t { F32, F16, BF16, I8, I16, I32, I64 };
-
-size_t elemSize(ElemType type);
-const char *elemName(ElemType type);
-bool isFloat(ElemType type);
-
 struct CaseArg {
   bool isView = false;
   // A view.
-  ElemType elemType = ElemType::F32;
+  interp::DType elemType = interp::DType::F32;
   std::vector<int64_t> shape, strides;
   /// The bytes of the allocation (large enough for every strided element).
   std::vector<uint8_t> initial, expected;
@@ -56,7 +51,7 @@ bool writeCase(const std::string &path, const Case &c, std::string &error);
 bool readCase(const std::string &path, Case &c, std::string &error);
 
 /// The value of element `i` of a float view's bytes as a double.
-double loadFloat(ElemType type, const uint8_t *bytes, size_t i);
+double loadFloat(interp::DType type, const uint8_t *bytes, size_t i);
 
 } // namespace tilec::golden
 

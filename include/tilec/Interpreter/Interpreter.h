@@ -11,20 +11,21 @@
 #define TILEC_INTERPRETER_INTERPRETER_H
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Interpreter/DType.h"
 
 #include <array>
 #include <cstdint>
 #include <memory>
+#include <optional>
 #include <string>
 #include <variant>
 #include <vector>
 
 namespace tilec::interp {
 
-/// Element types of host buffers, as stored in memory.
-enum class DType { F32, F16, BF16, I8, I16, I32, I64 };
-
-size_t dtypeSize(DType dtype);
+/// The DType of a view of element type `type`; none for a type no view
+/// holds.
+std::optional<DType> dtypeOf(mlir::Type type);
 
 /// A strided array in host memory, bound to a `!tile.view` argument. Shapes
 /// and strides are in elements; strides may be any non-negative values.

@@ -14,6 +14,8 @@
 
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
+#include "tilec/Layout/Gf2Basis.h"
+
 #include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
@@ -134,31 +136,19 @@ uint64_t flatImage(const LinearLayout &layout, StringRef in, unsigned bit) {
   return flat;
 }
 
-/// Reduces `v` against an echelon basis over GF(2) and adds what is left;
-/// returns whether `v` was already in the span.
-bool inSpanOrAdd(SmallVectorImpl<uint64_t> &basis, uint64_t v) {
-  for (uint64_t b : basis)
-    v = std::min(v, v ^ b);
-  if (v == 0)
-    return true;
-  basis.push_back(v);
-  // Keep it sorted from the highest leading bit so that min() reduces.
-  llvm::sort(basis, [](uint64_t x, uint64_t y) { return x > y; });
-  return false;
-}
-
 } // namespace
 
 DistributedTile::DistributedTile(Emitter &e, RankedTensorType type)
     : type(type), thread(e, getDistributedLinearLayout(type)) {
   const LinearLayout &layout = thread.getLayout();
-  SmallVector<uint64_t> span;
+  Gf2Basis span;
+  unsigned column = 0;
   auto classify = [&](StringRef name, int64_t &mask) {
     if (!layout.hasInDim(name))
       return;
     unsigned bits = llvm::Log2_64(uint64_t(layout.getInDimSize(name)));
     for (unsigned bit = 0; bit < bits; ++bit)
-      if (inSpanOrAdd(span, flatImage(layout, name, bit)))
+      if (!span.insert(flatImage(layout, name, bit), column++))
         mask |= int64_t(1) << bit;
   };
   classify(kRegister, copyRegisterMask);
@@ -304,6 +294,22 @@ Value stagingAddress(Emitter &e, Type element, Value elements) {
   return e.sharedAddress(SharedLayout{}, element, elements);
 }
 
+/// Whether `toOffset` ((register, lane, warp) -> offset) puts each run of
+/// `width` registers from a multiple of it at consecutive offsets from a
+/// multiple of `width` (what a vector access of the run needs).
+bool keepsVectors(const LinearLayout &toOffset, int64_t width) {
+  unsigned vectorBits = llvm::Log2_64(uint64_t(width));
+  for (const LayoutDim &in : toOffset.getInDims())
+    for (unsigned bit = 0; bit < in.log2Size; ++bit) {
+      int64_t offset = toOffset.getBasis(in.name, bit)[0];
+      bool inVector = in.name == kRegister && bit < vectorBits;
+      if (inVector ? offset != (int64_t(1) << bit)
+                   : (offset & (width - 1)) != 0)
+        return false;
+    }
+  return true;
+}
+
 /// Through shared memory in the planner's bank-conflict-free layout:
 /// stores, barrier, loads, barrier (the scratch area at offset 0 is free
 /// again after it).
@@ -315,10 +321,15 @@ Value convertThroughStaging(Emitter &e, const DistributedTile &source,
   Type stored = getSharedType(element);
   int64_t width = staging.vectorElements;
   LinearLayout toOffset = staging.layout.invert();
-  ThreadLayout storeOffsets(e, source.getLayout().compose(toOffset));
+  LinearLayout storeLayout = source.getLayout().compose(toOffset);
+  LinearLayout loadLayout = dst.compose(toOffset);
+  if (!keepsVectors(storeLayout, width) || !keepsVectors(loadLayout, width))
+    width = 1;
+  ThreadLayout storeOffsets(e, storeLayout);
   for (int64_t r = 0; r < source.getNumRegisters(); r += width) {
-    // Padding elements are stored too (the staging buffer covers the
-    // padded tile); only copies of replicated elements stay out.
+    // One copy of each real element is stored; a padding register of the
+    // result reads whatever the buffer holds there (nothing observes
+    // padding: mma zeroes it, reductions mask it, stores skip it).
     std::optional<Value> owner = source.owns(e, r);
     if (!owner)
       continue;
@@ -335,7 +346,7 @@ Value convertThroughStaging(Emitter &e, const DistributedTile &source,
     });
   }
   e.barrier();
-  ThreadLayout loadOffsets(e, dst.compose(toOffset));
+  ThreadLayout loadOffsets(e, loadLayout);
   Value result = e.zeros(resultType);
   for (int64_t r = 0; r < loadOffsets.getNumRegisters(); r += width) {
     Value offset = loadOffsets.outputs(e, r)[0];

@@ -14,6 +14,7 @@
 #include "Lowering.h"
 
 #include "tilec/Dialect/TileGPU/Transforms/LayoutRules.h"
+#include "tilec/Layout/Gf2Basis.h"
 
 #include "llvm/ADT/DenseMap.h"
 #include "llvm/Support/MathExtras.h"
@@ -25,7 +26,9 @@ using namespace tilec::detail;
 namespace {
 
 /// Which input bits of a layout walk `axis`: bits whose image is only along
-/// it, in bit order; `ok` is false when some bit walks it and another dim.
+/// it, in bit order; `ok` is false when some bit walks it and another dim,
+/// or when two of them walk it dependently (copies along the axis would be
+/// combined twice).
 struct AxisBits {
   SmallVector<unsigned> reg, lane, warp;
   bool ok = true;
@@ -33,6 +36,11 @@ struct AxisBits {
 
 AxisBits classifyAxis(const LinearLayout &layout, unsigned axis) {
   AxisBits bits;
+  Gf2Basis span;
+  unsigned column = 0;
+  auto independent = [&](int64_t image) {
+    return span.insert(uint64_t(image), column++);
+  };
   auto classify = [&](StringRef name, SmallVectorImpl<unsigned> &out) {
     unsigned count = llvm::Log2_64(uint64_t(layout.getInDimSize(name)));
     for (unsigned bit = 0; bit < count; ++bit) {
@@ -42,6 +50,8 @@ AxisBits classifyAxis(const LinearLayout &layout, unsigned axis) {
       for (auto [d, coord] : llvm::enumerate(image))
         if (d != axis && coord != 0)
           bits.ok = false;
+      if (!independent(image[axis]))
+        bits.ok = false;
       out.push_back(bit);
     }
   };

@@ -56,3 +56,31 @@ tile.kernel @arange_start(%n: index) {
   %t = tile.arange %n : !tile.tile<16 x i32>
   tile.return
 }
+
+// Each operand of a broadcasting float op that is not of the result's type is
+// broadcast (its missing leading dimensions first) or splat; then the arith op.
+// CHECK-LABEL: tile.kernel @broadcasting
+// CHECK: %[[T:.*]] = load %{{.*}} : <2, f32> -> tensor<64x32xf32>
+// CHECK: %[[ROW:.*]] = load %{{.*}} : <1, f32> -> tensor<32xf32>
+// CHECK: %[[R1:.*]] = reshape %[[ROW]] : tensor<32xf32> -> tensor<1x32xf32>
+// CHECK: %[[RB:.*]] = broadcast %[[R1]] : tensor<1x32xf32> -> tensor<64x32xf32>
+// CHECK: %[[SUM:.*]] = arith.addf %[[T]], %[[RB]] : tensor<64x32xf32>
+// CHECK: %[[COL:.*]] = load %{{.*}} : <2, f32> -> tensor<64x1xf32>
+// CHECK: %[[CB:.*]] = broadcast %[[COL]] : tensor<64x1xf32> -> tensor<64x32xf32>
+// CHECK: %[[DIFF:.*]] = arith.subf %[[CB]], %[[SUM]] : tensor<64x32xf32>
+// CHECK: %[[S:.*]] = full %{{.*}} : tensor<64x32xf32>
+// CHECK: %[[PROD:.*]] = arith.mulf %[[DIFF]], %[[S]] : tensor<64x32xf32>
+// CHECK: arith.divf %[[PROD]], %[[T]] : tensor<64x32xf32>
+// CHECK-NOT: tile.addf
+tile.kernel @broadcasting(%x: !tile.view<2, f32>, %r: !tile.view<1, f32>, %s: f32) {
+  %i = tile.block_id x
+  %t = tile.load %x[%i, %i] : !tile.view<2, f32> -> !tile.tile<64 x 32 x f32>
+  %row = tile.load %r[%i] : !tile.view<1, f32> -> !tile.tile<32 x f32>
+  %sum = tile.addf %t, %row : !tile.tile<64 x 32 x f32>, !tile.tile<32 x f32> -> !tile.tile<64 x 32 x f32>
+  %col = tile.load %x[%i, %i] : !tile.view<2, f32> -> !tile.tile<64 x 1 x f32>
+  %diff = tile.subf %col, %sum : !tile.tile<64 x 1 x f32>, !tile.tile<64 x 32 x f32> -> !tile.tile<64 x 32 x f32>
+  %prod = tile.mulf %diff, %s : !tile.tile<64 x 32 x f32>, f32 -> !tile.tile<64 x 32 x f32>
+  %q = tile.divf %prod, %t : !tile.tile<64 x 32 x f32>, !tile.tile<64 x 32 x f32> -> !tile.tile<64 x 32 x f32>
+  tile.store %q, %x[%i, %i] : !tile.tile<64 x 32 x f32>, !tile.view<2, f32>
+  tile.return
+}

@@ -974,3 +974,55 @@ tile.kernel @unsigned_tile(%s: f32) {
   %e = tile.convert %t : tensor<64xf32> -> tensor<64xui32>
   tile.return
 }
+
+//===----------------------------------------------------------------------===//
+// Broadcasting float ops (tile.addf, tile.subf, tile.mulf, tile.divf)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+tile.kernel @broadcasting_element_type(%s: f32, %h: bf16) {
+  %t = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.mulf' op the second operand holds 'bf16' elements but the result 'f32'}}
+  %m = tile.mulf %t, %h : tensor<64x32xf32>, bf16 -> tensor<64x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @broadcasting_rank(%s: f32) {
+  %t = tile.full %s : tensor<4x64x32xf32>
+  // expected-error @+1 {{'tile.addf' op the first operand (4x64x32) has more dimensions than the result (64x32)}}
+  %a = tile.addf %t, %s : tensor<4x64x32xf32>, f32 -> tensor<64x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @broadcasting_extent(%s: f32) {
+  %t = tile.full %s : tensor<64x32xf32>
+  %col = tile.full %s : tensor<64xf32>
+  // expected-error @+1 {{'tile.subf' op the second operand is 64: aligned with the last dimensions of the result (64x32), its dimension 0 must be 1 or 32, not 64}}
+  %d = tile.subf %t, %col : tensor<64x32xf32>, tensor<64xf32> -> tensor<64x32xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @broadcasting_parameters(%s: f32) attributes {params = {M = 64 : i64, N = 64 : i64}} {
+  %t = tile.full %s : tensor<?x?xf32, #tile.dims<[M, N]>>
+  %col = tile.full %s : tensor<?xf32, #tile.dims<[M]>>
+  // Two parameters are not taken to be equal, whatever their values.
+  // expected-error @+1 {{'tile.divf' op the second operand is M: aligned with the last dimensions of the result (MxN), its dimension 0 must be 1 or N, not M}}
+  %d = tile.divf %t, %col : tensor<?x?xf32, #tile.dims<[M, N]>>, tensor<?xf32, #tile.dims<[M]>> -> tensor<?x?xf32, #tile.dims<[M, N]>>
+  tile.return
+}
+
+// -----
+
+tile.kernel @broadcasting_integer(%k: i32) {
+  %t = tile.full %k : tensor<64xi32>
+  // expected-error @+1 {{'tile.addf' op operand #0 must be}}
+  %a = tile.addf %t, %t : tensor<64xi32>, tensor<64xi32> -> tensor<64xi32>
+  tile.return
+}

@@ -227,6 +227,16 @@ tile.kernel @symbolic(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>, %s: f32)
   %mask = arith.cmpi sgt, %arb, %zeros : tensor<?x?xi32, #tile.dims<[CHUNK, P]>>
   // CHECK: where %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x?xi1, #tile.dims<[CHUNK, P]>>, tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
   %w = tile.where %mask, %e, %t : tensor<?x?xi1, #tile.dims<[CHUNK, P]>>, !ChunkxP
+  // Broadcasting float ops: a row, a column, a scalar, the result's own type.
+  // CHECK: addf %{{.*}}, %{{.*}} : tensor<?x?xf32, #tile.dims<[CHUNK, P]>>, tensor<?xf32, #tile.dims<[P]>> -> tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+  %rowP = tile.full %s : tensor<?xf32, #tile.dims<[P]>>
+  %bAdd = tile.addf %t, %rowP : !ChunkxP, tensor<?xf32, #tile.dims<[P]>> -> !ChunkxP
+  // CHECK: subf %{{.*}}, %{{.*}} : tensor<?x1xf32, #tile.dims<[CHUNK, 1]>>, tensor<?x?xf32, #tile.dims<[CHUNK, P]>> -> tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+  %bSub = tile.subf %rc, %bAdd : tensor<?x1xf32, #tile.dims<[CHUNK, 1]>>, !ChunkxP -> !ChunkxP
+  // CHECK: mulf %{{.*}}, %{{.*}} : tensor<?x?xf32, #tile.dims<[CHUNK, P]>>, f32 -> tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+  %bMul = tile.mulf %bSub, %s : !ChunkxP, f32 -> !ChunkxP
+  // CHECK: divf %{{.*}}, %{{.*}} : tensor<?x?xf32, #tile.dims<[CHUNK, P]>>, tensor<?x?xf32, #tile.dims<[CHUNK, P]>> -> tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+  %bDiv = tile.divf %bMul, %t : !ChunkxP, !ChunkxP -> !ChunkxP
   // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<?x?xf32, #tile.dims<[CHUNK, P]>>)
   %n = tile.dim %x[0] : !tile.view<2, f32>
   %sum = scf.for %k = %c0 to %n step %chunk iter_args(%acc2 = %w) -> (!ChunkxP) {

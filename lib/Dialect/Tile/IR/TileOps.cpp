@@ -1059,6 +1059,58 @@ LogicalResult WhereOp::verify() {
   return success();
 }
 
+//===----------------------------------------------------------------------===//
+// Broadcasting float arithmetic
+//===----------------------------------------------------------------------===//
+
+/// The broadcasting ops' rule (TileOps.td): `operand` is a scalar of the
+/// result's element type, or a tile of it that broadcasts to the result with
+/// its dimensions aligned to the result's last ones.
+static LogicalResult verifyBroadcastOperand(Operation *op, StringRef which,
+                                            Type operand,
+                                            RankedTensorType result) {
+  Type element = getElementTypeOrSelf(operand);
+  if (element != result.getElementType())
+    return op->emitOpError()
+           << "the " << which << " operand holds " << element
+           << " elements but the result " << result.getElementType();
+  auto tile = dyn_cast<RankedTensorType>(operand);
+  if (!tile)
+    return success();
+  if (tile.getRank() > result.getRank())
+    return op->emitOpError()
+           << "the " << which << " operand (" << formatTileShape(tile)
+           << ") has more dimensions than the result ("
+           << formatTileShape(result) << ")";
+  SmallVector<TileDim> in = getTileDims(tile), out = getTileDims(result);
+  int64_t offset = result.getRank() - tile.getRank();
+  for (int64_t i = 0; i < tile.getRank(); ++i) {
+    const TileDim &d = in[i], &r = out[offset + i];
+    if (!(d.isStatic() && d.size == 1) && !d.mayEqual(r))
+      return op->emitOpError()
+             << "the " << which << " operand is " << formatTileShape(tile)
+             << ": aligned with the last dimensions of the result ("
+             << formatTileShape(result) << "), its dimension " << i
+             << " must be 1 or " << r.str() << ", not " << d.str();
+  }
+  return success();
+}
+
+static LogicalResult verifyBroadcastingFloatOp(Operation *op) {
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  if (failed(verifyBroadcastOperand(op, "first", op->getOperand(0).getType(),
+                                    result)) ||
+      failed(verifyBroadcastOperand(op, "second", op->getOperand(1).getType(),
+                                    result)))
+    return failure();
+  return success();
+}
+
+LogicalResult AddFOp::verify() { return verifyBroadcastingFloatOp(*this); }
+LogicalResult SubFOp::verify() { return verifyBroadcastingFloatOp(*this); }
+LogicalResult MulFOp::verify() { return verifyBroadcastingFloatOp(*this); }
+LogicalResult DivFOp::verify() { return verifyBroadcastingFloatOp(*this); }
+
 OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   if (getTrueValue() == getFalseValue())
     return getTrueValue();

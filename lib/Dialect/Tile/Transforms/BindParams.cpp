@@ -110,3 +110,31 @@ struct TileBindParamsPass
 };
 
 } // namespace
+
+std::optional<Unbound> mlir::tile::findUnbound(Operation *root) {
+  std::optional<Unbound> found;
+  auto symbolic = [](Type type) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    return tensor && !tensor.hasStaticShape() ? tensor : RankedTensorType();
+  };
+  root->walk<WalkOrder::PreOrder>([&](Operation *op) {
+    if (auto param = dyn_cast<ParamOp>(op)) {
+      found = Unbound{op, "parameter '" + param.getName(0).str() +
+                              "' is not bound: run tile-bind-params first"};
+      return WalkResult::interrupt();
+    }
+    SmallVector<Type> types(op->getResultTypes());
+    for (Region &region : op->getRegions())
+      for (Block &block : region)
+        llvm::append_range(types, block.getArgumentTypes());
+    for (Type type : types)
+      if (RankedTensorType tile = symbolic(type)) {
+        found = Unbound{op, "has a tile whose shape names a parameter (" +
+                                formatTileShape(tile) +
+                                "): run tile-bind-params first"};
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  return found;
+}

@@ -2,8 +2,9 @@
 //
 // The kernel language has shorthands that save the author a reshape, a
 // constant or a conversion: loads and stores with `dims` and literal
-// indices, broadcasts with `new_dims`, `tile.full` of a literal and
-// `tile.mma ... precision = tf32`. Each is defined as the longer form written
+// indices, broadcasts with `new_dims`, `tile.full` of a literal,
+// `tile.mma ... precision = tf32` and the broadcasting float ops
+// (`tile.mulf` ...). Each is defined as the longer form written
 // here, so the interpreter and the lowering run this first and implement
 // only the longer forms: the results cannot differ between the two
 // spellings of a kernel.
@@ -140,6 +141,36 @@ void expandMma(MmaOp op) {
   op.removePrecisionAttr();
 }
 
+/// `operand` broadcast to `type`: itself when it has that type, tile.full of
+/// a scalar, or tile.broadcast with the dimensions it lacks in front (as
+/// new_dims, written out here too).
+Value broadcastTo(OpBuilder &b, Location loc, Value operand,
+                  RankedTensorType type) {
+  if (operand.getType() == type)
+    return operand;
+  auto tile = dyn_cast<RankedTensorType>(operand.getType());
+  if (!tile)
+    return FullOp::create(b, loc, type, operand, TypedAttr());
+  DenseI64ArrayAttr newDims;
+  if (int64_t missing = type.getRank() - tile.getRank())
+    newDims =
+        b.getDenseI64ArrayAttr(llvm::to_vector(llvm::seq<int64_t>(0, missing)));
+  auto broadcast = BroadcastOp::create(b, loc, type, operand, newDims);
+  expandBroadcast(broadcast);
+  return broadcast.getResult();
+}
+
+/// A broadcasting float op becomes `ArithOp` of its broadcast operands.
+template <typename ArithOp, typename Op> void expandBroadcasting(Op op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  RankedTensorType type = op.getType();
+  Value result = ArithOp::create(b, loc, broadcastTo(b, loc, op.getLhs(), type),
+                                 broadcastTo(b, loc, op.getRhs(), type));
+  op.replaceAllUsesWith(result);
+  op.erase();
+}
+
 struct TileExpandFormsPass
     : public tile::impl::TileExpandFormsBase<TileExpandFormsPass> {
   void runOnOperation() override { expandForms(getOperation()); }
@@ -161,5 +192,13 @@ void tile::expandForms(Operation *root) {
       expandMma(mma);
     else if (auto arange = dyn_cast<ArangeOp>(op))
       expandArange(arange);
+    else if (auto add = dyn_cast<AddFOp>(op))
+      expandBroadcasting<arith::AddFOp>(add);
+    else if (auto sub = dyn_cast<SubFOp>(op))
+      expandBroadcasting<arith::SubFOp>(sub);
+    else if (auto mul = dyn_cast<MulFOp>(op))
+      expandBroadcasting<arith::MulFOp>(mul);
+    else if (auto div = dyn_cast<DivFOp>(op))
+      expandBroadcasting<arith::DivFOp>(div);
   });
 }

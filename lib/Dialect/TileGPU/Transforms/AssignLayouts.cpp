@@ -49,7 +49,7 @@ bool isShorthand(Operation *op) {
     return bool(broadcast.getNewDims());
   if (auto mma = dyn_cast<tile::MmaOp>(op))
     return bool(mma.getPrecision());
-  return false;
+  return isa<tile::AddFOp, tile::SubFOp, tile::MulFOp, tile::DivFOp>(op);
 }
 
 /// The tile dim that walks the view's innermost (contiguous) dim.

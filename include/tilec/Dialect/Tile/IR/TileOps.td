@@ -469,6 +469,46 @@ def Tile_Exp2Op : Tile_Op<"exp2", [Pure, SameOperandsAndResultType]> {
   let assemblyFormat = "$source attr-dict `:` type($source)";
 }
 
+//===----------------------------------------------------------------------===//
+// Float arithmetic with broadcasting
+//===----------------------------------------------------------------------===//
+
+// An operand of the broadcasting ops: a float tile, or a float scalar.
+def Tile_FloatOperand : AnyTypeOf<[Tile_Float, F32, F16, BF16]>;
+
+class Tile_BroadcastingFloatOp<string mnemonic, string arithOp>
+    : Tile_Op<mnemonic, [Pure]> {
+  let summary = "`" # arithOp # "` of operands broadcast to the result";
+  let description = !strconcat("`tile.", mnemonic, " %a, %b` is `", arithOp,
+      [{` of `%a` and `%b` broadcast to the result's shape. Each operand is
+    a scalar of the result's element type (splat over the result, as
+    `tile.full` does) or a tile of that element type whose shape, aligned with
+    the result's last dimensions, has the result's extent or 1 at each
+    dimension (numpy's rule: `BLOCK_N` and `1 x BLOCK_N` both broadcast to
+    `BLOCK_M x BLOCK_N`; a column is a `BLOCK_M x 1` tile). tile-expand-forms
+    writes it out as `tile.broadcast` or `tile.full` of each operand whose type
+    is not the result's, then the arith op, so it rounds exactly as that op
+    does.
+
+    Example:
+    ```mlir
+    %w = tile.}], mnemonic, [{ %scores, %dt : !tile.tile<BLOCK_M x BLOCK_K x f32>,
+        !tile.tile<BLOCK_K x f32> -> !tile.tile<BLOCK_M x BLOCK_K x f32>
+    ```
+  }]);
+  let arguments = (ins Tile_FloatOperand:$lhs, Tile_FloatOperand:$rhs);
+  let results = (outs Tile_Float:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AddFOp : Tile_BroadcastingFloatOp<"addf", "arith.addf">;
+def Tile_SubFOp : Tile_BroadcastingFloatOp<"subf", "arith.subf">;
+def Tile_MulFOp : Tile_BroadcastingFloatOp<"mulf", "arith.mulf">;
+def Tile_DivFOp : Tile_BroadcastingFloatOp<"divf", "arith.divf">;
+
 def Tile_WhereOp : Tile_Op<"where", [Pure, AllTypesMatch<["true_value", "false_value", "result"]>]> {
   let summary = "chooses elementwise between two tiles";
   let description = [{

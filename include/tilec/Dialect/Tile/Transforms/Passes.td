@@ -35,7 +35,10 @@ def TileExpandForms : Pass<"tile-expand-forms"> {
     `arith.index_cast`, `tile.full`, `tile.arange` and `arith.addi`;
     `tile.mma` with
     `precision = tf32` into `tile.convert`s of its operands to tf32 (through
-    f32) and a plain `tile.mma`. Runs before or after `tile-bind-params`.
+    f32) and a plain `tile.mma`; `tile.addf`, `tile.subf`, `tile.mulf` and
+    `tile.divf` into `tile.broadcast` or `tile.full` of each operand whose
+    type is not the result's and the arith op. Runs before or after
+    `tile-bind-params`.
 
     Example: `tile-opt --tile-bind-params --tile-expand-forms`
   }];

@@ -1,12 +1,13 @@
 //===- Gf2Basis.h - Gaussian elimination over GF(2) -------------*- C++ -*-===//
 //
 // The one elimination the layout code uses (rank, solving, pseudo-inverse,
-// the shared-memory layout search); private to lib/Layout.
+// the shared-memory layout search, which input bits of a layout only make
+// copies in the lowering).
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef TILEC_LIB_LAYOUT_GF2BASIS_H
-#define TILEC_LIB_LAYOUT_GF2BASIS_H
+#ifndef TILEC_LAYOUT_GF2BASIS_H
+#define TILEC_LAYOUT_GF2BASIS_H
 
 #include <array>
 #include <cstdint>
@@ -62,4 +63,4 @@ private:
 
 } // namespace tilec
 
-#endif // TILEC_LIB_LAYOUT_GF2BASIS_H
+#endif // TILEC_LAYOUT_GF2BASIS_H
