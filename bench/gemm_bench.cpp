@@ -4,8 +4,10 @@
 //
 // C = A B with A (M x K) and B (K x N) bf16 row-major, f32 accumulation and
 // C in f32 (or bf16 with ":bf16"), through tilec's tile_gemm /
-// tile_gemm_bf16 and through cuBLAS (cublasGemmEx, CUBLAS_COMPUTE_32F) in
-// the same process on the same inputs. Per shape: random inputs, C poisoned
+// tile_gemm_bf16 (the simple code generator), tile_gemm_layouts /
+// tile_gemm_bf16_layouts (the layout-driven one, docs/codegen-layouts.md)
+// and cuBLAS (cublasGemmEx, CUBLAS_COMPUTE_32F) in the same process on the
+// same inputs. Per shape: random inputs, C poisoned
 // (NaN) before the first launch, 3 warm-up runs, then up to N runs each
 // timed with CUDA events (fewer when that would take more than 5 s); the
 // median time, its TFLOP/s, and the norm-wise difference of the two C's
@@ -26,6 +28,7 @@
 
 #include "Cublas.h"
 #include "gemm.h"
+#include "gemm_layouts.h"
 #include "tilec/Runtime/DriverApi.h"
 
 #include <cudaTypedefs.h>
@@ -153,80 +156,27 @@ double copyBandwidthGBs(const Driver &d, const Extra &x, int reps) {
   return 2.0 * double(bytes) / (ms * 1e-3) / 1e9;
 }
 
-struct Result {
-  double tilecMs, cublasMs, relError;
+/// One tilec code generator's time, its launched variant and image, and
+/// its C against cuBLAS's.
+struct TilecResult {
+  double ms = 0, relError = 0;
   std::string variant, image;
 };
 
-/// Times both on shape `s`; with `tilecToo` false, cuBLAS alone.
-Result run(const Driver &d, const Extra &x, const tilec::bench::Cublas &cublas,
-           cublasHandle_t handle, const Shape &s, int reps, bool tilecToo) {
-  const size_t outBytes = s.bf16Out ? 2 : 4;
-  std::vector<uint16_t> a = randomBF16(size_t(s.m * s.k), 1);
-  std::vector<uint16_t> b = randomBF16(size_t(s.k * s.n), 2);
-  CUdeviceptr da, db, dc, dref;
-  CHECK_CU(d.memAlloc(&da, a.size() * 2));
-  CHECK_CU(d.memAlloc(&db, b.size() * 2));
-  CHECK_CU(d.memAlloc(&dc, size_t(s.m * s.n) * outBytes));
-  CHECK_CU(d.memAlloc(&dref, size_t(s.m * s.n) * outBytes));
-  CHECK_CU(d.memcpyHtoD(da, a.data(), a.size() * 2));
-  CHECK_CU(d.memcpyHtoD(db, b.data(), b.size() * 2));
-  // NaN in f32 and in both bf16 halves: an element tilec does not write
-  // shows in the difference.
-  CHECK_CU(x.memsetD32(dc, 0x7fc07fc0u, size_t(s.m * s.n) * outBytes / 4));
+struct Result {
+  double cublasMs = 0;
+  TilecResult simple, layouts;
+};
 
-  auto *pa = reinterpret_cast<tilec_bf16 *>(da);
-  auto *pb = reinterpret_cast<tilec_bf16 *>(db);
-  const tilec_grid grid = {(s.m + TILEC_GEMM_BLOCK_M - 1) / TILEC_GEMM_BLOCK_M,
-                           (s.n + TILEC_GEMM_BLOCK_N - 1) / TILEC_GEMM_BLOCK_N,
-                           1};
-  tilec_view_bf16_2d va = {pa, {s.m, s.k}, {s.k, 1}};
-  tilec_view_bf16_2d vb = {pb, {s.k, s.n}, {s.n, 1}};
-  auto tilecGemm = [&] {
-    if (s.bf16Out) {
-      tilec_view_bf16_2d vc = {reinterpret_cast<tilec_bf16 *>(dc),
-                               {s.m, s.n}, {s.n, 1}};
-      CHECK_TILEC(tile_gemm_bf16(va, vb, vc, grid, nullptr));
-    } else {
-      tilec_view_f32_2d vc = {reinterpret_cast<float *>(dc), {s.m, s.n},
-                              {s.n, 1}};
-      CHECK_TILEC(tile_gemm(va, vb, vc, grid, nullptr));
-    }
-  };
-  // Row-major C = A B is column-major C^T = B^T A^T: cuBLAS computes an
-  // N x M product of B (ld N) and A (ld K) into C (ld N).
-  const float one = 1.0f, zero = 0.0f;
-  auto cublasGemm = [&] {
-    CHECK_CUBLAS(cublas.gemmEx(
-        handle, CUBLAS_OP_N, CUBLAS_OP_N, int(s.n), int(s.m), int(s.k), &one,
-        reinterpret_cast<void *>(db), CUDA_R_16BF, int(s.n),
-        reinterpret_cast<void *>(da), CUDA_R_16BF, int(s.k), &zero,
-        reinterpret_cast<void *>(dref), s.bf16Out ? CUDA_R_16BF : CUDA_R_32F,
-        int(s.n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
-  };
-
-  Result r{};
-  r.cublasMs = medianMs(d, reps, cublasGemm);
-  if (!tilecToo) {
-    for (CUdeviceptr p : {da, db, dc, dref})
-      d.memFree(p);
-    return r;
-  }
-  r.tilecMs = medianMs(d, reps, tilecGemm);
-  const tilec_kernel *ran = tilec_last_launched();
-  tilec_image_info info{};
-  CHECK_TILEC(tilec_kernel_image_info(ran, &info));
-  r.variant = ran->name;
-  r.image = info.target;
-
-  std::vector<unsigned char> got(size_t(s.m * s.n) * outBytes),
-      want(got.size());
-  CHECK_CU(d.memcpyDtoH(got.data(), dc, got.size()));
-  CHECK_CU(d.memcpyDtoH(want.data(), dref, want.size()));
+/// ||got - want|| / ||want|| over `count` elements of f32 or bf16 (NaN when
+/// got has an unwritten, NaN-poisoned element).
+double relativeDifference(const std::vector<unsigned char> &got,
+                          const std::vector<unsigned char> &want,
+                          size_t count, bool bf16) {
   double diff = 0, norm = 0;
-  for (size_t i = 0; i < size_t(s.m * s.n); ++i) {
+  for (size_t i = 0; i < count; ++i) {
     double g, w;
-    if (s.bf16Out) {
+    if (bf16) {
       uint16_t gb, wb;
       std::memcpy(&gb, &got[2 * i], 2);
       std::memcpy(&wb, &want[2 * i], 2);
@@ -242,7 +192,77 @@ Result run(const Driver &d, const Extra &x, const tilec::bench::Cublas &cublas,
     diff += (g - w) * (g - w);
     norm += w * w;
   }
-  r.relError = std::sqrt(diff / norm); // NaN when tilec left an element
+  return std::sqrt(diff / norm);
+}
+
+/// Times both on shape `s`; with `tilecToo` false, cuBLAS alone.
+Result run(const Driver &d, const Extra &x, const tilec::bench::Cublas &cublas,
+           cublasHandle_t handle, const Shape &s, int reps, bool tilecToo) {
+  const size_t outBytes = s.bf16Out ? 2 : 4;
+  std::vector<uint16_t> a = randomBF16(size_t(s.m * s.k), 1);
+  std::vector<uint16_t> b = randomBF16(size_t(s.k * s.n), 2);
+  CUdeviceptr da, db, dc, dref;
+  CHECK_CU(d.memAlloc(&da, a.size() * 2));
+  CHECK_CU(d.memAlloc(&db, b.size() * 2));
+  CHECK_CU(d.memAlloc(&dc, size_t(s.m * s.n) * outBytes));
+  CHECK_CU(d.memAlloc(&dref, size_t(s.m * s.n) * outBytes));
+  CHECK_CU(d.memcpyHtoD(da, a.data(), a.size() * 2));
+  CHECK_CU(d.memcpyHtoD(db, b.data(), b.size() * 2));
+
+  auto *pa = reinterpret_cast<tilec_bf16 *>(da);
+  auto *pb = reinterpret_cast<tilec_bf16 *>(db);
+  const tilec_grid grid = {(s.m + TILEC_GEMM_BLOCK_M - 1) / TILEC_GEMM_BLOCK_M,
+                           (s.n + TILEC_GEMM_BLOCK_N - 1) / TILEC_GEMM_BLOCK_N,
+                           1};
+  tilec_view_bf16_2d va = {pa, {s.m, s.k}, {s.k, 1}};
+  tilec_view_bf16_2d vb = {pb, {s.k, s.n}, {s.n, 1}};
+  tilec_view_bf16_2d vcb = {reinterpret_cast<tilec_bf16 *>(dc), {s.m, s.n},
+                            {s.n, 1}};
+  tilec_view_f32_2d vcf = {reinterpret_cast<float *>(dc), {s.m, s.n},
+                           {s.n, 1}};
+  auto simpleGemm = [&] {
+    CHECK_TILEC(s.bf16Out ? tile_gemm_bf16(va, vb, vcb, grid, nullptr)
+                          : tile_gemm(va, vb, vcf, grid, nullptr));
+  };
+  auto layoutsGemm = [&] {
+    CHECK_TILEC(s.bf16Out
+                    ? tile_gemm_bf16_layouts(va, vb, vcb, grid, nullptr)
+                    : tile_gemm_layouts(va, vb, vcf, grid, nullptr));
+  };
+  // Row-major C = A B is column-major C^T = B^T A^T: cuBLAS computes an
+  // N x M product of B (ld N) and A (ld K) into C (ld N).
+  const float one = 1.0f, zero = 0.0f;
+  auto cublasGemm = [&] {
+    CHECK_CUBLAS(cublas.gemmEx(
+        handle, CUBLAS_OP_N, CUBLAS_OP_N, int(s.n), int(s.m), int(s.k), &one,
+        reinterpret_cast<void *>(db), CUDA_R_16BF, int(s.n),
+        reinterpret_cast<void *>(da), CUDA_R_16BF, int(s.k), &zero,
+        reinterpret_cast<void *>(dref), s.bf16Out ? CUDA_R_16BF : CUDA_R_32F,
+        int(s.n), CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT));
+  };
+
+  Result r;
+  r.cublasMs = medianMs(d, reps, cublasGemm);
+  if (tilecToo) {
+    const size_t count = size_t(s.m * s.n);
+    std::vector<unsigned char> want(count * outBytes), got(want.size());
+    CHECK_CU(d.memcpyDtoH(want.data(), dref, want.size()));
+    auto timeTilec = [&](auto gemm, TilecResult &t) {
+      // NaN in f32 and in both bf16 halves: an element tilec does not write
+      // shows in the difference.
+      CHECK_CU(x.memsetD32(dc, 0x7fc07fc0u, count * outBytes / 4));
+      t.ms = medianMs(d, reps, gemm);
+      const tilec_kernel *ran = tilec_last_launched();
+      tilec_image_info info{};
+      CHECK_TILEC(tilec_kernel_image_info(ran, &info));
+      t.variant = ran->name;
+      t.image = info.target;
+      CHECK_CU(d.memcpyDtoH(got.data(), dc, got.size()));
+      t.relError = relativeDifference(got, want, count, s.bf16Out);
+    };
+    timeTilec(simpleGemm, r.simple);
+    timeTilec(layoutsGemm, r.layouts);
+  }
   for (CUdeviceptr p : {da, db, dc, dref})
     d.memFree(p);
   return r;
@@ -338,9 +358,11 @@ int main(int argc, char **argv) {
               "8192^3, median)\n\n",
               peak);
 
-  std::printf("%-20s %4s %10s %8s %10s %8s %7s %9s %7s %9s  %s\n",
-              "M x N x K", "C", "tilec ms", "TFLOP/s", "cuBLAS ms", "TFLOP/s",
-              "ratio", "floor ms", "%floor", "rel.diff", "variant/image");
+  // One line per shape and tilec code generator, cuBLAS's time on both.
+  std::printf("%-16s %4s %-7s %9s %8s %10s %8s %7s %9s %7s %9s  %s\n",
+              "M x N x K", "C", "codegen", "tilec ms", "TFLOP/s", "cuBLAS ms",
+              "TFLOP/s", "ratio", "floor ms", "%floor", "rel.diff",
+              "variant/image");
   bool ok = true;
   for (const Shape &s : shapes) {
     Result r = run(d, x, cublas, handle, s, reps, true);
@@ -352,17 +374,20 @@ int main(int argc, char **argv) {
     char shape[32];
     std::snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)s.m,
                   (long long)s.n, (long long)s.k);
-    std::printf("%-20s %4s %10.3f %8.1f %10.3f %8.1f %6.1f%% %9.3f %6.1f%% "
-                "%9.2e  %s/%s\n",
-                shape, s.bf16Out ? "bf16" : "f32", r.tilecMs,
-                flop / (r.tilecMs * 1e-3) / 1e12, r.cublasMs,
-                flop / (r.cublasMs * 1e-3) / 1e12,
-                100.0 * r.cublasMs / r.tilecMs, floorMs,
-                100.0 * floorMs / r.tilecMs, r.relError, r.variant.c_str(),
-                r.image.c_str());
-    // f32 C: sums in different orders (~1e-7); bf16 C: a rounding apart
-    // (2^-9 relative at most).
-    ok &= r.relError <= (s.bf16Out ? 4e-3 : 1e-5);
+    for (const auto &[codegen, t] :
+         {std::pair<const char *, const TilecResult &>{"simple", r.simple},
+          {"layouts", r.layouts}}) {
+      std::printf("%-16s %4s %-7s %9.3f %8.1f %10.3f %8.1f %6.1f%% %9.3f "
+                  "%6.1f%% %9.2e  %s/%s\n",
+                  shape, s.bf16Out ? "bf16" : "f32", codegen, t.ms,
+                  flop / (t.ms * 1e-3) / 1e12, r.cublasMs,
+                  flop / (r.cublasMs * 1e-3) / 1e12,
+                  100.0 * r.cublasMs / t.ms, floorMs, 100.0 * floorMs / t.ms,
+                  t.relError, t.variant.c_str(), t.image.c_str());
+      // f32 C: sums in different orders (~1e-7); bf16 C: a rounding apart
+      // (2^-8 relative at most where the f32 sums straddle a rounding).
+      ok &= t.relError <= (s.bf16Out ? 4e-3 : 1e-5);
+    }
   }
   cublas.destroy(handle);
   if (!ok)

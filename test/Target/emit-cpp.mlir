@@ -4,7 +4,7 @@
 // the runtime header.
 
 // RUN: rm -rf %t && mkdir -p %t
-// RUN: tilec %tilec_src/kernels/examples/scale.mlir -D BLOCK=256 --emit=cpp -o %t/scale
+// RUN: tilec %tilec_src/kernels/examples/scale.mlir -D BLOCK=256 --variants=generic,vec --emit=cpp -o %t/scale
 // RUN: FileCheck %s --check-prefix=HEADER < %t/scale.h
 // RUN: FileCheck %s --check-prefix=SOURCE < %t/scale.cpp
 // RUN: %cxx -std=c++17 -Wall -Wextra -Werror -I%tilec_src/include -I%cuda_include -c %t/scale.cpp -o %t/scale.o

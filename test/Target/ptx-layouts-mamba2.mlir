@@ -23,7 +23,7 @@
 // compute_out: 16-byte loads; the state term and the output product are
 // tf32 m16n8k8 (32 per warp each), the C B^T product of the inner loop bf16
 // m16n8k16: its 16 mma.sync per warp follow one another with no barrier.
-// OUT-LABEL: .entry compute_out(
+// OUT-LABEL: .entry compute_out_vec(
 // OUT: ld.global.v4.b32
 // OUT: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // OUT: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
@@ -60,10 +60,10 @@
 // OUT-NOT: mma.sync.aligned.m16n8k16
 
 // fwd_pass_state: 16-byte loads and the state product on mma.sync.
-// STATE-LABEL: .entry fwd_pass_state(
+// STATE-LABEL: .entry fwd_pass_state_vec(
 // STATE-DAG: ld.global.v4.b32
 // STATE-DAG: mma.sync.aligned.m16n8k
 
 // chunk_cumsum: the scan along the chunk.
-// CUMSUM-LABEL: .entry chunk_cumsum(
+// CUMSUM-LABEL: .entry chunk_cumsum_vec(
 // CUMSUM: shfl.sync.up

@@ -2,7 +2,7 @@
 // Cubins and fatbins of kernels/examples/scale.mlir: ptxas accepts the PTX
 // of every target, each cubin holds the kernel, and the fatbin holds the
 // default targets' cubins (sm_80, sm_90, sm_90a) and PTX, each with the
-// generic and the vec variant (listed by test/Target/Inputs/list-fatbin.py
+// variants asked for (listed by test/Target/Inputs/list-fatbin.py
 // as cuobjdump --list-elf/--list-ptx would).
 // DEFINE: %{list} = python3 %tilec_src/test/Target/Inputs/list-fatbin.py
 
@@ -16,7 +16,7 @@
 // RUN: %{list} --cubin %t.sm100a.cubin | FileCheck %s --check-prefix=CUBIN
 // CUBIN: elf machine 190 kernels: scale
 
-// RUN: tilec %tilec_src/kernels/examples/scale.mlir -D BLOCK=1024 --emit=fatbin -o %t.fatbin
+// RUN: tilec %tilec_src/kernels/examples/scale.mlir -D BLOCK=1024 --emit=fatbin --variants=generic,vec -o %t.fatbin
 // RUN: od -A n -t x4 -N 4 %t.fatbin | FileCheck %s --check-prefix=FATBIN
 // FATBIN: ba55ed50
 // RUN: %{list} %t.fatbin | FileCheck %s --check-prefix=IMAGES
@@ -26,9 +26,16 @@
 // IMAGES-NEXT: ptx sm_80 entries: scale scale_vec
 // IMAGES-NOT: {{.}}
 
-// The variants a fatbin holds are --variants' (the generic one alone here);
-// the one-target kinds compile one variant, the generic one by default.
-// RUN: tilec %tilec_src/kernels/examples/scale.mlir --variants=generic --target=sm_80 --emit=fatbin -o %t.generic.fatbin
+// The variants a fatbin holds are --variants'; by default the generic one
+// alone with the simple code generator (which ignores the vectorize facts),
+// both with --codegen=layouts. The one-target kinds compile one variant, the
+// generic one by default.
+// RUN: tilec %tilec_src/kernels/examples/scale.mlir --target=sm_80 --emit=fatbin -o %t.generic.fatbin
+// RUN: %{list} %t.generic.fatbin | FileCheck %s --check-prefix=GENERIC
+// RUN: tilec %tilec_src/kernels/examples/scale.mlir --codegen=layouts --target=sm_80 --emit=fatbin -o %t.layouts.fatbin
+// RUN: %{list} %t.layouts.fatbin | FileCheck %s --check-prefix=LAYOUTS
+// LAYOUTS: elf sm_80 kernels: scale scale_vec
+// RUN: tilec %tilec_src/kernels/examples/scale.mlir --variants=generic --codegen=layouts --target=sm_80 --emit=fatbin -o %t.generic.fatbin
 // RUN: %{list} %t.generic.fatbin | FileCheck %s --check-prefix=GENERIC
 // GENERIC: elf sm_80 kernels: scale{{$}}
 // GENERIC-NEXT: ptx sm_80 entries: scale{{$}}

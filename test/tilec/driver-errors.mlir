@@ -31,7 +31,7 @@
 // VARIANT: tilec: --variants: unknown variant 'simd' (supported: generic, vec)
 // RUN: not tilec %tilec_src/kernels/examples/scale.mlir --emit=ptx --variants=generic,vec 2>&1 | FileCheck %s --check-prefix=ONEVARIANT
 // ONEVARIANT: tilec: --emit=ptx writes one variant's code; got --variants=generic,vec
-// RUN: not tilec %t/variant-name.mlir --emit=fatbin --target=sm_80 2>&1 | FileCheck %s --check-prefix=VARIANTNAME
+// RUN: not tilec %t/variant-name.mlir --emit=fatbin --target=sm_80 --variants=generic,vec -o %t.fatbin 2>&1 | FileCheck %s --check-prefix=VARIANTNAME
 // VARIANTNAME: variant-name.mlir:1:1: error: kernel @k has a vec variant @k_vec, which is also the name of another kernel of the file: rename that kernel
 // VARIANTNAME-NOT: error:
 // RUN: not tilec %t/image-target.mlir --emit=ptx 2>&1 | FileCheck %s --check-prefix=IMAGETARGET

@@ -1,11 +1,12 @@
 // REQUIRES: ptxas, zstd
 // kernels/examples/gemm.mlir (the GEMM of bench/gemm_bench and the gemm_*
 // GPU cases): ptxas accepts both kernels, generic and vec, for sm_80, sm_90
-// and sm_90a, and their products are bf16 mma.sync with f32 accumulators.
+// and sm_90a with either code generator, and their products are bf16
+// mma.sync with f32 accumulators.
 // DEFINE: %{gemm} = %tilec_src/kernels/examples/gemm.mlir
 // DEFINE: %{list} = python3 %tilec_src/test/Target/Inputs/list-fatbin.py
 
-// RUN: tilec %{gemm} --emit=fatbin -o %t.fatbin
+// RUN: tilec %{gemm} --codegen=layouts --emit=fatbin -o %t.fatbin
 // RUN: %{list} %t.fatbin | FileCheck %s --check-prefix=IMAGES
 // IMAGES: elf sm_80 kernels: gemm gemm_bf16 gemm_bf16_vec gemm_vec
 // IMAGES-NEXT: elf sm_90 kernels: gemm gemm_bf16 gemm_bf16_vec gemm_vec
@@ -14,6 +15,7 @@
 
 // RUN: tilec %{gemm} --emit=ptx --target=sm_80 | FileCheck %s
 // RUN: tilec %{gemm} --emit=ptx --target=sm_90a --variants=vec | FileCheck %s --check-prefix=VEC
+// RUN: tilec %{gemm} --codegen=layouts --emit=ptx --target=sm_90a --variants=vec | FileCheck %s --check-prefix=LAYOUTS
 // CHECK-LABEL: .entry gemm(
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-LABEL: .entry gemm_bf16(
@@ -23,3 +25,7 @@
 // VEC-LABEL: .entry gemm_vec(
 // VEC: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // VEC-LABEL: .entry gemm_bf16_vec(
+// The layouts path's vec variant: 16-byte loads, mma.sync on registers.
+// LAYOUTS-LABEL: .entry gemm_vec(
+// LAYOUTS-DAG: ld.global.v4
+// LAYOUTS-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

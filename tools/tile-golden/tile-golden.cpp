@@ -359,38 +359,17 @@ FailureOr<std::vector<uint8_t>> scalarBytes(Type type, const std::string &text,
   return bytes;
 }
 
-/// Bytes of one element.
-int64_t elemBytes(golden::ElemType type) {
-  switch (type) {
-  case golden::ElemType::F32:
-  case golden::ElemType::I32:
-    return 4;
-  case golden::ElemType::F16:
-  case golden::ElemType::BF16:
-  case golden::ElemType::I16:
-    return 2;
-  case golden::ElemType::I8:
-    return 1;
-  case golden::ElemType::I64:
-    return 8;
-  }
-  return 1;
-}
-
 /// Whether every view of the case has the facts the vec variant assumes
-/// (Pipeline.h, LoweringOptions::vectorize): innermost stride 1, the other
-/// strides and the innermost extent multiples of 16 bytes (the GPU check
-/// allocates each view 256-byte aligned).
+/// (checkVectorizeFacts).
 bool hasVectorizeFacts(const golden::Case &c) {
   for (const golden::CaseArg &arg : c.args) {
     if (!arg.isView)
       continue;
-    int64_t perVector = 16 / elemBytes(arg.elemType);
-    if (arg.strides.back() != 1 || arg.shape.back() % perVector != 0)
+    ViewSpec view;
+    view.shape = arg.shape;
+    view.strides = arg.strides;
+    if (!checkVectorizeFacts(view, interp::dtypeSize(arg.elemType)).empty())
       return false;
-    for (size_t d = 0; d + 1 < arg.strides.size(); ++d)
-      if (arg.strides[d] % perVector != 0)
-        return false;
   }
   return true;
 }
@@ -525,7 +504,7 @@ LogicalResult buildCase(MLIRContext &context, const CaseSpec &spec,
         return kernel.emitError() << "unsupported view element type";
       if (spec.variant->vectorize) {
         if (std::string why = checkVectorizeFacts(*viewSpec,
-                                                  golden::elemSize(*elem));
+                                                  interp::dtypeSize(*elem));
             !why.empty())
           return kernel.emitError()
                  << "case " << spec.name << ": variant vec needs views with "

@@ -90,7 +90,7 @@ cl::opt<std::string> variantList(
     "variants",
     cl::desc("comma-separated kernel variants: generic, vec (assumes the "
              "vectorize facts of its views); default generic,vec for "
-             "fatbin and cpp, generic for the one-target kinds"),
+             "fatbin and cpp with --codegen=layouts, else generic"),
     cl::value_desc("variants"), cl::init("generic,vec"),
     cl::cat(tilecCategory));
 cl::list<std::string> defines("D", cl::desc("bind a kernel parameter"),
@@ -432,9 +432,15 @@ int main(int argc, char **argv) {
     return 1;
   }
   SmallVector<const tilec::KernelVariant *> variants;
+  // By default the images of a kernel library get a vec variant where the
+  // code generator makes one that differs (the layouts path vectorises
+  // accesses; the simple one ignores LoweringOptions::vectorize).
   std::string variantNames = variantList;
-  if (isSingleTarget(emitKind) && variantList.getNumOccurrences() == 0)
-    variantNames = "generic";
+  if (variantList.getNumOccurrences() == 0)
+    variantNames = !isSingleTarget(emitKind) &&
+                           codegenKind == tilec::Codegen::Layouts
+                       ? "generic,vec"
+                       : "generic";
   if (failed(tilec::parseKernelVariants(variantNames, emitKind == Emit::Cpp,
                                         variants, error))) {
     llvm::errs() << "tilec: --variants: " << error << "\n";
