@@ -255,7 +255,8 @@ def forward_with_options(problem, x, dt, A, B, C, D, initial_state, y,
         None if problem is None else ctypes.byref(problem), *structs,
         None if options is None else ctypes.byref(options), workspace,
         workspace_bytes, stream)
-    _check(status, [d.note for d in descriptors + [z, dt_bias, chunk_states]
+    _check(status, [d.note for d in descriptors
+                    + [z, dt_bias, chunk_states, seq_idx]
                     if d is not None])
 
 
