@@ -26,9 +26,10 @@
 //
 // Packed sequences (mamba_ssm's rule): the state leaving a chunk belongs to
 // the sequence of the chunk's last real step, so only the steps of that
-// sequence are gathered; a step of an earlier sequence gets weight 0 (its
-// sequence's state ends inside the chunk, and compute_out reads it from the
-// outputs of its own steps, not from a state).
+// sequence are gathered; a step of an earlier sequence gets weight 0 (that
+// sequence ends inside the chunk: no later chunk reads its state, and
+// compute_out forms its outputs there from the chunk's own steps and the
+// entering state).
 //
 // A ragged last chunk needs no case of its own: past seqlen x and B read
 // zeros and dt_chunks holds zeros (no contribution), and G stays at its last
