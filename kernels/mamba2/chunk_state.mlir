@@ -20,7 +20,16 @@
 //   dt:    (batch, heads, nchunks, CHUNK) f32: chunk_cumsum's dt_chunks
 //          (bias, softplus and limits applied; 0 past seqlen)
 //   G:     (batch, heads, nchunks, CHUNK) f32, from chunk_cumsum
+//   seq_idx: (batch, seqlen) i32, the sequence of each step of a packed row
+//          (non-decreasing); an empty view reads as zeros: one sequence
 //   local: (batch, nchunks, heads, headdim, dstate) f32, written in full
+//
+// Packed sequences (mamba_ssm's rule): the state leaving a chunk belongs to
+// the sequence of the chunk's last real step, so only the steps of that
+// sequence are gathered; a step of an earlier sequence gets weight 0 (that
+// sequence ends inside the chunk: no later chunk reads its state, and
+// compute_out forms its outputs there from the chunk's own steps and the
+// entering state).
 //
 // A ragged last chunk needs no case of its own: past seqlen x and B read
 // zeros and dt_chunks holds zeros (no contribution), and G stays at its last
@@ -40,12 +49,13 @@
 tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
                          BLOCK_K = 64>(
     %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %dt: !tile.view<4, f32>,
-    %G: !tile.view<4, f32>, %local: !tile.view<5, f32>) warps 8 {
+    %G: !tile.view<4, f32>, %seq_idx: !tile.view<2, i32>,
+    %local: !tile.view<5, f32>) warps 8 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %cpn, %h, %b = tile.block_id x, y, z
 
-  %heads, %headdim = tile.dim %x[2, 3] : !tile.view<4, bf16>
+  %seqlen, %heads, %headdim = tile.dim %x[1, 2, 3] : !tile.view<4, bf16>
   %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, bf16>
   %chunkSize, %blockP, %blockN, %blockK =
       tile.param "CHUNK", "BLOCK_P", "BLOCK_N", "BLOCK_K"
@@ -64,6 +74,18 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
       : !tile.view<4, f32> -> !One
   %gLastSteps = tile.broadcast %gLast : !One -> !Steps
 
+  // The sequence of the chunk's last real step (seqlen >= 1, so the chunk
+  // has one).
+  %cNext = arith.addi %c, %c1 : index
+  %chunkEnd = arith.muli %cNext, %chunkSize : index
+  %realEnd = arith.minui %chunkEnd, %seqlen : index
+  %lastPos = arith.subi %realEnd, %c1 : index
+  %seqLast = tile.load %seq_idx[%b, %lastPos] dims = [1]
+      : !tile.view<2, i32> -> !tile.tile<1 x i32>
+  %seqLastSteps = tile.broadcast %seqLast
+      : !tile.tile<1 x i32> -> !tile.tile<BLOCK_K x i32>
+  %zeroSteps = tile.full 0.0 : !Steps
+
   %kTilesPerChunk = arith.divui %chunkSize, %blockK : index
   %kBase = arith.muli %c, %kTilesPerChunk : index
   %zero = tile.full 0.0 : !State
@@ -77,7 +99,13 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
     %decayToEnd = tile.exp2 %toEnd : !Steps
     %dtK = tile.load %dt[%b, %h, %c, %k] dims = [3] latency = 2
         : !tile.view<4, f32> -> !Steps
-    %weight = arith.mulf %dtK, %decayToEnd : !Steps
+    %weightAll = arith.mulf %dtK, %decayToEnd : !Steps
+    %seqK = tile.load %seq_idx[%b, %kSeq] dims = [1] latency = 2
+        : !tile.view<2, i32> -> !tile.tile<BLOCK_K x i32>
+    %lastSequence = arith.cmpi eq, %seqK, %seqLastSteps
+        : !tile.tile<BLOCK_K x i32>
+    %weight = tile.where %lastSequence, %weightAll, %zeroSteps
+        : !tile.tile<BLOCK_K x i1>, !Steps
     %weightB = tile.broadcast %weight new_dims = [1]
         : !Steps -> !tile.tile<BLOCK_K x BLOCK_N x f32>
 

@@ -3,7 +3,7 @@
 // entering the chunk:
 //
 //   Y = exp2(G_i) * (C h^T)                                  (earlier chunks)
-//     + (C B^T * exp2(where(i >= j, G_i - G_j, -inf)) * dt_j) X  (this chunk)
+//     + (C B^T * exp2(where(i >= j, seq_i == seq_j: G_i - G_j; -inf)) * dt_j) X
 //     + D * X
 //   y = Y * silu(z)                                   (when has_z != 0)
 //
@@ -23,11 +23,18 @@
 //           with stride 0 along headdim
 //   z:      (batch, seqlen, heads, headdim) bf16, read only when
 //           has_z != 0 (otherwise any view: it is not touched)
+//   seq_idx: (batch, seqlen) i32, the sequence of each step of a packed row
+//           (non-decreasing); an empty view reads as zeros: one sequence
 //   states: (batch, nchunks, heads, headdim, dstate) f32, from fwd_pass_state
 //   y:      (batch, seqlen, heads, headdim) f32, written when y_is_bf16 == 0
 //   y_bf16: (batch, seqlen, heads, headdim) bf16, written (rounded to
 //           nearest even from the f32 result) when y_is_bf16 != 0
 //   Rows past seqlen are not written; the unused output is not touched.
+//
+// Packed sequences (mamba_ssm's rule): C B^T keeps the pairs (i, j) of one
+// sequence only, and the state term applies to the rows of the sequence the
+// entering state belongs to: that of the step before the chunk (sequence 0
+// before the first chunk, so an initial state is sequence 0's).
 //
 // A flag and a view per choice rather than an element-type parameter: the
 // language's parameters are extents, and one launch-uniform branch costs
@@ -51,7 +58,8 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
                          BLOCK_N = 64>(
     %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %C: !tile.view<4, bf16>,
     %dt: !tile.view<4, f32>, %G: !tile.view<4, f32>, %D: !tile.view<2, f32>,
-    %z: !tile.view<4, bf16>, %has_z: i32, %states: !tile.view<5, f32>,
+    %z: !tile.view<4, bf16>, %has_z: i32, %seq_idx: !tile.view<2, i32>,
+    %states: !tile.view<5, f32>,
     %y: !tile.view<4, f32>, %y_bf16: !tile.view<4, bf16>, %y_is_bf16: i32)
     warps 8 {
   %c0 = arith.constant 0 : index
@@ -90,7 +98,27 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
           !tile.tile<BLOCK_N x BLOCK_P x f32>, !Out
     scf.yield %next : !Out
   }
-  %gRowsExp = tile.exp2 %gRows : !Rows
+  %seqRows = tile.load %seq_idx[%b, %m] dims = [1]
+      : !tile.view<2, i32> -> !tile.tile<BLOCK_M x i32>
+  %isFirstChunk = arith.cmpi eq, %c, %c0 : index
+  %seqBefore = scf.if %isFirstChunk -> !tile.tile<1 x i32> {
+    %s = tile.full %zero_i32 : !tile.tile<1 x i32>
+    scf.yield %s : !tile.tile<1 x i32>
+  } else {
+    %chunkStart = arith.muli %c, %chunkSize : index
+    %before = arith.subi %chunkStart, %c1 : index
+    %s = tile.load %seq_idx[%b, %before] dims = [1]
+        : !tile.view<2, i32> -> !tile.tile<1 x i32>
+    scf.yield %s : !tile.tile<1 x i32>
+  }
+  %seqBeforeRows = tile.broadcast %seqBefore
+      : !tile.tile<1 x i32> -> !tile.tile<BLOCK_M x i32>
+  %continues = arith.cmpi eq, %seqRows, %seqBeforeRows
+      : !tile.tile<BLOCK_M x i32>
+  %gRowsExpAll = tile.exp2 %gRows : !Rows
+  %zeroRows = tile.full 0.0 : !Rows
+  %gRowsExp = tile.where %continues, %gRowsExpAll, %zeroRows
+      : !tile.tile<BLOCK_M x i1>, !Rows
   %gRowsOut = tile.broadcast %gRowsExp new_dims = [1] : !Rows -> !Out
   %outState = arith.mulf %fromState, %gRowsOut : !Out
 
@@ -100,6 +128,8 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
       : !tile.tile<BLOCK_M x BLOCK_K x i32>
   %gRowsScores = tile.broadcast %gRows new_dims = [1] : !Rows -> !Scores
   %negInfScores = tile.full %negInf : !Scores
+  %seqRowsScores = tile.broadcast %seqRows new_dims = [1]
+      : !tile.tile<BLOCK_M x i32> -> !tile.tile<BLOCK_M x BLOCK_K x i32>
 
   // This chunk: columns up to the diagonal, i.e. below rowStart + BLOCK_M.
   %rowEnd = arith.addi %rowStart, %blockM : index
@@ -124,11 +154,18 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
         : !tile.tile<BLOCK_M x BLOCK_K x i32>
     %causal = arith.cmpi sge, %rowIdxScores, %colIdxScores
         : !tile.tile<BLOCK_M x BLOCK_K x i32>
+    %seqCols = tile.load %seq_idx[%b, %kSeq] dims = [1] latency = 2
+        : !tile.view<2, i32> -> !tile.tile<BLOCK_K x i32>
+    %seqColsScores = tile.broadcast %seqCols new_dims = [0]
+        : !tile.tile<BLOCK_K x i32> -> !tile.tile<BLOCK_M x BLOCK_K x i32>
+    %sameSeq = arith.cmpi eq, %seqRowsScores, %seqColsScores
+        : !tile.tile<BLOCK_M x BLOCK_K x i32>
+    %kept = arith.andi %causal, %sameSeq : !tile.tile<BLOCK_M x BLOCK_K x i1>
 
     %gCols = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
         : !tile.view<4, f32> -> !Cols
     %segment = tile.subf %gRowsScores, %gCols : !Scores, !Cols -> !Scores
-    %masked = tile.where %causal, %segment, %negInfScores
+    %masked = tile.where %kept, %segment, %negInfScores
         : !tile.tile<BLOCK_M x BLOCK_K x i1>, !Scores
     %decay = tile.exp2 %masked : !Scores
 

@@ -31,25 +31,39 @@
 // program x covers head-dimension block x / numN and state block x mod numN.
 //   local:  (batch, nchunks, heads, headdim, dstate) f32, from chunk_state
 //   G:      (batch, heads, nchunks, CHUNK) f32, from chunk_cumsum
+//   seq_idx: (batch, seqlen) i32, the sequence of each step of a packed row
+//           (non-decreasing); an empty view reads as zeros: one sequence
 //   init:   (batch, heads, headdim, dstate) f32, read only when
 //           has_init != 0 (otherwise any view: it is not touched)
 //   states: (batch, nchunks, heads, headdim, dstate) f32
 //   final:  (batch, heads, headdim, dstate) f32
+//
+// Packed sequences (mamba_ssm's rule): h_c belongs to the sequence of the
+// last real step before chunk c (sequence 0 before the first chunk, so an
+// initial state is sequence 0's). Where chunk c ends in another sequence
+// than that one, the chunk starts a sequence and h_{c+1} = local[c] (the
+// decay is replaced by 0): chunk_state gathered only that sequence's steps.
+// Where both are the same sequence, the whole chunk is in it (seq_idx does
+// not decrease). A second half past the last chunk reads the sequence of
+// the last real step, the one h is in, so it still changes nothing.
 //
 // Precision: f32 throughout; exp2(G_last) is the decay of the whole chunk
 // (G of a ragged last chunk stays at its last real value).
 
 !State = !tile.tile<BLOCK_P x BLOCK_N x f32>
 !One = !tile.tile<1 x f32>
+!SeqOne = !tile.tile<1 x i32>
 
 tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
     %local: !tile.view<5, f32>, %G: !tile.view<4, f32>,
-    %init: !tile.view<4, f32>, %has_init: i32, %states: !tile.view<5, f32>,
+    %seq_idx: !tile.view<2, i32>, %init: !tile.view<4, f32>, %has_init: i32,
+    %states: !tile.view<5, f32>,
     %final: !tile.view<4, f32>) warps 4 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
+  %c4 = arith.constant 4 : index
   %zero_i32 = arith.constant 0 : i32
   %pn, %h, %b = tile.block_id x, y, z
 
@@ -60,6 +74,10 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
   %nt = arith.remui %pn, %numN : index
   %nchunks = tile.dim %G[2] : !tile.view<4, f32>
   %lastStep = arith.subi %chunkSize, %c1 : index
+  // The view's own extent: an empty seq_idx has seqlen 0, and its loads
+  // (at position 0) read zeros.
+  %seqlen = tile.dim %seq_idx[1] : !tile.view<2, i32>
+  %zeroOne = tile.full 0.0 : !One
 
   %hasInit = arith.cmpi ne, %has_init, %zero_i32 : i32
   %h0 = scf.if %hasInit -> !State {
@@ -71,6 +89,18 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
     scf.yield %s : !State
   }
 
+  %seqFirst0 = arith.minui %chunkSize, %seqlen : index
+  %seqFirst1 = arith.maxui %seqFirst0, %c1 : index
+  %seqPos0 = arith.subi %seqFirst1, %c1 : index
+  %seq0 = tile.load %seq_idx[%b, %seqPos0] dims = [1]
+      : !tile.view<2, i32> -> !SeqOne
+  %twoChunks = arith.muli %c2, %chunkSize : index
+  %seqSecond0 = arith.minui %twoChunks, %seqlen : index
+  %seqSecond1 = arith.maxui %seqSecond0, %c1 : index
+  %seqPos1 = arith.subi %seqSecond1, %c1 : index
+  %seq1 = tile.load %seq_idx[%b, %seqPos1] dims = [1]
+      : !tile.view<2, i32> -> !SeqOne
+  %seqBefore = tile.full %zero_i32 : !SeqOne
   %local0 = tile.load %local[%b, %c0, %h, %pt, %nt] dims = [3, 4]
       : !tile.view<5, f32> -> !State
   %gLast0 = tile.load %G[%b, %h, %c0, %lastStep] dims = [3]
@@ -81,13 +111,17 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
       : !tile.view<4, f32> -> !One
   // Chunks c (the even one) and c + 1 per iteration, their inputs loaded by
   // the iteration before.
-  %hLast:5 = scf.for %c = %c0 to %nchunks step %c2
+  %hLast:8 = scf.for %c = %c0 to %nchunks step %c2
       iter_args(%hc = %h0, %localEven = %local0, %gLastEven = %gLast0,
-                %localOdd = %local1, %gLastOdd = %gLast1)
-      -> (!State, !State, !One, !State, !One) {
+                %localOdd = %local1, %gLastOdd = %gLast1, %seqPrev = %seqBefore,
+                %seqEven = %seq0, %seqOdd = %seq1)
+      -> (!State, !State, !One, !State, !One, !SeqOne, !SeqOne, !SeqOne) {
     tile.store %hc, %states[%b, %c, %h, %pt, %nt] dims = [3, 4]
         : !State, !tile.view<5, f32>
-    %decayEven = tile.exp2 %gLastEven : !One
+    %decayEvenSame = tile.exp2 %gLastEven : !One
+    %continuesEven = arith.cmpi eq, %seqEven, %seqPrev : !SeqOne
+    %decayEven = tile.where %continuesEven, %decayEvenSame, %zeroOne
+        : !tile.tile<1 x i1>, !One
     %decayEvenState = tile.broadcast %decayEven new_dims = [0]
         : !One -> !State
     %decayedEven = arith.mulf %hc, %decayEvenState : !State
@@ -97,11 +131,21 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
         dims = [3, 4] : !tile.view<5, f32> -> !State
     %gLastNextEven = tile.load %G[%b, %h, %cNextEven, %lastStep] dims = [3]
         : !tile.view<4, f32> -> !One
+    %cAfterNextEven = arith.addi %c, %c3 : index
+    %seqNextEvenEnd = arith.muli %cAfterNextEven, %chunkSize : index
+    %seqNextEvenReal = arith.minui %seqNextEvenEnd, %seqlen : index
+    %seqNextEvenAtLeast1 = arith.maxui %seqNextEvenReal, %c1 : index
+    %seqNextEvenPos = arith.subi %seqNextEvenAtLeast1, %c1 : index
+    %seqNextEven = tile.load %seq_idx[%b, %seqNextEvenPos] dims = [1]
+        : !tile.view<2, i32> -> !SeqOne
 
     %cOdd = arith.addi %c, %c1 : index
     tile.store %hOdd, %states[%b, %cOdd, %h, %pt, %nt] dims = [3, 4]
         : !State, !tile.view<5, f32>
-    %decayOdd = tile.exp2 %gLastOdd : !One
+    %decayOddSame = tile.exp2 %gLastOdd : !One
+    %continuesOdd = arith.cmpi eq, %seqOdd, %seqEven : !SeqOne
+    %decayOdd = tile.where %continuesOdd, %decayOddSame, %zeroOne
+        : !tile.tile<1 x i1>, !One
     %decayOddState = tile.broadcast %decayOdd new_dims = [0]
         : !One -> !State
     %decayedOdd = arith.mulf %hOdd, %decayOddState : !State
@@ -111,8 +155,16 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
         dims = [3, 4] : !tile.view<5, f32> -> !State
     %gLastNextOdd = tile.load %G[%b, %h, %cNextOdd, %lastStep] dims = [3]
         : !tile.view<4, f32> -> !One
+    %cAfterNextOdd = arith.addi %c, %c4 : index
+    %seqNextOddEnd = arith.muli %cAfterNextOdd, %chunkSize : index
+    %seqNextOddReal = arith.minui %seqNextOddEnd, %seqlen : index
+    %seqNextOddAtLeast1 = arith.maxui %seqNextOddReal, %c1 : index
+    %seqNextOddPos = arith.subi %seqNextOddAtLeast1, %c1 : index
+    %seqNextOdd = tile.load %seq_idx[%b, %seqNextOddPos] dims = [1]
+        : !tile.view<2, i32> -> !SeqOne
     scf.yield %hNext, %localNextEven, %gLastNextEven, %localNextOdd,
-        %gLastNextOdd : !State, !State, !One, !State, !One
+        %gLastNextOdd, %seqOdd, %seqNextEven, %seqNextOdd
+        : !State, !State, !One, !State, !One, !SeqOne, !SeqOne, !SeqOne
   }
 
   tile.store %hLast#0, %final[%b, %h, %pt, %nt] dims = [2, 3]

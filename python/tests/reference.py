@@ -27,11 +27,13 @@ def transform_dt(dt, dt_bias=None, dt_softplus=False,
 
 def recurrence(x, dt, A, B, C, D=None, initial_states=None, z=None,
                dt_bias=None, dt_softplus=False,
-               dt_limit=(0.0, float("inf"))):
+               dt_limit=(0.0, float("inf")), seq_idx=None):
     """y (batch, seqlen, heads, headdim) and the final states (batch, heads,
     headdim, dstate), both f64, from the inputs in mamba_ssm's layouts. D
     is (heads) or (heads, headdim); the dt options are mamba_ssm's (and its
-    default dt_limit (0, inf))."""
+    default dt_limit (0, inf)). With seq_idx (batch, seqlen) the state
+    restarts from zero at each step whose sequence differs from the step
+    before (sequence 0 before the first: the initial state is its)."""
     batch, seqlen, heads, headdim = x.shape
     groups, dstate = B.shape[2], B.shape[3]
     f64 = torch.float64
@@ -44,7 +46,13 @@ def recurrence(x, dt, A, B, C, D=None, initial_states=None, z=None,
          if initial_states is None else initial_states.to(f64).clone())
     decay = torch.exp(A * dt)  # (batch, seqlen, heads)
     y = torch.empty(batch, seqlen, heads, headdim, dtype=f64, device=x.device)
+    previous = torch.zeros(batch, dtype=torch.int64, device=x.device)
     for t in range(seqlen):
+        if seq_idx is not None:
+            now = seq_idx[:, t].to(torch.int64)
+            h = torch.where((now != previous)[:, None, None, None],
+                            torch.zeros_like(h), h)
+            previous = now
         update = (dt[:, t, :, None, None] * x[:, t, :, :, None]
                   * B[:, t, :, None, :])
         h = decay[:, t, :, None, None] * h + update
@@ -104,3 +112,27 @@ def relative_error(actual, expected):
     expected = expected.to(torch.float64)
     return ((actual.to(torch.float64) - expected).norm()
             / expected.norm()).item()
+
+
+def random_seq_idx(batch, seqlen, chunk, device, generator):
+    """(batch, seqlen) int32, non-decreasing: in each row a boundary at a
+    random chunk edge (with two chunks or more) and three at random steps,
+    the sequence number rising by 1 or 2 at each, from 0 in even rows and 1
+    in odd ones (whose initial state is then not used)."""
+    starts = torch.zeros(batch, seqlen, dtype=torch.int32)
+    nchunks = -(-seqlen // chunk)
+    for b in range(batch):
+        if nchunks > 1:
+            edge = int(torch.randint(1, nchunks, (1,), generator=generator,
+                                     device=generator.device))
+            starts[b, edge * chunk] = 1
+        if seqlen > 1:
+            steps = torch.randint(1, seqlen, (3,), generator=generator,
+                                  device=generator.device).cpu()
+            rises = torch.randint(1, 3, (3,), generator=generator,
+                                  device=generator.device,
+                                  dtype=torch.int32).cpu()
+            starts[b, steps] = rises
+    seq_idx = torch.cumsum(starts, dim=1, dtype=torch.int32)
+    seq_idx += (torch.arange(batch, dtype=torch.int32) % 2)[:, None]
+    return seq_idx.to(device)

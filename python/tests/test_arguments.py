@@ -31,7 +31,6 @@ def call(**overrides):
 
 
 @pytest.mark.parametrize("argument, value, named", [
-    ("seq_idx", torch.zeros(2, 64, dtype=torch.int32), "seq_idx"),
     ("cu_seqlens", torch.tensor([0, 64]), "cu_seqlens"),
     ("return_varlen_states", True, "return_varlen_states=True"),
     ("state_dtype", torch.bfloat16, "state_dtype=torch.bfloat16"),
@@ -49,7 +48,7 @@ def test_unsupported_option_is_named(argument, value, named):
     ("initial_states", "zeros"), ("chunk_size", 64.0),
     ("chunk_size", True), ("return_final_states", 1),
     ("z", [[0.0]]), ("dt_bias", 0.5), ("dt_softplus", 1),
-    ("return_chunk_states", None),
+    ("return_chunk_states", None), ("seq_idx", [[0] * 64] * 2),
     ("dt_limit", 0.5), ("dt_limit", (0.0,)), ("dt_limit", ("a", 1.0))])
 def test_wrong_python_type_is_named(argument, value):
     with pytest.raises(TypeError, match=argument):
@@ -61,6 +60,7 @@ def test_wrong_python_type_is_named(argument, value):
     dict(z=torch.zeros(2, 64, 4, 32, dtype=torch.bfloat16),
          dt_bias=torch.zeros(4), dt_softplus=True, dt_limit=(1e-4, 0.1),
          D=torch.zeros(4, 32), y_dtype=torch.float32),
+    dict(seq_idx=torch.zeros(2, 64, dtype=torch.int32)),
 ])
 def test_supported_options_are_accepted_before_the_version_check(options):
     # The options tilec implements pass the Python checks; what follows is

@@ -233,12 +233,14 @@ def test_descriptors_are_checked_before_the_problem(call):
 
 
 def test_workspace_size_follows_the_documented_layout():
-    # docs/mamba2.md: dt_chunks and G, the states entering each chunk and a
-    # final state, f32, each starting on 256 bytes.
+    # docs/mamba2.md: dt_chunks and G, the states entering each chunk, the
+    # chunks' own states (the four-kernel default) and a final state, f32,
+    # each starting on 256 bytes.
     batch, seqlen, heads, headdim, groups, dstate, chunk = SIZES
     nchunks = -(-seqlen // chunk)
     buffers = [batch * heads * nchunks * chunk,
                batch * heads * nchunks * chunk,
+               batch * nchunks * heads * headdim * dstate,
                batch * nchunks * heads * headdim * dstate,
                batch * heads * headdim * dstate]
     expected = sum(-(-4 * n // 256) * 256 for n in buffers)
@@ -296,7 +298,7 @@ class OptionsCall(Call):
             d["D"], d["initial_state"], d["y"], d["final_state"],
             self.options, workspace=self.workspace_ptr,
             workspace_bytes=self.workspace_bytes, z=d.get("z"),
-            dt_bias=d.get("dt_bias"))
+            dt_bias=d.get("dt_bias"), seq_idx=d.get("seq_idx"))
 
 
 @pytest.fixture
@@ -330,6 +332,45 @@ def test_option_tensor_rules(options_call, name, change, status, words):
     options_call.descriptors[name] = _capi.describe(
         name, change(options_call.tensors[name]))
     options_call.expect(status, words)
+
+
+def packed(options_call):
+    batch, seqlen = options_call.tensors["x"].shape[:2]
+    seq_idx = torch.zeros(batch, seqlen, dtype=torch.int32)
+    seq_idx[:, seqlen // 3:] = 1
+    return seq_idx
+
+
+def test_seq_idx_passes_validation(options_call):
+    options_call.descriptors["seq_idx"] = _capi.describe(
+        "seq_idx", packed(options_call))
+    test_options_pass_validation_and_reach_the_driver(options_call)
+
+
+@pytest.mark.parametrize("change, status, words", [
+    (lambda t: t.float(), Status.INVALID_DTYPE,
+     "seq idx (batch, seqlen) is f32; only i32 is supported"),
+    (lambda t: t.long(), Status.INVALID_DTYPE, "(seq_idx is torch.int64)"),
+    (lambda t: t[:, :-1], Status.INVALID_SHAPE,
+     "seq idx (batch, seqlen) has shape (2, 99); the problem needs (2, 100)"),
+    (lambda t: t[0], Status.INVALID_SHAPE,
+     "seq idx (batch, seqlen) has rank 1, not 2"),
+    (lambda t: t.to("meta"), Status.NULL_POINTER,
+     "seq idx (batch, seqlen): the data pointer is null"),
+])
+def test_seq_idx_rules(options_call, change, status, words):
+    options_call.descriptors["seq_idx"] = _capi.describe(
+        "seq_idx", change(packed(options_call)))
+    options_call.expect(status, words)
+
+
+def test_version_one_options_have_no_seq_idx(options_call):
+    # A struct of the first version's size ends before seq_idx: an invalid
+    # one there is not read.
+    options_call.descriptors["seq_idx"] = _capi.describe(
+        "seq_idx", packed(options_call).float())
+    options_call.options.size = _capi.Options.seq_idx.offset
+    test_options_pass_validation_and_reach_the_driver(options_call)
 
 
 def test_dt_limit_must_be_an_interval(options_call):

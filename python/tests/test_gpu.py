@@ -21,7 +21,8 @@ import pytest
 import torch
 
 from conftest import requires_gpu, requires_op
-from reference import (random_inputs, recurrence, relative_error,
+from reference import (random_inputs, random_seq_idx, recurrence,
+                       relative_error,
                        transform_dt)
 from test_capi_validation import Call
 from tilec import _capi, _cuda_context, mamba2
@@ -614,3 +615,108 @@ def test_cuda_graph_with_every_option(cuda_generator):
         assert torch.equal(y, eager_y) and torch.equal(final, eager_final)
         y_ref, _ = recurrence(**fresh)
         assert relative_error(y, y_ref) <= BOUND
+
+
+# Packed sequences (seq_idx): boundaries at a chunk edge and at random steps
+# (reference.random_seq_idx), odd rows starting at sequence 1.
+def make_packed(shape, generator, feature=None):
+    *sizes, chunk, with_init = shape
+    if feature is None:
+        inputs = random_inputs(*sizes, "cuda", generator, with_init)
+    else:
+        inputs, _ = make_with(shape, generator, feature)
+    batch, seqlen = sizes[0], sizes[1]
+    inputs["seq_idx"] = random_seq_idx(batch, seqlen, chunk, "cuda",
+                                       generator)
+    return inputs, chunk
+
+
+@requires_op
+@pytest.mark.parametrize("feature", [None, "all"])
+@pytest.mark.parametrize("shape", SHAPES, ids=shape_id)
+def test_seq_idx_matches_the_f64_recurrence(shape, feature, cuda_generator):
+    inputs, chunk = make_packed(shape, cuda_generator, feature)
+    y, final = run_op(inputs, chunk, return_final_states=True,
+                      y_dtype=torch.float32)
+    y_ref, final_ref = recurrence(**inputs)
+    assert torch.isfinite(y).all() and torch.isfinite(final).all()
+    assert relative_error(y, y_ref) <= BOUND_F32
+    assert relative_error(final, final_ref) <= BOUND_F32
+    # The boundaries matter on these inputs: without them the recurrence
+    # is far away.
+    no_packing = {k: v for k, v in inputs.items() if k != "seq_idx"}
+    assert relative_error(y, recurrence(**no_packing)[0]) > 10 * BOUND_F32
+
+
+@requires_op
+def test_seq_idx_of_one_sequence_is_no_seq_idx(cuda_generator):
+    inputs, chunk = make_with(SHAPES[2], cuda_generator, "all")
+    y, final = run_op(inputs, chunk, return_final_states=True)
+    zeros = torch.zeros(inputs["x"].shape[:2], dtype=torch.int32,
+                        device="cuda")
+    y0, final0 = run_op(dict(inputs, seq_idx=zeros), chunk,
+                        return_final_states=True)
+    assert torch.equal(y, y0) and torch.equal(final, final0)
+
+
+@requires_op
+@pytest.mark.parametrize("feature", [None, "all"])
+def test_seq_idx_against_mamba_ssm(feature, cuda_generator):
+    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
+    if not path:
+        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
+                    "mamba_ssm/) is not set")
+    sys.path.insert(0, path)
+    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
+
+    for shape in (SHAPES[1], SHAPES[2], SHAPES[4]):
+        inputs, chunk = make_packed(shape, cuda_generator, feature)
+        ours = run_op(inputs, chunk, return_final_states=True)
+        args = dict(inputs)
+        theirs = mamba_chunk_scan_combined(
+            args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
+            args.pop("C"), chunk, **args, return_final_states=True)
+        for a, b in zip(ours, theirs):
+            assert a.shape == b.shape and a.dtype == b.dtype
+        y_ref, final_ref = recurrence(**inputs)
+        assert relative_error(theirs[0], y_ref) <= BOUND
+        assert relative_error(ours[0], y_ref) <= BOUND
+        assert relative_error(ours[0], theirs[0]) <= BOUND
+        assert relative_error(ours[1], theirs[1]) <= BOUND
+
+
+@requires_op
+@pytest.mark.parametrize("change, status, words", [
+    (lambda t: t.float(), Status.INVALID_DTYPE,
+     "seq idx (batch, seqlen) is f32; only i32 is supported"),
+    (lambda t: t.long(), Status.INVALID_DTYPE, "seq_idx is torch.int64"),
+    (lambda t: t[:, :-1], Status.INVALID_SHAPE,
+     "seq idx (batch, seqlen) has shape (2, 599)"),
+    (lambda t: t[None], Status.INVALID_SHAPE, "rank 3, not 2"),
+    (lambda t: t.cpu(), Status.NOT_DEVICE_POINTER, "seq_idx on cpu"),
+])
+def test_bad_seq_idx_through_the_op(change, status, words, cuda_generator):
+    inputs, chunk = make_packed(SHAPES[2], cuda_generator)
+    inputs["seq_idx"] = change(inputs["seq_idx"])
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        run_op(inputs, chunk)
+    assert caught.value.status == status, str(caught.value)
+    assert words in str(caught.value)
+
+
+@requires_op
+def test_cuda_graph_with_seq_idx(cuda_generator):
+    static, chunk = make_packed(SHAPES[2], cuda_generator, "all")
+    run_op(static, chunk, return_final_states=True)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y, final = run_op(static, chunk, return_final_states=True)
+    fresh, _ = make_packed(SHAPES[2], cuda_generator, "all")
+    for k, v in static.items():
+        if isinstance(v, torch.Tensor):
+            v.copy_(fresh[k])
+    graph.replay()
+    torch.cuda.synchronize()
+    eager_y, eager_final = run_op(fresh, chunk, return_final_states=True)
+    assert torch.equal(y, eager_y) and torch.equal(final, eager_final)

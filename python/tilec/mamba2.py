@@ -63,14 +63,15 @@ def _check_chunk(chunk_size):
 
 
 def _tensor_arguments(x, dt, A, B, C, D, initial_states, z=None,
-                      dt_bias=None):
+                      dt_bias=None, seq_idx=None):
     """(name, tensor) of every tensor given, in the C ABI's order."""
     named = [("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)]
     return named + [(name, t) for name, t in (("D", D),
                                               ("initial_states",
                                                initial_states),
                                               ("dt_bias", dt_bias),
-                                              ("z", z))
+                                              ("z", z),
+                                              ("seq_idx", seq_idx))
                     if t is not None]
 
 
@@ -158,7 +159,7 @@ def _current_stream(device):
 def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
          return_final_states, z=None, dt_bias=None, dt_softplus=False,
          dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
-         return_chunk_states=False):
+         return_chunk_states=False, seq_idx=None):
     """tilec_mamba2_forward_with_options on tensors already known to be on
     `device`, a CUDA device: makes its context current and calls the C ABI
     on its current stream with a workspace from the torch allocator.
@@ -187,7 +188,7 @@ def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
         states = torch.empty((batch, nchunks, heads, headdim, dstate),
                              dtype=torch.float32, device=device)
     tensors = [x, dt, A, B, C, D, initial_states, y, final, z, dt_bias,
-               states]
+               states, seq_idx]
     limit = (None if dt_limit_low == -math.inf and dt_limit_high == math.inf
              else (dt_limit_low, dt_limit_high))
     options = dict(dt_softplus=dt_softplus, dt_limit=limit)
@@ -209,7 +210,7 @@ def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
 def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
             return_final_states=False, z=None, dt_bias=None,
             dt_softplus=False, dt_limit_low=-math.inf, dt_limit_high=math.inf,
-            y_f32=False, return_chunk_states=False):
+            y_f32=False, return_chunk_states=False, seq_idx=None):
     """The op's implementation: checks the devices, makes the device's
     context current, and calls tilec_mamba2_forward_with_options on the
     current stream with a workspace from the torch allocator. Returns (y in
@@ -218,12 +219,12 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     empty f32 tensors when not asked for. dt is clamped to [dt_limit_low,
     dt_limit_high] (infinite bounds clamp nothing). Works with any torch;
     chunk_scan_combined is the public entry."""
-    device = _check_devices(
-        _tensor_arguments(x, dt, A, B, C, D, initial_states, z, dt_bias))
+    device = _check_devices(_tensor_arguments(
+        x, dt, A, B, C, D, initial_states, z, dt_bias, seq_idx))
     y, final, states = _run(device, x, dt, A, B, C, chunk_size, D,
                             initial_states, return_final_states, z, dt_bias,
                             dt_softplus, dt_limit_low, dt_limit_high, y_f32,
-                            return_chunk_states)
+                            return_chunk_states, seq_idx)
     empty = torch.empty((0,), dtype=torch.float32, device=device)
     return (y, empty if final is None else final,
             empty if states is None else states)
@@ -242,7 +243,7 @@ def _eager(device, x):
 def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
           return_final_states=False, z=None, dt_bias=None, dt_softplus=False,
           dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
-          return_chunk_states=False):
+          return_chunk_states=False, seq_idx=None):
     batch, seqlen, heads, headdim, _, dstate = problem_sizes(x, B)
     y = x.new_empty((batch, seqlen, heads, headdim),
                     dtype=_y_dtype(x, y_f32))
@@ -264,20 +265,21 @@ if HAS_OP:
             return_final_states: bool, z: Optional[torch.Tensor],
             dt_bias: Optional[torch.Tensor], dt_softplus: bool,
             dt_limit_low: float, dt_limit_high: float, y_f32: bool,
-            return_chunk_states: bool
+            return_chunk_states: bool, seq_idx: Optional[torch.Tensor]
             ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
         return forward(x, dt, A, B, C, chunk_size, D, initial_states,
                        return_final_states, z, dt_bias, dt_softplus,
                        dt_limit_low, dt_limit_high, y_f32,
-                       return_chunk_states)
+                       return_chunk_states, seq_idx)
 
     @_op.register_fake
     def _(x, dt, A, B, C, chunk_size, D, initial_states, return_final_states,
           z, dt_bias, dt_softplus, dt_limit_low, dt_limit_high, y_f32,
-          return_chunk_states):
+          return_chunk_states, seq_idx):
         return _fake(x, dt, A, B, C, chunk_size, D, initial_states,
                      return_final_states, z, dt_bias, dt_softplus,
-                     dt_limit_low, dt_limit_high, y_f32, return_chunk_states)
+                     dt_limit_low, dt_limit_high, y_f32, return_chunk_states,
+                     seq_idx)
 
 
 def _dt_limit(dt_limit):
@@ -310,7 +312,8 @@ def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
             raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
                             f"be a torch.Tensor, not {type(value).__name__}")
     for name, value in (("D", D), ("initial_states", initial_states),
-                        ("z", z), ("dt_bias", dt_bias)):
+                        ("z", z), ("dt_bias", dt_bias),
+                        ("seq_idx", seq_idx)):
         if value is not None and not isinstance(value, torch.Tensor):
             raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
                             f"be a torch.Tensor or None, not "
@@ -319,9 +322,8 @@ def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
         raise TypeError(f"tilec.mamba2.chunk_scan_combined: chunk_size must "
                         f"be an int, not {type(chunk_size).__name__}")
     _check_chunk(chunk_size)
-    for name, value in (("seq_idx", seq_idx), ("cu_seqlens", cu_seqlens)):
-        if value is not None:
-            raise _unsupported(name, "pass None")
+    if cu_seqlens is not None:
+        raise _unsupported("cu_seqlens", "pass None")
     if not isinstance(dt_softplus, bool):
         raise TypeError("tilec.mamba2.chunk_scan_combined: dt_softplus must "
                         f"be a bool, not {type(dt_softplus).__name__}")
@@ -357,7 +359,11 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     dt_softplus: dt <- softplus(dt + dt_bias) (mamba_ssm's, threshold 20);
     dt_limit (low, high): dt clamped after bias and softplus (default (0,
     inf), as mamba_ssm: negative steps become 0); initial_states (batch,
-    heads, headdim, dstate) f32 or None. Any strides. Returns y (batch,
+    heads, headdim, dstate) f32 or None; seq_idx (batch, seqlen) int32 or
+    None: packed sequences (mamba_ssm's), non-decreasing along each row,
+    which is the caller's contract as in mamba_ssm (it is on the GPU and
+    not read back to check), no state or output mixing two sequences, the
+    initial state sequence 0's. Any strides. Returns y (batch,
     seqlen, heads, headdim) in x's dtype, stored by the kernel in that
     dtype (y_dtype=torch.float32, a tilec extension, returns the f32
     result instead), and with return_final_states=True the tuple (y,
@@ -376,7 +382,7 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                      dt_limit, return_final_states, return_varlen_states,
                      state_dtype, y_dtype, return_chunk_states)
     device = _check_same_device(_tensor_arguments(
-        x, dt, A, B, C, D, initial_states, z, dt_bias))
+        x, dt, A, B, C, D, initial_states, z, dt_bias, seq_idx))
     low, high = _dt_limit(dt_limit)
     if not HAS_OP:
         raise TorchVersionError(
@@ -387,13 +393,13 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
         y, final_states, chunk_states = _run(
             device, x, dt, A, B, C, chunk_size, D, initial_states,
             return_final_states, z, dt_bias, dt_softplus, low, high,
-            y_dtype == torch.float32, return_chunk_states)
+            y_dtype == torch.float32, return_chunk_states, seq_idx)
     else:
         y, final_states, chunk_states = (
             torch.ops.tilec.mamba2_chunk_scan_combined(
                 x, dt, A, B, C, chunk_size, D, initial_states,
                 return_final_states, z, dt_bias, dt_softplus, low, high,
-                y_dtype == torch.float32, return_chunk_states))
+                y_dtype == torch.float32, return_chunk_states, seq_idx))
     result = (y,) + ((final_states,) if return_final_states else ()) + (
         (chunk_states,) if return_chunk_states else ())
     return result if len(result) > 1 else y

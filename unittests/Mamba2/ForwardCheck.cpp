@@ -290,6 +290,8 @@ Inputs tilec::mamba2::testing::headInputs(HostProblem &host,
   sub.dtLimit = in.dtLimit;
   if (in.z)
     sub.z = slice(*in.z, {b, begin, h, 0}, {1, steps, 1, p.headdim});
+  if (in.seqIdx)
+    sub.seqIdx = slice(*in.seqIdx, {b, begin}, {1, steps});
   return sub;
 }
 

@@ -149,7 +149,9 @@ TEST(ChunkStateKernel, EachChunkFromZero) {
       {grids.chunkCumsum}, error)))
       << error;
   ASSERT_TRUE(mlir::succeeded(chunkState->run(
-      {x, B, dtChunksView, gView, localView}, {grids.chunkState}, error)))
+      {x, B, dtChunksView, gView, view(nullptr, interp::DType::I32, {0, 0}),
+       localView},
+      {grids.chunkState}, error)))
       << error;
 
   // Per element within 8 sigma of one tf32 rounding per term (B dt decay as
@@ -225,6 +227,8 @@ TEST_P(StatePassingKernel, RecurrenceOverChunks) {
   ASSERT_TRUE(mlir::succeeded(statePassing->run(
       {f32View(local, {batch, nchunks, heads, headdim, dstate}),
        f32View(G, {batch, heads, nchunks, chunk}),
+       // No packed sequences: an empty seq_idx reads as one sequence.
+       view(nullptr, interp::DType::I32, {0, 0}),
        withInit ? f32View(init, {batch, heads, headdim, dstate}) : finalView,
        interp::Scalar(int64_t(withInit)),
        f32View(states, {batch, nchunks, heads, headdim, dstate}), finalView},

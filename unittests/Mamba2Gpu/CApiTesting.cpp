@@ -46,6 +46,7 @@ CArguments CArguments::fake(const tilec_mamba2_problem &p) {
   const int64_t nchunks = p.seqlen / p.chunk + (p.seqlen % p.chunk != 0);
   args.chunkStates = CTensor(address(), TILEC_MAMBA2_F32,
                              {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  args.seqIdx = CTensor(address(), TILEC_MAMBA2_I32, {p.batch, p.seqlen});
   args.options.size = sizeof(tilec_mamba2_options);
   return args;
 }
@@ -54,6 +55,7 @@ int CArguments::forwardWithOptions(bool withOptions) {
   options.z = withZ ? z.get() : nullptr;
   options.dt_bias = withDtBias ? dtBias.get() : nullptr;
   options.chunk_states = withChunkStates ? chunkStates.get() : nullptr;
+  options.seq_idx = withSeqIdx ? seqIdx.get() : nullptr;
   return tilec_mamba2_forward_with_options(
       &problem, x.get(), dt.get(), A.get(), B.get(), C.get(), D.get(),
       withInitialState ? initialState.get() : nullptr, y.get(),

@@ -39,10 +39,12 @@ struct CArguments {
   size_t workspaceBytes = 0;
   void *stream = nullptr;
   /// mamba_ssm's options (tilec_mamba2_forward_with_options): `options` has
-  /// its size set and asks for nothing; z and dtBias are valid descriptors
-  /// that it points to when withZ and withDtBias say so.
-  CTensor z, dtBias, chunkStates;
-  bool withZ = false, withDtBias = false, withChunkStates = false;
+  /// its size set and asks for nothing; z, dtBias, chunkStates and seqIdx
+  /// are valid descriptors that it points to when withZ, withDtBias,
+  /// withChunkStates and withSeqIdx say so.
+  CTensor z, dtBias, chunkStates, seqIdx;
+  bool withZ = false, withDtBias = false, withChunkStates = false,
+       withSeqIdx = false;
   tilec_mamba2_options options{};
 
   /// Contiguous tensors of the problem's shapes at distinct fake addresses

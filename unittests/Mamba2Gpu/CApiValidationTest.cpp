@@ -10,6 +10,7 @@
 #include "CApiTesting.h"
 
 #include "tilec/Mamba2/Mamba2Gpu.h"
+#include "tilec/Mamba2/Reference.h"
 
 #include <gtest/gtest.h>
 
@@ -687,6 +688,80 @@ TEST_F(OptionsValidation, StructSizeIsChecked) {
   EXPECT_MAMBA2_STATUS(call(), TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
   EXPECT_NE(std::string(tilec_mamba2_last_error()).find("this library"),
             std::string::npos);
+}
+
+TEST_F(OptionsValidation, SeqIdxIsChecked) {
+  args.withSeqIdx = true;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  const CTensor saved = args.seqIdx;
+  auto expectSeqIdx = [&](tilec_mamba2_status want, const char *words) {
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), want);
+    const std::string error = tilec_mamba2_last_error();
+    EXPECT_EQ(error.find("seq idx"), 0u) << error;
+    EXPECT_NE(error.find(words), std::string::npos) << error;
+    args.seqIdx = saved;
+  };
+  args.seqIdx.shape[1] += 1;
+  expectSeqIdx(TILEC_MAMBA2_ERROR_INVALID_SHAPE, "the problem needs (2, ");
+  args.seqIdx.descriptor.dtype = TILEC_MAMBA2_F32;
+  expectSeqIdx(TILEC_MAMBA2_ERROR_INVALID_DTYPE, "only i32");
+  args.seqIdx.descriptor.rank = 1;
+  expectSeqIdx(TILEC_MAMBA2_ERROR_INVALID_SHAPE, "rank 1, not 2");
+  args.seqIdx.descriptor.data = nullptr;
+  expectSeqIdx(TILEC_MAMBA2_ERROR_NULL_POINTER, "null");
+  args.seqIdx.strides[1] = -1;
+  expectSeqIdx(TILEC_MAMBA2_ERROR_INVALID_STRIDE, "negative stride");
+  args.seqIdx.descriptor.data =
+      static_cast<char *>(args.seqIdx.descriptor.data) + 2;
+  expectSeqIdx(TILEC_MAMBA2_ERROR_UNALIGNED, "");
+  // An i32 tensor anywhere else is refused by its dtype.
+  args.x.descriptor.dtype = TILEC_MAMBA2_I32;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+}
+
+TEST_F(OptionsValidation, SeqIdxComesAfterZAndBeforeTheDtLimit) {
+  args.withSeqIdx = true;
+  args.seqIdx.descriptor.dtype = TILEC_MAMBA2_F32;
+  args.options.dt_min = 2.0f;
+  args.options.dt_max = 1.0f;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("seq idx"), 0u);
+  args.z.descriptor.dtype = TILEC_MAMBA2_F32;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  EXPECT_EQ(std::string(tilec_mamba2_last_error()).find("z "), 0u);
+}
+
+// A version-1 struct ends before seq_idx: the library does not read it,
+// whatever the bytes after the struct hold.
+TEST_F(OptionsValidation, VersionOneStructHasNoSeqIdx) {
+  args.withSeqIdx = true;
+  args.seqIdx.descriptor.dtype = TILEC_MAMBA2_F32;
+  args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V1;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V2;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  EXPECT_EQ(sizeof(tilec_mamba2_options), TILEC_MAMBA2_OPTIONS_SIZE_V2);
+}
+
+TEST(CppApi, ThreeKernelStructureRefusesSeqIdx) {
+  const Problem p{2, 100, 4, 2, 32, 16, 64};
+  HostProblem host = HostProblem::random(p, 11, [] {
+    HostFeatures features;
+    features.packedSequences = true;
+    return features;
+  }());
+  GpuOptions options;
+  options.structure = ForwardStructure::ThreeKernels;
+  Status status = forwardGpu(p, host.inputs(true), host.outputs(), options);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("four-kernel structure"), std::string::npos)
+      << status.message();
 }
 
 } // namespace

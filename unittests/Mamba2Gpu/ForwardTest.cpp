@@ -224,24 +224,6 @@ TEST_F(ForwardGpuTest, GraphCaptureAndReplay) {
   }
 }
 
-/// C ABI arguments on a DeviceProblem's buffers.
-CArguments deviceArguments(const DeviceProblem &device, const Problem &p) {
-  CArguments args = CArguments::fake(
-      {p.batch, p.seqlen, p.heads, p.groups, p.headdim, p.dstate, p.chunk});
-  const Inputs in = device.inputs(true);
-  const Outputs out = device.outputs();
-  args.x.descriptor.data = in.x.data;
-  args.dt.descriptor.data = in.dt.data;
-  args.A.descriptor.data = in.A.data;
-  args.B.descriptor.data = in.B.data;
-  args.C.descriptor.data = in.C.data;
-  args.D.descriptor.data = in.D.data;
-  args.initialState.descriptor.data = in.initialState->data;
-  args.y.descriptor.data = out.y.data;
-  args.finalState.descriptor.data = out.finalState->data;
-  return args;
-}
-
 TEST_F(ForwardGpuTest, CApiOnStridedTensors) {
   // x and y inside buffers with room between heads (a slice of a wider
   // tensor): the kernels follow the strides, and leave the gaps alone.

@@ -199,6 +199,7 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
       allocate(initialState, host.initialState.size() * 4) &&
       allocate(z, std::max<size_t>(host.z.size() * 2, 4)) &&
       allocate(dtBias, std::max<size_t>(host.dtBias.size() * 4, 4)) &&
+      allocate(seqIdx, std::max<size_t>(host.seqIdx.size() * 4, 4)) &&
       (y = DeviceBuffer(cu, yBytes, kOutputGuard)).ok() &&
       (finalState =
            DeviceBuffer(cu, host.finalState.size() * 4, kOutputGuard))
@@ -219,7 +220,8 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
       {&D, host.D.data()},
       {&initialState, host.initialState.data()},
       {&z, host.z.data()},
-      {&dtBias, host.dtBias.data()}};
+      {&dtBias, host.dtBias.data()},
+      {&seqIdx, host.seqIdx.data()}};
   for (auto [to, from] : copies)
     if (from)
       if (CUresult result = copy(*to, from))
@@ -281,6 +283,8 @@ Inputs DeviceProblem::inputs(bool withInitialState) const {
     in.z->data = z.get();
   if (in.dtBias)
     in.dtBias->data = dtBias.get();
+  if (in.seqIdx)
+    in.seqIdx->data = seqIdx.get();
   return in;
 }
 
@@ -330,4 +334,21 @@ tilec::mamba2::testing::gpuForwardMatchesReference(
   return forwardMatchesReference(problem, withInitialState,
                                  gpuRun(cu, stream, options), sample,
                                  features);
+}
+
+CArguments tilec::mamba2::testing::deviceArguments(const DeviceProblem &device, const Problem &p) {
+  CArguments args = CArguments::fake(
+      {p.batch, p.seqlen, p.heads, p.groups, p.headdim, p.dstate, p.chunk});
+  const Inputs in = device.inputs(true);
+  const Outputs out = device.outputs();
+  args.x.descriptor.data = in.x.data;
+  args.dt.descriptor.data = in.dt.data;
+  args.A.descriptor.data = in.A.data;
+  args.B.descriptor.data = in.B.data;
+  args.C.descriptor.data = in.C.data;
+  args.D.descriptor.data = in.D.data;
+  args.initialState.descriptor.data = in.initialState->data;
+  args.y.descriptor.data = out.y.data;
+  args.finalState.descriptor.data = out.finalState->data;
+  return args;
 }

@@ -13,6 +13,7 @@
 #define TILEC_UNITTESTS_MAMBA2GPU_GPUTESTING_H
 
 #include "../Mamba2/ForwardCheck.h"
+#include "CApiTesting.h"
 
 #include "tilec/Mamba2/Mamba2Gpu.h"
 #include "tilec/Mamba2/Reference.h"
@@ -164,7 +165,8 @@ public:
 private:
   const Driver &cu;
   HostProblem &host;
-  DeviceBuffer x, dt, A, B, C, D, initialState, z, dtBias, y, finalState;
+  DeviceBuffer x, dt, A, B, C, D, initialState, z, dtBias, seqIdx, y,
+      finalState;
   bool allocated = false;
 };
 
@@ -173,6 +175,10 @@ private:
 /// with `options`, waits, checks the guard zones and copies the outputs back.
 ForwardRun gpuRun(const Driver &cu, CUstream stream,
                   const GpuOptions &options = {});
+
+/// C ABI arguments (CApiTesting.h) on a DeviceProblem's buffers, with its
+/// initial and final state.
+CArguments deviceArguments(const DeviceProblem &device, const Problem &p);
 
 /// forwardMatchesReference with gpuRun.
 ::testing::AssertionResult

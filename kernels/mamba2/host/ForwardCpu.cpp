@@ -203,6 +203,7 @@ interp::HostView hostView(const Tensor &tensor) {
   view.data = tensor.data;
   view.dtype = tensor.dtype == DType::BF16  ? interp::DType::BF16
                : tensor.dtype == DType::F16 ? interp::DType::F16
+               : tensor.dtype == DType::I32 ? interp::DType::I32
                                             : interp::DType::F32;
   view.shape = tensor.shape;
   view.strides = tensor.strides;
@@ -237,6 +238,12 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     return s;
   if (Status s = validateStructure(options.structure); !s)
     return s;
+  if (Status s = validateStructureFor(options.structure, in); !s)
+    return s;
+  // The values are in host memory here: a decreasing index is refused.
+  if (in.seqIdx)
+    if (Status s = validateSequenceIndexValues(p, *in.seqIdx); !s)
+      return s;
   const TileConfig t = chooseTiles(p, options.tiles);
   const Kernels *kernels = nullptr;
   if (Status s = getKernels(p, t, in.dt.dtype, kernels); !s)
@@ -272,6 +279,14 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
   if (in.dtBias)
     dtBias = hostView(*in.dtBias);
   const interp::HostView z = in.z ? hostView(*in.z) : x;
+  // Without packed sequences an empty seq_idx, which reads as zeros: one
+  // sequence per row.
+  interp::HostView seqIdx;
+  seqIdx.dtype = interp::DType::I32;
+  seqIdx.shape = {0, 0};
+  seqIdx.strides = {0, 1};
+  if (in.seqIdx)
+    seqIdx = hostView(*in.seqIdx);
   // D per head is D per channel with stride 0 along headdim.
   interp::HostView D = hostView(in.D);
   if (D.shape.size() == 1) {
@@ -310,19 +325,19 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     interp::HostView local = hostView(
         localBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
     if (Status s = run("chunk_state", *kernels->chunkState,
-                       {x, B, dtChunks, g, local}, {grids.chunkState},
+                       {x, B, dtChunks, g, seqIdx, local}, {grids.chunkState},
                        threads);
         !s)
       return s;
     if (Status s = run("state_passing", *kernels->statePassing,
-                       {local, g, init, hasInit, states, finalState},
+                       {local, g, seqIdx, init, hasInit, states, finalState},
                        {grids.statePassing}, threads);
         !s)
       return s;
   }
   return run("compute_out", *kernels->computeOut,
              {x, B, hostView(in.C), dtChunks, g, D, z, flag(bool(in.z)),
-              states, yBf16 ? yUnused : y, yBf16 ? y : yUnused,
+              seqIdx, states, yBf16 ? yUnused : y, yBf16 ? y : yUnused,
               flag(yBf16)},
              {grids.computeOut}, threads);
 }

@@ -18,6 +18,7 @@ using namespace tilec::mamba2;
 size_t tilec::mamba2::dtypeSize(DType dtype) {
   switch (dtype) {
   case DType::F32:
+  case DType::I32:
     return 4;
   case DType::F16:
   case DType::BF16:
@@ -34,6 +35,8 @@ const char *tilec::mamba2::dtypeName(DType dtype) {
     return "f16";
   case DType::BF16:
     return "bf16";
+  case DType::I32:
+    return "i32";
   }
   return "unknown";
 }
@@ -184,6 +187,12 @@ Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
                                     "(batch, seqlen, heads, headdim)", false);
         !status)
       return status;
+  if (in.seqIdx)
+    if (Status status = checkTensor("seq idx", *in.seqIdx, DType::I32,
+                                    {p.batch, p.seqlen}, "(batch, seqlen)",
+                                    false);
+        !status)
+      return status;
   const DtLimit &limit = in.dtLimit;
   if (std::isnan(limit.low) || std::isnan(limit.high) ||
       limit.low > limit.high)
@@ -255,6 +264,34 @@ Status tilec::mamba2::validateStructure(ForwardStructure structure) {
                        std::to_string(static_cast<int>(structure)) +
                        "; it must be ForwardStructure::FourKernels or "
                        "ForwardStructure::ThreeKernels");
+}
+
+Status tilec::mamba2::validateStructureFor(ForwardStructure structure,
+                                           const Inputs &in) {
+  if (in.seqIdx && structure != ForwardStructure::FourKernels)
+    return Status::error(
+        "seq idx: packed sequences need the four-kernel structure "
+        "(ForwardStructure::FourKernels); fwd_pass_state does not reset the "
+        "state at a sequence boundary");
+  return Status::success();
+}
+
+Status tilec::mamba2::validateSequenceIndexValues(const Problem &p,
+                                                  const Tensor &seqIdx) {
+  const auto *data = static_cast<const int32_t *>(seqIdx.data);
+  for (int64_t b = 0; b < p.batch; ++b)
+    for (int64_t t = 1; t < p.seqlen; ++t) {
+      const int32_t before =
+          data[b * seqIdx.strides[0] + (t - 1) * seqIdx.strides[1]];
+      const int32_t now = data[b * seqIdx.strides[0] + t * seqIdx.strides[1]];
+      if (now < before)
+        return Status::error(
+            "seq idx (batch, seqlen) decreases in row " + std::to_string(b) +
+            " at step " + std::to_string(t) + " (" + std::to_string(before) +
+            " then " + std::to_string(now) +
+            "); it must be non-decreasing along each row");
+    }
+  return Status::success();
 }
 
 LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,

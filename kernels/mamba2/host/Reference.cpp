@@ -24,6 +24,8 @@ double element(const Tensor &tensor, std::initializer_list<int64_t> index) {
     return fromBF16(static_cast<const uint16_t *>(tensor.data)[offset]);
   if (tensor.dtype == DType::F16)
     return fromF16(static_cast<const uint16_t *>(tensor.data)[offset]);
+  if (tensor.dtype == DType::I32)
+    return static_cast<const int32_t *>(tensor.data)[offset];
   return static_cast<const float *>(tensor.data)[offset];
 }
 
@@ -41,6 +43,9 @@ Status tilec::mamba2::referenceForward(const Problem &p, const Inputs &in,
                                        ReferenceResult &result) {
   if (Status status = validateInputs(p, in); !status)
     return status;
+  if (in.seqIdx)
+    if (Status status = validateSequenceIndexValues(p, *in.seqIdx); !status)
+      return status;
   const int64_t P = p.headdim, N = p.dstate;
   const int64_t headsPerGroup = p.heads / p.groups;
   result.y.assign(p.batch * p.seqlen * p.heads * P, 0.0);
@@ -67,7 +72,18 @@ Status tilec::mamba2::referenceForward(const Problem &p, const Inputs &in,
       std::vector<double> d(P);
       for (int64_t i = 0; i < P; ++i)
         d[i] = dPerChannel ? element(in.D, {h, i}) : element(in.D, {h});
+      // Packed sequences: the state restarts from zero at each step whose
+      // sequence is not the one before it (sequence 0 before the first step,
+      // which the initial state belongs to).
+      double sequence = 0.0;
       for (int64_t t = 0; t < p.seqlen; ++t) {
+        if (in.seqIdx) {
+          const double now = element(*in.seqIdx, {bi, t});
+          if (now != sequence)
+            for (int64_t e = 0; e < P * N; ++e)
+              state[e] = squares[e] = 0.0;
+          sequence = now;
+        }
         const double dt = transformDt(element(in.dt, {bi, t, h}), bias,
                                       in.dtSoftplus, in.dtLimit);
         const double decay = std::exp(a * dt);
@@ -259,6 +275,28 @@ HostProblem HostProblem::random(const Problem &p, uint64_t seed,
                for (int64_t i = begin; i < end; ++i)
                  data.initialState[i] = normal(rng);
              });
+  if (features.packedSequences) {
+    data.seqIdx.resize(tokens);
+    drawBlocks(seed, 9, 1, [&](std::mt19937_64 &rng, int64_t, int64_t) {
+      const int64_t nchunks = p.numChunks();
+      for (int64_t b = 0; b < p.batch; ++b) {
+        std::vector<bool> starts(p.seqlen, false);
+        if (nchunks > 1)
+          starts[p.chunk * std::uniform_int_distribution<int64_t>(
+                               1, nchunks - 1)(rng)] = true;
+        if (p.seqlen > 1)
+          for (int k = 0; k < 3; ++k)
+            starts[std::uniform_int_distribution<int64_t>(1, p.seqlen - 1)(
+                rng)] = true;
+        int32_t sequence = int32_t(b % 2);
+        for (int64_t t = 0; t < p.seqlen; ++t) {
+          if (starts[t])
+            sequence += std::uniform_int_distribution<int32_t>(1, 2)(rng);
+          data.seqIdx[b * p.seqlen + t] = sequence;
+        }
+      }
+    });
+  }
   if (features.yBf16)
     data.yBf16.resize(tokens * p.heads * p.headdim);
   else
@@ -296,6 +334,9 @@ Inputs HostProblem::inputs(bool withInitialState) {
   if (features.z)
     in.z = Tensor::contiguous(z.data(), DType::BF16,
                               {p.batch, p.seqlen, p.heads, p.headdim});
+  if (features.packedSequences)
+    in.seqIdx =
+        Tensor::contiguous(seqIdx.data(), DType::I32, {p.batch, p.seqlen});
   return in;
 }
 

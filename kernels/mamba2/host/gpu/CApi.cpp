@@ -63,6 +63,9 @@ tilec_mamba2_status toTensor(const char *name, const tilec_mamba2_tensor *t,
   case TILEC_MAMBA2_BF16:
     out.dtype = DType::BF16;
     break;
+  case TILEC_MAMBA2_I32:
+    out.dtype = DType::I32;
+    break;
   default:
     message = what + ": dtype " + std::to_string(t->dtype) +
               " is not a tilec_mamba2_dtype";
@@ -246,6 +249,12 @@ int forwardWithOptions(
               {"dt bias", options ? options->dt_bias : nullptr, nullptr,
                &in.dtBias},
               {"z", options ? options->z : nullptr, nullptr, &in.z},
+              // A version-1 struct ends before seq_idx: not read.
+              {"seq idx",
+               options && options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V2
+                   ? options->seq_idx
+                   : nullptr,
+               nullptr, &in.seqIdx},
               {"y", y, &out.y, nullptr},
               {"final state", final_state, nullptr, &out.finalState},
               {"chunk states", options ? options->chunk_states : nullptr,

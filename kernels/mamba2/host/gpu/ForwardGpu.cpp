@@ -49,9 +49,11 @@ using ChunkCumsumLauncher = tilec_status (*)(
 using ChunkStateLauncher =
     tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
                      const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
+                     const tilec_view_i32_2d &seqIdx,
                      const tilec_view_f32_5d &local, tilec_grid, CUstream);
 using StatePassingLauncher =
     tilec_status (*)(const tilec_view_f32_5d &local, const tilec_view_f32_4d &G,
+                     const tilec_view_i32_2d &seqIdx,
                      const tilec_view_f32_4d &init, int32_t hasInit,
                      const tilec_view_f32_5d &states,
                      const tilec_view_f32_4d &final, tilec_grid, CUstream);
@@ -66,7 +68,7 @@ using ComputeOutLauncher = tilec_status (*)(
     const tilec_view_bf16_4d &C, const tilec_view_f32_4d &dt,
     const tilec_view_f32_4d &G, const tilec_view_f32_2d &D,
     const tilec_view_bf16_4d &z, int32_t hasZ,
-    const tilec_view_f32_5d &states, const tilec_view_f32_4d &y,
+    const tilec_view_i32_2d &seqIdx, const tilec_view_f32_5d &states, const tilec_view_f32_4d &y,
     const tilec_view_bf16_4d &yBf16, int32_t yIsBf16, tilec_grid, CUstream);
 
 using PrepareFunction = tilec_status (*)();
@@ -149,6 +151,7 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
       {"initial state", optional(in.initialState), DType::F32, state, false},
       {"dt bias", optional(in.dtBias), DType::F32, {p.heads}, false},
       {"z", optional(in.z), DType::BF16, tokens, false},
+      {"seq idx", optional(in.seqIdx), DType::I32, {p.batch, p.seqlen}, false},
       {"y", &out.y, out.y.dtype == DType::BF16 ? DType::BF16 : DType::F32,
        tokens, true},
       {"final state", optional(out.finalState), DType::F32, state, true},
@@ -373,6 +376,13 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     message = status.message();
     return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
   }
+  // seq_idx's values are in device memory: that they do not decrease is the
+  // caller's contract, as in mamba_ssm (docs/mamba2.md); reading them here
+  // would wait for the stream.
+  if (Status status = validateStructureFor(options.structure, in); !status) {
+    message = status.message();
+    return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+  }
 
   // What the GPU needs on top, still without the driver.
   const Instance *instance = findInstance(p.chunk);
@@ -573,6 +583,10 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                                 : tilec_view_f32_1d{nullptr, {0}, {0}};
   const tilec_view_bf16_4d noBf16{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}};
   const auto z = in.z ? makeView<tilec_view_bf16_4d>(*in.z) : noBf16;
+  // Without packed sequences an empty seq_idx, which reads as zeros: one
+  // sequence per row.
+  const auto seqIdx = in.seqIdx ? makeView<tilec_view_i32_2d>(*in.seqIdx)
+                                : tilec_view_i32_2d{nullptr, {0, 0}, {0, 0}};
   const bool yIsBf16 = out.y.dtype == DType::BF16;
   const auto y = yIsBf16
                      ? tilec_view_f32_4d{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}}
@@ -641,18 +655,19 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
         workspace + layout.localOffset,
         {p.batch, nchunks, p.heads, p.headdim, p.dstate});
     if (tilec_mamba2_status code =
-            check(instance.chunkState(x, B, dtChunks, G, local,
+            check(instance.chunkState(x, B, dtChunks, G, seqIdx, local,
                                       grids.chunkState, stream),
                   "chunk_state"))
       return code;
     if (tilec_mamba2_status code =
-            check(instance.statePassing(local, G, init, hasInit, states, final,
-                                        grids.statePassing, stream),
+            check(instance.statePassing(local, G, seqIdx, init, hasInit,
+                                        states, final, grids.statePassing,
+                                        stream),
                   "state_passing"))
       return code;
   }
   return check(instance.computeOut(x, B, C, dtChunks, G, D, z, in.z ? 1 : 0,
-                                   states, y, yBf16, yIsBf16 ? 1 : 0,
+                                   seqIdx, states, y, yBf16, yIsBf16 ? 1 : 0,
                                    grids.computeOut, stream),
                "compute_out");
 }

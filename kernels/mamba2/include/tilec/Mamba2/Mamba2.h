@@ -23,8 +23,8 @@
 
 namespace tilec::mamba2 {
 
-/// Element types of the tensors in memory.
-enum class DType { F32, F16, BF16 };
+/// Element types of the tensors in memory (I32: the sequence index only).
+enum class DType { F32, F16, BF16, I32 };
 
 size_t dtypeSize(DType dtype);
 const char *dtypeName(DType dtype);
@@ -103,6 +103,15 @@ struct Inputs {
   /// (batch, seqlen, heads, headdim) bf16: the gate y <- y * silu(z),
   /// applied after D; absent: no gate.
   std::optional<Tensor> z;
+  /// (batch, seqlen) i32, mamba_ssm's seq_idx: the sequence of each time
+  /// step of a row that packs several, non-decreasing along each row. No
+  /// state and no output mixes steps of two sequences; the initial state is
+  /// that of sequence 0 (a row whose first step is of another sequence
+  /// starts from zero). The four-kernel structure only. forwardCpu checks
+  /// that it does not decrease; on the GPU that is the caller's contract,
+  /// as in mamba_ssm (a decreasing one gives unspecified results, no fault).
+  /// Absent: each row is one sequence.
+  std::optional<Tensor> seqIdx;
 };
 
 /// What the forward pass writes.
@@ -201,6 +210,15 @@ Status validateTileConfig(const Problem &problem, const TileConfig &config);
 /// Checks that `structure` is one of ForwardStructure's values (an integer
 /// cast to the enum may be another).
 Status validateStructure(ForwardStructure structure);
+
+/// Checks that `structure` supports the inputs' options: packed sequences
+/// (seqIdx) need the four-kernel structure.
+Status validateStructureFor(ForwardStructure structure, const Inputs &inputs);
+
+/// Checks the values of a validated sequence index in host memory: non-
+/// decreasing along each row (its first offending step named).
+Status validateSequenceIndexValues(const Problem &problem,
+                                   const Tensor &seqIdx);
 
 /// The launch grid (x, y, z) of each kernel, for the CPU and the GPU paths
 /// alike (the kernels' headers say what a program covers): the one place

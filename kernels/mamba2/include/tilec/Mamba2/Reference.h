@@ -73,6 +73,12 @@ struct HostFeatures {
   /// dt stored in this dtype (HostProblem::dtHalf for bf16 and f16; dt
   /// then holds the rounded values as f32).
   DType dtDType = DType::F32;
+  /// Several sequences packed into each row (HostProblem::seqIdx): in every
+  /// row a boundary at a chunk edge (with two chunks or more) and three at
+  /// random steps, mostly inside chunks; sequence numbers rise by 1 or 2 at
+  /// each, from 0 in even rows and 1 in odd rows (whose initial state,
+  /// sequence 0's, is then not used).
+  bool packedSequences = false;
 };
 
 /// Host buffers for one problem, contiguous in mamba_ssm's layouts, with
@@ -101,6 +107,8 @@ struct HostProblem {
   std::vector<uint16_t> yBf16;
   /// dt when features.dtDType is bf16 or f16.
   std::vector<uint16_t> dtHalf;
+  /// (batch, seqlen) when features.packedSequences.
+  std::vector<int32_t> seqIdx;
 
   static HostProblem random(const Problem &problem, uint64_t seed,
                             const HostFeatures &features = {});

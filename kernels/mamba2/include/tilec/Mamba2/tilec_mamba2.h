@@ -88,7 +88,9 @@ typedef enum tilec_mamba2_status {
 typedef enum tilec_mamba2_dtype {
   TILEC_MAMBA2_F32 = 0,
   TILEC_MAMBA2_F16 = 1,
-  TILEC_MAMBA2_BF16 = 2
+  TILEC_MAMBA2_BF16 = 2,
+  /* The sequence index (options->seq_idx) only. */
+  TILEC_MAMBA2_I32 = 3
 } tilec_mamba2_dtype;
 
 /* The sizes of one forward pass (Problem in Mamba2.h). */
@@ -196,12 +198,21 @@ typedef struct tilec_mamba2_options {
   int32_t dt_limit;
   float dt_min;
   float dt_max;
+  /* Version 2. (batch, seqlen) i32, mamba_ssm's seq_idx: the sequence of
+   * each step of rows that pack several, non-decreasing along each row (the
+   * caller's contract: the library does not read device memory to check it).
+   * No state and no output mixes two sequences; the initial state is
+   * sequence 0's. NULL: one sequence per row. */
+  const tilec_mamba2_tensor *seq_idx;
 } tilec_mamba2_options;
 
-/* The size of the first version of tilec_mamba2_options: the fields above
- * (later versions only append). */
+/* The size of the first version of tilec_mamba2_options: the fields up to
+ * dt_max (later versions only append). */
 #define TILEC_MAMBA2_OPTIONS_SIZE_V1                                          \
   (offsetof(tilec_mamba2_options, dt_max) + sizeof(float))
+/* The size of the second version: up to seq_idx. */
+#define TILEC_MAMBA2_OPTIONS_SIZE_V2                                          \
+  (offsetof(tilec_mamba2_options, seq_idx) + sizeof(const void *))
 
 /* tilec_mamba2_forward with mamba_ssm's options. `options` may be NULL (no
  * option). Also, here and in tilec_mamba2_forward alike:
