@@ -19,6 +19,7 @@
 #include "StateUpdateGpu.h"
 
 #include "tilec/Runtime/Runtime.h"
+#include "tilec/Support/ViewByteSpan.h"
 #include "tilec_mamba2_kernels.h"
 
 #include <cstdint>
@@ -194,20 +195,6 @@ tilec_mamba2_status classifyInvalid(const Problem &p, const Inputs &in,
 
 bool mulOverflows(int64_t a, int64_t b, int64_t &result) {
   return __builtin_mul_overflow(a, b, &result);
-}
-
-/// The byte offset one past the last element of a validated tensor, when it
-/// fits in int64_t (the kernels address elements with 64-bit offsets).
-bool byteExtent(const Tensor &t, int64_t &bytes) {
-  int64_t last = 0;
-  for (size_t d = 0; d < t.shape.size(); ++d) {
-    int64_t step;
-    if (mulOverflows(t.shape[d] - 1, t.strides[d], step) ||
-        __builtin_add_overflow(last, step, &last))
-      return false;
-  }
-  return !__builtin_add_overflow(last, 1, &last) &&
-         !mulOverflows(last, int64_t(dtypeSize(t.dtype)), bytes);
 }
 
 constexpr int64_t kWorkspaceAlignment = 16;
@@ -412,8 +399,12 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
 
   const std::vector<Role> tensors = roles(p, in, out);
   for (const Role &role : tensors) {
-    int64_t bytes;
-    if (role.tensor && !byteExtent(*role.tensor, bytes)) {
+    // The kernels address elements with 64-bit byte offsets.
+    if (role.tensor &&
+        !tilec::viewByteSpan(role.tensor->shape.data(),
+                             role.tensor->strides.data(),
+                             role.tensor->shape.size(),
+                             dtypeSize(role.tensor->dtype))) {
       message = std::string(role.name) +
                 ": its elements span more bytes than a 64-bit offset "
                 "addresses";
