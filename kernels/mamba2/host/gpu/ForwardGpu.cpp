@@ -16,6 +16,7 @@
 
 #include "DevicePointers.h"
 #include "Driver.h"
+#include "ElementAlignment.h"
 #include "StateUpdateGpu.h"
 
 #include "tilec/Runtime/Runtime.h"
@@ -417,18 +418,11 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
   }
 
-  for (const Role &role : tensors) {
-    if (!role.tensor)
-      continue;
-    const size_t size = dtypeSize(role.tensor->dtype);
-    if (reinterpret_cast<uintptr_t>(role.tensor->data) % size) {
-      message = std::string(role.name) + ": data pointer " +
-                std::to_string(reinterpret_cast<uintptr_t>(role.tensor->data)) +
-                " is not aligned to its element size (" + std::to_string(size) +
-                " bytes)";
-      return TILEC_MAMBA2_ERROR_UNALIGNED;
-    }
-  }
+  for (const Role &role : tensors)
+    if (role.tensor)
+      if (tilec_mamba2_status status =
+              checkElementAlignment(role.name, *role.tensor, message))
+        return status;
   if (options.workspace) {
     if (reinterpret_cast<uintptr_t>(options.workspace) % kWorkspaceAlignment) {
       message = "workspace: pointer is not " +
