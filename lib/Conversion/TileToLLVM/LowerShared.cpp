@@ -134,8 +134,6 @@ struct ReduceOpLowering : ExchangePattern<tile::ReduceOp> {
     SliceLayout slice(source.getShape(), axis);
     Type element = source.getElementType();
     tile::ReduceKind kind = op.getKind();
-    Type accumulator = kind == tile::ReduceKind::sum ? accumulatorType(element)
-                                                     : element;
     int64_t extent = source.getDimSize(axis);
 
     auto type = cast<VectorType>(converter().convertType(op.getType()));
@@ -148,21 +146,10 @@ struct ReduceOpLowering : ExchangePattern<tile::ReduceOp> {
       for (auto [d, coord] : llvm::enumerate(coords))
         parent[slice.getParentDim(d)] = coord;
       Value base = e.dot(parent, shared.strides);
-      auto load = [&](Value k) {
-        Value offset = e.add(base, e.mul(k, e.i32(shared.strides[axis])));
-        return toAccumulator(
-            e, e.loadShared(element, e.sharedAddress(shared, element, offset)),
-            accumulator);
-      };
-      // Sums start from 0, max and min from the first element.
-      bool isSum = kind == tile::ReduceKind::sum;
-      Value init = isSum ? zeroOf(e, accumulator) : load(e.i32(0));
-      Value total = e.loop(e.i32(isSum ? 0 : 1), e.i32(extent), init,
-                           [&](Value k, ValueRange acc) {
-                             return SmallVector<Value>{
-                                 combine(e, kind, acc[0], load(k))};
-                           })[0];
-      result = e.insert(result, fromAccumulator(e, total, element), r);
+      result = e.insert(result,
+                        reduceAlongShared(e, shared, kind, element, axis,
+                                          extent, base),
+                        r);
     }
     e.barrier();
     rewriter.replaceOp(op, result);
@@ -254,6 +241,29 @@ Value tilec::detail::combine(Emitter &e, tile::ReduceKind kind, Value x, Value y
 
 Value tilec::detail::zeroOf(Emitter &e, Type type) {
   return LLVM::ConstantOp::create(e.b, e.loc, type, e.b.getZeroAttr(type));
+}
+
+Value tilec::detail::reduceAlongShared(Emitter &e, const SharedLayout &shared,
+                                       tile::ReduceKind kind, Type element,
+                                       int64_t axis, int64_t extent,
+                                       Value base) {
+  Type accumulator =
+      kind == tile::ReduceKind::sum ? accumulatorType(element) : element;
+  auto load = [&](Value k) {
+    Value offset = e.add(base, e.mul(k, e.i32(shared.strides[axis])));
+    return toAccumulator(
+        e, e.loadShared(element, e.sharedAddress(shared, element, offset)),
+        accumulator);
+  };
+  // Sums start from 0, max and min from the first element.
+  bool isSum = kind == tile::ReduceKind::sum;
+  Value init = isSum ? zeroOf(e, accumulator) : load(e.i32(0));
+  Value total = e.loop(e.i32(isSum ? 0 : 1), e.i32(extent), init,
+                       [&](Value k, ValueRange acc) {
+                         return SmallVector<Value>{
+                             combine(e, kind, acc[0], load(k))};
+                       })[0];
+  return fromAccumulator(e, total, element);
 }
 
 Value tilec::detail::gatherFromShared(
