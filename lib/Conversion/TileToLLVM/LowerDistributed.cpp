@@ -276,28 +276,11 @@ struct CumsumLowering : TilePattern<tile::CumsumOp> {
         tileType.getShape(), getSharedBytes(tileType.getElementType()), 0);
     int64_t axis = op.getAxis();
     Type element = tileType.getElementType();
-    Type accumulator = accumulatorType(element);
     Value result = e.zeros(registersOf(tileType));
     for (int64_t r = 0; r < tile.getNumRegisters(); ++r) {
       SmallVector<Value> coords = tile.coords(e, r, /*clamp=*/true);
-      Value last = coords[axis];
-      coords[axis] = e.i32(0);
-      Value base = e.dot(coords, shared.strides);
-      // Element i sums source elements 0..i along the axis, in order.
-      Value total =
-          e.loop(e.i32(0), e.add(last, e.i32(1)), zeroOf(e, accumulator),
-                 [&](Value k, ValueRange acc) {
-                   Value offset =
-                       e.add(base, e.mul(k, e.i32(shared.strides[axis])));
-                   Value value = toAccumulator(
-                       e,
-                       e.loadShared(element,
-                                    e.sharedAddress(shared, element, offset)),
-                       accumulator);
-                   return SmallVector<Value>{
-                       combine(e, tile::ReduceKind::sum, acc[0], value)};
-                 })[0];
-      result = e.insert(result, fromAccumulator(e, total, element), r);
+      result = e.insert(
+          result, scanAlongShared(e, shared, element, axis, coords), r);
     }
     e.barrier();
     rewriter.replaceOp(op, result);

@@ -168,7 +168,6 @@ struct CumsumOpLowering : ExchangePattern<tile::CumsumOp> {
     SharedLayout shared = publish(e, adaptor.getSource(), tileType);
     int64_t axis = op.getAxis();
     Type element = tileType.getElementType();
-    Type accumulator = accumulatorType(element);
 
     auto type = cast<VectorType>(converter().convertType(tileType));
     BlockedLayout layout = converter().getLayout(tileType);
@@ -176,24 +175,8 @@ struct CumsumOpLowering : ExchangePattern<tile::CumsumOp> {
     for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
       SmallVector<Value> coords = e.delinearize(
           e.linearIndex(layout, r, /*clamp=*/true), tileType.getShape());
-      Value last = coords[axis];
-      coords[axis] = e.i32(0);
-      Value base = e.dot(coords, shared.strides);
-      // Element i sums source elements 0..i along the axis, in order.
-      Value total =
-          e.loop(e.i32(0), e.add(last, e.i32(1)), zeroOf(e, accumulator),
-                 [&](Value k, ValueRange acc) {
-                   Value offset =
-                       e.add(base, e.mul(k, e.i32(shared.strides[axis])));
-                   Value value = toAccumulator(
-                       e,
-                       e.loadShared(element,
-                                    e.sharedAddress(shared, element, offset)),
-                       accumulator);
-                   return SmallVector<Value>{
-                       combine(e, tile::ReduceKind::sum, acc[0], value)};
-                 })[0];
-      result = e.insert(result, fromAccumulator(e, total, element), r);
+      result = e.insert(
+          result, scanAlongShared(e, shared, element, axis, coords), r);
     }
     e.barrier();
     rewriter.replaceOp(op, result);
@@ -263,6 +246,30 @@ Value tilec::detail::reduceAlongShared(Emitter &e, const SharedLayout &shared,
                          return SmallVector<Value>{
                              combine(e, kind, acc[0], load(k))};
                        })[0];
+  return fromAccumulator(e, total, element);
+}
+
+Value tilec::detail::scanAlongShared(Emitter &e, const SharedLayout &shared,
+                                     Type element, int64_t axis,
+                                     SmallVector<Value> coords) {
+  Type accumulator = accumulatorType(element);
+  Value last = coords[axis];
+  coords[axis] = e.i32(0);
+  Value base = e.dot(coords, shared.strides);
+  // Element i sums source elements 0..i along the axis, in order.
+  Value total =
+      e.loop(e.i32(0), e.add(last, e.i32(1)), zeroOf(e, accumulator),
+             [&](Value k, ValueRange acc) {
+               Value offset =
+                   e.add(base, e.mul(k, e.i32(shared.strides[axis])));
+               Value value = toAccumulator(
+                   e,
+                   e.loadShared(element,
+                                e.sharedAddress(shared, element, offset)),
+                   accumulator);
+               return SmallVector<Value>{
+                   combine(e, tile::ReduceKind::sum, acc[0], value)};
+             })[0];
   return fromAccumulator(e, total, element);
 }
 

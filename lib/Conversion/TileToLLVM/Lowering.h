@@ -282,6 +282,12 @@ mlir::Value zeroOf(Emitter &e, mlir::Type type);
 mlir::Value reduceAlongShared(Emitter &e, const SharedLayout &shared,
                               mlir::tile::ReduceKind kind, mlir::Type element,
                               int64_t axis, int64_t extent, mlir::Value base);
+/// The inclusive sum along dimension `axis` of `shared` up to the element at
+/// `coords`, in `element`'s type (a float sum accumulates in f32): the
+/// element of a tile.cumsum where registers cannot scan.
+mlir::Value scanAlongShared(Emitter &e, const SharedLayout &shared,
+                            mlir::Type element, int64_t axis,
+                            llvm::SmallVector<mlir::Value> coords);
 
 /// A libdevice function implementing a math op (LowerLibdevice.cpp).
 struct LibdeviceFunction {
