@@ -651,16 +651,7 @@ tilec_mamba2_status gpu::prepare(std::string &message) {
         message = std::string("loading the kernels for chunk ") +
                   std::to_string(instance.chunk) + " (" +
                   tilec_status_name(status) + "): " + tilec_last_error();
-        switch (status) {
-        case TILEC_ERROR_NO_DRIVER:
-          return TILEC_MAMBA2_ERROR_NO_DRIVER;
-        case TILEC_ERROR_NO_DEVICE:
-          return TILEC_MAMBA2_ERROR_NO_DEVICE;
-        case TILEC_ERROR_NO_CONTEXT:
-          return TILEC_MAMBA2_ERROR_NO_CONTEXT;
-        default:
-          return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
-        }
+        return fromKernelPrepare(status);
       }
   return prepareStateUpdate(message);
 }

@@ -239,16 +239,7 @@ tilec_mamba2_status gpu::prepareStateUpdate(std::string &message) {
       status != TILEC_SUCCESS) {
     message = std::string("loading the state_update kernel (") +
               tilec_status_name(status) + "): " + tilec_last_error();
-    switch (status) {
-    case TILEC_ERROR_NO_DRIVER:
-      return TILEC_MAMBA2_ERROR_NO_DRIVER;
-    case TILEC_ERROR_NO_DEVICE:
-      return TILEC_MAMBA2_ERROR_NO_DEVICE;
-    case TILEC_ERROR_NO_CONTEXT:
-      return TILEC_MAMBA2_ERROR_NO_CONTEXT;
-    default:
-      return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
-    }
+    return fromKernelPrepare(status);
   }
   return TILEC_MAMBA2_SUCCESS;
 }
