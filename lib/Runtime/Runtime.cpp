@@ -8,6 +8,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Runtime/Runtime.h"
+#include "tilec/Support/ViewByteSpan.h"
 
 #include <cudaTypedefs.h>
 
@@ -572,16 +573,7 @@ tilec_status tilec_check_view(const char *kernel, const char *arg,
                 kernel, arg, data, element_size);
   // Kernels address elements with 64-bit byte offsets: the last element's
   // must be representable.
-  int64_t last = 0, bytes;
-  for (int d = 0; d < rank; ++d) {
-    int64_t step;
-    if (__builtin_mul_overflow(shape[d] - 1, strides[d], &step) ||
-        __builtin_add_overflow(last, step, &last))
-      last = INT64_MAX;
-  }
-  if (last == INT64_MAX ||
-      __builtin_mul_overflow(last + 1, static_cast<int64_t>(element_size),
-                             &bytes))
+  if (!tilec::viewByteSpan(shape, strides, size_t(rank), element_size))
     return fail(TILEC_ERROR_INVALID_ARGUMENT,
                 "tilec: %s: view %s spans more bytes than a 64-bit offset "
                 "can address",

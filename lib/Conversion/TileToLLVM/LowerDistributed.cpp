@@ -236,8 +236,6 @@ struct ReduceLowering : TilePattern<tile::ReduceOp> {
     int64_t axis = op.getAxis();
     Type element = sourceType.getElementType();
     tile::ReduceKind kind = op.getKind();
-    Type accumulator =
-        kind == tile::ReduceKind::sum ? accumulatorType(element) : element;
     int64_t extent = sourceType.getDimSize(axis);
     DistributedTile tile(e, op.getType());
     Value result = e.zeros(registersOf(op.getType()));
@@ -247,20 +245,10 @@ struct ReduceLowering : TilePattern<tile::ReduceOp> {
       for (int64_t d = 0, k = 0; d < sourceType.getRank(); ++d)
         parent.push_back(d == axis ? e.i32(0) : coords[k++]);
       Value base = e.dot(parent, shared.strides);
-      auto load = [&](Value k) {
-        Value offset = e.add(base, e.mul(k, e.i32(shared.strides[axis])));
-        return toAccumulator(
-            e, e.loadShared(element, e.sharedAddress(shared, element, offset)),
-            accumulator);
-      };
-      bool isSum = kind == tile::ReduceKind::sum;
-      Value init = isSum ? zeroOf(e, accumulator) : load(e.i32(0));
-      Value total = e.loop(e.i32(isSum ? 0 : 1), e.i32(extent), init,
-                           [&](Value k, ValueRange acc) {
-                             return SmallVector<Value>{
-                                 combine(e, kind, acc[0], load(k))};
-                           })[0];
-      result = e.insert(result, fromAccumulator(e, total, element), r);
+      result = e.insert(result,
+                        reduceAlongShared(e, shared, kind, element, axis,
+                                          extent, base),
+                        r);
     }
     e.barrier();
     rewriter.replaceOp(op, result);
@@ -288,28 +276,11 @@ struct CumsumLowering : TilePattern<tile::CumsumOp> {
         tileType.getShape(), getSharedBytes(tileType.getElementType()), 0);
     int64_t axis = op.getAxis();
     Type element = tileType.getElementType();
-    Type accumulator = accumulatorType(element);
     Value result = e.zeros(registersOf(tileType));
     for (int64_t r = 0; r < tile.getNumRegisters(); ++r) {
       SmallVector<Value> coords = tile.coords(e, r, /*clamp=*/true);
-      Value last = coords[axis];
-      coords[axis] = e.i32(0);
-      Value base = e.dot(coords, shared.strides);
-      // Element i sums source elements 0..i along the axis, in order.
-      Value total =
-          e.loop(e.i32(0), e.add(last, e.i32(1)), zeroOf(e, accumulator),
-                 [&](Value k, ValueRange acc) {
-                   Value offset =
-                       e.add(base, e.mul(k, e.i32(shared.strides[axis])));
-                   Value value = toAccumulator(
-                       e,
-                       e.loadShared(element,
-                                    e.sharedAddress(shared, element, offset)),
-                       accumulator);
-                   return SmallVector<Value>{
-                       combine(e, tile::ReduceKind::sum, acc[0], value)};
-                 })[0];
-      result = e.insert(result, fromAccumulator(e, total, element), r);
+      result = e.insert(
+          result, scanAlongShared(e, shared, element, axis, coords), r);
     }
     e.barrier();
     rewriter.replaceOp(op, result);

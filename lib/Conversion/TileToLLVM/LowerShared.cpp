@@ -134,8 +134,6 @@ struct ReduceOpLowering : ExchangePattern<tile::ReduceOp> {
     SliceLayout slice(source.getShape(), axis);
     Type element = source.getElementType();
     tile::ReduceKind kind = op.getKind();
-    Type accumulator = kind == tile::ReduceKind::sum ? accumulatorType(element)
-                                                     : element;
     int64_t extent = source.getDimSize(axis);
 
     auto type = cast<VectorType>(converter().convertType(op.getType()));
@@ -148,21 +146,10 @@ struct ReduceOpLowering : ExchangePattern<tile::ReduceOp> {
       for (auto [d, coord] : llvm::enumerate(coords))
         parent[slice.getParentDim(d)] = coord;
       Value base = e.dot(parent, shared.strides);
-      auto load = [&](Value k) {
-        Value offset = e.add(base, e.mul(k, e.i32(shared.strides[axis])));
-        return toAccumulator(
-            e, e.loadShared(element, e.sharedAddress(shared, element, offset)),
-            accumulator);
-      };
-      // Sums start from 0, max and min from the first element.
-      bool isSum = kind == tile::ReduceKind::sum;
-      Value init = isSum ? zeroOf(e, accumulator) : load(e.i32(0));
-      Value total = e.loop(e.i32(isSum ? 0 : 1), e.i32(extent), init,
-                           [&](Value k, ValueRange acc) {
-                             return SmallVector<Value>{
-                                 combine(e, kind, acc[0], load(k))};
-                           })[0];
-      result = e.insert(result, fromAccumulator(e, total, element), r);
+      result = e.insert(result,
+                        reduceAlongShared(e, shared, kind, element, axis,
+                                          extent, base),
+                        r);
     }
     e.barrier();
     rewriter.replaceOp(op, result);
@@ -181,7 +168,6 @@ struct CumsumOpLowering : ExchangePattern<tile::CumsumOp> {
     SharedLayout shared = publish(e, adaptor.getSource(), tileType);
     int64_t axis = op.getAxis();
     Type element = tileType.getElementType();
-    Type accumulator = accumulatorType(element);
 
     auto type = cast<VectorType>(converter().convertType(tileType));
     BlockedLayout layout = converter().getLayout(tileType);
@@ -189,24 +175,8 @@ struct CumsumOpLowering : ExchangePattern<tile::CumsumOp> {
     for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
       SmallVector<Value> coords = e.delinearize(
           e.linearIndex(layout, r, /*clamp=*/true), tileType.getShape());
-      Value last = coords[axis];
-      coords[axis] = e.i32(0);
-      Value base = e.dot(coords, shared.strides);
-      // Element i sums source elements 0..i along the axis, in order.
-      Value total =
-          e.loop(e.i32(0), e.add(last, e.i32(1)), zeroOf(e, accumulator),
-                 [&](Value k, ValueRange acc) {
-                   Value offset =
-                       e.add(base, e.mul(k, e.i32(shared.strides[axis])));
-                   Value value = toAccumulator(
-                       e,
-                       e.loadShared(element,
-                                    e.sharedAddress(shared, element, offset)),
-                       accumulator);
-                   return SmallVector<Value>{
-                       combine(e, tile::ReduceKind::sum, acc[0], value)};
-                 })[0];
-      result = e.insert(result, fromAccumulator(e, total, element), r);
+      result = e.insert(
+          result, scanAlongShared(e, shared, element, axis, coords), r);
     }
     e.barrier();
     rewriter.replaceOp(op, result);
@@ -254,6 +224,53 @@ Value tilec::detail::combine(Emitter &e, tile::ReduceKind kind, Value x, Value y
 
 Value tilec::detail::zeroOf(Emitter &e, Type type) {
   return LLVM::ConstantOp::create(e.b, e.loc, type, e.b.getZeroAttr(type));
+}
+
+Value tilec::detail::reduceAlongShared(Emitter &e, const SharedLayout &shared,
+                                       tile::ReduceKind kind, Type element,
+                                       int64_t axis, int64_t extent,
+                                       Value base) {
+  Type accumulator =
+      kind == tile::ReduceKind::sum ? accumulatorType(element) : element;
+  auto load = [&](Value k) {
+    Value offset = e.add(base, e.mul(k, e.i32(shared.strides[axis])));
+    return toAccumulator(
+        e, e.loadShared(element, e.sharedAddress(shared, element, offset)),
+        accumulator);
+  };
+  // Sums start from 0, max and min from the first element.
+  bool isSum = kind == tile::ReduceKind::sum;
+  Value init = isSum ? zeroOf(e, accumulator) : load(e.i32(0));
+  Value total = e.loop(e.i32(isSum ? 0 : 1), e.i32(extent), init,
+                       [&](Value k, ValueRange acc) {
+                         return SmallVector<Value>{
+                             combine(e, kind, acc[0], load(k))};
+                       })[0];
+  return fromAccumulator(e, total, element);
+}
+
+Value tilec::detail::scanAlongShared(Emitter &e, const SharedLayout &shared,
+                                     Type element, int64_t axis,
+                                     SmallVector<Value> coords) {
+  Type accumulator = accumulatorType(element);
+  Value last = coords[axis];
+  coords[axis] = e.i32(0);
+  Value base = e.dot(coords, shared.strides);
+  // Element i sums source elements 0..i along the axis, in order.
+  Value total =
+      e.loop(e.i32(0), e.add(last, e.i32(1)), zeroOf(e, accumulator),
+             [&](Value k, ValueRange acc) {
+               Value offset =
+                   e.add(base, e.mul(k, e.i32(shared.strides[axis])));
+               Value value = toAccumulator(
+                   e,
+                   e.loadShared(element,
+                                e.sharedAddress(shared, element, offset)),
+                   accumulator);
+               return SmallVector<Value>{
+                   combine(e, tile::ReduceKind::sum, acc[0], value)};
+             })[0];
+  return fromAccumulator(e, total, element);
 }
 
 Value tilec::detail::gatherFromShared(

@@ -275,6 +275,19 @@ mlir::Value combine(Emitter &e, mlir::tile::ReduceKind kind, mlir::Value x,
                     mlir::Value y);
 /// The zero of a scalar type.
 mlir::Value zeroOf(Emitter &e, mlir::Type type);
+/// The `kind` reduction of the `extent` elements of `shared` from element
+/// offset `base` along dimension `axis`, in `element`'s type (a float sum
+/// accumulates in f32). Both code generators reduce this way where their
+/// registers cannot.
+mlir::Value reduceAlongShared(Emitter &e, const SharedLayout &shared,
+                              mlir::tile::ReduceKind kind, mlir::Type element,
+                              int64_t axis, int64_t extent, mlir::Value base);
+/// The inclusive sum along dimension `axis` of `shared` up to the element at
+/// `coords`, in `element`'s type (a float sum accumulates in f32): the
+/// element of a tile.cumsum where registers cannot scan.
+mlir::Value scanAlongShared(Emitter &e, const SharedLayout &shared,
+                            mlir::Type element, int64_t axis,
+                            llvm::SmallVector<mlir::Value> coords);
 
 /// A libdevice function implementing a math op (LowerLibdevice.cpp).
 struct LibdeviceFunction {

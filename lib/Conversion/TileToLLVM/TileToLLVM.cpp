@@ -323,27 +323,9 @@ bool hasTileOrViewTypes(Operation *op) {
 
 /// Checks that tile-bind-params ran: no tile.param, every tile shape static.
 LogicalResult checkBound(ModuleOp module) {
-  WalkResult walk = module.walk([](Operation *op) {
-    if (isa<tile::ParamOp>(op)) {
-      op->emitOpError() << "is not bound: run tile-bind-params first";
-      return WalkResult::interrupt();
-    }
-    auto symbolic = [](Type type) {
-      auto tensor = dyn_cast<RankedTensorType>(type);
-      return tensor && !tensor.hasStaticShape();
-    };
-    bool unbound = llvm::any_of(op->getResultTypes(), symbolic);
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        unbound |= llvm::any_of(block.getArgumentTypes(), symbolic);
-    if (unbound) {
-      op->emitOpError() << "has a tile whose shape names a parameter: run "
-                           "tile-bind-params first";
-      return WalkResult::interrupt();
-    }
-    return WalkResult::advance();
-  });
-  return failure(walk.wasInterrupted());
+  if (std::optional<tile::Unbound> unbound = tile::findUnbound(module))
+    return unbound->op->emitOpError() << unbound->message;
+  return success();
 }
 
 /// Only the kernels of `module` itself become GPU functions; one in a nested

@@ -1,7 +1,7 @@
 // RUN: tile-opt %s --convert-tile-to-llvm --split-input-file --verify-diagnostics
 
 tile.kernel @unbound(%v: !tile.view<1, f32>) attributes {params = {B = 64 : i64}} {
-  // expected-error @+1 {{is not bound: run tile-bind-params first}}
+  // expected-error @+1 {{parameter 'B' is not bound: run tile-bind-params first}}
   %b = tile.param "B"
   tile.return
 }
@@ -10,7 +10,7 @@ tile.kernel @unbound(%v: !tile.view<1, f32>) attributes {params = {B = 64 : i64}
 
 tile.kernel @symbolic(%v: !tile.view<1, f32>) attributes {params = {B = 64 : i64}} {
   %c0 = arith.constant 0 : index
-  // expected-error @+1 {{has a tile whose shape names a parameter: run tile-bind-params first}}
+  // expected-error @+1 {{has a tile whose shape names a parameter (B): run tile-bind-params first}}
   %t = tile.load %v[%c0] : !tile.view<1, f32> -> tensor<?xf32, #tile.dims<[B]>>
   tile.return
 }

@@ -60,3 +60,16 @@ std::string gpu::describe(const DriverApi &api, CUresult result) {
     return "CUDA error " + std::to_string(result);
   return name;
 }
+
+tilec_mamba2_status gpu::fromKernelPrepare(tilec_status status) {
+  switch (status) {
+  case TILEC_ERROR_NO_DRIVER:
+    return TILEC_MAMBA2_ERROR_NO_DRIVER;
+  case TILEC_ERROR_NO_DEVICE:
+    return TILEC_MAMBA2_ERROR_NO_DEVICE;
+  case TILEC_ERROR_NO_CONTEXT:
+    return TILEC_MAMBA2_ERROR_NO_CONTEXT;
+  default:
+    return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
+  }
+}

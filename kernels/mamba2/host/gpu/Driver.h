@@ -10,6 +10,7 @@
 #define TILEC_LIB_MAMBA2GPU_DRIVER_H
 
 #include "tilec/Mamba2/tilec_mamba2.h"
+#include "tilec/Runtime/Runtime.h"
 
 #include <cuda.h>
 
@@ -38,6 +39,11 @@ const DriverLoad &driver();
 
 /// The driver's name for `result`, e.g. "CUDA_ERROR_INVALID_VALUE".
 std::string describe(const DriverApi &api, CUresult result);
+
+/// The library's status for the failure of a kernel library's prepare
+/// (loading its image): no driver, device or context as such, anything else
+/// a launch failure.
+tilec_mamba2_status fromKernelPrepare(tilec_status status);
 
 } // namespace tilec::mamba2::gpu
 

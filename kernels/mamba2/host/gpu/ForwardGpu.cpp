@@ -16,9 +16,11 @@
 
 #include "DevicePointers.h"
 #include "Driver.h"
+#include "ElementAlignment.h"
 #include "StateUpdateGpu.h"
 
 #include "tilec/Runtime/Runtime.h"
+#include "tilec/Support/ViewByteSpan.h"
 #include "tilec_mamba2_kernels.h"
 
 #include <cstdint>
@@ -197,20 +199,6 @@ tilec_mamba2_status classifyInvalid(const Problem &p, const Inputs &in,
 
 bool mulOverflows(int64_t a, int64_t b, int64_t &result) {
   return __builtin_mul_overflow(a, b, &result);
-}
-
-/// The byte offset one past the last element of a validated tensor, when it
-/// fits in int64_t (the kernels address elements with 64-bit offsets).
-bool byteExtent(const Tensor &t, int64_t &bytes) {
-  int64_t last = 0;
-  for (size_t d = 0; d < t.shape.size(); ++d) {
-    int64_t step;
-    if (mulOverflows(t.shape[d] - 1, t.strides[d], step) ||
-        __builtin_add_overflow(last, step, &last))
-      return false;
-  }
-  return !__builtin_add_overflow(last, 1, &last) &&
-         !mulOverflows(last, int64_t(dtypeSize(t.dtype)), bytes);
 }
 
 constexpr int64_t kWorkspaceAlignment = 16;
@@ -422,8 +410,12 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
 
   const std::vector<Role> tensors = roles(p, in, out);
   for (const Role &role : tensors) {
-    int64_t bytes;
-    if (role.tensor && !byteExtent(*role.tensor, bytes)) {
+    // The kernels address elements with 64-bit byte offsets.
+    if (role.tensor &&
+        !tilec::viewByteSpan(role.tensor->shape.data(),
+                             role.tensor->strides.data(),
+                             role.tensor->shape.size(),
+                             dtypeSize(role.tensor->dtype))) {
       message = std::string(role.name) +
                 ": its elements span more bytes than a 64-bit offset "
                 "addresses";
@@ -436,18 +428,11 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
   }
 
-  for (const Role &role : tensors) {
-    if (!role.tensor)
-      continue;
-    const size_t size = dtypeSize(role.tensor->dtype);
-    if (reinterpret_cast<uintptr_t>(role.tensor->data) % size) {
-      message = std::string(role.name) + ": data pointer " +
-                std::to_string(reinterpret_cast<uintptr_t>(role.tensor->data)) +
-                " is not aligned to its element size (" + std::to_string(size) +
-                " bytes)";
-      return TILEC_MAMBA2_ERROR_UNALIGNED;
-    }
-  }
+  for (const Role &role : tensors)
+    if (role.tensor)
+      if (tilec_mamba2_status status =
+              checkElementAlignment(role.name, *role.tensor, message))
+        return status;
   if (options.workspace) {
     if (reinterpret_cast<uintptr_t>(options.workspace) % kWorkspaceAlignment) {
       message = "workspace: pointer is not " +
@@ -681,16 +666,7 @@ tilec_mamba2_status gpu::prepare(std::string &message) {
         message = std::string("loading the kernels for chunk ") +
                   std::to_string(instance.chunk) + " (" +
                   tilec_status_name(status) + "): " + tilec_last_error();
-        switch (status) {
-        case TILEC_ERROR_NO_DRIVER:
-          return TILEC_MAMBA2_ERROR_NO_DRIVER;
-        case TILEC_ERROR_NO_DEVICE:
-          return TILEC_MAMBA2_ERROR_NO_DEVICE;
-        case TILEC_ERROR_NO_CONTEXT:
-          return TILEC_MAMBA2_ERROR_NO_CONTEXT;
-        default:
-          return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
-        }
+        return fromKernelPrepare(status);
       }
   return prepareStateUpdate(message);
 }

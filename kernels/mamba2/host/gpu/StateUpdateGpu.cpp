@@ -12,6 +12,7 @@
 
 #include "DevicePointers.h"
 #include "Driver.h"
+#include "ElementAlignment.h"
 
 #include "tilec/Runtime/Runtime.h"
 #include "tilec_mamba2_kernels.h"
@@ -150,18 +151,11 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
   }
   const std::vector<Named> named = tensors(args);
-  for (const Named &t : named) {
-    if (!t.tensor)
-      continue;
-    const size_t size = dtypeSize(t.tensor->dtype);
-    if (reinterpret_cast<uintptr_t>(t.tensor->data) % size) {
-      message = std::string(t.name) + ": data pointer " +
-                std::to_string(reinterpret_cast<uintptr_t>(t.tensor->data)) +
-                " is not aligned to its element size (" + std::to_string(size) +
-                " bytes)";
-      return TILEC_MAMBA2_ERROR_UNALIGNED;
-    }
-  }
+  for (const Named &t : named)
+    if (t.tensor)
+      if (tilec_mamba2_status status =
+              checkElementAlignment(t.name, *t.tensor, message))
+        return status;
 
   // Through the driver.
   const DriverLoad &load = driver();
@@ -245,16 +239,7 @@ tilec_mamba2_status gpu::prepareStateUpdate(std::string &message) {
       status != TILEC_SUCCESS) {
     message = std::string("loading the state_update kernel (") +
               tilec_status_name(status) + "): " + tilec_last_error();
-    switch (status) {
-    case TILEC_ERROR_NO_DRIVER:
-      return TILEC_MAMBA2_ERROR_NO_DRIVER;
-    case TILEC_ERROR_NO_DEVICE:
-      return TILEC_MAMBA2_ERROR_NO_DEVICE;
-    case TILEC_ERROR_NO_CONTEXT:
-      return TILEC_MAMBA2_ERROR_NO_CONTEXT;
-    default:
-      return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
-    }
+    return fromKernelPrepare(status);
   }
   return TILEC_MAMBA2_SUCCESS;
 }
