@@ -20,6 +20,7 @@ x/B/C bf16, dt/A/D f32:
 """
 
 import argparse
+import math
 import statistics
 import sys
 import time
@@ -142,7 +143,8 @@ def main():
         def dispatched():
             return torch.ops.tilec.mamba2_chunk_scan_combined(
                 t["x"], t["dt"], t["A"], t["B"], t["C"], CHUNK, t["D"], None,
-                False)
+                False, None, None, False, -math.inf, math.inf, False, False,
+                None)
 
         print(f"{shape}: op loop {loop_us(op, args.calls, args.batches):.1f}"
               f" us, through the dispatcher "

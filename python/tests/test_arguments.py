@@ -2,6 +2,9 @@
 mamba_ssm it does not implement, Python types, devices, the torch version,
 and the fake (meta) implementation's shapes."""
 
+import math
+import struct
+
 import pytest
 import torch
 
@@ -71,11 +74,20 @@ def test_supported_options_are_accepted_before_the_version_check(options):
         call(**options)
 
 
-def test_dt_limit_bounds_become_f32():
-    # As the kernel compares them: beyond f32's range is infinite.
-    assert mamba2._dt_limit((0, 1e40)) == (0.0, float("inf"))
-    low, high = mamba2._dt_limit((0.1, 2))
-    assert low == torch.tensor(0.1, dtype=torch.float32).item() and high == 2.0
+def test_dt_limit_bounds_beyond_f32_become_infinite():
+    # As the kernel compares them: beyond f32's range is infinite; below the
+    # rounding threshold a bound stays finite and packs as f32 (the C ABI
+    # packing rounds it).
+    inf = float("inf")
+    assert mamba2._dt_limit((0, 1e40)) == (0.0, inf)
+    assert mamba2._dt_limit((-1e39, 2)) == (-inf, 2.0)
+    threshold = 2.0 ** 128 - 2.0 ** 103
+    assert mamba2._dt_limit((0, threshold))[1] == inf
+    below = math.nextafter(threshold, 0.0)
+    high = mamba2._dt_limit((0, below))[1]
+    assert high == below
+    packed = struct.unpack("f", struct.pack("f", high))[0]
+    assert packed == torch.finfo(torch.float32).max
 
 
 @pytest.mark.skipif(mamba2.HAS_OP, reason="torch is new enough for the op")

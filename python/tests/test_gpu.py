@@ -268,11 +268,26 @@ def test_torch_compile_without_graph_breaks(cuda_generator):
 
 
 @requires_op
+def test_torch_compile_without_final_states(cuda_generator):
+    # The op returns empty final and chunk states here: two distinct
+    # tensors, since a custom op's outputs may not alias each other.
+    inputs, chunk = make(SHAPES[0], cuda_generator)
+
+    def block(x, dt, A, B, C, D):
+        return mamba2.chunk_scan_combined(x, dt, A, B, C, chunk, D=D)
+
+    args = [inputs[k] for k in ("x", "dt", "A", "B", "C", "D")]
+    torch._dynamo.reset()
+    compiled = torch.compile(block, fullgraph=True)
+    assert torch.equal(compiled(*args), block(*args))
+
+
+@requires_op
 def test_opcheck(cuda_generator):
     inputs, chunk = make(SHAPES[0], cuda_generator)
     args = (inputs["x"], inputs["dt"], inputs["A"], inputs["B"], inputs["C"],
             chunk, inputs["D"], None, True, None, None, False, 0.0,
-            float("inf"), False, True)
+            float("inf"), False, True, None)
     torch.library.opcheck(torch.ops.tilec.mamba2_chunk_scan_combined.default,
                           args)
 
@@ -385,10 +400,12 @@ def test_no_device():
 
 
 def test_out_of_memory_for_the_workspace():
-    # B and C broadcast (stride 0) over dstate 2^36: tiny buffers, and a
-    # workspace of 2^36 f32 chunk states and a final state, which no
-    # device has (the library allocates it: no workspace is passed).
-    dstate = 2**36
+    # B and C broadcast (stride 0) over dstate 2^35: tiny buffers, and a
+    # workspace of 2^35 f32 chunk states, chunk-local states and a final
+    # state, which no device has (the library allocates it: no workspace is
+    # passed). At 2^36 state_passing's grid would pass the driver's limit
+    # and the call would fail its grid check first.
+    dstate = 2**35
     problem = _capi.Problem(1, 64, 1, 1, 1, dstate, 64)
     x = torch.zeros(1, 64, 1, 1, dtype=torch.bfloat16, device="cuda")
     dt = torch.zeros(1, 64, 1, device="cuda")

@@ -225,9 +225,12 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
                             initial_states, return_final_states, z, dt_bias,
                             dt_softplus, dt_limit_low, dt_limit_high, y_f32,
                             return_chunk_states, seq_idx)
-    empty = torch.empty((0,), dtype=torch.float32, device=device)
-    return (y, empty if final is None else final,
-            empty if states is None else states)
+    # One empty tensor per absent output: a custom op's outputs may not
+    # alias each other.
+    def empty():
+        return torch.empty((0,), dtype=torch.float32, device=device)
+    return (y, empty() if final is None else final,
+            empty() if states is None else states)
 
 def _eager(device, x):
     """Whether a call can skip the dispatcher and run the implementation
@@ -282,17 +285,25 @@ if HAS_OP:
                      seq_idx)
 
 
+# The smallest magnitude that rounds to infinity in f32 (f32's largest
+# finite value plus half its last unit; the tie rounds to infinity).
+_F32_OVERFLOW = 2.0 ** 128 - 2.0 ** 103
+
+
 def _dt_limit(dt_limit):
-    """(low, high) as the f32 values the kernel compares with (ctypes'
-    c_float: a bound beyond f32's range becomes infinite, as it would in
-    mamba_ssm's Triton kernel); the library checks low <= high."""
+    """(low, high) as floats the C ABI packing can round to the f32 values the
+    kernel compares with: a bound beyond f32's range becomes infinite, as it
+    would in mamba_ssm's Triton kernel; the library checks low <= high. Plain
+    float arithmetic only: torch.compile traces this function, and a ctypes
+    call in it would break the graph."""
     try:
         low, high = dt_limit
         low, high = float(low), float(high)
     except (TypeError, ValueError):
         raise TypeError("tilec.mamba2.chunk_scan_combined: dt_limit must be "
                         f"a pair of numbers, not {dt_limit!r}") from None
-    return ctypes.c_float(low).value, ctypes.c_float(high).value
+    return tuple(math.copysign(math.inf, v) if abs(v) >= _F32_OVERFLOW else v
+                 for v in (low, high))
 
 
 def _unsupported(argument, why):
