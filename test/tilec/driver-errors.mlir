@@ -18,7 +18,7 @@
 // UNKNOWN: params.mlir:0:0: error: no kernel declares parameter 'NOPE'
 // UNKNOWN-NOT: error:
 // RUN: not tilec %t/params.mlir -D BLOCK=x --emit=ptx 2>&1 | FileCheck %s --check-prefix=BINDING
-// BINDING: params.mlir:0:0: error: parameter binding 'BLOCK=x' is not NAME=VALUE with a positive VALUE
+// BINDING: params.mlir:1:1: error: parameter binding 'BLOCK=x' is not NAME=VALUE with a positive VALUE
 // BINDING-NOT: error:
 
 // RUN: not tilec %tilec_src/kernels/examples/scale.mlir --emit=fatbin --target=sm_75 2>&1 | FileCheck %s --check-prefix=TARGET
