@@ -42,6 +42,32 @@ tile.kernel @view_i1(%v: !tile.view<1, i1>) {
 }
 
 //===----------------------------------------------------------------------===//
+// Kernel argument attributes (tile.any_strides)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument 1 is 'f32': 'tile.any_strides' marks views, whose strides it frees}}
+tile.kernel @any_strides_on_scalar(%v: !tile.view<1, f32>, %s: f32 {tile.any_strides}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op 'tile.any_strides' takes no value: write {tile.any_strides}}}
+tile.kernel @any_strides_with_value(%v: !tile.view<1, f32> {tile.any_strides = 1 : i32}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument 0 has attribute 'tile.contiguous', which the tile dialect does not define (it defines 'tile.any_strides' on kernel views)}}
+tile.kernel @unknown_argument_attribute(%v: !tile.view<1, f32> {tile.contiguous}) {
+  tile.return
+}
+
+
+//===----------------------------------------------------------------------===//
 // #tile.dims
 //===----------------------------------------------------------------------===//
 

@@ -1,6 +1,7 @@
 //===- TileDialect.cpp - tile dialect, types and attributes -----*- C++ -*-===//
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/IR/TileAttrNames.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -35,6 +36,42 @@ void TileDialect::initialize() {
 Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                             Type type, Location loc) {
   return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned /*regionIndex*/,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attribute) {
+  if (attribute.getName() != kAnyStridesAttrName)
+    return op->emitOpError()
+           << "argument " << argIndex << " has attribute '"
+           << attribute.getName().getValue()
+           << "', which the tile dialect does not define (it defines '"
+           << kAnyStridesAttrName << "' on kernel views)";
+  if (!isa<UnitAttr>(attribute.getValue()))
+    return op->emitOpError() << "'" << kAnyStridesAttrName
+                             << "' takes no value: write {"
+                             << kAnyStridesAttrName << "}";
+  auto kernel = dyn_cast<KernelOp>(op);
+  if (!kernel)
+    return op->emitOpError() << "'" << kAnyStridesAttrName
+                             << "' marks arguments of a tile.kernel only";
+  // From the signature: a kernel without a body still reaches here.
+  Type type = kernel.getArgumentTypes()[argIndex];
+  if (!isa<ViewType>(type))
+    return op->emitOpError()
+           << "argument " << argIndex << " is " << type << ": '"
+           << kAnyStridesAttrName << "' marks views, whose strides it frees";
+  return success();
+}
+
+bool mlir::tile::hasAnyStrides(Value view) {
+  auto arg = dyn_cast<BlockArgument>(view);
+  if (!arg)
+    return false;
+  auto kernel = dyn_cast_or_null<KernelOp>(arg.getOwner()->getParentOp());
+  return kernel && arg.getOwner()->isEntryBlock() &&
+         kernel.getArgAttr(arg.getArgNumber(), kAnyStridesAttrName);
 }
 
 //===----------------------------------------------------------------------===//

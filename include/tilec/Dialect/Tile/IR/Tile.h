@@ -100,6 +100,10 @@ struct FullRankAccess {
 FullRankAccess getFullRankAccess(RankedTensorType tile, unsigned viewRank,
                                  ArrayRef<int64_t> dims);
 
+/// Whether `view` is an argument of a tile.kernel marked `tile.any_strides`:
+/// a view no variant may assume the vectorize facts of.
+bool hasAnyStrides(Value view);
+
 } // namespace mlir::tile
 
 #endif // TILE_IR_TILE_H
