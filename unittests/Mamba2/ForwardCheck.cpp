@@ -592,6 +592,24 @@ void tilec::mamba2::testing::PrintTo(const FeatureCase &feature,
          << (failed ? "the reference failed\n" : "") << report.describe();
 }
 
+HostFeatures tilec::mamba2::testing::sequenceOffsetFeatures() {
+  HostFeatures features;
+  features.packedSequences = true;
+  features.sequenceOffsets = true;
+  return features;
+}
+
+void tilec::mamba2::testing::setSequenceOffsets(HostProblem &host,
+                                                std::vector<int32_t> offsets) {
+  const Problem &p = host.problem;
+  host.cuSeqlens = std::move(offsets);
+  for (size_t s = 0; s + 1 < host.cuSeqlens.size(); ++s)
+    std::fill(host.seqIdx.begin() + host.cuSeqlens[s],
+              host.seqIdx.begin() + host.cuSeqlens[s + 1], int32_t(s));
+  host.varlenStates.resize((host.cuSeqlens.size() - 1) * p.heads *
+                           p.headdim * p.dstate);
+}
+
 const std::vector<Shape> &tilec::mamba2::testing::featureShapes() {
   static const std::vector<Shape> shapes = {{2, 100, 1, 4, 16, 32, 64},
                                             {1, 300, 2, 4, 64, 64, 128},

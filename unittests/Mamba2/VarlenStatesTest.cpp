@@ -30,25 +30,6 @@ using namespace tilec::mamba2::testing;
 
 namespace {
 
-HostFeatures withOffsets() {
-  HostFeatures features;
-  features.packedSequences = true;
-  features.sequenceOffsets = true;
-  return features;
-}
-
-/// Replaces the random boundaries of `host` (drawn with withOffsets()) by
-/// `offsets`, seq_idx included.
-void setOffsets(HostProblem &host, std::vector<int32_t> offsets) {
-  const Problem &p = host.problem;
-  host.cuSeqlens = std::move(offsets);
-  for (size_t s = 0; s + 1 < host.cuSeqlens.size(); ++s)
-    std::fill(host.seqIdx.begin() + host.cuSeqlens[s],
-              host.seqIdx.begin() + host.cuSeqlens[s + 1], int32_t(s));
-  host.varlenStates.resize((host.cuSeqlens.size() - 1) * p.heads *
-                           p.headdim * p.dstate);
-}
-
 ::testing::AssertionResult runCpu(HostProblem &host, bool withInitialState,
                                   const TileConfig &tiles = {}) {
   host.poisonOutputs();
@@ -73,9 +54,9 @@ void expectMatches(HostProblem &host, bool withInitialState,
 /// chunk size, several groups.
 const std::vector<Shape> &varlenShapes() {
   static const std::vector<Shape> shapes = {
-      {1, 100, 1, 4, 16, 32, 64},  {1, 300, 2, 4, 64, 64, 128},
-      {1, 77, 1, 2, 24, 40, 128},  {1, 600, 2, 4, 64, 64, 256},
-      {1, 256, 1, 4, 32, 32, 64},  {1, 10, 1, 2, 16, 16, 64}};
+      {1, 100, 1, 4, 16, 32, 64}, {1, 300, 2, 4, 64, 64, 128},
+      {1, 77, 1, 2, 24, 40, 128}, {1, 600, 2, 4, 64, 64, 256},
+      {1, 256, 1, 4, 32, 32, 64}, {1, 10, 1, 2, 16, 16, 64}};
   return shapes;
 }
 
@@ -86,7 +67,8 @@ TEST_P(VarlenStates, MatchesRecurrence) {
   auto [shape, withInitialState] = GetParam();
   const uint64_t seed = tilec::testing::testSeed();
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
-  HostProblem host = HostProblem::random(shape.problem(), seed, withOffsets());
+  HostProblem host =
+      HostProblem::random(shape.problem(), seed, sequenceOffsetFeatures());
   expectMatches(host, withInitialState);
 }
 
@@ -96,7 +78,8 @@ TEST_P(VarlenStates, SmallTiles) {
   auto [shape, withInitialState] = GetParam();
   const uint64_t seed = tilec::testing::testSeed();
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
-  HostProblem host = HostProblem::random(shape.problem(), seed, withOffsets());
+  HostProblem host =
+      HostProblem::random(shape.problem(), seed, sequenceOffsetFeatures());
   TileConfig tiles;
   tiles.blockP = tiles.blockN = tiles.blockM = tiles.blockK = 16;
   tiles.chunkStateBlockP = 8;
@@ -121,8 +104,8 @@ TEST(VarlenStatesCases, ChosenBoundaries) {
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
   for (bool withInitialState : {true, false}) {
     HostProblem host = HostProblem::random({1, 300, 4, 2, 32, 16, 64}, seed,
-                                           withOffsets());
-    setOffsets(host, {0, 1, 64, 65, 127, 128, 300});
+                                           sequenceOffsetFeatures());
+    setSequenceOffsets(host, {0, 1, 64, 65, 127, 128, 300});
     expectMatches(host, withInitialState);
   }
 }
@@ -131,9 +114,9 @@ TEST(VarlenStatesCases, ChosenBoundaries) {
 TEST(VarlenStatesCases, OneSequence) {
   const uint64_t seed = tilec::testing::testSeed();
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
-  HostProblem host =
-      HostProblem::random({1, 200, 2, 1, 16, 16, 128}, seed, withOffsets());
-  setOffsets(host, {0, 200});
+  HostProblem host = HostProblem::random({1, 200, 2, 1, 16, 16, 128}, seed,
+                                         sequenceOffsetFeatures());
+  setSequenceOffsets(host, {0, 200});
   expectMatches(host, true);
 }
 
@@ -156,8 +139,8 @@ TEST(VarlenStatesCases, ShiftedStatesFail) {
   const uint64_t seed = tilec::testing::testSeed();
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
   HostProblem host = HostProblem::random({1, 300, 4, 2, 32, 16, 64}, seed,
-                                         withOffsets());
-  setOffsets(host, {0, 40, 64, 65, 200, 300});
+                                         sequenceOffsetFeatures());
+  setSequenceOffsets(host, {0, 40, 64, 65, 200, 300});
   ASSERT_TRUE(runCpu(host, true));
   ASSERT_TRUE(varlenStatesMatchReference(host, true));
   const size_t row = host.varlenStates.size() / (host.cuSeqlens.size() - 1);
@@ -174,8 +157,8 @@ class VarlenValidation : public ::testing::Test {
 protected:
   VarlenValidation()
       : host(HostProblem::random({1, 100, 4, 2, 16, 32, 64}, 7,
-                                 withOffsets())) {
-    setOffsets(host, {0, 30, 64, 100});
+                                 sequenceOffsetFeatures())) {
+    setSequenceOffsets(host, {0, 30, 64, 100});
   }
 
   void expectError(const Inputs &in, const Outputs &out,
@@ -200,8 +183,8 @@ protected:
 
 TEST_F(VarlenValidation, NotIncreasing) {
   host.cuSeqlens[2] = 30;
-  expectError(host.inputs(true), {"cu seqlens is not increasing",
-                                  "offset 2 is 30 after 30"});
+  expectError(host.inputs(true),
+              {"cu seqlens is not increasing", "offset 2 is 30 after 30"});
   host.cuSeqlens[2] = 20;
   expectError(host.inputs(true), {"offset 2 is 20 after 30"});
 }
@@ -217,17 +200,16 @@ TEST_F(VarlenValidation, FirstAndLastOffsets) {
 
 TEST_F(VarlenValidation, InconsistentWithSeqIdx) {
   host.seqIdx[64] = 1;
-  expectError(host.inputs(true),
-              {"seq idx (batch, seqlen) is 1 at step 64",
-               "cu seqlens puts in sequence 2"});
+  expectError(host.inputs(true), {"seq idx (batch, seqlen) is 1 at step 64",
+                                  "cu seqlens puts in sequence 2"});
 }
 
 TEST_F(VarlenValidation, NeedsSeqIdxAndBatchOne) {
   Inputs in = host.inputs(true);
   in.seqIdx.reset();
   expectError(in, {"cu seqlens: needs seq idx"});
-  HostProblem two =
-      HostProblem::random({2, 100, 4, 2, 16, 32, 64}, 7, withOffsets());
+  HostProblem two = HostProblem::random({2, 100, 4, 2, 16, 32, 64}, 7,
+                                        sequenceOffsetFeatures());
   Inputs twoIn = two.inputs(true);
   twoIn.cuSeqlens = host.inputs(true).cuSeqlens;
   Status status = forwardCpu(two.problem, twoIn, two.outputs());

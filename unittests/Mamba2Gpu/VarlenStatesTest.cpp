@@ -13,9 +13,9 @@
 
 #include "GpuTesting.h"
 
-#include "CApiTesting.h"
 #include "../Mamba2/ForwardCheck.h"
 #include "../Support/TestSeed.h"
+#include "CApiTesting.h"
 #include "tilec/Mamba2/tilec_mamba2.h"
 
 #include <algorithm>
@@ -28,24 +28,6 @@ namespace {
 
 using VarlenGpuTest = GpuStreamTest;
 
-HostFeatures withOffsets() {
-  HostFeatures features;
-  features.packedSequences = true;
-  features.sequenceOffsets = true;
-  return features;
-}
-
-/// Replaces the random boundaries of `host` by `offsets`, seq_idx included.
-void setOffsets(HostProblem &host, std::vector<int32_t> offsets) {
-  const Problem &p = host.problem;
-  host.cuSeqlens = std::move(offsets);
-  for (size_t s = 0; s + 1 < host.cuSeqlens.size(); ++s)
-    std::fill(host.seqIdx.begin() + host.cuSeqlens[s],
-              host.seqIdx.begin() + host.cuSeqlens[s + 1], int32_t(s));
-  host.varlenStates.resize((host.cuSeqlens.size() - 1) * p.heads *
-                           p.headdim * p.dstate);
-}
-
 class VarlenShapesGpu
     : public VarlenGpuTest,
       public ::testing::WithParamInterface<std::tuple<Shape, bool>> {};
@@ -54,7 +36,8 @@ TEST_P(VarlenShapesGpu, MatchesTheF64Reference) {
   auto [shape, withInitialState] = GetParam();
   const uint64_t seed = tilec::testing::testSeed();
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
-  HostProblem host = HostProblem::random(shape.problem(), seed, withOffsets());
+  HostProblem host =
+      HostProblem::random(shape.problem(), seed, sequenceOffsetFeatures());
   ASSERT_TRUE(gpuRun(cu(), stream)(host, withInitialState));
   EXPECT_TRUE(matchesReference(host, withInitialState));
   EXPECT_TRUE(varlenStatesMatchReference(host, withInitialState));
@@ -62,14 +45,13 @@ TEST_P(VarlenShapesGpu, MatchesTheF64Reference) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, VarlenShapesGpu,
-    ::testing::Combine(
-        ::testing::Values(Shape{1, 100, 1, 4, 16, 32, 64},
-                          Shape{1, 300, 2, 4, 64, 64, 128},
-                          Shape{1, 77, 1, 2, 24, 40, 128},
-                          Shape{1, 600, 2, 4, 64, 64, 256},
-                          Shape{1, 10, 1, 2, 16, 16, 64},
-                          Shape{1, 4099, 1, 8, 128, 64, 128}),
-        ::testing::Bool()),
+    ::testing::Combine(::testing::Values(Shape{1, 100, 1, 4, 16, 32, 64},
+                                         Shape{1, 300, 2, 4, 64, 64, 128},
+                                         Shape{1, 77, 1, 2, 24, 40, 128},
+                                         Shape{1, 600, 2, 4, 64, 64, 256},
+                                         Shape{1, 10, 1, 2, 16, 16, 64},
+                                         Shape{1, 4099, 1, 8, 128, 64, 128}),
+                       ::testing::Bool()),
     [](const ::testing::TestParamInfo<std::tuple<Shape, bool>> &info) {
       return shapeName(std::get<0>(info.param), std::get<1>(info.param));
     });
@@ -78,10 +60,10 @@ TEST_F(VarlenGpuTest, ChosenBoundaries) {
   const uint64_t seed = tilec::testing::testSeed();
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
   for (int64_t chunk : {64, 128, 256}) {
-    HostProblem host = HostProblem::random({1, 600, 4, 2, 64, 64, chunk},
-                                           seed, withOffsets());
-    setOffsets(host, {0, 1, int32_t(chunk), int32_t(chunk) + 1,
-                      int32_t(2 * chunk) - 1, int32_t(2 * chunk), 600});
+    HostProblem host = HostProblem::random({1, 600, 4, 2, 64, 64, chunk}, seed,
+                                           sequenceOffsetFeatures());
+    setSequenceOffsets(host, {0, 1, int32_t(chunk), int32_t(chunk) + 1,
+                              int32_t(2 * chunk) - 1, int32_t(2 * chunk), 600});
     ASSERT_TRUE(gpuRun(cu(), stream)(host, true));
     EXPECT_TRUE(matchesReference(host, true));
     EXPECT_TRUE(varlenStatesMatchReference(host, true)) << "chunk " << chunk;
@@ -109,7 +91,7 @@ TEST_F(VarlenGpuTest, CApiOffsetsSlice) {
   const Problem p{1, 300, 4, 2, 64, 64, 128};
   const uint64_t seed = tilec::testing::testSeed();
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
-  HostProblem host = HostProblem::random(p, seed, withOffsets());
+  HostProblem host = HostProblem::random(p, seed, sequenceOffsetFeatures());
   DeviceProblem device(cu(), host);
   ASSERT_TRUE(device.ok());
   ASSERT_TRUE(device.upload());
@@ -120,9 +102,8 @@ TEST_F(VarlenGpuTest, CApiOffsetsSlice) {
     wide[2 * i] = host.cuSeqlens[i];
   const int64_t nseq = int64_t(host.cuSeqlens.size()) - 1;
   CArguments args = deviceArguments(device, p);
-  args.seqIdx =
-      CTensor(device.inputs(true).seqIdx->data, TILEC_MAMBA2_I32,
-              {p.batch, p.seqlen});
+  args.seqIdx = CTensor(device.inputs(true).seqIdx->data, TILEC_MAMBA2_I32,
+                        {p.batch, p.seqlen});
   args.withSeqIdx = true;
   args.cuSeqlens = CTensor(wide.data(), TILEC_MAMBA2_I32, {nseq + 1});
   args.cuSeqlens.strides = {2};

@@ -210,10 +210,7 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
 interp::HostView hostView(const Tensor &tensor) {
   interp::HostView view;
   view.data = tensor.data;
-  view.dtype = tensor.dtype == DType::BF16  ? interp::DType::BF16
-               : tensor.dtype == DType::F16 ? interp::DType::F16
-               : tensor.dtype == DType::I32 ? interp::DType::I32
-                                            : interp::DType::F32;
+  view.dtype = tensor.dtype;
   view.shape = tensor.shape;
   view.strides = tensor.strides;
   return view;

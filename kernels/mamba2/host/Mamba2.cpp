@@ -15,32 +15,6 @@
 
 using namespace tilec::mamba2;
 
-size_t tilec::mamba2::dtypeSize(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F16:
-  case DType::BF16:
-    return 2;
-  }
-  return 0;
-}
-
-const char *tilec::mamba2::dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return "f32";
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::I32:
-    return "i32";
-  }
-  return "unknown";
-}
-
 Tensor Tensor::contiguous(void *data, DType dtype, std::vector<int64_t> shape) {
   Tensor tensor;
   tensor.data = data;

@@ -4,13 +4,16 @@
 // layouts. The problem description, the tensor descriptors and their
 // validation are shared by every device: `forwardCpu` runs the tile kernels
 // in the interpreter (library TilecMamba2Cpu); a GPU path takes the
-// same arguments. This header depends on the C++ standard library only, so
-// that a library built on it does not need LLVM or MLIR at run time.
+// same arguments. This header depends on the C++ standard library (and
+// tilec's plain C++ DType.h) only, so that a library built on it does not
+// need LLVM or MLIR at run time.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_MAMBA2_MAMBA2_H
 #define TILEC_MAMBA2_MAMBA2_H
+
+#include "tilec/Support/DType.h"
 
 #include <cstdint>
 #include <array>
@@ -23,11 +26,12 @@
 
 namespace tilec::mamba2 {
 
-/// Element types of the tensors in memory (I32: the sequence index only).
-enum class DType { F32, F16, BF16, I32 };
-
-size_t dtypeSize(DType dtype);
-const char *dtypeName(DType dtype);
+/// Element types of the tensors in memory, tilec's (each tensor's
+/// validation names the ones it takes; I32: the sequence index and offsets
+/// only).
+using tilec::DType;
+using tilec::dtypeName;
+using tilec::dtypeSize;
 
 /// The sizes of one forward pass. Heads are split into `groups` groups of
 /// heads / groups consecutive heads; the heads of a group share B and C.
