@@ -16,9 +16,10 @@
 // values cannot become indices), so the host resolves each sequence from
 // cu_seqlens in host memory and launches this kernel once per sequence, with
 // views based where the sequence's chunk starts:
-//   x:        (1, last + 1, heads, headdim) bf16: chunk c's steps up to e
+//   x:        (1, last + 1, heads, headdim) XT (bf16, f16 or f32: a type
+//             parameter, one instance per dtype): chunk c's steps up to e
 //             (loads past e read zeros)
-//   B:        (1, last + 1, groups, dstate) bf16, the same steps
+//   B:        (1, last + 1, groups, dstate) XT, the same steps
 //   dt:       (1, heads, 1, CHUNK') f32: chunk c of chunk_cumsum's dt_chunks
 //   G:        (1, heads, 1, CHUNK') f32: chunk c of G
 //   entering: (1, heads, headdim, dstate) f32: h_c, read only when
@@ -33,8 +34,8 @@
 // program x covers head-dimension tile x / numN and state tile x mod numN.
 // It walks only the BLOCK_K tiles of steps from first to last.
 //
-// Precision: as chunk_state (the f32 weights times x in tf32; x converts
-// exactly). Steps outside [first, last] are masked on the exponent, so exp2
+// Precision: as chunk_state (the f32 weights times x in tf32; a bf16 or f16
+// x converts exactly, an f32 one rounds). Steps outside [first, last] are masked on the exponent, so exp2
 // never sees the positive G_e - G_j of a step after e.
 
 !State = !tile.tile<BLOCK_P x BLOCK_N x f32>
@@ -42,8 +43,9 @@
 !StepIndices = !tile.tile<BLOCK_K x i32>
 !One = !tile.tile<1 x f32>
 
-tile.kernel @varlen_state<BLOCK_P = 32, BLOCK_N = 64, BLOCK_K = 32>(
-    %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %dt: !tile.view<4, f32>,
+tile.kernel @varlen_state<BLOCK_P = 32, BLOCK_N = 64, BLOCK_K = 32,
+                          XT : type = bf16>(
+    %x: !tile.view<4, XT>, %B: !tile.view<4, XT>, %dt: !tile.view<4, f32>,
     %G: !tile.view<4, f32>, %entering: !tile.view<4, f32>, %has_entering: i32,
     %first: i32, %last: i32, %varlen: !tile.view<4, f32>) warps 8 {
   %c1 = arith.constant 1 : index
@@ -51,8 +53,8 @@ tile.kernel @varlen_state<BLOCK_P = 32, BLOCK_N = 64, BLOCK_K = 32>(
   %zero_i32 = arith.constant 0 : i32
   %pn, %h = tile.block_id x, y
 
-  %heads, %headdim = tile.dim %x[2, 3] : !tile.view<4, bf16>
-  %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, bf16>
+  %heads, %headdim = tile.dim %x[2, 3] : !tile.view<4, XT>
+  %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, XT>
   %blockN, %blockK = tile.param "BLOCK_N", "BLOCK_K"
   %numN = arith.ceildivui %dstate, %blockN : index
   %pt = arith.divui %pn, %numN : index
@@ -106,16 +108,16 @@ tile.kernel @varlen_state<BLOCK_P = 32, BLOCK_N = 64, BLOCK_K = 32>(
         : !Steps -> !tile.tile<BLOCK_K x BLOCK_N x f32>
 
     %bK = tile.load %B[0, %k, %g, %nt] dims = [1, 3]
-        : !tile.view<4, bf16> -> !tile.tile<BLOCK_K x BLOCK_N x bf16>
-    %bF32 = tile.convert %bK : !tile.tile<BLOCK_K x BLOCK_N x bf16>
+        : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_N x XT>
+    %bF32 = tile.convert %bK : !tile.tile<BLOCK_K x BLOCK_N x XT>
         -> !tile.tile<BLOCK_K x BLOCK_N x f32>
     %bScaled = arith.mulf %bF32, %weightB : !tile.tile<BLOCK_K x BLOCK_N x f32>
 
     // x^T: (head dim, time), read transposed.
     %xT = tile.load %x[0, %k, %h, %pt] dims = [3, 1]
-        : !tile.view<4, bf16> -> !tile.tile<BLOCK_P x BLOCK_K x bf16>
+        : !tile.view<4, XT> -> !tile.tile<BLOCK_P x BLOCK_K x XT>
     %next = tile.mma %xT, %bScaled, %acc precision = tf32
-        : !tile.tile<BLOCK_P x BLOCK_K x bf16>,
+        : !tile.tile<BLOCK_P x BLOCK_K x XT>,
           !tile.tile<BLOCK_K x BLOCK_N x f32>, !State
     scf.yield %next : !State
   }

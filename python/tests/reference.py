@@ -69,9 +69,9 @@ def recurrence(x, dt, A, B, C, D=None, initial_states=None, z=None,
 def random_inputs(batch, seqlen, heads, headdim, groups, dstate, device,
                   generator, initial_states=False, z=False, dt_bias=False,
                   dt_softplus=False, d_per_channel=False,
-                  dt_dtype=torch.float32):
-    """Fresh inputs in the dtypes tilec takes: x, B, C, z bf16; dt, A, D,
-    dt_bias f32. Slow decay (A in [-1, -0.01], dt in [1e-3, 1e-1] after
+                  dt_dtype=torch.float32, x_dtype=torch.bfloat16):
+    """Fresh inputs in the dtypes tilec takes: x, B, C, z in x_dtype (bf16,
+    f16 or f32); dt in dt_dtype; A, D, dt_bias f32. Slow decay (A in [-1, -0.01], dt in [1e-3, 1e-1] after
     bias and softplus) so that the state carried across chunks matters to
     every output. With dt_softplus, dt is drawn as the inverse softplus of
     such a step (less the bias), as a model's raw dt would be, and stored
@@ -85,17 +85,16 @@ def random_inputs(batch, seqlen, heads, headdim, groups, dstate, device,
         return torch.randn(shape, generator=generator, device=device)
 
     inputs = dict(
-        x=normal((batch, seqlen, heads, headdim)).to(torch.bfloat16),
+        x=normal((batch, seqlen, heads, headdim)).to(x_dtype),
         dt=uniform((batch, seqlen, heads), 1e-3, 1e-1),
         A=uniform((heads,), -1.0, -0.01),
-        B=normal((batch, seqlen, groups, dstate)).to(torch.bfloat16),
-        C=normal((batch, seqlen, groups, dstate)).to(torch.bfloat16),
+        B=normal((batch, seqlen, groups, dstate)).to(x_dtype),
+        C=normal((batch, seqlen, groups, dstate)).to(x_dtype),
         D=normal((heads, headdim) if d_per_channel else (heads,)))
     if initial_states:
         inputs["initial_states"] = normal((batch, heads, headdim, dstate))
     if z:
-        inputs["z"] = normal((batch, seqlen, heads, headdim)).to(
-            torch.bfloat16)
+        inputs["z"] = normal((batch, seqlen, heads, headdim)).to(x_dtype)
     raw = inputs["dt"]
     if dt_softplus:
         raw = torch.log(torch.expm1(raw))

@@ -143,9 +143,16 @@ def test_final_state_stride_zero(call):
 
 def test_dtype_not_supported(call):
     call.descriptors["x"] = _capi.describe(
-        "x", call.tensors["x"].to(torch.float16))
+        "x", call.tensors["x"].to(torch.int32))
     call.expect(Status.INVALID_DTYPE, "x (batch, seqlen, heads, headdim) is "
-                "f16; only bf16 is supported")
+                "i32; only bf16, f16 and f32 are supported")
+
+
+def test_b_and_c_share_xs_dtype(call):
+    call.descriptors["B"] = _capi.describe(
+        "B", call.tensors["B"].to(torch.float16))
+    call.expect(Status.INVALID_DTYPE, "B (batch, seqlen, groups, dstate) is "
+                "f16; only x's dtype (bf16) is supported")
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
@@ -316,7 +323,8 @@ def test_options_pass_validation_and_reach_the_driver(options_call):
 
 @pytest.mark.parametrize("name, change, status, words", [
     ("z", lambda t: t.float(), Status.INVALID_DTYPE,
-     "z (batch, seqlen, heads, headdim) is f32; only bf16 is supported"),
+     "z (batch, seqlen, heads, headdim) is f32; only x's dtype (bf16) is "
+     "supported"),
     ("z", lambda t: t[:, :-1], Status.INVALID_SHAPE,
      "z (batch, seqlen, heads, headdim) has shape (2, 99, 4, 32)"),
     ("dt_bias", lambda t: t[None], Status.INVALID_SHAPE,
@@ -328,7 +336,7 @@ def test_options_pass_validation_and_reach_the_driver(options_call):
     ("D", lambda t: t[:, :-1], Status.INVALID_SHAPE,
      "D (heads, headdim) has shape (4, 31); the problem needs (4, 32)"),
     ("y", lambda t: t.half(), Status.INVALID_DTYPE,
-     "only f32 and bf16 are supported"),
+     "only f32 and x's dtype (bf16) are supported"),
 ])
 def test_option_tensor_rules(options_call, name, change, status, words):
     options_call.descriptors[name] = _capi.describe(

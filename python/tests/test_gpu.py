@@ -316,8 +316,8 @@ def test_cuda_graph_capture_and_replay(cuda_generator):
 
 @requires_op
 @pytest.mark.parametrize("change, status, words", [
-    (dict(x=lambda t: t.half()), Status.INVALID_DTYPE, "x (batch, seqlen, "
-     "heads, headdim) is f16; only bf16 is supported"),
+    (dict(x=lambda t: t.double()), Status.INVALID_DTYPE, "x is "
+     "torch.float64"),
     (dict(dt=lambda t: t.double()), Status.INVALID_DTYPE, "dt"),
     (dict(initial_states=lambda t: t.bfloat16()), Status.INVALID_DTYPE,
      "initial state"),
@@ -586,7 +586,8 @@ def test_options_against_mamba_ssm(feature, cuda_generator):
 @requires_op
 @pytest.mark.parametrize("change, status, words", [
     (dict(z=lambda t: t.float()), Status.INVALID_DTYPE,
-     "z (batch, seqlen, heads, headdim) is f32; only bf16 is supported"),
+     "z (batch, seqlen, heads, headdim) is f32; only x's dtype (bf16) is "
+     "supported"),
     (dict(z=lambda t: t[:, :-1]), Status.INVALID_SHAPE, "z (batch"),
     (dict(z=lambda t: t.cpu()), Status.NOT_DEVICE_POINTER, "z on cpu"),
     (dict(dt_bias=lambda t: t.half()), Status.INVALID_DTYPE,
@@ -885,3 +886,64 @@ def test_cuda_graph_with_varlen_states(cuda_generator):
         except NotImplementedError as error:
             refused = error
     assert refused is not None and "graph capture" in str(refused)
+
+
+# Every dtype combination: x, B, C, z in bf16, f16 or f32, dt in f32, bf16
+# or f16, y in x's dtype or f32, against the recurrence on the same
+# (rounded) inputs. y in bf16 gets BOUND (its rounding, 2^-9 relative), in
+# f16 or f32 BOUND_F32 (f16 rounds to 2^-12).
+@requires_op
+@pytest.mark.parametrize("y_dtype", [None, torch.float32])
+@pytest.mark.parametrize("dt_dtype",
+                         [torch.float32, torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("x_dtype",
+                         [torch.bfloat16, torch.float16, torch.float32])
+def test_dtypes_match_the_f64_recurrence(x_dtype, dt_dtype, y_dtype,
+                                         cuda_generator):
+    *sizes, chunk, with_init = SHAPES[2]
+    inputs = random_inputs(*sizes, "cuda", cuda_generator, with_init,
+                           z=True, dt_bias=True, dt_softplus=True,
+                           d_per_channel=True, dt_dtype=dt_dtype,
+                           x_dtype=x_dtype)
+    y, final = run_op(inputs, chunk, return_final_states=True,
+                      y_dtype=y_dtype)
+    assert y.dtype == (y_dtype or x_dtype)
+    y_ref, final_ref = recurrence(**inputs)
+    assert torch.isfinite(y).all() and torch.isfinite(final).all()
+    bf16_y = y.dtype == torch.bfloat16
+    assert relative_error(y, y_ref) <= (BOUND if bf16_y else BOUND_F32)
+    assert relative_error(final, final_ref) <= BOUND_F32
+
+
+@requires_op
+@pytest.mark.parametrize("x_dtype", [torch.float16, torch.float32])
+def test_dtypes_against_mamba_ssm(x_dtype, cuda_generator):
+    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
+    if not path:
+        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
+                    "mamba_ssm/) is not set")
+    sys.path.insert(0, path)
+    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
+
+    *sizes, chunk, with_init = SHAPES[1]
+    inputs = random_inputs(*sizes, "cuda", cuda_generator, with_init,
+                           z=True, x_dtype=x_dtype)
+    ours = run_op(inputs, chunk, return_final_states=True)
+    args = dict(inputs)
+    theirs = mamba_chunk_scan_combined(
+        args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
+        args.pop("C"), chunk, **args, return_final_states=True)
+    for a, b in zip(ours, theirs):
+        assert a.shape == b.shape and a.dtype == b.dtype
+    assert relative_error(ours[0], theirs[0]) <= BOUND
+    assert relative_error(ours[1], theirs[1]) <= BOUND
+
+
+@requires_op
+def test_b_in_another_dtype_than_x_through_the_op(cuda_generator):
+    inputs, chunk = make(SHAPES[0], cuda_generator)
+    inputs["B"] = inputs["B"].half()
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        run_op(inputs, chunk)
+    assert caught.value.status == Status.INVALID_DTYPE
+    assert "only x's dtype (bf16) is supported" in str(caught.value)

@@ -137,10 +137,14 @@ def _workspace_size(problem, sizes):
     return size
 
 
+_INPUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
+
+
 def _y_dtype(x, y_f32):
-    """y's dtype: f32 on request, else x's (bf16, which the kernel stores
-    directly; for an x of another dtype, which the library rejects, f32)."""
-    return (torch.bfloat16 if x.dtype == torch.bfloat16 and not y_f32
+    """y's dtype: f32 on request, else x's (bf16, f16 or f32, which the
+    kernel stores directly; for an x of another dtype, which the library
+    rejects, f32)."""
+    return (x.dtype if x.dtype in _INPUT_DTYPES and not y_f32
             else torch.float32)
 
 
@@ -445,10 +449,11 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                         return_chunk_states=False):
     """mamba_ssm's mamba_chunk_scan_combined, forward only.
 
-    x (batch, seqlen, heads, headdim) bf16; dt (batch, seqlen, heads) f32;
-    A (heads,) f32; B, C (batch, seqlen, groups, dstate) bf16; D (heads,)
-    or (heads, headdim) f32 or None; z (batch, seqlen, heads, headdim) bf16
-    or None: y <- y * silu(z) after D; dt_bias (heads,) f32 or None;
+    x (batch, seqlen, heads, headdim) bf16, f16 or f32; dt (batch,
+    seqlen, heads) f32, bf16 or f16; A (heads,) f32; B, C (batch, seqlen,
+    groups, dstate) in x's dtype; D (heads,) or (heads, headdim) f32 or
+    None; z (batch, seqlen, heads, headdim) in x's dtype or None: y <- y *
+    silu(z) after D; dt_bias (heads,) f32 or None;
     dt_softplus: dt <- softplus(dt + dt_bias) (mamba_ssm's, threshold 20);
     dt_limit (low, high): dt clamped after bias and softplus (default (0,
     inf), as mamba_ssm: negative steps become 0); initial_states (batch,

@@ -73,21 +73,16 @@ std::string binding(const char *name, int64_t value) {
   return std::string(name) + "=" + std::to_string(value);
 }
 
-/// The line of chunk_cumsum.mlir that sets dt's element type, and what an
-/// instance for `dtype` makes of it (as kernels/mamba2/CMakeLists.txt does
-/// for the GPU).
-constexpr const char *kDtElementLine = "\n!DtElement = f32\n";
-
-std::string dtElementLine(DType dtype) {
-  return std::string("\n!DtElement = ") + dtypeName(dtype) + "\n";
+/// The binding of type parameter `name` to `dtype` (as
+/// kernels/mamba2/CMakeLists.txt binds it for the GPU).
+std::string typeBinding(const char *name, DType dtype) {
+  return std::string(name) + "=" + dtypeName(dtype);
 }
 
-/// Parses kernel `name` from its embedded text (with `rewrite` applied: a
-/// line of the text and its replacement, for an element-type instance),
-/// binds `params` and compiles it for the interpreter.
+/// Parses kernel `name` from its embedded text, binds `params` (extents and
+/// element types) and compiles it for the interpreter.
 Status compileKernel(const char *name, const std::vector<std::string> &params,
-                     std::unique_ptr<interp::Executable> &executable,
-                     std::pair<std::string, std::string> rewrite = {}) {
+                     std::unique_ptr<interp::Executable> &executable) {
   // The dialects the kernels use.
   DialectRegistry registry;
   registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
@@ -107,16 +102,8 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
   const char *embedded = tilec::mamba2::detail::kernelSource(name);
   if (!embedded)
     return fail("not embedded in the library");
-  std::string text = embedded;
-  if (!rewrite.first.empty() && rewrite.first != rewrite.second) {
-    const size_t at = text.find(rewrite.first);
-    if (at == std::string::npos)
-      return fail("has no line '" + rewrite.first.substr(1) +
-                  "' for its element-type instance");
-    text.replace(at, rewrite.first.size(), rewrite.second);
-  }
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      text, ParserConfig(&context), std::string(name) + ".mlir");
+      embedded, ParserConfig(&context), std::string(name) + ".mlir");
   if (!module)
     return fail("does not parse");
   PassManager pm(&context);
@@ -135,10 +122,11 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
   return Status::success();
 }
 
-/// The compiled kernels for a chunk size, tile sizes and dt's dtype,
-/// compiled on first use and kept for the life of the process.
+/// The compiled kernels for a chunk size, tile sizes, dt's dtype and that of
+/// x, B, C and z, compiled on first use and kept for the life of the
+/// process.
 Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
-                  const Kernels *&kernels) {
+                  DType xDType, const Kernels *&kernels) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<Kernels>> cache;
   std::vector<int64_t> key = {p.chunk,
@@ -152,23 +140,25 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
                               t.chunkStateBlockK,
                               t.statePassingBlockP,
                               t.statePassingBlockN,
-                              int64_t(dtDType)};
+                              int64_t(dtDType),
+                              int64_t(xDType)};
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Kernels> &entry = cache[key];
   if (!entry) {
     auto compiled = std::make_unique<Kernels>();
     std::string chunk = binding("CHUNK", p.chunk);
-    if (Status s = compileKernel(
-            "chunk_cumsum", {chunk, binding("BLOCK_H", t.blockH)},
-            compiled->chunkCumsum,
-            {kDtElementLine, dtElementLine(dtDType)});
+    const std::string xType = typeBinding("XT", xDType);
+    if (Status s = compileKernel("chunk_cumsum",
+                                 {chunk, binding("BLOCK_H", t.blockH),
+                                  typeBinding("DT", dtDType)},
+                                 compiled->chunkCumsum);
         !s)
       return s;
     if (Status s = compileKernel(
             "chunk_state",
             {chunk, binding("BLOCK_P", t.chunkStateBlockP),
              binding("BLOCK_N", t.chunkStateBlockN),
-             binding("BLOCK_K", t.chunkStateBlockK)},
+             binding("BLOCK_K", t.chunkStateBlockK), xType},
             compiled->chunkState);
         !s)
       return s;
@@ -182,14 +172,15 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
     if (Status s = compileKernel("fwd_pass_state",
                                  {chunk, binding("BLOCK_P", t.blockP),
                                   binding("BLOCK_N", t.blockN),
-                                  binding("BLOCK_K", t.blockK)},
+                                  binding("BLOCK_K", t.blockK), xType},
                                  compiled->fwdPassState);
         !s)
       return s;
     if (Status s = compileKernel(
             "compute_out",
             {chunk, binding("BLOCK_M", t.blockM), binding("BLOCK_K", t.blockK),
-             binding("BLOCK_P", t.blockP), binding("BLOCK_N", t.blockN)},
+             binding("BLOCK_P", t.blockP), binding("BLOCK_N", t.blockN),
+             xType},
             compiled->computeOut);
         !s)
       return s;
@@ -197,7 +188,8 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
     if (Status s = compileKernel("varlen_state",
                                  {binding("BLOCK_P", t.chunkStateBlockP),
                                   binding("BLOCK_N", t.chunkStateBlockN),
-                                  binding("BLOCK_K", t.chunkStateBlockK)},
+                                  binding("BLOCK_K", t.chunkStateBlockK),
+                                  xType},
                                  compiled->varlenState);
         !s)
       return s;
@@ -257,7 +249,7 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
       return s;
   const TileConfig t = chooseTiles(p, options.tiles);
   const Kernels *kernels = nullptr;
-  if (Status s = getKernels(p, t, in.dt.dtype, kernels); !s)
+  if (Status s = getKernels(p, t, in.dt.dtype, in.x.dtype, kernels); !s)
     return s;
 
   const int64_t nchunks = p.numChunks();
@@ -308,13 +300,13 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     D.shape = {p.heads, p.headdim};
     D.strides = {D.strides[0], 0};
   }
-  // compute_out writes one of y (f32) and y_bf16; the other is an empty
-  // view it does not touch.
-  const bool yBf16 = out.y.dtype == DType::BF16;
+  // compute_out writes one of y (f32) and y_xt (x's dtype); the other is an
+  // empty view it does not touch. With x in f32 y is written as f32.
+  const bool yIsXt = out.y.dtype != DType::F32;
   const interp::HostView y = hostView(out.y);
   interp::HostView yUnused = y;
   yUnused.data = nullptr;
-  yUnused.dtype = yBf16 ? interp::DType::F32 : interp::DType::BF16;
+  yUnused.dtype = yIsXt ? DType::F32 : in.x.dtype;
   yUnused.shape = {0, 0, 0, 0};
 
   const LaunchGrids grids = computeLaunchGrids(p, t);
@@ -352,8 +344,8 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
   }
   if (Status s = run("compute_out", *kernels->computeOut,
                      {x, B, hostView(in.C), dtChunks, g, D, z,
-                      flag(bool(in.z)), seqIdx, states, yBf16 ? yUnused : y,
-                      yBf16 ? y : yUnused, flag(yBf16)},
+                      flag(bool(in.z)), seqIdx, states, yIsXt ? yUnused : y,
+                      yIsXt ? y : yUnused, flag(yIsXt)},
                      {grids.computeOut}, threads);
       !s)
     return s;

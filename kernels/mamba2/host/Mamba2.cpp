@@ -154,29 +154,45 @@ Status checkSequenceOffsets(const Problem &p, const Inputs &in) {
 
 } // namespace
 
+DType tilec::mamba2::inputElementType(const Inputs &in) {
+  const DType x = in.x.dtype;
+  return x == DType::F16 || x == DType::F32 ? x : DType::BF16;
+}
+
 Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
   if (Status status = checkProblem(p); !status)
     return status;
   const std::vector<int64_t> tokens4 = {p.batch, p.seqlen, p.heads, p.headdim};
   const std::vector<int64_t> groups4 = {p.batch, p.seqlen, p.groups, p.dstate};
+  // x in any of the kernels' input dtypes; B, C and z in x's (one instance
+  // per dtype: mamba_ssm multiplies B by C, so they match, and a model's x,
+  // z, B and C are slices of one projection).
+  const DType xType = inputElementType(in);
+  const std::string xSupported =
+      std::string("x's dtype (") + dtypeName(xType) + ") is";
   struct Check {
     const char *name;
     const Tensor &tensor;
     DType dtype;
     std::vector<int64_t> shape;
     const char *layout;
+    const char *supported;
   };
   const Check checks[] = {
-      {"x", in.x, DType::BF16, tokens4, "(batch, seqlen, heads, headdim)"},
+      {"x", in.x, xType, tokens4, "(batch, seqlen, heads, headdim)",
+       "bf16, f16 and f32 are"},
       // dt in any of the dtypes (chunk_cumsum has an instance for each).
       {"dt", in.dt, in.dt.dtype, {p.batch, p.seqlen, p.heads},
-       "(batch, seqlen, heads)"},
-      {"A", in.A, DType::F32, {p.heads}, "(heads)"},
-      {"B", in.B, DType::BF16, groups4, "(batch, seqlen, groups, dstate)"},
-      {"C", in.C, DType::BF16, groups4, "(batch, seqlen, groups, dstate)"}};
+       "(batch, seqlen, heads)", nullptr},
+      {"A", in.A, DType::F32, {p.heads}, "(heads)", nullptr},
+      {"B", in.B, xType, groups4, "(batch, seqlen, groups, dstate)",
+       xSupported.c_str()},
+      {"C", in.C, xType, groups4, "(batch, seqlen, groups, dstate)",
+       xSupported.c_str()}};
   for (const Check &check : checks)
-    if (Status status = checkTensor(check.name, check.tensor, check.dtype,
-                                    check.shape, check.layout, false);
+    if (Status status =
+            checkTensor(check.name, check.tensor, check.dtype, check.shape,
+                        check.layout, false, check.supported);
         !status)
       return status;
   // D per head or per channel: its rank says which.
@@ -202,8 +218,10 @@ Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
         !status)
       return status;
   if (in.z)
-    if (Status status = checkTensor("z", *in.z, DType::BF16, tokens4,
-                                    "(batch, seqlen, heads, headdim)", false);
+    if (Status status =
+            checkTensor("z", *in.z, xType, tokens4,
+                        "(batch, seqlen, heads, headdim)", false,
+                        xSupported.c_str());
         !status)
       return status;
   if (in.seqIdx)
@@ -229,11 +247,14 @@ Status tilec::mamba2::validate(const Problem &p, const Inputs &in,
                                const Outputs &out) {
   if (Status status = validateInputs(p, in); !status)
     return status;
-  // y in f32 or, rounded once by the kernel, in bf16.
+  // y in f32 or, rounded once by the kernel, in x's dtype.
+  const DType xType = inputElementType(in);
+  const std::string ySupported =
+      std::string("f32 and x's dtype (") + dtypeName(xType) + ") are";
   if (Status status = checkTensor(
-          "y", out.y, out.y.dtype == DType::BF16 ? DType::BF16 : DType::F32,
+          "y", out.y, out.y.dtype == xType ? xType : DType::F32,
           {p.batch, p.seqlen, p.heads, p.headdim},
-          "(batch, seqlen, heads, headdim)", true, "f32 and bf16 are");
+          "(batch, seqlen, heads, headdim)", true, ySupported.c_str());
       !status)
     return status;
   if (out.finalState)

@@ -13,21 +13,24 @@ using namespace tilec::mamba2;
 
 namespace {
 
-/// The launcher's type, spelled out so that a kernel whose signature drifts
-/// from what this file passes fails to compile here.
+/// The launcher's type for x and B of view type XView (one instance per
+/// dtype), spelled out so that a kernel whose signature drifts from what
+/// this file passes fails to compile here.
+template <typename XView>
 using VarlenStateLauncher = tilec_status (*)(
-    const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
-    const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
-    const tilec_view_f32_4d &entering, int32_t hasEntering, int32_t first,
-    int32_t last, const tilec_view_f32_4d &varlen, tilec_grid, CUstream);
-constexpr VarlenStateLauncher kLaunch = &tile_varlen_state;
+    const XView &x, const XView &B, const tilec_view_f32_4d &dt,
+    const tilec_view_f32_4d &G, const tilec_view_f32_4d &entering,
+    int32_t hasEntering, int32_t first, int32_t last,
+    const tilec_view_f32_4d &varlen, tilec_grid, CUstream);
 
-} // namespace
-
-tilec_mamba2_status gpu::launchVarlenStates(
-    const Problem &p, const Inputs &in, const Tensor &varlenStates,
-    const Tensor &dtChunks, const Tensor &G, const Tensor &states,
-    CUstream stream, std::string &message) {
+template <typename XView>
+tilec_mamba2_status launchWith(VarlenStateLauncher<XView> launcher,
+                               const Problem &p, const Inputs &in,
+                               const Tensor &varlenStates,
+                               const Tensor &dtChunks, const Tensor &G,
+                               const Tensor &states, CUstream stream,
+                               std::string &message) {
+  using gpu::makeView;
   const std::array<int64_t, 3> g = detail::varlenStateGrid(
       p, TILEC_MAMBA2_VARLEN_STATE_BLOCK_P, TILEC_MAMBA2_VARLEN_STATE_BLOCK_N);
   const tilec_grid grid{g[0], g[1], g[2]};
@@ -37,8 +40,7 @@ tilec_mamba2_status gpu::launchVarlenStates(
     const detail::VarlenStateViews views = detail::varlenStateViews(
         p, launch, sequence, in.x, in.B, dtChunks, G, states, varlenStates);
     const tilec_status status =
-        kLaunch(makeView<tilec_view_bf16_4d>(views.x),
-                makeView<tilec_view_bf16_4d>(views.B),
+        launcher(makeView<XView>(views.x), makeView<XView>(views.B),
                 makeView<tilec_view_f32_4d>(views.dtChunks),
                 makeView<tilec_view_f32_4d>(views.G),
                 makeView<tilec_view_f32_4d>(views.entering),
@@ -54,12 +56,34 @@ tilec_mamba2_status gpu::launchVarlenStates(
   return TILEC_MAMBA2_SUCCESS;
 }
 
+} // namespace
+
+tilec_mamba2_status gpu::launchVarlenStates(
+    const Problem &p, const Inputs &in, const Tensor &varlenStates,
+    const Tensor &dtChunks, const Tensor &G, const Tensor &states,
+    CUstream stream, std::string &message) {
+  // The instance for x's dtype (validate() took B in it).
+  if (in.x.dtype == DType::F16)
+    return launchWith<tilec_view_f16_4d>(&tile_varlen_state_xf16, p, in,
+                                         varlenStates, dtChunks, G, states,
+                                         stream, message);
+  if (in.x.dtype == DType::F32)
+    return launchWith<tilec_view_f32_4d>(&tile_varlen_state_xf32, p, in,
+                                         varlenStates, dtChunks, G, states,
+                                         stream, message);
+  return launchWith<tilec_view_bf16_4d>(&tile_varlen_state, p, in,
+                                        varlenStates, dtChunks, G, states,
+                                        stream, message);
+}
+
 tilec_mamba2_status gpu::prepareVarlenStates(std::string &message) {
-  if (tilec_status status = tile_varlen_state_prepare();
-      status != TILEC_SUCCESS) {
-    message = std::string("loading the varlen_state kernel (") +
-              tilec_status_name(status) + "): " + tilec_last_error();
-    return fromKernelPrepare(status);
-  }
+  for (auto prepare : {&tile_varlen_state_prepare,
+                       &tile_varlen_state_xf16_prepare,
+                       &tile_varlen_state_xf32_prepare})
+    if (tilec_status status = prepare(); status != TILEC_SUCCESS) {
+      message = std::string("loading the varlen_state kernels (") +
+                tilec_status_name(status) + "): " + tilec_last_error();
+      return fromKernelPrepare(status);
+    }
   return TILEC_MAMBA2_SUCCESS;
 }

@@ -76,7 +76,8 @@ struct DtLimit {
 
 /// What the forward pass reads (the dtypes are the ones supported).
 struct Inputs {
-  /// (batch, seqlen, heads, headdim) bf16.
+  /// (batch, seqlen, heads, headdim) bf16, f16 or f32: the dtype of B, C and
+  /// z too (the kernels have an instance for each).
   Tensor x;
   /// (batch, seqlen, heads) f32, bf16 or f16: the time steps, raw: the
   /// pass uses clamp(softplus(dt + dtBias)) (each part as asked for below),
@@ -84,9 +85,9 @@ struct Inputs {
   Tensor dt;
   /// (heads) f32: the (negative) decay rates.
   Tensor A;
-  /// (batch, seqlen, groups, dstate) bf16.
+  /// (batch, seqlen, groups, dstate), x's dtype.
   Tensor B;
-  /// (batch, seqlen, groups, dstate) bf16.
+  /// (batch, seqlen, groups, dstate), x's dtype.
   Tensor C;
   /// (heads) f32, one per head, or (heads, headdim) f32, one per channel:
   /// the skip connection y += D x.
@@ -104,8 +105,8 @@ struct Inputs {
   bool dtSoftplus = false;
   /// Applied after bias and softplus.
   DtLimit dtLimit;
-  /// (batch, seqlen, heads, headdim) bf16: the gate y <- y * silu(z),
-  /// applied after D; absent: no gate.
+  /// (batch, seqlen, heads, headdim), x's dtype: the gate y <- y *
+  /// silu(z), applied after D; absent: no gate.
   std::optional<Tensor> z;
   /// (batch, seqlen) i32, mamba_ssm's seq_idx: the sequence of each time
   /// step of a row that packs several, non-decreasing along each row. No
@@ -134,7 +135,7 @@ struct Inputs {
 
 /// What the forward pass writes.
 struct Outputs {
-  /// (batch, seqlen, heads, headdim) f32, or bf16 (x's dtype, as mamba_ssm
+  /// (batch, seqlen, heads, headdim) f32, or x's dtype (as mamba_ssm
   /// returns it): the kernel rounds its f32 result once when it stores it.
   Tensor y;
   /// (batch, heads, headdim, dstate) f32: the state after the last time
@@ -211,6 +212,10 @@ enum class ForwardStructure {
   /// chunk in order), compute_out.
   ThreeKernels,
 };
+
+/// The dtype of x, B, C and z the kernels run with: x's when it is one of
+/// theirs (bf16, f16, f32), else bf16 (and validation refuses x).
+DType inputElementType(const Inputs &inputs);
 
 /// Checks the problem (positive sizes, heads % groups == 0, chunk in
 /// {64, 128, 256}) and every input, in the order x, dt, A, B, C, D, initial

@@ -46,8 +46,9 @@ typedef enum tilec_mamba2_status {
    * than one element, or a strides array is missing for a rank > 0. */
   TILEC_MAMBA2_ERROR_INVALID_STRIDE = 2,
   /* A tensor's dtype is not a tilec_mamba2_dtype or not the one supported
-   * for it (x, B, C, z bf16; dt f32, bf16 or f16; y f32 or bf16;
-   * everything else f32). */
+   * for it (x bf16, f16 or f32 and B, C, z in x's dtype; dt f32, bf16 or
+   * f16; y f32 or x's dtype; seq_idx and cu_seqlens i32; everything else
+   * f32). */
   TILEC_MAMBA2_ERROR_INVALID_DTYPE = 3,
   /* A data pointer is not aligned to its element size, or the workspace is
    * not 16-byte aligned. */
@@ -137,15 +138,16 @@ TILEC_MAMBA2_API int tilec_mamba2_prepare(void);
 /* The Mamba-2 forward pass, enqueued on `stream` in the calling thread's
  * current CUDA context; returns without waiting for the kernels.
  *
- *   x              (batch, seqlen, heads, headdim)  bf16
+ *   x              (batch, seqlen, heads, headdim)  bf16, f16 or f32
  *   dt             (batch, seqlen, heads)           f32, bf16 or f16, as
  *                                                   given (no bias, softplus
  *                                                   or limit)
  *   A              (heads)                          f32
- *   B, C           (batch, seqlen, groups, dstate)  bf16
+ *   B, C           (batch, seqlen, groups, dstate)  x's dtype
  *   D              (heads) or (heads, headdim)      f32
  *   initial_state  (batch, heads, headdim, dstate)  f32, or NULL: zero
- *   y              (batch, seqlen, heads, headdim)  f32 or bf16, written
+ *   y              (batch, seqlen, heads, headdim)  f32 or x's dtype,
+ *                                                   written
  *   final_state    (batch, heads, headdim, dstate)  f32, or NULL: not written
  *
  * `workspace` is device memory of at least `workspace_bytes` >=
@@ -181,8 +183,8 @@ TILEC_MAMBA2_API int tilec_mamba2_forward(
 typedef struct tilec_mamba2_options {
   /* sizeof(tilec_mamba2_options); at least TILEC_MAMBA2_OPTIONS_SIZE_V1. */
   size_t size;
-  /* (batch, seqlen, heads, headdim) bf16: y <- y * silu(z), after D; NULL:
-   * no gate. */
+  /* (batch, seqlen, heads, headdim), x's dtype: y <- y * silu(z), after D;
+   * NULL: no gate. */
   const tilec_mamba2_tensor *z;
   /* (heads) f32: dt <- dt + dt_bias before softplus; NULL: no bias. */
   const tilec_mamba2_tensor *dt_bias;
@@ -232,8 +234,8 @@ typedef struct tilec_mamba2_options {
 /* tilec_mamba2_forward with mamba_ssm's options. `options` may be NULL (no
  * option). Also, here and in tilec_mamba2_forward alike:
  *   D  (heads) or (heads, headdim) f32: per head or per channel;
- *   y  f32, or bf16 (x's dtype, as mamba_ssm returns it): the kernel rounds
- *      its f32 result once when it stores it.
+ *   y  f32, or x's dtype (as mamba_ssm returns it): the kernel rounds its
+ *      f32 result once when it stores it.
  * The time steps are the raw dt, transformed by chunk_cumsum (bias,
  * softplus, limit, each as asked); the other kernels read the transformed
  * ones. Checks as tilec_mamba2_forward, with the options' input tensors
