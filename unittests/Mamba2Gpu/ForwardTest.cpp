@@ -309,7 +309,7 @@ TEST_F(ForwardGpuTest, CApiWithEveryOption) {
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
   HostProblem host =
       HostProblem::random(p, seed, featureCases().back().features);
-  ASSERT_TRUE(host.features.z && host.features.yBf16 &&
+  ASSERT_TRUE(host.features.z && host.features.yInXType &&
               host.features.dPerChannel && host.features.dtSoftplus);
   DeviceProblem device(cu(), host);
   ASSERT_TRUE(device.ok());
