@@ -136,3 +136,43 @@ def random_seq_idx(batch, seqlen, chunk, device, generator):
     seq_idx = torch.cumsum(starts, dim=1, dtype=torch.int32)
     seq_idx += (torch.arange(batch, dtype=torch.int32) % 2)[:, None]
     return seq_idx.to(device)
+
+
+def varlen_states(x, dt, A, B, C, cu_seqlens, initial_states=None,
+                  dt_bias=None, dt_softplus=False,
+                  dt_limit=(0.0, float("inf")), **unused):
+    """The state at the end of each sequence of cu_seqlens (nseq + 1,) in
+    one packed row (batch 1), (nseq, heads, headdim, dstate) f64: the
+    recurrence run over each sequence alone, from the initial state for
+    sequence 0 (tilec's rule; mamba_ssm drops it when sequence 0 ends inside
+    the first chunk) and from zero for the others. `unused` takes the
+    arguments of the other outputs (D, z, seq_idx)."""
+    offsets = [int(v) for v in cu_seqlens.cpu()]
+    states = []
+    for s, (start, end) in enumerate(zip(offsets[:-1], offsets[1:])):
+        piece = dict(x=x[:, start:end], dt=dt[:, start:end], A=A,
+                     B=B[:, start:end], C=C[:, start:end], dt_bias=dt_bias,
+                     dt_softplus=dt_softplus, dt_limit=dt_limit,
+                     initial_states=initial_states if s == 0 else None)
+        states.append(recurrence(**piece)[1][0])
+    return torch.stack(states)
+
+
+def random_cu_seqlens(seqlen, chunk, device, generator):
+    """(cu_seqlens (nseq + 1,) int32, seq_idx (1, seqlen) int32) of one
+    packed row: a boundary at a random chunk edge (with two chunks or more)
+    and three at random steps, the sequences numbered 0, 1, 2, ..."""
+    starts = torch.zeros(seqlen, dtype=torch.bool)
+    nchunks = -(-seqlen // chunk)
+    if nchunks > 1:
+        edge = int(torch.randint(1, nchunks, (1,), generator=generator,
+                                 device=generator.device))
+        starts[edge * chunk] = True
+    if seqlen > 1:
+        steps = torch.randint(1, seqlen, (3,), generator=generator,
+                              device=generator.device).cpu()
+        starts[steps] = True
+    boundaries = starts.nonzero()[:, 0].tolist()
+    cu_seqlens = torch.tensor([0] + boundaries + [seqlen], dtype=torch.int32)
+    seq_idx = torch.cumsum(starts.to(torch.int32), 0, dtype=torch.int32)
+    return cu_seqlens.to(device), seq_idx[None].to(device)

@@ -551,6 +551,65 @@ void tilec::mamba2::testing::PrintTo(const FeatureCase &feature,
          << (failed ? "the reference failed\n" : "") << report.describe();
 }
 
+::testing::AssertionResult tilec::mamba2::testing::varlenStatesMatchReference(
+    HostProblem &host, bool withInitialState) {
+  const Problem &p = host.problem;
+  const int64_t nseq = int64_t(host.cuSeqlens.size()) - 1;
+  const int64_t size = p.headdim * p.dstate;
+  if (nseq < 1 || int64_t(host.varlenStates.size()) != nseq * p.heads * size)
+    return ::testing::AssertionFailure()
+           << "no varlen states (features.sequenceOffsets is off)";
+  ErrorLine line;
+  std::mutex merging;
+  bool failed = false;
+  onEveryCore(p.heads, [&](int64_t h) {
+    Problem one;
+    Inputs in =
+        headInputs(host, withInitialState, {0, h}, 0, p.seqlen, one);
+    in.cuSeqlens = host.inputs(withInitialState).cuSeqlens;
+    ReferenceResult want;
+    ErrorLine part;
+    const bool ok = referenceForward(one, in, want).ok();
+    for (int64_t s = 0; ok && s < nseq; ++s)
+      for (int64_t k = 0; k < size; ++k) {
+        const int64_t offset = (s * p.heads + h) * size + k;
+        compareElement(part, offset, host.varlenStates[offset],
+                       want.varlenStates[s * size + k],
+                       want.varlenStatesScale[s * size + k]);
+      }
+    std::lock_guard<std::mutex> lock(merging);
+    failed |= !ok;
+    line.merge(part);
+  });
+  countNotFinite(line, host.varlenStates);
+  ErrorReport report;
+  report.finalState = line;
+  std::printf("varlen states (%lld sequences) as %s", (long long)nseq,
+              report.describe().c_str());
+  if (!failed && line.passed())
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << (failed ? "the reference failed\n" : "") << report.describe();
+}
+
+HostFeatures tilec::mamba2::testing::sequenceOffsetFeatures() {
+  HostFeatures features;
+  features.packedSequences = true;
+  features.sequenceOffsets = true;
+  return features;
+}
+
+void tilec::mamba2::testing::setSequenceOffsets(HostProblem &host,
+                                                std::vector<int32_t> offsets) {
+  const Problem &p = host.problem;
+  host.cuSeqlens = std::move(offsets);
+  for (size_t s = 0; s + 1 < host.cuSeqlens.size(); ++s)
+    std::fill(host.seqIdx.begin() + host.cuSeqlens[s],
+              host.seqIdx.begin() + host.cuSeqlens[s + 1], int32_t(s));
+  host.varlenStates.resize((host.cuSeqlens.size() - 1) * p.heads *
+                           p.headdim * p.dstate);
+}
+
 const std::vector<Shape> &tilec::mamba2::testing::featureShapes() {
   static const std::vector<Shape> shapes = {{2, 100, 1, 4, 16, 32, 64},
                                             {1, 300, 2, 4, 64, 64, 128},

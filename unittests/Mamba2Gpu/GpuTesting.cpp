@@ -203,6 +203,10 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
       (y = DeviceBuffer(cu, yBytes, kOutputGuard)).ok() &&
       (finalState =
            DeviceBuffer(cu, host.finalState.size() * 4, kOutputGuard))
+          .ok() &&
+      (varlenStates = DeviceBuffer(
+           cu, std::max<size_t>(host.varlenStates.size() * 4, 4),
+           kOutputGuard))
           .ok();
 }
 
@@ -235,13 +239,14 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
   const unsigned int quietNaN = 0x7fc00000u, quietNaNsBf16 = 0x7fc07fc0u;
   const std::pair<const DeviceBuffer *, unsigned int> poisons[] = {
       {&y, host.features.yBf16 ? quietNaNsBf16 : quietNaN},
-      {&finalState, quietNaN}};
+      {&finalState, quietNaN},
+      {&varlenStates, quietNaN}};
   for (auto [buffer, poison] : poisons)
     if (CUresult result =
             cu.memsetD32(buffer->address(), poison, buffer->size() / 4))
       return ::testing::AssertionFailure()
              << "cuMemsetD32: " << resultName(result);
-  for (const DeviceBuffer *buffer : {&y, &finalState})
+  for (const DeviceBuffer *buffer : {&y, &finalState, &varlenStates})
     if (auto result = buffer->fillGuards(); !result)
       return result;
   host.poisonOutputs();
@@ -251,7 +256,9 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
 ::testing::AssertionResult DeviceProblem::checkGuards() const {
   if (auto result = y.checkGuards("y"); !result)
     return result;
-  return finalState.checkGuards("final state");
+  if (auto result = finalState.checkGuards("final state"); !result)
+    return result;
+  return varlenStates.checkGuards("varlen states");
 }
 
 ::testing::AssertionResult DeviceProblem::download() {
@@ -260,9 +267,12 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
                            : static_cast<void *>(host.y.data()),
        &y,
        host.features.yBf16 ? host.yBf16.size() * 2 : host.y.size() * 4},
-      {host.finalState.data(), &finalState, finalState.size()}};
+      {host.finalState.data(), &finalState, finalState.size()},
+      {host.varlenStates.data(), &varlenStates,
+       host.varlenStates.size() * 4}};
   for (auto [to, from, bytes] : copies)
-    if (CUresult result = cu.memcpyDtoH(to, from->address(), bytes))
+    if (CUresult result =
+            bytes ? cu.memcpyDtoH(to, from->address(), bytes) : CUDA_SUCCESS)
       return ::testing::AssertionFailure()
              << "cuMemcpyDtoH: " << resultName(result);
   return ::testing::AssertionSuccess();
@@ -292,6 +302,8 @@ Outputs DeviceProblem::outputs() const {
   Outputs out = host.outputs();
   out.y.data = y.get();
   out.finalState->data = finalState.get();
+  if (out.varlenStates)
+    out.varlenStates->data = varlenStates.get();
   return out;
 }
 

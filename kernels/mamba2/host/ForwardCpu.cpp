@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelSources.h"
+#include "VarlenStates.h"
 
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Interpreter/Interpreter.h"
@@ -44,7 +45,7 @@ namespace {
 
 struct Kernels {
   std::unique_ptr<interp::Executable> chunkCumsum, chunkState, statePassing,
-      fwdPassState, computeOut;
+      fwdPassState, computeOut, varlenState;
 };
 
 /// The tile sizes the CPU uses where the caller leaves them to it: large
@@ -192,6 +193,14 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
             compiled->computeOut);
         !s)
       return s;
+    // With chunk_state's tiles: it forms the same products on one chunk.
+    if (Status s = compileKernel("varlen_state",
+                                 {binding("BLOCK_P", t.chunkStateBlockP),
+                                  binding("BLOCK_N", t.chunkStateBlockN),
+                                  binding("BLOCK_K", t.chunkStateBlockK)},
+                                 compiled->varlenState);
+        !s)
+      return s;
     entry = std::move(compiled);
   }
   kernels = entry.get();
@@ -201,21 +210,18 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
 interp::HostView hostView(const Tensor &tensor) {
   interp::HostView view;
   view.data = tensor.data;
-  view.dtype = tensor.dtype == DType::BF16  ? interp::DType::BF16
-               : tensor.dtype == DType::F16 ? interp::DType::F16
-               : tensor.dtype == DType::I32 ? interp::DType::I32
-                                            : interp::DType::F32;
+  view.dtype = tensor.dtype;
   view.shape = tensor.shape;
   view.strides = tensor.strides;
   return view;
 }
 
-interp::HostView hostView(std::vector<float> &buffer,
-                          std::vector<int64_t> shape) {
+/// `buffer`, sized for it, as a row-major f32 tensor of `shape`.
+Tensor bufferTensor(std::vector<float> &buffer, std::vector<int64_t> shape) {
   Tensor tensor = Tensor::contiguous(nullptr, DType::F32, std::move(shape));
   buffer.resize(tensor.numElements());
   tensor.data = buffer.data();
-  return hostView(tensor);
+  return tensor;
 }
 
 Status run(const char *name, const interp::Executable &kernel,
@@ -244,6 +250,11 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
   if (in.seqIdx)
     if (Status s = validateSequenceIndexValues(p, *in.seqIdx); !s)
       return s;
+  if (in.cuSeqlens)
+    if (Status s = validateSequenceIndexMatchesOffsets(*in.seqIdx,
+                                                       *in.cuSeqlens);
+        !s)
+      return s;
   const TileConfig t = chooseTiles(p, options.tiles);
   const Kernels *kernels = nullptr;
   if (Status s = getKernels(p, t, in.dt.dtype, kernels); !s)
@@ -252,20 +263,24 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
   const int64_t nchunks = p.numChunks();
   std::vector<float> dtChunksBuffer, gBuffer, statesBuffer, localBuffer,
       finalBuffer;
-  interp::HostView dtChunks =
-      hostView(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
-  interp::HostView g =
-      hostView(gBuffer, {p.batch, p.heads, nchunks, p.chunk});
+  const Tensor dtChunksTensor =
+      bufferTensor(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
+  const Tensor gTensor =
+      bufferTensor(gBuffer, {p.batch, p.heads, nchunks, p.chunk});
   // The states entering each chunk: the caller's when asked for.
-  interp::HostView states =
+  const Tensor statesTensor =
       out.chunkStates
-          ? hostView(*out.chunkStates)
-          : hostView(statesBuffer,
-                     {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+          ? *out.chunkStates
+          : bufferTensor(statesBuffer,
+                         {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  interp::HostView dtChunks = hostView(dtChunksTensor);
+  interp::HostView g = hostView(gTensor);
+  interp::HostView states = hostView(statesTensor);
   interp::HostView finalState =
-      out.finalState
-          ? hostView(*out.finalState)
-          : hostView(finalBuffer, {p.batch, p.heads, p.headdim, p.dstate});
+      hostView(out.finalState ? *out.finalState
+                              : bufferTensor(finalBuffer, {p.batch, p.heads,
+                                                           p.headdim,
+                                                           p.dstate}));
   // Without an initial state the kernel does not read its `init` view; it
   // still needs one of the right rank and dtype.
   interp::HostView init =
@@ -322,8 +337,8 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
         !s)
       return s;
   } else {
-    interp::HostView local = hostView(
-        localBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+    interp::HostView local = hostView(bufferTensor(
+        localBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate}));
     if (Status s = run("chunk_state", *kernels->chunkState,
                        {x, B, dtChunks, g, seqIdx, local}, {grids.chunkState},
                        threads);
@@ -335,11 +350,35 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
         !s)
       return s;
   }
-  return run("compute_out", *kernels->computeOut,
-             {x, B, hostView(in.C), dtChunks, g, D, z, flag(bool(in.z)),
-              seqIdx, states, yBf16 ? yUnused : y, yBf16 ? y : yUnused,
-              flag(yBf16)},
-             {grids.computeOut}, threads);
+  if (Status s = run("compute_out", *kernels->computeOut,
+                     {x, B, hostView(in.C), dtChunks, g, D, z,
+                      flag(bool(in.z)), seqIdx, states, yBf16 ? yUnused : y,
+                      yBf16 ? y : yUnused, flag(yBf16)},
+                     {grids.computeOut}, threads);
+      !s)
+    return s;
+  if (!out.varlenStates)
+    return Status::success();
+  const std::array<int64_t, 3> varlenGrid = detail::varlenStateGrid(
+      p, t.chunkStateBlockP, t.chunkStateBlockN);
+  for (int64_t sequence = 0; sequence < in.numSequences(); ++sequence) {
+    const detail::VarlenStateLaunch launch =
+        detail::varlenStateLaunch(p, *in.cuSeqlens, sequence);
+    const detail::VarlenStateViews views = detail::varlenStateViews(
+        p, launch, sequence, in.x, in.B, dtChunksTensor, gTensor,
+        statesTensor, *out.varlenStates);
+    if (Status s = run("varlen_state", *kernels->varlenState,
+                       {hostView(views.x), hostView(views.B),
+                        hostView(views.dtChunks), hostView(views.G),
+                        hostView(views.entering), flag(launch.hasEntering),
+                        interp::Scalar(int64_t(launch.first)),
+                        interp::Scalar(int64_t(launch.last)),
+                        hostView(views.varlen)},
+                       {varlenGrid}, threads);
+        !s)
+      return s;
+  }
+  return Status::success();
 }
 
 //===----------------------------------------------------------------------===//

@@ -46,6 +46,20 @@ Status tilec::mamba2::referenceForward(const Problem &p, const Inputs &in,
   if (in.seqIdx)
     if (Status status = validateSequenceIndexValues(p, *in.seqIdx); !status)
       return status;
+  if (in.cuSeqlens)
+    if (Status status =
+            validateSequenceIndexMatchesOffsets(*in.seqIdx, *in.cuSeqlens);
+        !status)
+      return status;
+  // The last step of each sequence of cu_seqlens (batch 1), whose state is
+  // that sequence's varlen state.
+  std::vector<int64_t> sequenceEnds;
+  for (int64_t s = 1; s <= in.numSequences(); ++s)
+    sequenceEnds.push_back(int64_t(element(*in.cuSeqlens, {s})) - 1);
+  result.varlenStates.assign(sequenceEnds.size() * p.heads * p.headdim *
+                                 p.dstate,
+                             0.0);
+  result.varlenStatesScale.assign(result.varlenStates.size(), 0.0);
   const int64_t P = p.headdim, N = p.dstate;
   const int64_t headsPerGroup = p.heads / p.groups;
   result.y.assign(p.batch * p.seqlen * p.heads * P, 0.0);
@@ -113,10 +127,20 @@ Status tilec::mamba2::referenceForward(const Problem &p, const Inputs &in,
           result.y[row0 + i] = (acc + d[i] * x[i]) * gate;
           result.yScale[row0 + i] = std::sqrt(accSquares) * std::fabs(gate);
         }
+        const auto end =
+            std::find(sequenceEnds.begin(), sequenceEnds.end(), t);
+        if (end != sequenceEnds.end()) {
+          const int64_t at =
+              ((end - sequenceEnds.begin()) * p.heads + h) * P * N;
+          std::copy(state, state + P * N, &result.varlenStates[at]);
+          std::copy(squares, squares + P * N, &result.varlenStatesScale[at]);
+        }
       }
     }
-  for (double &v : result.finalStateScale)
-    v = std::sqrt(v);
+  for (std::vector<double> *scales :
+       {&result.finalStateScale, &result.varlenStatesScale})
+    for (double &v : *scales)
+      v = std::sqrt(v);
   return Status::success();
 }
 
@@ -288,14 +312,26 @@ HostProblem HostProblem::random(const Problem &p, uint64_t seed,
           for (int k = 0; k < 3; ++k)
             starts[std::uniform_int_distribution<int64_t>(1, p.seqlen - 1)(
                 rng)] = true;
-        int32_t sequence = int32_t(b % 2);
+        // cu_seqlens numbers the sequences 0, 1, 2, ...
+        const int32_t maxRise = features.sequenceOffsets ? 1 : 2;
+        int32_t sequence = features.sequenceOffsets ? 0 : int32_t(b % 2);
         for (int64_t t = 0; t < p.seqlen; ++t) {
           if (starts[t])
-            sequence += std::uniform_int_distribution<int32_t>(1, 2)(rng);
+            sequence +=
+                std::uniform_int_distribution<int32_t>(1, maxRise)(rng);
           data.seqIdx[b * p.seqlen + t] = sequence;
         }
       }
     });
+  }
+  if (features.sequenceOffsets) {
+    data.cuSeqlens = {0};
+    for (int64_t t = 1; t < p.seqlen; ++t)
+      if (data.seqIdx[t] != data.seqIdx[t - 1])
+        data.cuSeqlens.push_back(int32_t(t));
+    data.cuSeqlens.push_back(int32_t(p.seqlen));
+    data.varlenStates.resize((data.cuSeqlens.size() - 1) * p.heads *
+                             p.headdim * p.dstate);
   }
   if (features.yBf16)
     data.yBf16.resize(tokens * p.heads * p.headdim);
@@ -337,6 +373,9 @@ Inputs HostProblem::inputs(bool withInitialState) {
   if (features.packedSequences)
     in.seqIdx =
         Tensor::contiguous(seqIdx.data(), DType::I32, {p.batch, p.seqlen});
+  if (features.sequenceOffsets)
+    in.cuSeqlens = Tensor::contiguous(cuSeqlens.data(), DType::I32,
+                                      {int64_t(cuSeqlens.size())});
   return in;
 }
 
@@ -350,6 +389,10 @@ Outputs HostProblem::outputs() {
                                    {p.batch, p.seqlen, p.heads, p.headdim});
   out.finalState = Tensor::contiguous(finalState.data(), DType::F32,
                                       {p.batch, p.heads, p.headdim, p.dstate});
+  if (features.sequenceOffsets)
+    out.varlenStates = Tensor::contiguous(
+        varlenStates.data(), DType::F32,
+        {int64_t(cuSeqlens.size()) - 1, p.heads, p.headdim, p.dstate});
   return out;
 }
 
@@ -358,6 +401,8 @@ void HostProblem::poisonOutputs() {
   std::fill(yBf16.begin(), yBf16.end(),
             toBF16(std::numeric_limits<float>::quiet_NaN()));
   std::fill(finalState.begin(), finalState.end(),
+            std::numeric_limits<float>::quiet_NaN());
+  std::fill(varlenStates.begin(), varlenStates.end(),
             std::numeric_limits<float>::quiet_NaN());
 }
 

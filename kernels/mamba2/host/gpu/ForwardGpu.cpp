@@ -17,7 +17,9 @@
 #include "DevicePointers.h"
 #include "Driver.h"
 #include "ElementAlignment.h"
+#include "KernelViews.h"
 #include "StateUpdateGpu.h"
+#include "VarlenStatesGpu.h"
 
 #include "tilec/Runtime/Runtime.h"
 #include "tilec/Support/ViewByteSpan.h"
@@ -130,6 +132,8 @@ struct Role {
   DType dtype;
   std::vector<int64_t> shape;
   bool output;
+  /// In host memory (cu_seqlens): no device alignment or pointer checks.
+  bool host = false;
 };
 
 std::vector<Role> roles(const Problem &p, const Inputs &in,
@@ -143,6 +147,12 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
   const std::vector<int64_t> dShape =
       in.D.shape.size() == 2 ? std::vector<int64_t>{p.heads, p.headdim}
                              : std::vector<int64_t>{p.heads};
+  // Any number of sequences, one or more.
+  const std::vector<int64_t> offsetsShape =
+      in.cuSeqlens && in.cuSeqlens->shape.size() == 1 &&
+              in.cuSeqlens->shape[0] >= 2
+          ? in.cuSeqlens->shape
+          : std::vector<int64_t>{2};
   return {
       {"x", &in.x, DType::BF16, tokens, false},
       {"dt", &in.dt, in.dt.dtype, {p.batch, p.seqlen, p.heads}, false},
@@ -154,11 +164,15 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
       {"dt bias", optional(in.dtBias), DType::F32, {p.heads}, false},
       {"z", optional(in.z), DType::BF16, tokens, false},
       {"seq idx", optional(in.seqIdx), DType::I32, {p.batch, p.seqlen}, false},
+      {"cu seqlens", optional(in.cuSeqlens), DType::I32, offsetsShape, false,
+       true},
       {"y", &out.y, out.y.dtype == DType::BF16 ? DType::BF16 : DType::F32,
        tokens, true},
       {"final state", optional(out.finalState), DType::F32, state, true},
       {"chunk states", optional(out.chunkStates), DType::F32,
-       {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate}, true}};
+       {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate}, true},
+      {"varlen states", optional(out.varlenStates), DType::F32,
+       {in.numSequences(), p.heads, p.headdim, p.dstate}, true}};
 }
 
 /// The status naming the rule of validate() (Mamba2.h) that the arguments
@@ -175,11 +189,16 @@ tilec_mamba2_status classifyInvalid(const Problem &p, const Inputs &in,
   if (p.chunk != 64 && p.chunk != 128 && p.chunk != 256)
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   for (const Role &role : roles(p, in, out)) {
-    // validateInputs checks the dt limit after the inputs, before y.
-    if (role.output && !(in.dtLimit.low <= in.dtLimit.high))
+    // Every input's descriptor is right and validateInputs failed: a rule
+    // on values (the dt limit, cu seqlens' offsets) or between inputs.
+    if (role.output && !validateInputs(p, in).ok())
       return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
     if (!role.tensor)
       continue;
+    // The varlen states without the offsets they need.
+    if (out.varlenStates && role.tensor == &*out.varlenStates &&
+        !in.cuSeqlens)
+      return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
     const Tensor &t = *role.tensor;
     if (!t.data)
       return TILEC_MAMBA2_ERROR_NULL_POINTER;
@@ -429,7 +448,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   }
 
   for (const Role &role : tensors)
-    if (role.tensor)
+    if (role.tensor && !role.host)
       if (tilec_mamba2_status status =
               checkElementAlignment(role.name, *role.tensor, message))
         return status;
@@ -475,7 +494,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   const gpu::PointerQueries queries{api.pointerGetAttributes,
                                     api.getErrorName};
   for (const Role &role : tensors)
-    if (role.tensor)
+    if (role.tensor && !role.host)
       if (tilec_mamba2_status code = gpu::checkDevicePointer(
               queries, mode, contextId, role.name, role.tensor->data,
               message))
@@ -519,21 +538,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
 
 namespace {
 
-template <typename View>
-View makeView(void *data, const std::vector<int64_t> &shape,
-              const std::vector<int64_t> &strides) {
-  View view;
-  view.data = static_cast<decltype(view.data)>(data);
-  for (size_t d = 0; d < std::size(view.shape); ++d) {
-    view.shape[d] = shape[d];
-    view.strides[d] = strides[d];
-  }
-  return view;
-}
-
-template <typename View> View makeView(const Tensor &t) {
-  return makeView<View>(t.data, t.shape, t.strides);
-}
+using gpu::makeView;
 
 /// A row-major view of `shape` at `data`.
 template <typename View>
@@ -651,10 +656,26 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                   "state_passing"))
       return code;
   }
-  return check(instance.computeOut(x, B, C, dtChunks, G, D, z, in.z ? 1 : 0,
-                                   seqIdx, states, y, yBf16, yIsBf16 ? 1 : 0,
-                                   grids.computeOut, stream),
-               "compute_out");
+  if (tilec_mamba2_status code = check(
+          instance.computeOut(x, B, C, dtChunks, G, D, z, in.z ? 1 : 0,
+                              seqIdx, states, y, yBf16, yIsBf16 ? 1 : 0,
+                              grids.computeOut, stream),
+          "compute_out"))
+    return code;
+  if (!out.varlenStates)
+    return TILEC_MAMBA2_SUCCESS;
+  auto tensor = [](const auto &view, const std::vector<int64_t> &shape) {
+    Tensor t;
+    t.data = view.data;
+    t.shape = shape;
+    t.strides.assign(std::begin(view.strides), std::end(view.strides));
+    return t;
+  };
+  return gpu::launchVarlenStates(
+      p, in, *out.varlenStates, tensor(dtChunks, chunkedShape),
+      tensor(G, chunkedShape),
+      tensor(states, {p.batch, nchunks, p.heads, p.headdim, p.dstate}),
+      stream, message);
 }
 
 } // namespace
@@ -668,6 +689,8 @@ tilec_mamba2_status gpu::prepare(std::string &message) {
                   tilec_status_name(status) + "): " + tilec_last_error();
         return fromKernelPrepare(status);
       }
+  if (tilec_mamba2_status status = prepareVarlenStates(message))
+    return status;
   return prepareStateUpdate(message);
 }
 

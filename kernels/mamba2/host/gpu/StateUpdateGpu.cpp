@@ -13,6 +13,7 @@
 #include "DevicePointers.h"
 #include "Driver.h"
 #include "ElementAlignment.h"
+#include "KernelViews.h"
 
 #include "tilec/Runtime/Runtime.h"
 #include "tilec_mamba2_kernels.h"
@@ -22,6 +23,8 @@
 using namespace tilec::mamba2;
 
 namespace {
+
+using gpu::makeView;
 
 /// The launcher's type, spelled out so that a kernel whose signature drifts
 /// from what this file passes fails to compile here.
@@ -108,19 +111,8 @@ tilec_mamba2_status classifyInvalid(const DecodeProblem &p,
       if (t.strides[d] < 0 || (output && t.strides[d] == 0 && t.shape[d] > 1))
         return TILEC_MAMBA2_ERROR_INVALID_STRIDE;
   }
-  // The rest: an overlap, offsets past 64 bits or an index; the message
-  // says which.
+  // The rest: an overlap or offsets past 64 bits; the message says which.
   return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
-}
-
-template <typename View> View makeView(const Tensor &t) {
-  View view;
-  view.data = static_cast<decltype(view.data)>(t.data);
-  for (size_t d = 0; d < std::size(view.shape); ++d) {
-    view.shape[d] = t.shape[d];
-    view.strides[d] = t.strides[d];
-  }
-  return view;
 }
 
 } // namespace

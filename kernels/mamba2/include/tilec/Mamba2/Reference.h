@@ -40,10 +40,16 @@ struct ReferenceResult {
   /// docs/testing.md). Same shapes as y and finalState.
   std::vector<double> yScale;
   std::vector<double> finalStateScale;
+  /// With Inputs::cuSeqlens: (nseq, heads, headdim, dstate), row-major, the
+  /// state after each sequence's last step, and its error scale (as
+  /// finalStateScale's); empty without.
+  std::vector<double> varlenStates;
+  std::vector<double> varlenStatesScale;
 };
 
 /// The forward pass by the recurrence, from inputs in host memory. Fails
-/// when validateInputs does.
+/// when validateInputs does, or when seq idx decreases or does not match cu
+/// seqlens.
 Status referenceForward(const Problem &problem, const Inputs &inputs,
                         ReferenceResult &result);
 
@@ -79,6 +85,11 @@ struct HostFeatures {
   /// each, from 0 in even rows and 1 in odd rows (whose initial state,
   /// sequence 0's, is then not used).
   bool packedSequences = false;
+  /// With packedSequences: the sequences numbered 0, 1, 2, ... (rising by 1)
+  /// and given by offsets too, mamba_ssm's cu_seqlens
+  /// (HostProblem::cuSeqlens; batch 1), with the state at the end of each
+  /// asked for (HostProblem::varlenStates).
+  bool sequenceOffsets = false;
 };
 
 /// Host buffers for one problem, contiguous in mamba_ssm's layouts, with
@@ -109,6 +120,10 @@ struct HostProblem {
   std::vector<uint16_t> dtHalf;
   /// (batch, seqlen) when features.packedSequences.
   std::vector<int32_t> seqIdx;
+  /// (nseq + 1) offsets and (nseq, heads, headdim, dstate) states when
+  /// features.sequenceOffsets.
+  std::vector<int32_t> cuSeqlens;
+  std::vector<float> varlenStates;
 
   static HostProblem random(const Problem &problem, uint64_t seed,
                             const HostFeatures &features = {});
@@ -116,8 +131,8 @@ struct HostProblem {
   /// Descriptors of the buffers; `withInitialState` passes initialState.
   Inputs inputs(bool withInitialState);
   Outputs outputs();
-  /// Fills y (or yBf16) and finalState with NaN, so an element a pass
-  /// leaves unwritten shows.
+  /// Fills y (or yBf16), finalState and varlenStates with NaN, so an
+  /// element a pass leaves unwritten shows.
   void poisonOutputs();
   /// y as f32 values, whichever dtype the pass wrote.
   std::vector<float> yValues() const;

@@ -89,7 +89,7 @@ typedef enum tilec_mamba2_dtype {
   TILEC_MAMBA2_F32 = 0,
   TILEC_MAMBA2_F16 = 1,
   TILEC_MAMBA2_BF16 = 2,
-  /* The sequence index (options->seq_idx) only. */
+  /* The sequence index and offsets (options->seq_idx, cu_seqlens) only. */
   TILEC_MAMBA2_I32 = 3
 } tilec_mamba2_dtype;
 
@@ -204,6 +204,18 @@ typedef struct tilec_mamba2_options {
    * No state and no output mixes two sequences; the initial state is
    * sequence 0's. NULL: one sequence per row. */
   const tilec_mamba2_tensor *seq_idx;
+  /* Version 3. (nseq + 1) i32 in HOST memory (not device memory: the
+   * library reads the offsets to launch one kernel per sequence),
+   * mamba_ssm's cu_seqlens: sequence s is steps [cu[s], cu[s + 1]) of the
+   * one row (batch 1), 0 = cu[0] < cu[1] < ... < cu[nseq] = seqlen
+   * (checked). Needs seq_idx, consistent with it (seq_idx[0, t] = s on
+   * sequence s's steps: the caller's contract, seq_idx being in device
+   * memory). NULL: none. */
+  const tilec_mamba2_tensor *cu_seqlens;
+  /* Version 3. (nseq, heads, headdim, dstate) f32, written: the state after
+   * each sequence's last step (mamba_ssm's return_varlen_states); needs
+   * cu_seqlens. NULL: not computed. */
+  const tilec_mamba2_tensor *varlen_states;
 } tilec_mamba2_options;
 
 /* The size of the first version of tilec_mamba2_options: the fields up to
@@ -213,6 +225,9 @@ typedef struct tilec_mamba2_options {
 /* The size of the second version: up to seq_idx. */
 #define TILEC_MAMBA2_OPTIONS_SIZE_V2                                          \
   (offsetof(tilec_mamba2_options, seq_idx) + sizeof(const void *))
+/* The size of the third version: up to varlen_states. */
+#define TILEC_MAMBA2_OPTIONS_SIZE_V3                                          \
+  (offsetof(tilec_mamba2_options, varlen_states) + sizeof(const void *))
 
 /* tilec_mamba2_forward with mamba_ssm's options. `options` may be NULL (no
  * option). Also, here and in tilec_mamba2_forward alike:
@@ -222,9 +237,10 @@ typedef struct tilec_mamba2_options {
  * The time steps are the raw dt, transformed by chunk_cumsum (bias,
  * softplus, limit, each as asked); the other kernels read the transformed
  * ones. Checks as tilec_mamba2_forward, with the options' input tensors
- * after initial_state (dt_bias, then z), then the dt limit (no NaN, dt_min
- * <= dt_max), then y, final_state and chunk_states; the options struct
- * itself (its size) comes first. */
+ * after initial_state (dt_bias, z, seq_idx, cu_seqlens and its offsets),
+ * then the dt limit (no NaN, dt_min <= dt_max), then y, final_state,
+ * chunk_states and varlen_states; the options struct itself (its size)
+ * comes first. */
 TILEC_MAMBA2_API int tilec_mamba2_forward_with_options(
     const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
     const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
