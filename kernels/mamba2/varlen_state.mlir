@@ -12,10 +12,10 @@
 // inside c has no such term, except sequence 0 in chunk 0, whose h_0 is the
 // initial state (zero without one).
 //
-// The language has no load whose address comes from memory (cu_seqlens'
-// values cannot become indices), so the host resolves each sequence from
-// cu_seqlens in host memory and launches this kernel once per sequence, with
-// views based where the sequence's chunk starts:
+// The host resolves each sequence from cu_seqlens in host memory (this
+// kernel does not read them on the device with tile.load_scalar yet:
+// docs/mamba2.md) and launches it once per sequence, with views based where
+// the sequence's chunk starts:
 //   x:        (1, last + 1, heads, headdim) XT (bf16, f16 or f32: a type
 //             parameter, one instance per dtype): chunk c's steps up to e
 //             (loads past e read zeros)

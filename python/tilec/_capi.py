@@ -369,7 +369,7 @@ def state_update(problem, tensors, dt_softplus=False, state_indices=None,
     """tilec_mamba2_state_update on torch tensors: `tensors` holds state, x,
     dt, A, B, C, D, z, dt_bias, y in that order (None for an absent D, z or
     dt_bias); `problem` a DecodeProblem or None; `state_indices` the
-    address of `batch` int64 in host memory, or None; `stream` a CUstream
+    address of `batch` int64 in device memory, or None; `stream` a CUstream
     as an int or None."""
     array, pointers = _pack(tensors)
     state, x, dt, A, B, C, D, z, dt_bias, y = pointers

@@ -557,9 +557,10 @@ def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
     and returns y (batch, heads, headdim) in x's dtype. The arguments are
     in the kernels' forms (dt (batch, heads), A and dt_bias (heads), D
     (heads) or (heads, headdim), state f32, x/z/B/C bf16); the C ABI checks
-    everything else. state_batch_indices is copied to the host (the kernel
-    cannot read its state row from memory, docs/mamba2.md): from a CUDA
-    tensor that waits for the stream, and is refused during graph capture."""
+    everything else. The kernel reads state_batch_indices on the device
+    (docs/mamba2.md): a CUDA int64 tensor is passed as it is (another
+    integer dtype is converted on the device), so nothing waits for the
+    stream and the call can be captured in a CUDA graph."""
     named = [("state", state), ("x", x), ("dt", dt), ("A", A), ("B", B),
              ("C", C)] + [(n, t) for n, t in (("D", D), ("z", z),
                                               ("dt_bias", dt_bias))
@@ -570,16 +571,19 @@ def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
     state_rows = state.shape[0] if state.dim() == 4 else batch
     indices = None
     if state_batch_indices is not None:
-        if torch.cuda.is_current_stream_capturing():
+        if (state_batch_indices.device != device
+                and torch.cuda.is_current_stream_capturing()):
             raise _unsupported_decode(
-                "state_batch_indices during CUDA graph capture",
-                "the indices are read on the host")
-        indices = state_batch_indices.to("cpu", torch.int64).contiguous()
-        if indices.shape != (batch,):
+                f"state_batch_indices on {state_batch_indices.device} during "
+                "CUDA graph capture",
+                f"the kernel reads them on the device: pass them on {device}")
+        if state_batch_indices.shape != (batch,):
             raise _capi.error(
                 Status.INVALID_SHAPE,
-                f"state_batch_indices has shape {tuple(indices.shape)}; "
-                f"the batch needs ({batch},)")
+                f"state_batch_indices has shape "
+                f"{tuple(state_batch_indices.shape)}; the batch needs "
+                f"({batch},)")
+        indices = state_batch_indices.to(device, torch.int64).contiguous()
     problem = _capi.DecodeProblem(batch, heads, groups, headdim, dstate,
                                   state_rows)
     _cuda_context.ensure_current(device.index)
@@ -628,9 +632,10 @@ def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
     widened exactly). dt_softplus applies softplus(dt + dt_bias) as
     mamba_ssm does. state_batch_indices (batch,) picks each entry's state
     row; an entry equal to pad_slot_id (vLLM's PAD_SLOT_ID, -1) is skipped:
-    its state is not touched and its y is computed from a zero state. The
-    indices are read on the host (a CUDA tensor is copied, which waits for
-    the stream; not allowed during graph capture).
+    its state is not touched and its y is computed from a zero state, and
+    so is an entry outside [0, state.shape[0]). The kernel reads the
+    indices on the device: nothing waits for the stream, and the call can
+    be captured in a CUDA graph (with the indices on the GPU).
 
     Raises NotImplementedError for mamba_ssm's forms tilec does not
     implement (no heads dimension, dt or A varying along headdim),

@@ -10,6 +10,7 @@
 #include "TestUtil.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 using namespace tilec::interp;
@@ -241,6 +242,56 @@ TEST_F(MemoryTest, LoadEveryDTypePaddingAndOrder) {
             ASSERT_EQ(out.getInt(n), expect) << "element " << n;
           }
         });
+      }
+    }
+  }
+}
+
+const char *kLoadScalarKernel = R"(
+tile.kernel @load_scalar(%v: !tile.view<2, $E>, %o: !tile.view<1, $E>,
+                         %i: index, %j: index) {
+  %c0 = arith.constant 0 : index
+  %s = tile.load_scalar %v[%i, %j] padding = $PAD : !tile.view<2, $E> -> $E
+  %t = tile.full %s : tensor<1x$E>
+  tile.store %t, %o[%c0] : tensor<1x$E>, !tile.view<1, $E>
+  tile.return
+}
+)";
+
+// Element indices from two before the view to two past its end, and the
+// most negative index (its bound check must not overflow).
+TEST_F(MemoryTest, LoadScalarEveryDTypeAndPadding) {
+  const char *paddings[] = {"zero", "nan", "neg_inf", "pos_inf"};
+  const float padValues[] = {0.0f, NAN, -INFINITY, INFINITY};
+  for (const DTypeCase &dt : kDTypes) {
+    for (int p = 0; p < 4; ++p) {
+      if (!dt.isFloat && p != 0)
+        continue;
+      mlir::tile::KernelOp kernel = parse(subst(
+          kLoadScalarKernel, {{"$E", dt.name}, {"$PAD", paddings[p]}}));
+      for (int trial = 0; trial < 24; ++trial) {
+        SCOPED_TRACE(std::string(dt.name) + " padding " + paddings[p] +
+                     " trial " + std::to_string(trial));
+        std::vector<int64_t> viewShape, strides;
+        int64_t span;
+        randomLayout(2, 9, viewShape, strides, span);
+        int64_t i = uniformInt(-2, viewShape[0] + 1);
+        int64_t j = trial == 0 ? std::numeric_limits<int64_t>::min()
+                               : uniformInt(-2, viewShape[1] + 1);
+        RawBuffer in(dt.dtype, span), out(dt.dtype, 1);
+        fillRandom(in, dt.isFloat);
+        poison(out, dt.isFloat);
+        run(kernel, {in.view(viewShape, strides), out.view({1}, {1}),
+                     Scalar(i), Scalar(j)});
+        bool inside = i >= 0 && i < viewShape[0] && j >= 0 && j < viewShape[1];
+        int64_t offset = inside ? i * strides[0] + j * strides[1] : 0;
+        if (dt.isFloat) {
+          float expect = inside ? in.getFloat(offset) : padValues[p];
+          ASSERT_TRUE(sameFloat(out.getFloat(0), expect))
+              << out.getFloat(0) << " vs " << expect;
+        } else {
+          ASSERT_EQ(out.getInt(0), inside ? in.getInt(offset) : 0);
+        }
       }
     }
   }

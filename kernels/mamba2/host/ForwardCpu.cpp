@@ -400,18 +400,6 @@ Status getStateUpdateKernel(const StateUpdateTiles &t,
   return Status::success();
 }
 
-/// `t` restricted to `count` rows of its first dimension, rows first,
-/// first + step, ...
-interp::HostView rowsView(const Tensor &t, int64_t first, int64_t count,
-                          int64_t step = 1) {
-  interp::HostView view = hostView(t);
-  view.data = static_cast<char *>(t.data) +
-              first * t.strides[0] * int64_t(dtypeSize(t.dtype));
-  view.shape[0] = count;
-  view.strides[0] *= step;
-  return view;
-}
-
 } // namespace
 
 Status tilec::mamba2::stateUpdateCpu(const DecodeProblem &p,
@@ -445,34 +433,36 @@ Status tilec::mamba2::stateUpdateCpu(const DecodeProblem &p,
     D.shape = {p.heads, p.headdim};
     D.strides = {args.D->strides[0], 0};
   }
+  // The kernel reads the state indices itself; without them, an empty
+  // view it does not read.
+  interp::HostView indices;
+  indices.data = const_cast<int64_t *>(args.stateIndices);
+  indices.dtype = interp::DType::I64;
+  indices.shape = {args.stateIndices ? p.batch : 0};
+  indices.strides = {1};
   const int64_t numP = p.headdim / t.blockP + (p.headdim % t.blockP != 0);
-  for (const StateUpdateRun &launch : stateUpdateRuns(p, args)) {
-    auto entries = [&](const Tensor &tensor) {
-      return rowsView(tensor, launch.firstEntry, launch.count);
-    };
-    const interp::HostView x = entries(args.x);
-    std::vector<interp::KernelArg> kernelArgs = {
-        launch.padding ? hostView(args.state)
-                       : rowsView(args.state, launch.firstRow, launch.count,
-                                  launch.rowStep),
-        x,
-        entries(args.dt),
-        dtBias,
-        hostView(args.A),
-        entries(args.B),
-        entries(args.C),
-        D,
-        args.z ? entries(*args.z) : x,
-        entries(args.y),
-        interp::Scalar(int64_t(launch.padding ? 0 : 1)),
-        interp::Scalar(int64_t(args.dtBias ? 1 : 0)),
-        interp::Scalar(int64_t(args.dtSoftplus ? 1 : 0)),
-        interp::Scalar(int64_t(args.D ? 1 : 0)),
-        interp::Scalar(int64_t(args.z ? 1 : 0))};
-    if (Status s = run("state_update", *kernel, kernelArgs,
-                        {{numP, p.heads, launch.count}}, options.numThreads);
-        !s)
-      return s;
-  }
+  const interp::HostView x = hostView(args.x);
+  const std::vector<interp::KernelArg> kernelArgs = {
+      hostView(args.state),
+      x,
+      hostView(args.dt),
+      dtBias,
+      hostView(args.A),
+      hostView(args.B),
+      hostView(args.C),
+      D,
+      args.z ? hostView(*args.z) : x,
+      hostView(args.y),
+      indices,
+      interp::Scalar(int64_t(args.stateIndices ? 1 : 0)),
+      interp::Scalar(args.stateIndices ? args.padSlotId : int64_t(-1)),
+      interp::Scalar(int64_t(args.dtBias ? 1 : 0)),
+      interp::Scalar(int64_t(args.dtSoftplus ? 1 : 0)),
+      interp::Scalar(int64_t(args.D ? 1 : 0)),
+      interp::Scalar(int64_t(args.z ? 1 : 0))};
+  if (Status s = run("state_update", *kernel, kernelArgs,
+                     {{numP, p.heads, p.batch}}, options.numThreads);
+      !s)
+    return s;
   return Status::success();
 }

@@ -2,8 +2,8 @@
 //
 // The state at the end of each sequence of cu_seqlens (Outputs::varlenStates)
 // is one launch of varlen_state.mlir per sequence, with views based at the
-// chunk of the sequence's last step (the kernel cannot read an offset from
-// memory and turn it into an address). What a launch covers and its views
+// chunk of the sequence's last step (the kernel does not read the offsets
+// on the device yet: docs/mamba2.md). What a launch covers and its views
 // are worked out here once, for the CPU and the GPU paths alike.
 //
 //===----------------------------------------------------------------------===//

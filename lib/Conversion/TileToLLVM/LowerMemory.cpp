@@ -117,6 +117,49 @@ Value paddingValue(Emitter &e, Type element, tile::Padding padding) {
   return LLVM::ConstantOp::create(e.b, e.loc, element, value);
 }
 
+/// Every thread reads the same element (one transaction per warp, which the
+/// hardware broadcasts): the same on both code generators, as the result is
+/// a scalar and no layout is involved. The indices are element indices; a
+/// negative one is a large unsigned one, so one unsigned compare per
+/// dimension bounds it, and the offset is computed in i64.
+struct LoadScalarOpLowering : TilePattern<tile::LoadScalarOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::LoadScalarOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    ValueRange view = adaptor.getView();
+    int64_t rank = op.getView().getType().getRank();
+    Type element = converter().convertType(op.getType());
+    std::optional<ArrayRef<int64_t>> literal = op.getStaticIndices();
+    unsigned next = 0;
+    Value inBounds, offset;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value index = literal && (*literal)[d] != ShapedType::kDynamic
+                        ? e.i64((*literal)[d])
+                        : adaptor.getIndices()[next++].front();
+      Value inside = e.ult(index, view[1 + d]);
+      inBounds = inBounds ? e.logicalAnd(inBounds, inside) : inside;
+      Value term = e.mul(index, view[1 + rank + d]);
+      offset = offset ? e.add(offset, term) : term;
+    }
+    Value pointer = LLVM::GEPOp::create(rewriter, op.getLoc(),
+                                        view[0].getType(), element, view[0],
+                                        ValueRange{offset});
+    Value value = e.ifThenElse(
+        inBounds,
+        [&] {
+          return LLVM::LoadOp::create(
+              rewriter, op.getLoc(), element, pointer,
+              std::max<unsigned>(1, element.getIntOrFloatBitWidth() / 8));
+        },
+        paddingValue(e, element, op.getPadding()));
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
+
 struct LoadOpLowering : TilePattern<tile::LoadOp> {
   using TilePattern::TilePattern;
 
@@ -317,6 +360,7 @@ struct DistributedStoreLowering : TilePattern<tile::StoreOp> {
 
 void tilec::detail::populateMemoryPatterns(TileTypeConverter &converter,
                                            RewritePatternSet &patterns) {
+  patterns.add<LoadScalarOpLowering>(converter, patterns.getContext());
   if (converter.hasLayouts())
     patterns.add<DistributedLoadLowering, DistributedStoreLowering>(
         converter, patterns.getContext());

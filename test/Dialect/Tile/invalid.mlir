@@ -412,6 +412,46 @@ tile.kernel @load_integer_nan_padding(%v: !tile.view<1, i32>, %i: index) {
 
 // -----
 
+tile.kernel @load_scalar_wrong_type(%v: !tile.view<1, i32>, %i: index) {
+  // expected-error @+1 {{'tile.load_scalar' op the result is 'i64' but the view holds 'i32'; a scalar load reads the view's element type}}
+  %s = tile.load_scalar %v[%i] : !tile.view<1, i32> -> i64
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_scalar_integer_nan_padding(%v: !tile.view<1, i32>, %i: index) {
+  // expected-error @+1 {{'tile.load_scalar' op padding = neg_inf needs a float view; integer views pad with zero}}
+  %s = tile.load_scalar %v[%i] padding = neg_inf : !tile.view<1, i32> -> i32
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_scalar_index_count(%v: !tile.view<2, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load_scalar' op takes one element index per view dimension: the view has 2, but 1 indices are given}}
+  %s = tile.load_scalar %v[%i] : !tile.view<2, f32> -> f32
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_scalar_negative_literal(%v: !tile.view<2, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load_scalar' op element index -1 is negative: it would always read the padding}}
+  %s = tile.load_scalar %v[%i, -1] : !tile.view<2, f32> -> f32
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_scalar_bool(%v: !tile.view<1, i32>, %i: index) {
+  // expected-error @+1 {{'tile.load_scalar' op result #0 must be}}
+  %s = tile.load_scalar %v[%i] : !tile.view<1, i32> -> i1
+  tile.return
+}
+
+// -----
+
 tile.kernel @load_padding(%v: !tile.view<1, f32>, %i: index) {
   // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'padding' [zero, nan, neg_inf, pos_inf]}}
   %t = tile.load %v[%i] padding = one : !tile.view<1, f32> -> tensor<16xf32>

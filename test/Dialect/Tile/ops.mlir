@@ -102,6 +102,24 @@ tile.kernel @memory(%v: !tile.view<2, bf16>, %w: !tile.view<2, f32>) {
   tile.return
 }
 
+// CHECK-LABEL: tile.kernel @scalar_loads
+tile.kernel @scalar_loads(%idx: !tile.view<1, i64>, %seq: !tile.view<1, i32>,
+                          %w: !tile.view<2, f32>, %h: !tile.view<2, bf16>) {
+  %b = tile.block_id x
+  // CHECK: %[[R:.*]] = load_scalar %{{.*}}[%{{.*}}] : <1, i64> -> i64
+  %r = tile.load_scalar %idx[%b] : !tile.view<1, i64> -> i64
+  // CHECK: arith.index_cast %[[R]] : i64 to index
+  %row = arith.index_cast %r : i64 to index
+  // CHECK: load_scalar %{{.*}}[3] : <1, i32> -> i32
+  %s = tile.load_scalar %seq[3] : !tile.view<1, i32> -> i32
+  // CHECK: load_scalar %{{.*}}[%{{.*}}, 0] padding = nan : <2, f32> -> f32
+  %a = tile.load_scalar %w[%row, 0] padding = nan : !tile.view<2, f32> -> f32
+  // The default padding is not printed.
+  // CHECK: load_scalar %{{.*}}[%{{.*}}, %{{.*}}] : <2, bf16> -> bf16
+  %c = tile.load_scalar %h[%b, %row] padding = zero : !tile.view<2, bf16> -> bf16
+  tile.return
+}
+
 // CHECK-LABEL: tile.kernel @movement
 tile.kernel @movement(%s: f32, %h: bf16, %k: i32) {
   %c0 = arith.constant 0 : index

@@ -596,6 +596,35 @@ LogicalResult StoreOp::verify() {
                           getDims());
 }
 
+LogicalResult LoadScalarOp::verify() {
+  ViewType view = getView().getType();
+  if (getType() != view.getElementType())
+    return emitOpError() << "the result is " << getType()
+                         << " but the view holds " << view.getElementType()
+                         << "; a scalar load reads the view's element type";
+  if (getPadding() != Padding::zero && !isa<FloatType>(getType()))
+    return emitOpError() << "padding = " << stringifyPadding(getPadding())
+                         << " needs a float view; integer views pad with zero";
+  size_t numIndices = getIndices().size();
+  if (std::optional<ArrayRef<int64_t>> literal = getStaticIndices()) {
+    if (static_cast<size_t>(llvm::count(*literal, ShapedType::kDynamic)) !=
+        numIndices)
+      return emitOpError() << "static_indices must mark each SSA index with "
+                           << ShapedType::kDynamic;
+    for (int64_t index : *literal)
+      if (index != ShapedType::kDynamic && index < 0)
+        return emitOpError() << "element index " << index
+                             << " is negative: it would always read the "
+                                "padding";
+    numIndices = literal->size();
+  }
+  if (numIndices != view.getRank())
+    return emitOpError() << "takes one element index per view dimension: the "
+                         << "view has " << view.getRank() << ", but "
+                         << numIndices << " indices are given";
+  return success();
+}
+
 // [%i, 0, %j]: SSA indices and literal ones. `static_indices` is set only
 // when a literal appears, with ShapedType::kDynamic for each SSA index.
 static ParseResult

@@ -262,6 +262,41 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
   let hasVerifier = 1;
 }
 
+def Tile_LoadScalarOp : Tile_Op<"load_scalar", [MemoryEffects<[MemRead]>]> {
+  let summary = "reads one element of a view, the same in every thread";
+  let description = [{
+    Reads the element at `indices` of `view`, one element index per view
+    dimension (an SSA `index` or a literal number; element units, not tile
+    units as in `tile.load`). The result is a scalar of the view's element
+    type, uniform across the program: every thread reads the same element.
+    With `arith.index_cast` it can index another view, bound a loop or pick
+    a branch, as a device-resident index table or `cu_seqlens` needs.
+
+    An index outside the view (negative, or not below the extent) reads
+    `padding` (default `zero`) and touches no memory, as `tile.load` does;
+    paddings other than zero need a float view.
+
+    Example:
+    ```mlir
+    // The state row of batch entry b: row = state_indices[b].
+    %r = tile.load_scalar %state_indices[%b] : !tile.view<1, i64> -> i64
+    %row = arith.index_cast %r : i64 to index
+    // cu_seqlens[s + 1], and a float with a NaN outside the view.
+    %end = tile.load_scalar %cu_seqlens[%next] : !tile.view<1, i32> -> i32
+    %a = tile.load_scalar %A[%h, 0] padding = nan : !tile.view<2, f32> -> f32
+    ```
+  }];
+  let arguments = (ins Tile_AnyView:$view, Variadic<Index>:$indices,
+                   OptionalAttr<DenseI64ArrayAttr>:$static_indices,
+                   DefaultValuedAttr<Tile_Padding, "Padding::zero">:$padding);
+  let results = (outs AnyTypeOf<[F32, F16, BF16, I8, I16, I32, I64]>:$result);
+  let assemblyFormat = [{
+    $view `` custom<TileIndices>($indices, $static_indices)
+    (`padding` `=` $padding^)? attr-dict `:` type($view) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Tile construction and movement
 //===----------------------------------------------------------------------===//

@@ -284,16 +284,20 @@ typedef struct tilec_mamba2_decode_problem {
  *   y        (batch, heads, headdim)               bf16, written
  *
  * dt_softplus != 0 applies softplus to dt after dt_bias. `state_indices`
- * is HOST memory with `batch` entries (NULL: entry b updates state row b):
- * the state row of each entry, or `pad_slot_id` for an entry whose state is
- * neither read nor written (its y is computed from a zero state). Rows must
- * be distinct; the state and y may share no byte with any tensor. Each run
- * of entries on evenly stepped rows (r, r + k, r + 2k, ...) is one launch. No call synchronizes with
- * the host. Checks, in order: the descriptors themselves, the problem and
- * each tensor against it (state, x, dt, A, B, C, D, z, dt_bias, y), the
- * overlaps, the indices; batch and heads at most 65535; alignment; then,
- * through the driver, a current context and device pointers. Errors:
- * overlaps, offsets past 64 bits and bad indices are
+ * is DEVICE memory with `batch` contiguous int64 entries, 8-byte aligned
+ * (NULL: entry b updates state row b): the state row of each entry, read
+ * by the kernel, never by the host, so the call neither copies nor waits
+ * for them and can be captured in a CUDA graph. An entry equal to
+ * `pad_slot_id` or outside [0, state_rows) is a padding entry: its state is
+ * neither read nor written and its y is computed from a zero state. Rows
+ * must be distinct (not checked: two entries on one row race); the state
+ * and y may share no byte with any tensor. One launch. No call
+ * synchronizes with the host. Checks, in order: the descriptors
+ * themselves, the problem and each tensor against it (state, x, dt, A, B,
+ * C, D, z, dt_bias, y), the overlaps; batch and heads at most 65535;
+ * alignment (the indices too); then, through the driver, a current context
+ * and device pointers (the indices too). Errors: overlaps and offsets past
+ * 64 bits are
  * TILEC_MAMBA2_ERROR_INVALID_ARGUMENT. */
 TILEC_MAMBA2_API int tilec_mamba2_state_update(
     const tilec_mamba2_decode_problem *problem,
