@@ -54,20 +54,44 @@ Value stageBase(Emitter &e, tilegpu::SmemType type, Value buffer, Value stage) {
                              stored, buffer, ValueRange{offset});
 }
 
+/// Bytes per cp.async of the copy: its layout's runs along the innermost
+/// dim.
+int64_t copyBytesOf(tilegpu::AsyncCopyOp op) {
+  tilegpu::SmemType buffer = op.getBuffer().getType();
+  ArrayRef<int64_t> box = buffer.getTileShape();
+  unsigned bytes = getSharedBytes(buffer.getElementType());
+  return bytes * tilegpu::getVectorRun(op.getLayoutAttr().getLinearLayout(box),
+                                       box, int64_t(box.size()) - 1, bytes);
+}
+
+/// What the lowering of an async copy needs, said in the user's terms.
+LogicalResult checkCopy(tilegpu::AsyncCopyOp op) {
+  if (op.getKind() != tilegpu::CopyKind::cp_async)
+    return op.emitOpError() << "kind = tma is not lowered yet";
+  if (op.getPadding() != tile::Padding::zero)
+    return op.emitOpError() << "cp.async fills with zeros only, not "
+                            << tile::stringifyPadding(op.getPadding());
+  if (!op.getLayoutAttr())
+    return op.emitOpError()
+           << "needs a `layout` saying which thread copies which elements";
+  int64_t copyBytes = copyBytesOf(op);
+  if (copyBytes != 4 && copyBytes != 8 && copyBytes != 16)
+    return op.emitOpError()
+           << "copies runs of " << copyBytes
+           << " bytes per thread along the view's innermost dimension; "
+              "cp.async moves 4, 8 or 16";
+  return success();
+}
+
 struct LocalAllocLowering : TilePattern<tilegpu::LocalAllocOp> {
   using TilePattern::TilePattern;
 
   LogicalResult
   matchAndRewrite(tilegpu::LocalAllocOp op, OpAdaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getInit())
-      return op.emitOpError()
-             << "with an initial value is not lowered yet: allocate it "
-                "mutable and write it with tilegpu.async_copy";
     auto offset = op->getAttrOfType<IntegerAttr>(tilegpu::kSharedOffsetAttrName);
-    if (!offset)
-      return op.emitOpError() << "has no " << tilegpu::kSharedOffsetAttrName
-                              << ": run tilegpu-allocate-shared first";
+    if (op.getInit() || !offset)
+      return rewriter.notifyMatchFailure(op, "refused by checkAsyncCopies");
     Emitter e(rewriter, op.getLoc());
     SharedLayout bytes;
     bytes.offset = offset.getInt();
@@ -83,15 +107,9 @@ struct AsyncCopyLowering : TilePattern<tilegpu::AsyncCopyOp> {
   LogicalResult
   matchAndRewrite(tilegpu::AsyncCopyOp op, OneToNOpAdaptor adaptor,
                   ConversionPatternRewriter &rewriter) const override {
-    if (op.getKind() != tilegpu::CopyKind::cp_async)
-      return op.emitOpError() << "kind = tma is not lowered yet";
-    if (op.getPadding() != tile::Padding::zero)
-      return op.emitOpError() << "cp.async fills with zeros only, not "
-                              << tile::stringifyPadding(op.getPadding());
     tilegpu::DistributedLayoutAttr layout = op.getLayoutAttr();
-    if (!layout)
-      return op.emitOpError()
-             << "needs a `layout` saying which thread copies which elements";
+    if (failed(checkCopy(op)))
+      return rewriter.notifyMatchFailure(op, "refused by checkAsyncCopies");
     tilegpu::SmemType bufferType = op.getBuffer().getType();
     ArrayRef<int64_t> box = bufferType.getTileShape();
     Type element = bufferType.getElementType();
@@ -102,11 +120,6 @@ struct AsyncCopyLowering : TilePattern<tilegpu::AsyncCopyOp> {
     int64_t width = tilegpu::getVectorRun(tile.getLayout(), box,
                                           int64_t(box.size()) - 1, bytes);
     int64_t copyBytes = width * bytes;
-    if (copyBytes != 4 && copyBytes != 8 && copyBytes != 16)
-      return op.emitOpError()
-             << "copies runs of " << copyBytes
-             << " bytes per thread along the view's innermost dimension; "
-                "cp.async moves 4, 8 or 16";
 
     SmallVector<Value> indices;
     for (ValueRange index : adaptor.getIndices())
@@ -214,6 +227,30 @@ struct LocalLoadLowering : TilePattern<tilegpu::LocalLoadOp> {
 };
 
 } // namespace
+
+LogicalResult tilec::detail::checkAsyncCopies(ModuleOp module) {
+  WalkResult walk = module.walk([](Operation *op) -> WalkResult {
+    if (auto copy = dyn_cast<tilegpu::AsyncCopyOp>(op))
+      return failed(checkCopy(copy)) ? WalkResult::interrupt()
+                                     : WalkResult::advance();
+    auto alloc = dyn_cast<tilegpu::LocalAllocOp>(op);
+    if (!alloc)
+      return WalkResult::advance();
+    if (alloc.getInit()) {
+      alloc.emitOpError() << "with an initial value is not lowered yet: "
+                             "allocate it mutable and write it with "
+                             "tilegpu.async_copy";
+      return WalkResult::interrupt();
+    }
+    if (!alloc->hasAttr(tilegpu::kSharedOffsetAttrName)) {
+      alloc.emitOpError() << "has no " << tilegpu::kSharedOffsetAttrName
+                          << ": run tilegpu-allocate-shared first";
+      return WalkResult::interrupt();
+    }
+    return WalkResult::advance();
+  });
+  return failure(walk.wasInterrupted());
+}
 
 void tilec::detail::populateAsyncCopyPatterns(TileTypeConverter &converter,
                                               RewritePatternSet &patterns) {

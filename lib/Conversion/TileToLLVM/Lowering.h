@@ -263,6 +263,9 @@ void populateDistributedMmaPatterns(TileTypeConverter &converter,
 /// (LowerAsyncCopy.cpp).
 void populateAsyncCopyPatterns(TileTypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
+/// Refuses, with an error at the op, async copies and buffers the lowering
+/// cannot take (a TMA copy, no copy layout, an unplaced buffer, ...).
+mlir::LogicalResult checkAsyncCopies(mlir::ModuleOp module);
 /// tile.reduce / tile.cumsum in registers and warp shuffles
 /// (DistributedReductions.cpp), or none when the layout does not allow it;
 /// the bytes of scratch they use, or -1 when they do not apply.

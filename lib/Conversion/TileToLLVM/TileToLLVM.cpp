@@ -452,7 +452,7 @@ struct ConvertTileToLLVMPass
       return signalPassFailure();
     }
     if (failed(checkBound(module)) || failed(checkTopLevel(module)) ||
-        failed(checkCodeSize(module)))
+        failed(checkCodeSize(module)) || failed(checkAsyncCopies(module)))
       return signalPassFailure();
     // The patterns implement the longer forms the shorthands stand for
     // (buildTileToLLVMPipeline has expanded them already; this is for a

@@ -3,12 +3,13 @@
 // test/gpu/cases.txt (the vec variant is where tilegpu-pipeline acts).
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
+// RUN: tilec %s --codegen=layouts --variants=vec --emit=cubin --target=sm_90a -o %t.sm90a.cubin
 // RUN: tilec %s --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s
 // CHECK-LABEL: .entry pipelined_matmul_vec(
 // CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 // CHECK: cp.async.commit_group
-// CHECK: cp.async.wait_group 1
-// CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// CHECK-DAG: cp.async.wait_group 1
+// CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 
 // C = A B^T over K in BK steps: A is M x K, B is N x K (read transposed),
 // both bf16, C f32; grid (ceil(M/BM), ceil(N/BN)). Both operands are
