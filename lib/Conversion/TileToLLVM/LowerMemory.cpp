@@ -122,7 +122,9 @@ namespace {
 /// The registers one vector access moves (tilegpu::getVectorRun) when the
 /// kernel is compiled with the vectorize facts (innermost view stride 1,
 /// base 16-byte aligned, other strides and the innermost size multiples of
-/// 16 bytes), so that a vector is wholly inside or outside the view.
+/// 16 bytes), so that a vector is wholly inside or outside the view. An
+/// empty view has nothing to access: each access is predicated on its first
+/// element's coordinates lying inside the view, and none do.
 int64_t vectorWidth(const LinearLayout &layout, RankedTensorType type,
                     int64_t dim) {
   if (type.getElementType().isInteger(1))
@@ -151,7 +153,7 @@ struct DistributedLoadLowering : TilePattern<tile::LoadOp> {
     ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
                       tileType, op.getOrder(), element);
     DistributedTile tile(e, tileType);
-    int64_t width = converter().vectorizesAccesses()
+    int64_t width = converter().vectorizesAccess(op)
                         ? vectorWidth(tile.getLayout(), tileType,
                                       access.innermostTileDim())
                         : 1;
@@ -192,7 +194,7 @@ struct DistributedStoreLowering : TilePattern<tile::StoreOp> {
     ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
                       tileType, op.getOrder(), element);
     DistributedTile tile(e, tileType);
-    int64_t width = converter().vectorizesAccesses()
+    int64_t width = converter().vectorizesAccess(op)
                         ? vectorWidth(tile.getLayout(), tileType,
                                       access.innermostTileDim())
                         : 1;
