@@ -3,7 +3,7 @@
 // test/gpu/cases.txt (the vec variant is where tilegpu-pipeline acts).
 // RUN: tilec %s --emit=cubin --target=sm_80 -o %t.sm80.cubin
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
-// RUN: tilec %s --codegen=layouts --variants=vec --emit=cubin --target=sm_90a -o %t.sm90a.cubin
+// RUN: for t in sm_80 sm_90 sm_90a; do tilec %s --codegen=layouts --variants=vec --emit=cubin --target=$t -o %t.$t.vec.cubin || exit 1; done
 // RUN: tilec %s --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s
 // CHECK-LABEL: .entry pipelined_matmul_vec(
 // CHECK: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
