@@ -27,6 +27,8 @@
 #include "llvm/ADT/MapVector.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <functional>
+
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUPIPELINE
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h.inc"
@@ -361,8 +363,10 @@ struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
       std::optional<StagedLoad> staged = match(load);
       if (!staged)
         return;
+      // Rings count iterations in `index` (tile indices are indices).
       auto loop = dyn_cast<scf::ForOp>(load->getParentOp());
-      if (!loop || !hasRecomputableIndices(loop, load)) {
+      if (!loop || !loop.getInductionVar().getType().isIndex() ||
+          !hasRecomputableIndices(loop, load)) {
         single.push_back(std::move(*staged));
         return;
       }
