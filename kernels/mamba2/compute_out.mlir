@@ -20,7 +20,10 @@
 //   dt:     (batch, heads, nchunks, CHUNK) f32: chunk_cumsum's dt_chunks
 //   G:      (batch, heads, nchunks, CHUNK) f32, from chunk_cumsum
 //   D:      (heads, headdim) f32, per channel; a D per head is this view
-//           with stride 0 along headdim
+//           with stride 0 along headdim (tile.any_strides: the vec variant
+//           reads this small tile an element at a time and the launcher
+//           does not ask it for the vectorize facts, so a D per head takes
+//           the vec variant too)
 //   z:      (batch, seqlen, heads, headdim) bf16, read only when
 //           has_z != 0 (otherwise any view: it is not touched)
 //   seq_idx: (batch, seqlen) i32, the sequence of each step of a packed row
@@ -57,7 +60,8 @@
 tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
                          BLOCK_N = 64>(
     %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %C: !tile.view<4, bf16>,
-    %dt: !tile.view<4, f32>, %G: !tile.view<4, f32>, %D: !tile.view<2, f32>,
+    %dt: !tile.view<4, f32>, %G: !tile.view<4, f32>,
+    %D: !tile.view<2, f32> {tile.any_strides},
     %z: !tile.view<4, bf16>, %has_z: i32, %seq_idx: !tile.view<2, i32>,
     %states: !tile.view<5, f32>,
     %y: !tile.view<4, f32>, %y_bf16: !tile.view<4, bf16>, %y_is_bf16: i32)

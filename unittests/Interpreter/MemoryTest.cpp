@@ -439,3 +439,52 @@ tile.kernel @far(%x: !tile.view<2, i8>, %y: !tile.view<2, i8>) {
 }
 
 } // namespace
+
+// Element-type parameters: one kernel source loads XT, scales in f32 and
+// stores YT; each binding is its own kernel, and the interpreter runs it with
+// the bound types (the views' dtypes must match them). Rounding to YT is to
+// nearest even, checked against llvm::APFloat.
+TEST_F(MemoryTest, TypeParametersBindTheElementTypesOfViewsAndTiles) {
+  const char *source = R"(
+tile.kernel @scale<BLOCK = 8, XT : type = f32, YT : type = f32>(
+    %x: !tile.view<1, XT>, %y: !tile.view<1, YT>, %s: f32) {
+  %i = tile.block_id x
+  %t = tile.load %x[%i] : !tile.view<1, XT> -> !tile.tile<BLOCK x XT>
+  %f = tile.convert %t : !tile.tile<BLOCK x XT> -> !tile.tile<BLOCK x f32>
+  %r = tile.mulf %f, %s : !tile.tile<BLOCK x f32>, f32 -> !tile.tile<BLOCK x f32>
+  %o = tile.convert %r : !tile.tile<BLOCK x f32> -> !tile.tile<BLOCK x YT>
+  tile.store %o, %y[%i] : !tile.tile<BLOCK x YT>, !tile.view<1, YT>
+  tile.return
+}
+)";
+  const DTypeCase floats[] = {kDTypes[0], kDTypes[1], kDTypes[2]};
+  auto round = [](DType dtype, float v) {
+    return dtype == DType::F32   ? v
+           : dtype == DType::F16 ? refF16(v)
+                                 : refBF16(v);
+  };
+  for (const DTypeCase &in : floats)
+    for (const DTypeCase &out : floats) {
+      SCOPED_TRACE(std::string("XT=") + in.name + " YT=" + out.name);
+      int64_t n = uniformInt(1, 40), block = uniformInt(1, 9);
+      float s = uniform(-3, 3);
+      RawBuffer x(in.dtype, n), y(out.dtype, n + 4);
+      fillRandom(x, true);
+      for (int64_t i = 0; i < y.size(); ++i)
+        y.setFloat(i, kPoison);
+      mlir::tile::KernelOp kernel =
+          parse(source, /*bind=*/true,
+                {"BLOCK=" + std::to_string(block),
+                 std::string("XT=") + in.name, std::string("YT=") + out.name});
+      Grid grid;
+      grid.size = {(n + block - 1) / block, 1, 1};
+      run(kernel, {x.view({n}, {1}), y.view({n}, {1}), Scalar(double(s))}, grid);
+      for (int64_t i = 0; i < n; ++i)
+        ASSERT_TRUE(sameFloat(y.getFloat(i),
+                              round(out.dtype, x.getFloat(i) * s)))
+            << "at " << i << ": " << y.getFloat(i) << " for "
+            << x.getFloat(i) << " * " << s;
+      for (int64_t i = n; i < y.size(); ++i)
+        ASSERT_EQ(y.getFloat(i), round(out.dtype, kPoison));
+    }
+}

@@ -200,7 +200,9 @@ namespace {
 /// most 16 bytes and dividing the extent: one vector access each when the
 /// kernel is compiled with the vectorize facts (innermost view stride 1,
 /// base 16-byte aligned, other strides and the innermost size multiples of
-/// 16 bytes), so that a vector is wholly inside or outside the view.
+/// 16 bytes), so that a vector is wholly inside or outside the view. An
+/// empty view has nothing to access: each access is predicated on its first
+/// element's coordinates lying inside the view, and none do.
 int64_t vectorWidth(const LinearLayout &layout, RankedTensorType type,
                     int64_t dim) {
   int64_t bytes = getSharedBytes(type.getElementType());
@@ -241,7 +243,7 @@ struct DistributedLoadLowering : TilePattern<tile::LoadOp> {
     ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
                       tileType, op.getOrder(), element);
     DistributedTile tile(e, tileType);
-    int64_t width = converter().vectorizesAccesses()
+    int64_t width = converter().vectorizesAccess(op)
                         ? vectorWidth(tile.getLayout(), tileType,
                                       access.innermostTileDim())
                         : 1;
@@ -282,7 +284,7 @@ struct DistributedStoreLowering : TilePattern<tile::StoreOp> {
     ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
                       tileType, op.getOrder(), element);
     DistributedTile tile(e, tileType);
-    int64_t width = converter().vectorizesAccesses()
+    int64_t width = converter().vectorizesAccess(op)
                         ? vectorWidth(tile.getLayout(), tileType,
                                       access.innermostTileDim())
                         : 1;

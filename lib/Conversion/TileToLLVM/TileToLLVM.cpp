@@ -485,6 +485,14 @@ struct ConvertTileToLLVMPass
     for (auto [kernel, layouts] : llvm::zip(kernels, kernelLayouts)) {
       TileTypeConverter converter(context, 32 * kernel.getNumWarps(), layouts,
                                   vectorize);
+      kernel.walk([&](Operation *op) {
+        if (auto load = dyn_cast<tile::LoadOp>(op);
+            load && tile::hasAnyStrides(load.getView()))
+          converter.accessElementByElement(op);
+        if (auto store = dyn_cast<tile::StoreOp>(op);
+            store && tile::hasAnyStrides(store.getView()))
+          converter.accessElementByElement(op);
+      });
       RewritePatternSet patterns(context);
       populateTileToLLVMConversionPatterns(converter, patterns);
       ConversionTarget target(*context);

@@ -52,6 +52,25 @@ tile.kernel @copy_rows(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>) attribute
 
 // -----
 
+// The vec variant with a view marked tile.any_strides: the marked view is
+// read an element at a time (it may be a broadcast with stride 0), the
+// other written 16 bytes at a time (the layouts differ: a conversion
+// through shared memory between them).
+// VEC-LABEL: llvm.func @copy_any_strides(
+// VEC-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// VEC-NOT: !llvm.ptr<1> -> vector
+// VEC-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// VEC-NOT: f32, !llvm.ptr<1>
+// VEC: llvm.return
+tile.kernel @copy_any_strides(%x: !tile.view<2, f32> {tile.any_strides}, %y: !tile.view<2, f32>) attributes {num_warps = 2 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<2, f32> -> tensor<16x64xf32>
+  tile.store %t, %y[%c0, %c0] : tensor<16x64xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
 // Ragged: 12 columns of bf16 give 4-element (8-byte) vectors, and the
 // padded columns 12..15 are one vector whose predicate is false.
 // VEC-LABEL: llvm.func @ragged_bf16(

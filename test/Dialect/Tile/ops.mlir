@@ -41,6 +41,14 @@ tile.kernel @defaults(%s: f32, %i: i32, %b: i1, %n: index) {
   tile.return
 }
 
+// A view whose strides no variant may assume anything of.
+// CHECK-LABEL: tile.kernel @any_strides
+// CHECK-SAME: (%{{.*}}: !tile.view<2, f32> {tile.any_strides}, %{{.*}}: !tile.view<1, f32>)
+tile.kernel @any_strides(%d: !tile.view<2, f32> {tile.any_strides},
+                         %x: !tile.view<1, f32>) {
+  tile.return
+}
+
 // CHECK-LABEL: tile.kernel @scalars
 // CHECK-SAME: (%{{.*}}: f32, %{{.*}}: f16, %{{.*}}: bf16, %{{.*}}: i1, %{{.*}}: i8, %{{.*}}: i16, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: index)
 // CHECK-SAME: attributes {num_warps = 8 : i32, occupancy = 2 : i32}

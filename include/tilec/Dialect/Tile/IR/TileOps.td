@@ -14,13 +14,20 @@ include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-// Element types a tile may hold.
-def Tile_Element : AnyTypeOf<[F32, F16, BF16, TF32, I1, I8, I16, I32, I64]>;
+// Element types a tile may hold; an element-type parameter stands for one
+// of them until tile-bind-params binds it (the module is verified again
+// then, with the concrete type).
+def Tile_TypeParam : Type<CPred<"::llvm::isa<::mlir::tile::TypeParamType>($_self)">,
+                          "element-type parameter", "::mlir::tile::TypeParamType">;
+def Tile_Element : AnyTypeOf<[F32, F16, BF16, TF32, I1, I8, I16, I32, I64,
+                              Tile_TypeParam]>;
 def Tile : RankedTensorOf<[Tile_Element]>;
 def Tile_Float : RankedTensorOf<[F32, F16, BF16, TF32]>;
+def Tile_MmaOperand : RankedTensorOf<[F32, F16, BF16, TF32, Tile_TypeParam]>;
 def Tile_Numeric : RankedTensorOf<[F32, F16, BF16, I32, I64]>;
 def Tile_Mask : RankedTensorOf<[I1]>;
-def Tile_Scalar : AnyTypeOf<[F32, F16, BF16, I1, I8, I16, I32, I64, Index]>;
+def Tile_Scalar : AnyTypeOf<[F32, F16, BF16, I1, I8, I16, I32, I64, Index,
+                             Tile_TypeParam]>;
 
 //===----------------------------------------------------------------------===//
 // Kernels
@@ -38,8 +45,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     `num_warps` is the number of warps of a program (a CTA); `occupancy` the
     number of programs the compiler should try to fit on one multiprocessor.
     `params` declares compile-time parameters with their default values:
-    tile shapes (through `#tile.dims`) and `tile.param` refer to them, and
-    `tile-bind-params` binds them.
+    extents (positive integers), which tile shapes (through `#tile.dims`)
+    and `tile.param` refer to, and element types (`XT = bf16`, written
+    `XT : type = bf16` in the header), which tiles, views and scalars name
+    as `!tile.type_param<XT>`; `tile-bind-params` binds them.
 
     Example:
     ```mlir
@@ -75,8 +84,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [
       return getFunctionType().getResults();
     }
     ::mlir::Region *getCallableRegion() { return &getBody(); }
-    /// Value of parameter `name` (its default until bound), if declared.
+    /// Value of extent parameter `name` (its default until bound), if
+    /// declared.
     std::optional<int64_t> getParamValue(::llvm::StringRef name);
+    /// Value of element-type parameter `name` (its default until bound), or
+    /// null when the kernel declares no type parameter of that name.
+    ::mlir::Type getTypeParamValue(::llvm::StringRef name);
     static ::llvm::StringRef getDefaultDialect() { return "tile"; }
   }];
 }
@@ -450,7 +463,7 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
         : tensor<64x16xbf16>, tensor<16x32xf32>, tensor<64x32xf32>
     ```
   }];
-  let arguments = (ins Tile_Float:$a, Tile_Float:$b, RankedTensorOf<[F32]>:$acc,
+  let arguments = (ins Tile_MmaOperand:$a, Tile_MmaOperand:$b, RankedTensorOf<[F32]>:$acc,
                    OptionalAttr<TypeAttrOf<TF32>>:$precision);
   let results = (outs RankedTensorOf<[F32]>:$result);
   let assemblyFormat = [{
