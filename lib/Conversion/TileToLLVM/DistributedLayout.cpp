@@ -370,8 +370,9 @@ Value loadWithLdmatrix(Emitter &e, const LinearLayout &loadLayout,
                        : LLVM::ExtractValueOp::create(e.b, e.loc, loaded, j);
       int64_t first = g * read.registersPerRead + (pairs ? 2 * j : j);
       if (!pairs) {
-        result = e.insert(
-            result, LLVM::BitcastOp::create(e.b, e.loc, element, word), first);
+        if (element != i32)
+          word = LLVM::BitcastOp::create(e.b, e.loc, element, word);
+        result = e.insert(result, word, first);
         continue;
       }
       Value halves = LLVM::BitcastOp::create(
