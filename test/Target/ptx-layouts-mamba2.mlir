@@ -24,9 +24,11 @@
 // compute_out: 16-byte loads; the state term and the output product are
 // tf32 m16n8k8 (32 per warp each), the C B^T product of the inner loop bf16
 // m16n8k16: its 16 mma.sync per warp follow one another with no barrier.
+// Their operands come out of the staging buffer by ldmatrix.x4.
 // OUT-LABEL: .entry compute_out_vec(
 // OUT: ld.global.v4.b32
 // OUT: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// OUT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // OUT: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // OUT-NOT: bar.sync
 // OUT: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

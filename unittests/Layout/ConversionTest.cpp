@@ -92,17 +92,55 @@ struct SharedResult {
   int64_t loadConflicts = 0;
 };
 
-/// Stores src's registers at `shared`'s offsets in vectors of `vec`
-/// registers, loads dst's the same way, and checks every loaded element.
-/// Returns the excess wavefronts of all store and load instructions.
+/// Which element of dst instruction `g` of an ldmatrix read delivers to
+/// (lane, register) of one warp, through `offsetOf` (tensor -> offset):
+/// lane L addresses the row that rowStarts names, each lane receives what
+/// ldmatrixLayout says. Adds the rows' bank conflicts to `conflicts`.
+void simulateLdmatrix(const LinearLayout &dst, const LinearLayout &offsetOf,
+                      const LdmatrixRead &read, unsigned elementBytes,
+                      int64_t warp, int64_t g, const std::vector<int64_t> &memory,
+                      const Registers &want, int64_t &conflicts) {
+  std::vector<int64_t> rowStart(32);
+  std::vector<int64_t> addresses;
+  for (int64_t lane = 0; lane < 32; ++lane) {
+    SmallVector<int64_t> point = read.rowStarts.apply({lane});
+    int64_t offset =
+        offsetOf.apply(at(dst, g * read.registersPerRead + point[0], point[1],
+                          warp))[0];
+    EXPECT_EQ(offset * elementBytes % 16, 0) << "row not 16-byte aligned";
+    rowStart[lane] = offset;
+    if (lane < 8 * int64_t(read.numMatrices))
+      addresses.push_back(offset * elementBytes);
+  }
+  conflicts += excessWavefronts(addresses, 16);
+  LinearLayout instruction = ldmatrixLayout(read.numMatrices, read.transposed);
+  bool pairs = read.registersPerRead == 2 * read.numMatrices;
+  for (int64_t lane = 0; lane < 32; ++lane)
+    for (int64_t half = 0; half < 2 * int64_t(read.numMatrices); ++half) {
+      SmallVector<int64_t> where = instruction.apply({half, lane});
+      int64_t start = rowStart[8 * where[0] + where[1]];
+      // A 32-bit element is the pair of halves at columns 2 i, 2 i + 1.
+      int64_t offset = start + (pairs ? where[2] : where[2] / 2);
+      int64_t reg = g * read.registersPerRead + (pairs ? half : half / 2);
+      EXPECT_EQ(memory[offset], want[warp][lane][reg])
+          << "warp " << warp << " lane " << lane << " register " << reg;
+    }
+}
+
+/// Stores src's registers at `shared`'s offsets in vectors of `storeVec`
+/// registers, loads dst's in vectors of `loadVec` (or with the ldmatrix
+/// read), and checks every loaded element. Returns the excess wavefronts of
+/// all store and load instructions.
 SharedResult simulateShared(const LinearLayout &src, const LinearLayout &dst,
-                            const LinearLayout &shared, unsigned vec,
-                            unsigned elementBytes) {
+                            const LinearLayout &shared, unsigned storeVec,
+                            unsigned loadVec, unsigned elementBytes,
+                            const std::optional<LdmatrixRead> &ldmatrix = {}) {
   LinearLayout offsetOf = shared.invert();
   int64_t elements = shared.getInDimSize(kOffset);
   std::vector<int64_t> memory(elements, -1);
   SharedResult result;
   auto access = [&](const LinearLayout &layout, bool store) {
+    unsigned vec = store ? storeVec : loadVec;
     Registers regs = holdings(layout);
     for (int64_t w = 0; w < layout.getInDimSize(kWarp); ++w)
       for (int64_t r0 = 0; r0 < layout.getInDimSize(kRegister); r0 += vec) {
@@ -132,7 +170,17 @@ SharedResult simulateShared(const LinearLayout &src, const LinearLayout &dst,
   access(src, /*store=*/true);
   for (int64_t value : memory)
     EXPECT_NE(value, -1) << "an element was never stored";
-  access(dst, /*store=*/false);
+  if (!ldmatrix) {
+    access(dst, /*store=*/false);
+    return result;
+  }
+  Registers want = holdings(dst);
+  for (int64_t w = 0; w < dst.getInDimSize(kWarp); ++w)
+    for (int64_t g = 0; g * ldmatrix->registersPerRead <
+                        dst.getInDimSize(kRegister);
+         ++g)
+      simulateLdmatrix(dst, offsetOf, *ldmatrix, elementBytes, w, g, memory,
+                       want, result.loadConflicts);
   return result;
 }
 
@@ -235,51 +283,45 @@ struct SharedCase {
   const char *name;
   LinearLayout src, dst;
   unsigned elementBytes;
-  unsigned expectedVector;
+  unsigned expectedStoreVector, expectedLoadVector;
 };
 
 TEST(ConversionPlanner, SharedMemoryWithoutBankConflicts) {
   const SharedCase cases[] = {
-      {"coalesced bf16 -> mma.sync A (m16n8k16)", coalesced(64, 64, 2, 4),
-       mmaSyncOperandLayout(MmaSyncShape::M16N8K16, MmaOperand::A, {64, 64},
-                            {2, 2}),
-       2, 2},
-      {"coalesced bf16 (N contiguous) -> mma.sync B (m16n8k16)",
-       coalesced(64, 64, 2, 4),
-       mmaSyncOperandLayout(MmaSyncShape::M16N8K16, MmaOperand::B, {64, 64},
-                            {2, 2}),
-       2, 1},
-      {"coalesced f32 -> mma.sync A (m16n8k8 tf32)", coalesced(64, 32, 4, 4),
-       mmaSyncOperandLayout(MmaSyncShape::M16N8K8, MmaOperand::A, {64, 32},
-                            {4, 1}),
-       4, 1},
+      // A 16-byte store of the accumulator's registers 0 and 1 (columns
+      // 0-1 of rows 0 and 8) would put row 8 on a bank bit the coalesced
+      // 8-byte loads need for their lanes: both sides take the pair of
+      // columns they share.
       {"mma.sync accumulator f32 -> coalesced (epilogue)",
        mmaSyncAccumulatorLayout({64, 64}, {2, 2}), coalesced(64, 64, 4, 4), 4,
-       2},
+       2, 2},
       {"wgmma accumulator f32 -> coalesced",
        wgmmaAccumulatorLayout({64, 128}, 128, 4), coalesced(64, 128, 4, 4), 4,
-       2},
+       2, 2},
       // Within one warp, but 8 shuffle rounds per register would cost more.
       {"transpose f32 32x32 in one warp",
        blockedLayout({32, 32}, {1, 4}, {4, 8}, {1, 1}, {1, 0}),
-       blockedLayout({32, 32}, {4, 1}, {8, 4}, {1, 1}, {0, 1}), 4, 1},
+       blockedLayout({32, 32}, {4, 1}, {8, 4}, {1, 1}, {0, 1}), 4, 4, 1},
       // Smaller than the banks: the bank bits are what is left over.
       {"8x8 f32 split over two warps by rows, then by columns",
        blockedLayout({8, 8}, {1, 1}, {4, 8}, {2, 1}, {1, 0}),
-       blockedLayout({8, 8}, {1, 1}, {8, 4}, {1, 2}, {0, 1}), 4, 1},
+       blockedLayout({8, 8}, {1, 1}, {8, 4}, {1, 2}, {0, 1}), 4, 1, 1},
       {"transpose f16 64x64", coalesced(64, 64, 2, 4),
-       blockedLayout({64, 64}, {8, 1}, {8, 4}, {1, 4}, {0, 1}), 2, 1},
+       blockedLayout({64, 64}, {8, 1}, {8, 4}, {1, 4}, {0, 1}), 2, 8, 1},
   };
   for (const SharedCase &c : cases) {
     SCOPED_TRACE(c.name);
     ConversionPlan p = plan(c.src, c.dst, c.elementBytes);
     ASSERT_EQ(p.kind, Kind::SharedMemory);
     ASSERT_TRUE(p.shared);
-    EXPECT_EQ(p.shared->vectorElements, c.expectedVector);
+    EXPECT_FALSE(p.shared->ldmatrix);
+    EXPECT_EQ(p.shared->storeVectorElements, c.expectedStoreVector);
+    EXPECT_EQ(p.shared->loadVectorElements, c.expectedLoadVector);
     EXPECT_TRUE(p.shared->layout.isSurjective() &&
                 p.shared->layout.isInjective());
-    SharedResult r = simulateShared(c.src, c.dst, p.shared->layout,
-                                    p.shared->vectorElements, c.elementBytes);
+    SharedResult r = simulateShared(
+        c.src, c.dst, p.shared->layout, p.shared->storeVectorElements,
+        p.shared->loadVectorElements, c.elementBytes);
     EXPECT_EQ(r.storeConflicts, 0);
     EXPECT_EQ(r.loadConflicts, 0);
     // The same exchange through an unswizzled row-major buffer conflicts:
@@ -288,9 +330,94 @@ TEST(ConversionPlanner, SharedMemoryWithoutBankConflicts) {
         {c.src.getOutDimSize("dim0"), c.src.getOutDimSize("dim1")},
         c.elementBytes, 0);
     SharedResult naive = simulateShared(
-        c.src, c.dst, plain, p.shared->vectorElements, c.elementBytes);
+        c.src, c.dst, plain, p.shared->storeVectorElements,
+        p.shared->loadVectorElements, c.elementBytes);
     EXPECT_GT(naive.storeConflicts + naive.loadConflicts, 0);
   }
+}
+
+struct LdmatrixCase {
+  const char *name;
+  LinearLayout src, dst;
+  unsigned elementBytes;
+  unsigned expectedStoreVector;
+  unsigned numMatrices;
+  bool transposed;
+};
+
+/// K along the rows of a K x N tile (B stored with K contiguous).
+LinearLayout kContiguous(int64_t k, int64_t n, unsigned elementBytes,
+                         int64_t warps) {
+  int64_t vec = 16 / elementBytes,
+          lanesPerCol = std::min<int64_t>(32, k / vec);
+  return blockedLayout({k, n}, {vec, 1}, {lanesPerCol, 32 / lanesPerCol},
+                       {1, warps}, {0, 1});
+}
+
+TEST(ConversionPlanner, LdmatrixReadsTheMmaOperands) {
+  const LdmatrixCase cases[] = {
+      {"coalesced bf16 -> mma.sync A (m16n8k16)", coalesced(64, 64, 2, 4),
+       mmaSyncOperandLayout(MmaSyncShape::M16N8K16, MmaOperand::A, {64, 64},
+                            {2, 2}),
+       2, 8, 4, false},
+      {"coalesced bf16 (N contiguous) -> mma.sync B (m16n8k16): .trans",
+       coalesced(64, 64, 2, 4),
+       mmaSyncOperandLayout(MmaSyncShape::M16N8K16, MmaOperand::B, {64, 64},
+                            {2, 2}),
+       2, 8, 4, true},
+      {"K-contiguous bf16 -> mma.sync B (m16n8k16)", kContiguous(64, 64, 2, 4),
+       mmaSyncOperandLayout(MmaSyncShape::M16N8K16, MmaOperand::B, {64, 64},
+                            {2, 2}),
+       2, 8, 4, false},
+      {"one k-step of B, 16 x 8: x2.trans", coalesced(16, 8, 2, 1),
+       mmaSyncOperandLayout(MmaSyncShape::M16N8K16, MmaOperand::B, {16, 8},
+                            {1, 1}),
+       2, 8, 2, true},
+      {"coalesced f32 -> mma.sync A (m16n8k8 tf32): 32-bit pairs",
+       coalesced(64, 32, 4, 4),
+       mmaSyncOperandLayout(MmaSyncShape::M16N8K8, MmaOperand::A, {64, 32},
+                            {4, 1}),
+       4, 4, 4, false},
+      {"K-contiguous f32 -> mma.sync B (m16n8k8 tf32)",
+       kContiguous(32, 64, 4, 4),
+       mmaSyncOperandLayout(MmaSyncShape::M16N8K8, MmaOperand::B, {32, 64},
+                            {1, 4}),
+       4, 4, 4, false},
+  };
+  for (const LdmatrixCase &c : cases) {
+    SCOPED_TRACE(c.name);
+    ConversionPlan p = plan(c.src, c.dst, c.elementBytes);
+    ASSERT_EQ(p.kind, Kind::SharedMemory);
+    ASSERT_TRUE(p.shared && p.shared->ldmatrix);
+    const LdmatrixRead &read = *p.shared->ldmatrix;
+    EXPECT_EQ(read.numMatrices, c.numMatrices);
+    EXPECT_EQ(read.transposed, c.transposed);
+    EXPECT_EQ(p.shared->storeVectorElements, c.expectedStoreVector);
+    EXPECT_TRUE(p.shared->layout.isSurjective() &&
+                p.shared->layout.isInjective());
+    SharedResult r = simulateShared(c.src, c.dst, p.shared->layout,
+                                    p.shared->storeVectorElements, 1,
+                                    c.elementBytes, read);
+    EXPECT_EQ(r.loadConflicts, 0);
+    EXPECT_EQ(r.storeConflicts, 0);
+  }
+}
+
+TEST(ConversionPlanner, LdmatrixOnlyWhereItSaves) {
+  // 8-bit elements have no ldmatrix form here.
+  LinearLayout bytes = blockedLayout({64, 64}, {1, 1}, {1, 32}, {4, 1}, {1, 0});
+  LinearLayout bytesT = blockedLayout({64, 64}, {1, 1}, {32, 1}, {1, 4}, {0, 1});
+  ConversionPlan q = plan(bytes, bytesT, 1);
+  ASSERT_TRUE(q.shared);
+  EXPECT_FALSE(q.shared->ldmatrix);
+  // A transposed blocked destination could be read by ldmatrix (its lanes
+  // walk 8-element rows of the staging buffer), but the source then stores
+  // single elements: no fewer instructions than plain loads, which win.
+  ConversionPlan t = plan(coalesced(64, 64, 2, 4),
+                          blockedLayout({64, 64}, {8, 1}, {8, 4}, {1, 4}, {0, 1}),
+                          2);
+  ASSERT_TRUE(t.shared);
+  EXPECT_FALSE(t.shared->ldmatrix);
 }
 
 TEST(ConversionPlanner, ExplainsWhatItCannotDo) {

@@ -249,13 +249,34 @@ struct ShuffleRound {
   uint32_t lanesKept = 0;
 };
 
+/// How a destination reads a staging buffer with
+/// ldmatrix.sync.aligned.m8n8.x{numMatrices}[.trans].b16 instead of loads.
+/// One instruction fills `registersPerRead` consecutive destination
+/// registers (two 16-bit halves per register and matrix, or one 32-bit
+/// element per matrix: ldmatrix on 32-bit pairs); the destination registers
+/// above them pick the instruction.
+struct LdmatrixRead {
+  unsigned numMatrices = 4;
+  bool transposed = false;
+  unsigned registersPerRead = 8;
+  /// Which destination element starts the row each lane addresses: address
+  /// lane bit i (lane L addresses row L % 8 of matrix L / 8, as
+  /// ldmatrixAddressLayout says) -> a (register, lane) point of one
+  /// instruction's part of the destination. Lanes past the matrices repeat
+  /// the first ones.
+  LinearLayout rowStarts;
+};
+
 /// A conversion through shared memory: every thread stores its registers at
 /// the offsets `layout` gives them (offset -> tensor coordinates, a
-/// bijection), in vectors of `vectorElements` consecutive registers
-/// (consecutive offsets); barrier; every thread loads the same way.
+/// bijection), in vectors of `storeVectorElements` consecutive registers
+/// (consecutive offsets); barrier; every thread loads its registers the
+/// same way in vectors of `loadVectorElements`, or with `ldmatrix`.
 struct SharedStaging {
   LinearLayout layout;
-  unsigned vectorElements = 1;
+  unsigned storeVectorElements = 1;
+  unsigned loadVectorElements = 1;
+  std::optional<LdmatrixRead> ldmatrix;
 };
 
 struct ConversionPlan {
@@ -278,9 +299,14 @@ struct ConversionPlan {
 /// `dst` (inputs among register, lane, warp, block; the same output dims).
 /// The cheapest kind that works is chosen: free, else a register
 /// permutation, else warp shuffles when the data stays in each warp and the
-/// rounds are at most twice the shared-memory plan's vector accesses
-/// (stores plus loads; shuffles need no barrier and no buffer), else shared
-/// memory. Fails, saying why, when the
+/// rounds are at most twice the shared-memory plan's passes through the
+/// crossbar (stores plus loads, 128 bytes a pass; shuffles need no barrier
+/// and no buffer), else shared
+/// memory. A destination whose 8-element (16-byte) rows ldmatrix can
+/// deliver (the mma.sync operand fragments of 16-bit elements, and of
+/// 32-bit ones with the rows along the fragment's pairs) is read with
+/// ldmatrix from a staging layout whose rows are those 16 bytes. Fails,
+/// saying why, when the
 /// layouts describe different tiles, src does not hold every element, or
 /// the data would cross CTAs. Without `allowShuffles`, a conversion that
 /// would be warp shuffles is planned through shared memory.

@@ -289,11 +289,6 @@ Value subVector(Emitter &e, Value registers, int64_t first, int64_t count) {
   return LLVM::ShuffleVectorOp::create(e.b, e.loc, registers, registers, mask);
 }
 
-/// A pointer to byte `bytes` + `elements` elements of shared memory.
-Value stagingAddress(Emitter &e, Type element, Value elements) {
-  return e.sharedAddress(SharedLayout{}, element, elements);
-}
-
 /// Whether `toOffset` ((register, lane, warp) -> offset) puts each run of
 /// `width` registers from a multiple of it at consecutive offsets from a
 /// multiple of `width` (what a vector access of the run needs).
@@ -310,22 +305,98 @@ bool keepsVectors(const LinearLayout &toOffset, int64_t width) {
   return true;
 }
 
-/// Through shared memory in the planner's bank-conflict-free layout:
-/// stores, barrier, loads, barrier (the scratch area at offset 0 is free
-/// again after it).
-Value convertThroughStaging(Emitter &e, const DistributedTile &source,
-                            Value value, const LinearLayout &dst,
-                            const SharedStaging &staging,
-                            VectorType resultType) {
-  Type element = resultType.getElementType();
+/// A pointer to element `elements` of a staging buffer at byte
+/// `offsetBytes` of shared memory.
+Value stagingAddress(Emitter &e, Type element, int64_t offsetBytes,
+                     Value elements) {
+  SharedLayout buffer;
+  buffer.offset = offsetBytes;
+  return e.sharedAddress(buffer, element, elements);
+}
+
+/// The element type a register of `element` is kept as in shared memory,
+/// `width` of them side by side.
+Type sharedPiece(Type element, int64_t width) {
   Type stored = getSharedType(element);
-  int64_t width = staging.vectorElements;
-  LinearLayout toOffset = staging.layout.invert();
-  LinearLayout storeLayout = source.getLayout().compose(toOffset);
-  if (!keepsVectors(storeLayout, width) ||
-      !keepsVectors(dst.compose(toOffset), width))
+  return width == 1 ? stored : VectorType::get({width}, stored);
+}
+
+/// The destination read by ldmatrix: per instruction, each lane passes the
+/// start of the row the read's rowStarts say it addresses; the i32 results
+/// are the destination's registers, two 16-bit halves or one 32-bit
+/// element each.
+Value loadWithLdmatrix(Emitter &e, const LinearLayout &loadLayout,
+                       const LdmatrixRead &read, Type element,
+                       int64_t offsetBytes, VectorType resultType) {
+  unsigned perReadBits = llvm::Log2_32(read.registersPerRead);
+  // (register = which instruction, lane, warp) -> the row's offset.
+  LinearLayout::InDim instructions{std::string(kRegister), {}};
+  for (unsigned bit = perReadBits,
+                e = llvm::Log2_64(loadLayout.getInDimSize(kRegister));
+       bit < e; ++bit)
+    instructions.bases.push_back(loadLayout.getBasis(kRegister, bit));
+  LinearLayout::InDim lanes{std::string(kLane), {}};
+  for (unsigned bit = 0; bit < 5; ++bit) {
+    LinearLayout::Basis point = read.rowStarts.getBasis(kLane, bit);
+    lanes.bases.push_back(loadLayout.apply({point[0], point[1], 0}));
+  }
+  LinearLayout::InDim warps{std::string(kWarp), {}};
+  for (unsigned bit = 0, e = llvm::Log2_64(loadLayout.getInDimSize(kWarp));
+       bit < e; ++bit)
+    warps.bases.push_back(loadLayout.getBasis(kWarp, bit));
+  ThreadLayout rows(e, LinearLayout({instructions, lanes, warps},
+                                    loadLayout.getOutDims()));
+
+  MLIRContext *context = e.b.getContext();
+  Type i32 = e.b.getI32Type();
+  Type instructionType =
+      read.numMatrices == 1
+          ? i32
+          : LLVM::LLVMStructType::getLiteral(
+                context, SmallVector<Type>(read.numMatrices, i32));
+  bool pairs = read.registersPerRead == 2 * read.numMatrices;
+  Value result = e.zeros(resultType);
+  for (int64_t g = 0; g < rows.getNumRegisters(); ++g) {
+    Value address = stagingAddress(e, element, offsetBytes,
+                                   rows.outputs(e, g)[0]);
+    Value loaded = NVVM::LdMatrixOp::create(
+        e.b, e.loc, instructionType, address, read.numMatrices,
+        read.transposed ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+        NVVM::LdStMatrixShapeAttr::get(context, 8, 8),
+        NVVM::LdStMatrixEltType::B16);
+    for (unsigned j = 0; j < read.numMatrices; ++j) {
+      Value word = read.numMatrices == 1
+                       ? loaded
+                       : LLVM::ExtractValueOp::create(e.b, e.loc, loaded, j);
+      int64_t first = g * read.registersPerRead + (pairs ? 2 * j : j);
+      if (!pairs) {
+        if (element != i32)
+          word = LLVM::BitcastOp::create(e.b, e.loc, element, word);
+        result = e.insert(result, word, first);
+        continue;
+      }
+      Value halves = LLVM::BitcastOp::create(
+          e.b, e.loc, VectorType::get({2}, element), word);
+      result = e.insert(result, e.extract(halves, 0), first);
+      result = e.insert(result, e.extract(halves, 1), first + 1);
+    }
+  }
+  return result;
+}
+
+} // namespace
+
+void tilec::detail::storeToStaging(Emitter &e, const DistributedTile &source,
+                                   Value value, const SharedStaging &staging,
+                                   int64_t offsetBytes) {
+  Type element = cast<VectorType>(value.getType()).getElementType();
+  Type stored = getSharedType(element);
+  LinearLayout storeLayout =
+      source.getLayout().compose(staging.layout.invert());
+  int64_t width = staging.storeVectorElements;
+  if (!keepsVectors(storeLayout, width))
     width = 1;
-  ThreadLayout storeOffsets(e, storeLayout);
+  ThreadLayout offsets(e, storeLayout);
   for (int64_t r = 0; r < source.getNumRegisters(); r += width) {
     // One copy of each real element is stored; a padding register of the
     // result reads whatever the buffer holds there (nothing observes
@@ -334,27 +405,53 @@ Value convertThroughStaging(Emitter &e, const DistributedTile &source,
     if (!owner)
       continue;
     Value piece = subVector(e, value, r, width);
-    Value offset = storeOffsets.outputs(e, r)[0];
+    Value offset = offsets.outputs(e, r)[0];
     e.ifThen(*owner, [&] {
       if (stored != element)
-        piece = LLVM::ZExtOp::create(
-            e.b, e.loc,
-            width == 1 ? stored : VectorType::get({width}, stored), piece);
-      LLVM::StoreOp::create(e.b, e.loc, piece,
-                            stagingAddress(e, stored, offset),
-                            width * getSharedBytes(element));
+        piece = LLVM::ZExtOp::create(e.b, e.loc, sharedPiece(element, width),
+                                     piece);
+      LLVM::StoreOp::create(
+          e.b, e.loc, piece,
+          stagingAddress(e, stored, offsetBytes, offset),
+          width * getSharedBytes(element));
     });
   }
-  e.barrier();
-  Value result = readSharedTile(e, dst, staging.layout,
-                                stagingAddress(e, stored, e.i32(0)), width,
-                                resultType);
-  e.barrier();
+}
+
+Value tilec::detail::loadFromStaging(Emitter &e, const SharedStaging &staging,
+                                     int64_t offsetBytes,
+                                     const LinearLayout &dst,
+                                     VectorType resultType) {
+  Type element = resultType.getElementType();
+  Type stored = getSharedType(element);
+  LinearLayout loadLayout = dst.compose(staging.layout.invert());
+  if (staging.ldmatrix && stored == element)
+    return loadWithLdmatrix(e, loadLayout, *staging.ldmatrix, element,
+                            offsetBytes, resultType);
+  int64_t width = staging.loadVectorElements;
+  if (!keepsVectors(loadLayout, width))
+    width = 1;
+  ThreadLayout offsets(e, loadLayout);
+  Value result = e.zeros(resultType);
+  for (int64_t r = 0; r < offsets.getNumRegisters(); r += width) {
+    Value offset = offsets.outputs(e, r)[0];
+    Value piece = LLVM::LoadOp::create(
+        e.b, e.loc, sharedPiece(element, width),
+        stagingAddress(e, stored, offsetBytes, offset),
+        width * getSharedBytes(element));
+    if (stored != element)
+      piece = LLVM::TruncOp::create(
+          e.b, e.loc, width == 1 ? element : VectorType::get({width}, element),
+          piece);
+    for (int64_t i = 0; i < width; ++i)
+      result = e.insert(result, width == 1 ? piece : e.extract(piece, i), r + i);
+  }
   return result;
 }
 
-} // namespace
-
+/// A shared buffer placed by the allocator (tilegpu.local_load of a cp.async
+/// ring stage) read into `dst`: vector loads of up to `maxVector` elements
+/// where the composed layout keeps them contiguous.
 Value tilec::detail::readSharedTile(Emitter &e, const LinearLayout &dst,
                                     const LinearLayout &shared, Value base,
                                     int64_t maxVector, VectorType resultType) {
@@ -384,13 +481,117 @@ Value tilec::detail::readSharedTile(Emitter &e, const LinearLayout &dst,
   return result;
 }
 
+namespace {
+
+/// Through shared memory in the planner's bank-conflict-free layout:
+/// stores, barrier, loads, barrier (the scratch area at offset 0 is free
+/// again after it).
+Value convertThroughStaging(Emitter &e, const DistributedTile &source,
+                            Value value, const LinearLayout &dst,
+                            const SharedStaging &staging,
+                            VectorType resultType) {
+  storeToStaging(e, source, value, staging, /*offsetBytes=*/0);
+  e.barrier();
+  Value result =
+      loadFromStaging(e, staging, /*offsetBytes=*/0, dst, resultType);
+  e.barrier();
+  return result;
+}
+
+} // namespace
+
+namespace {
+
+/// A register of `element` (at most 32 bits) as the i32 a shuffle moves, and
+/// back.
+Value toShuffleWord(Emitter &e, Value value) {
+  Type type = value.getType(), i32 = e.b.getI32Type();
+  unsigned bits = type.getIntOrFloatBitWidth();
+  if (!type.isInteger())
+    value = LLVM::BitcastOp::create(e.b, e.loc, e.b.getIntegerType(bits), value);
+  return bits == 32 ? value : LLVM::ZExtOp::create(e.b, e.loc, i32, value);
+}
+
+Value fromShuffleWord(Emitter &e, Value word, Type element) {
+  unsigned bits = element.getIntOrFloatBitWidth();
+  Type integer = e.b.getIntegerType(bits);
+  Value value =
+      bits == 32 ? word : LLVM::TruncOp::create(e.b, e.loc, integer, word);
+  return element.isInteger()
+             ? value
+             : LLVM::BitcastOp::create(e.b, e.loc, element, value);
+}
+
+/// Whether bit `lane` of the 32-bit constant `mask` is set, in this thread.
+Value laneInMask(Emitter &e, Value lane, uint32_t mask) {
+  Value bit = e.bitAnd(LLVM::LShrOp::create(e.b, e.loc, e.i32(int32_t(mask)),
+                                            lane),
+                       1);
+  return arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::ne, bit,
+                               e.i32(0));
+}
+
+/// The plan's shfl.sync.idx rounds: in each, every lane sends the register
+/// its readers need (chosen by its lane bits when that differs between
+/// lanes), reads from the source lane of its destination register
+/// (dstToSrc's lane part, evaluated like coordinates) and keeps the value
+/// when the round is its own.
+Value convertByShuffles(Emitter &e, const ConversionPlan &plan, Value value,
+                        VectorType resultType) {
+  Type element = resultType.getElementType();
+  Value lane = e.urem(e.threadId(), 32);
+  ThreadLayout srcLanes(
+      e, plan.dstToSrc.sublayout({std::string(kRegister), std::string(kLane)},
+                                 {std::string(kLane)}));
+  Value result = e.zeros(resultType);
+  for (const ShuffleRound &round : plan.shuffles) {
+    // The registers sent in this round, each with the lanes that send it.
+    SmallVector<std::pair<unsigned, uint32_t>> senders;
+    for (unsigned l = 0; l < 32; ++l) {
+      auto it = llvm::find_if(senders, [&](const auto &entry) {
+        return entry.first == round.sendRegister[l];
+      });
+      if (it == senders.end())
+        senders.push_back({round.sendRegister[l], uint32_t(1) << l});
+      else
+        it->second |= uint32_t(1) << l;
+    }
+    Value sent = e.extract(value, senders.front().first);
+    for (auto &[reg, lanes] : llvm::drop_begin(senders))
+      sent = LLVM::SelectOp::create(e.b, e.loc, laneInMask(e, lane, lanes),
+                                    e.extract(value, reg), sent);
+    Value received = NVVM::ShflOp::create(
+        e.b, e.loc, e.b.getI32Type(), e.i32(-1), toShuffleWord(e, sent),
+        srcLanes.outputs(e, round.dstRegister)[0], e.i32(0x1f),
+        NVVM::ShflKindAttr::get(e.b.getContext(), NVVM::ShflKind::idx),
+        UnitAttr());
+    Value kept = fromShuffleWord(e, received, element);
+    if (round.lanesKept != ~uint32_t(0))
+      kept = LLVM::SelectOp::create(e.b, e.loc,
+                                    laneInMask(e, lane, round.lanesKept), kept,
+                                    e.extract(result, round.dstRegister));
+    result = e.insert(result, kept, round.dstRegister);
+  }
+  return result;
+}
+
+/// The plan the lowering follows: shuffles move 32-bit words, so wider
+/// elements go through shared memory.
+llvm::Expected<ConversionPlan> planLowering(const LinearLayout &src,
+                                            const LinearLayout &dst,
+                                            unsigned bytes) {
+  return planConversion(src, dst, bytes, /*allowShuffles=*/bytes <= 4);
+}
+
+} // namespace
+
 Value tilec::detail::convertDistributed(Emitter &e,
                                         const DistributedTile &source,
                                         Value value, const LinearLayout &dst,
                                         VectorType resultType) {
   unsigned bytes = getSharedBytes(source.getType().getElementType());
   llvm::Expected<ConversionPlan> plan =
-      planConversion(source.getLayout(), dst, bytes);
+      planLowering(source.getLayout(), dst, bytes);
   if (!plan)
     llvm::report_fatal_error(llvm::Twine("tilec: ") +
                              llvm::toString(plan.takeError()));
@@ -403,36 +604,24 @@ Value tilec::detail::convertDistributed(Emitter &e,
     return LLVM::ShuffleVectorOp::create(e.b, e.loc, value, value, mask);
   }
   case ConversionPlan::Kind::WarpShuffle:
+    return convertByShuffles(e, *plan, value, resultType);
   case ConversionPlan::Kind::SharedMemory:
     break;
   }
-  // Warp shuffles are staged like the shared-memory plans (not built yet:
-  // docs/codegen-layouts.md, "What remains"), in the layout the planner
-  // picks for the shared plan.
-  SharedStaging staging;
-  if (plan->shared) {
-    staging = *plan->shared;
-  } else {
-    llvm::Expected<ConversionPlan> shared =
-        planConversion(source.getLayout(), dst, bytes, /*allowShuffles=*/false);
-    if (!shared || !shared->shared)
-      llvm::report_fatal_error("tilec: no shared-memory plan for a conversion");
-    staging = *shared->shared;
-  }
-  return convertThroughStaging(e, source, value, dst, staging, resultType);
+  return convertThroughStaging(e, source, value, dst, *plan->shared,
+                               resultType);
 }
 
 int64_t tilec::detail::getConversionScratchBytes(RankedTensorType source,
                                                  const LinearLayout &dst) {
   unsigned bytes = getSharedBytes(source.getElementType());
   llvm::Expected<ConversionPlan> plan =
-      planConversion(getDistributedLinearLayout(source), dst, bytes);
+      planLowering(getDistributedLinearLayout(source), dst, bytes);
   if (!plan) {
     llvm::consumeError(plan.takeError());
     return 0;
   }
-  if (plan->kind == ConversionPlan::Kind::Free ||
-      plan->kind == ConversionPlan::Kind::RegisterPermutation)
+  if (plan->kind != ConversionPlan::Kind::SharedMemory)
     return 0;
   int64_t elements = 1;
   for (int64_t extent : tilegpu::getPaddedShape(source.getShape()))

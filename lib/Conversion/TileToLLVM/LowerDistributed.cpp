@@ -190,23 +190,12 @@ struct ExtractLowering : TilePattern<tile::ExtractOp> {
     DistributedTile source(e, sourceType);
     storeToScratch(e, source, adaptor.getSource());
     e.barrier();
-    // The sub-tile starts at index * extent; the dialect makes an index
-    // outside the source undefined, so 32 bits hold it.
-    SmallVector<Value> origin;
-    for (auto [index, size] :
-         llvm::zip(adaptor.getIndices(), op.getType().getShape())) {
-      Value start = arith::TruncIOp::create(rewriter, op.getLoc(),
-                                            rewriter.getI32Type(), index);
-      origin.push_back(e.mul(start, e.i32(size)));
-    }
+    SmallVector<Value> origin =
+        extractOrigin(e, adaptor.getIndices(), op.getType().getShape());
     DistributedTile tile(e, op.getType());
     Value result = gatherFromScratch(
-        e, tile, sourceType, [&](ArrayRef<Value> coords) {
-          SmallVector<Value> from;
-          for (auto [start, coord] : llvm::zip(origin, coords))
-            from.push_back(e.add(start, coord));
-          return from;
-        });
+        e, tile, sourceType,
+        [&](ArrayRef<Value> coords) { return addCoords(e, origin, coords); });
     e.barrier();
     rewriter.replaceOp(op, result);
     return success();

@@ -99,22 +99,11 @@ struct ExtractOpLowering : ExchangePattern<tile::ExtractOp> {
     Emitter e(rewriter, op.getLoc());
     SharedLayout shared =
         publish(e, adaptor.getSource(), op.getSource().getType());
-    // The sub-tile starts at index * extent; the dialect makes an index
-    // outside the source undefined, so 32 bits hold it.
-    SmallVector<Value> origin;
-    for (auto [index, size] :
-         llvm::zip(adaptor.getIndices(), op.getType().getShape())) {
-      Value start = arith::TruncIOp::create(rewriter, op.getLoc(),
-                                            rewriter.getI32Type(), index);
-      origin.push_back(e.mul(start, e.i32(size)));
-    }
-    Value result = gatherFromShared(e, converter(), op.getType(), shared,
-                          [&](ArrayRef<Value> coords) {
-                            SmallVector<Value> from;
-                            for (auto [start, coord] : llvm::zip(origin, coords))
-                              from.push_back(e.add(start, coord));
-                            return from;
-                          });
+    SmallVector<Value> origin =
+        extractOrigin(e, adaptor.getIndices(), op.getType().getShape());
+    Value result = gatherFromShared(
+        e, converter(), op.getType(), shared,
+        [&](ArrayRef<Value> coords) { return addCoords(e, origin, coords); });
     e.barrier();
     rewriter.replaceOp(op, result);
     return success();
@@ -326,4 +315,25 @@ void tilec::detail::populateSharedPatterns(TileTypeConverter &converter,
   patterns.add<BroadcastOpLowering, PermuteOpLowering, ExtractOpLowering,
                ReduceOpLowering, CumsumOpLowering>(converter,
                                                    patterns.getContext());
+}
+
+SmallVector<Value> tilec::detail::extractOrigin(Emitter &e, ValueRange indices,
+                                                ArrayRef<int64_t> subShape) {
+  // The dialect makes an index outside the source undefined, so 32 bits
+  // hold index * extent.
+  SmallVector<Value> origin;
+  for (auto [index, size] : llvm::zip(indices, subShape)) {
+    Value start =
+        arith::TruncIOp::create(e.b, e.loc, e.b.getI32Type(), index);
+    origin.push_back(e.mul(start, e.i32(size)));
+  }
+  return origin;
+}
+
+SmallVector<Value> tilec::detail::addCoords(Emitter &e, ArrayRef<Value> origin,
+                                            ArrayRef<Value> coords) {
+  SmallVector<Value> sum;
+  for (auto [start, coord] : llvm::zip(origin, coords))
+    sum.push_back(e.add(start, coord));
+  return sum;
 }

@@ -115,6 +115,16 @@ mlir::Value gatherFromShared(
         llvm::ArrayRef<mlir::Value>)>
         sourceCoords);
 
+/// Where tile.extract's sub-tile of `subShape` at tile index `indices`
+/// starts in its source: index * extent per dim (i32).
+llvm::SmallVector<mlir::Value> extractOrigin(Emitter &e,
+                                             mlir::ValueRange indices,
+                                             llvm::ArrayRef<int64_t> subShape);
+/// origin + coords, per dim.
+llvm::SmallVector<mlir::Value> addCoords(Emitter &e,
+                                         llvm::ArrayRef<mlir::Value> origin,
+                                         llvm::ArrayRef<mlir::Value> coords);
+
 /// Rounds f32 registers (a scalar or a vector) to tf32, to nearest even;
 /// NaN is quieted (docs/semantics.md, "Arithmetic").
 mlir::Value roundToTF32(Emitter &e, mlir::Value x);
@@ -230,6 +240,22 @@ mlir::Value gatherFromScratch(
         llvm::ArrayRef<mlir::Value>)>
         sourceCoords,
     int64_t offsetBytes = 0);
+
+/// Stores the registers `value` of `source` into a staging buffer at byte
+/// `offsetBytes` of shared memory, in the planner's staging layout and
+/// store vectors (one copy of each real element).
+void storeToStaging(Emitter &e, const DistributedTile &source,
+                    mlir::Value value, const SharedStaging &staging,
+                    int64_t offsetBytes);
+/// The registers (of type `resultType`) of a tile in layout `dst` read from
+/// a staging buffer at byte `offsetBytes` laid out as `staging.layout`:
+/// ldmatrix where the plan says so, else vector loads of the plan's width.
+/// The one place a staging buffer is read, whoever wrote it (stores from
+/// registers, or asynchronous copies from global memory); the caller puts
+/// the barrier before it.
+mlir::Value loadFromStaging(Emitter &e, const SharedStaging &staging,
+                            int64_t offsetBytes, const LinearLayout &dst,
+                            mlir::VectorType resultType);
 
 /// Converts `value`, the registers of `source`, into the registers of a tile
 /// of the same element type in layout `dst` (a layout of the same output

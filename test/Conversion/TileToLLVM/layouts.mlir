@@ -180,13 +180,17 @@ tile.kernel @mma_f32(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>,
 
 // -----
 
-// A transpose through shared memory in the planner's layout: stores, one
-// barrier, loads, and the barrier that frees the scratch area.
+// A transpose through shared memory in the planner's layout: 16-byte
+// stores of the source's 4 columns, one barrier, and the destination's 4
+// rows per thread read as 32-bit ldmatrix rows (a lane's 4 registers are
+// one row element of 4 matrices), and the barrier that frees the scratch
+// area.
 // CHECK-LABEL: llvm.func @transpose(
 // CHECK-SAME: tile.shared_bytes = 4096 : i64
-// CHECK: llvm.store %{{.*}}, %{{.*}} : f32, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: nvvm.barrier0
-// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> f32
+// CHECK: nvvm.ldmatrix %{{.*}}num = 4 : i32
+// CHECK: llvm.bitcast %{{.*}} : i32 to f32
 // CHECK: nvvm.barrier0
 tile.kernel @transpose(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>) attributes {num_warps = 1 : i32} {
   %c0 = arith.constant 0 : index
@@ -259,6 +263,91 @@ tile.kernel @mma_operands_async(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>
   %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x8xbf16>
   %tc = tile.load %c[%c0, %c0] : !tile.view<2, f32> -> tensor<16x8xf32>
   %d = tile.mma %ta, %tb, %tc : tensor<16x16xbf16>, tensor<16x8xbf16>, tensor<16x8xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<16x8xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// mma.sync operands through shared memory. With 16-byte loads (VEC) A (16
+// x 16, K contiguous) comes back by one ldmatrix.x4 and B (16 x 8, N
+// contiguous) by one ldmatrix.x2.trans, after 16-byte stores, and no plain
+// ld.shared feeds the product. One element per load (CHECK): the source's 8
+// registers are one 16-byte store and the fragments plain loads (as many
+// instructions as single stores and ldmatrix, so plain wins the tie), B
+// goes by warp shuffles.
+// CHECK-LABEL: llvm.func @ldmatrix_operands(
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK: nvvm.barrier0
+// CHECK: llvm.load %{{.*}} : !llvm.ptr<3> -> bf16
+// CHECK: nvvm.shfl.sync idx
+// CHECK: nvvm.mma.sync
+// VEC-LABEL: llvm.func @ldmatrix_operands(
+// VEC: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// VEC: nvvm.barrier0
+// VEC: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
+// VEC-NOT: llvm.load %{{.*}} : !llvm.ptr<3>
+// VEC: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// VEC: nvvm.barrier0
+// VEC: nvvm.ldmatrix %{{.*}}layout = #nvvm.mma_layout<col>, num = 2 : i32
+// VEC-NOT: llvm.load %{{.*}} : !llvm.ptr<3>
+// VEC: nvvm.mma.sync
+tile.kernel @ldmatrix_operands(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
+                               %c: !tile.view<2, f32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x16xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x8xbf16>
+  %zero = tile.full %f0 : tensor<16x8xf32>
+  %d = tile.mma %ta, %tb, %zero : tensor<16x16xbf16>, tensor<16x8xbf16>, tensor<16x8xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<16x8xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// tf32 operands on 4 warps: A (64 x 32, K contiguous) by ldmatrix on
+// 32-bit pairs (each f32 is two 16-bit halves of a row), after 16-byte
+// stores.
+// VEC-LABEL: llvm.func @ldmatrix_tf32(
+// VEC: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// VEC: nvvm.ldmatrix %{{.*}}layout = #nvvm.mma_layout<row>, num = 4 : i32
+// VEC: llvm.bitcast %{{.*}} : i32 to f32
+// VEC: nvvm.mma.sync {{.*}}multiplicandAPtxType = #nvvm.mma_type<tf32>
+tile.kernel @ldmatrix_tf32(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>,
+                           %c: !tile.view<2, f32>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, f32> -> tensor<64x32xf32>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, f32> -> tensor<32x32xf32>
+  %a32 = tile.convert %ta : tensor<64x32xf32> -> tensor<64x32xtf32>
+  %b32 = tile.convert %tb : tensor<32x32xf32> -> tensor<32x32xtf32>
+  %zero = tile.full %f0 : tensor<64x32xf32>
+  %d = tile.mma %a32, %b32, %zero : tensor<64x32xtf32>, tensor<32x32xtf32>, tensor<64x32xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// A conversion that stays in its warp is shfl.sync.idx rounds: the product's
+// accumulator (one warp) to the store's layout needs no shared memory and
+// no barrier after the last product.
+// CHECK-LABEL: llvm.func @shuffle_conversion(
+// CHECK: nvvm.mma.sync
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.shfl.sync idx %{{.*}} : i32 -> i32
+// CHECK-NOT: nvvm.barrier0
+// CHECK-NOT: !llvm.ptr<3>
+// CHECK: llvm.return
+tile.kernel @shuffle_conversion(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
+                                %c: !tile.view<2, f32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x16xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x8xbf16>
+  %zero = tile.full %f0 : tensor<16x8xf32>
+  %d = tile.mma %ta, %tb, %zero : tensor<16x16xbf16>, tensor<16x8xbf16>, tensor<16x8xf32>
   tile.store %d, %c[%c0, %c0] : tensor<16x8xf32>, !tile.view<2, f32>
   tile.return
 }

@@ -45,8 +45,14 @@ struct PrintConversionPlansPass
                                ? int64_t(1)
                                      << plan->shared->layout.getTotalOutBits()
                                : 0;
+        const tilec::SharedStaging &staging = *plan->shared;
         remark << "shared memory: " << elements * bytes << " bytes, "
-               << plan->shared->vectorElements << "-element vectors";
+               << staging.storeVectorElements << "-element stores, ";
+        if (staging.ldmatrix)
+          remark << "ldmatrix.x" << staging.ldmatrix->numMatrices
+                 << (staging.ldmatrix->transposed ? ".trans" : "");
+        else
+          remark << staging.loadVectorElements << "-element loads";
         break;
       }
       }
