@@ -294,10 +294,9 @@ Value stagingAddress(Emitter &e, Type element, Value elements) {
   return e.sharedAddress(SharedLayout{}, element, elements);
 }
 
-/// Whether `toOffset` ((register, lane, warp) -> offset) puts each run of
-/// `width` registers from a multiple of it at consecutive offsets from a
-/// multiple of `width` (what a vector access of the run needs).
-bool keepsVectors(const LinearLayout &toOffset, int64_t width) {
+} // namespace
+
+bool tilec::detail::keepsVectors(const LinearLayout &toOffset, int64_t width) {
   unsigned vectorBits = llvm::Log2_64(uint64_t(width));
   for (const LayoutDim &in : toOffset.getInDims())
     for (unsigned bit = 0; bit < in.log2Size; ++bit) {
@@ -309,6 +308,8 @@ bool keepsVectors(const LinearLayout &toOffset, int64_t width) {
     }
   return true;
 }
+
+namespace {
 
 /// Through shared memory in the planner's bank-conflict-free layout:
 /// stores, barrier, loads, barrier (the scratch area at offset 0 is free
