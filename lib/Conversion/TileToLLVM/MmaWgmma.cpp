@@ -43,12 +43,18 @@ using namespace tilec::detail;
 
 namespace {
 
-/// K of one m64nNk16 instruction (bf16 and f16 operands).
-constexpr int64_t kInstructionK = 16;
-constexpr int64_t kElementBytes = 2;
+/// Every operand row of one instruction is 32 bytes of K: m64nNk16 for
+/// bf16/f16, m64nNk8 for tf32.
+constexpr int64_t kInstructionKBytes = 32;
+
+/// Bytes of an operand element in shared memory (tf32: its f32 bits).
+int64_t elementBytes(Type element) {
+  return isa<FloatTF32Type>(element) ? 4 : 2;
+}
 
 /// One operand in the scratch area: a rows x cols tile with cols contiguous
-/// (A: M x K; B: K x N) in swizzledSharedLayout's layout.
+/// (A: M x K; B: K x N, or N x K for tf32) in swizzledSharedLayout's
+/// layout.
 struct SharedOperand {
   /// Tile coordinates (dim0, dim1) -> element offset in the tile.
   LinearLayout toOffset;
@@ -70,15 +76,28 @@ uint64_t swizzleMode(int64_t swizzleBytes) {
   }
 }
 
-/// `shape` padded, rows x contiguous cols; `contiguousIsK`: the cols are the
-/// K dim (A, K-major), else the rows are (B, N-major).
-SharedOperand makeOperand(ArrayRef<int64_t> shape, int64_t offsetBytes,
-                          bool contiguousIsK) {
-  int64_t swizzleBytes = std::min<int64_t>(128, shape[1] * kElementBytes);
+/// `shape` padded, rows x contiguous cols of `bytes`-byte elements;
+/// `contiguousIsK`: the cols are the K dim (K-major), else the rows are
+/// (N-major). With `transposed`, the tile's coordinates are (col, row) of
+/// the stored tile (a K x N operand B stored K-major as N x K).
+SharedOperand makeOperand(ArrayRef<int64_t> shape, int64_t bytes,
+                          int64_t offsetBytes, bool contiguousIsK,
+                          bool transposed = false) {
+  int64_t swizzleBytes = std::min<int64_t>(128, shape[1] * bytes);
+  LinearLayout stored =
+      swizzledSharedLayout(shape, unsigned(bytes), unsigned(swizzleBytes));
+  if (transposed) {
+    // offset -> (col, row) as dims (dim0, dim1) of the operand tile.
+    SmallVector<LinearLayout::InDim> ins = stored.getBases();
+    for (LinearLayout::InDim &in : ins)
+      for (LinearLayout::Basis &basis : in.bases)
+        std::swap(basis[0], basis[1]);
+    SmallVector<LayoutDim> outs(stored.getOutDims());
+    std::swap(outs[0].log2Size, outs[1].log2Size);
+    stored = LinearLayout(ins, outs);
+  }
   SharedOperand operand;
-  operand.toOffset =
-      swizzledSharedLayout(shape, kElementBytes, unsigned(swizzleBytes))
-          .invert();
+  operand.toOffset = stored.invert();
   operand.offsetBytes = offsetBytes;
   // Rows are swizzleBytes apart inside a column block, so 8 rows (the
   // stride byte offset: K-major the next 8 rows of M or N, N-major the next
@@ -104,12 +123,18 @@ WgmmaOperands planOperands(tile::MmaOp op) {
       tilegpu::getPaddedShape(op.getA().getType().getShape());
   SmallVector<int64_t> bShape =
       tilegpu::getPaddedShape(op.getB().getType().getShape());
-  int64_t aBytes = aShape[0] * aShape[1] * kElementBytes;
+  int64_t bytes = elementBytes(op.getA().getType().getElementType());
+  int64_t aBytes = aShape[0] * aShape[1] * bytes;
   int64_t bOffset = llvm::alignTo(aBytes, 1024);
   WgmmaOperands operands;
-  operands.a = makeOperand(aShape, 0, /*contiguousIsK=*/true);
-  operands.b = makeOperand(bShape, bOffset, /*contiguousIsK=*/false);
-  operands.scratchBytes = bOffset + bShape[0] * bShape[1] * kElementBytes;
+  operands.a = makeOperand(aShape, bytes, 0, /*contiguousIsK=*/true);
+  // tf32 wgmma reads B K-major only: stored transposed, N x K.
+  if (bytes == 4)
+    operands.b = makeOperand({bShape[1], bShape[0]}, bytes, bOffset,
+                             /*contiguousIsK=*/true, /*transposed=*/true);
+  else
+    operands.b = makeOperand(bShape, bytes, bOffset, /*contiguousIsK=*/false);
+  operands.scratchBytes = bOffset + bShape[0] * bShape[1] * bytes;
   return operands;
 }
 
@@ -119,13 +144,14 @@ WgmmaOperands planOperands(tile::MmaOp op) {
 void storeOperand(Emitter &e, const DistributedTile &tile, Value registers,
                   const SharedOperand &shared) {
   LinearLayout storeLayout = tile.getLayout().compose(shared.toOffset);
-  int64_t width = 16 / kElementBytes;
+  Type element = cast<VectorType>(registers.getType()).getElementType();
+  int64_t bytes = element.getIntOrFloatBitWidth() / 8;
+  int64_t width = 16 / bytes;
   while (width > 1 && !keepsVectors(storeLayout, width))
     width /= 2;
   ThreadLayout offsets(e, storeLayout);
   Value notACopy =
       threadBitsClear(e, tile.getCopyLaneMask(), tile.getCopyWarpMask());
-  Type element = cast<VectorType>(registers.getType()).getElementType();
   SharedLayout base;
   base.offset = shared.offsetBytes;
   for (int64_t r = 0; r < tile.getNumRegisters(); r += width) {
@@ -145,7 +171,7 @@ void storeOperand(Emitter &e, const DistributedTile &tile, Value registers,
     e.ifThen(notACopy, [&] {
       LLVM::StoreOp::create(e.b, e.loc, piece,
                             e.sharedAddress(base, element, offset),
-                            width * kElementBytes);
+                            width * bytes);
     });
   }
 }
@@ -169,15 +195,16 @@ Value warpgroupOffset(Emitter &e, const LinearLayout &accumulator,
 }
 
 /// The matrix descriptor (i64) of the operand tile part starting at
-/// element offset `warpgroupPart` XOR `constantPart` of `shared`.
-Value descriptor(Emitter &e, const SharedOperand &shared, Value warpgroupPart,
-                 int64_t constantPart) {
+/// element offset `warpgroupPart` XOR `constantPart` of `shared`, whose
+/// elements are `element` in registers.
+Value descriptor(Emitter &e, const SharedOperand &shared, Type element,
+                 Value warpgroupPart, int64_t constantPart) {
   Value offset = constantPart == 0
                      ? warpgroupPart
                      : e.bitXor(warpgroupPart, e.i32(constantPart));
   SharedLayout base;
   base.offset = shared.offsetBytes;
-  Value address = e.sharedAddress(base, e.b.getBF16Type(), offset);
+  Value address = e.sharedAddress(base, element, offset);
   Type i64 = e.b.getI64Type();
   Value bits = LLVM::PtrToIntOp::create(e.b, e.loc, i64, address);
   // Start address bits [4, 18) in descriptor bits [0, 14).
@@ -188,6 +215,8 @@ Value descriptor(Emitter &e, const SharedOperand &shared, Value warpgroupPart,
 }
 
 NVVM::WGMMATypes wgmmaType(Type element) {
+  if (isa<FloatTF32Type>(element))
+    return NVVM::WGMMATypes::tf32;
   return element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
 }
 
@@ -237,6 +266,10 @@ public:
     Type fragment = LLVM::LLVMStructType::getLiteral(
         context, SmallVector<Type>(perBlock, f32));
     NVVM::WGMMATypes operandType = wgmmaType(aType.getElementType());
+    Type element = TileTypeConverter::getRegisterType(aType.getElementType());
+    bool tf32 = isa<FloatTF32Type>(aType.getElementType());
+    int64_t instructionK =
+        kInstructionKBytes / elementBytes(aType.getElementType());
 
     SmallVector<Value> blocks;
     for (int64_t block = 0; block < numBlocks; ++block) {
@@ -249,24 +282,25 @@ public:
     NVVM::WgmmaFenceAlignedOp::create(e.b, e.loc);
     // k-steps outside, blocks inside: consecutive instructions are
     // independent products.
-    for (int64_t k0 = 0; k0 < k; k0 += kInstructionK) {
+    for (int64_t k0 = 0; k0 < k; k0 += instructionK) {
       for (int64_t block = 0; block < numBlocks; ++block) {
         SmallVector<int64_t> origin =
             accumulator.apply({block * perBlock, 0, 0});
-        Value descA = descriptor(e, operands.a, aPart,
+        Value descA = descriptor(e, operands.a, element, aPart,
                                  operands.a.toOffset.apply({origin[0], k0})[0]);
-        Value descB = descriptor(e, operands.b, bPart,
+        Value descB = descriptor(e, operands.b, element, bPart,
                                  operands.b.toOffset.apply({k0, origin[1]})[0]);
         blocks[block] = NVVM::WgmmaMmaAsyncOp::create(
             e.b, e.loc, fragment, blocks[block], descA, descB,
             NVVM::MMAShapeAttr::get(context, 64, int(shape.instrN),
-                                    int(kInstructionK)),
+                                    int(instructionK)),
             operandType, operandType, NVVM::WGMMATypes::f32,
             NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
             NVVM::WGMMAScaleIn::one,
-            // A K-major (row-major M x K), B N-major (row-major K x N,
-            // imm-trans-b = 1).
-            NVVM::MMALayout::row, NVVM::MMALayout::row,
+            // A K-major (row-major M x K); B N-major (row-major K x N,
+            // imm-trans-b = 1), or for tf32 K-major (column-major).
+            NVVM::MMALayout::row,
+            tf32 ? NVVM::MMALayout::col : NVVM::MMALayout::row,
             /*satfinite=*/nullptr);
       }
     }

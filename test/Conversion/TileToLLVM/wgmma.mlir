@@ -134,3 +134,40 @@ tile.kernel @wgmma_ragged(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
   tile.store %d, %c[%c0, %c0] : tensor<100x40xf32>, !tile.view<2, f32>
   tile.return
 }
+
+// -----
+
+// tf32 (64 x 64 x 32 on one warpgroup): m64n64k8, four k-steps. A is
+// stored K-major in 16-byte vectors of f32 bits; B K-major too (tf32 wgmma
+// reads no N-major B), transposed on the way, one element per store; both
+// with 128-byte rows. B's descriptor is then also K-major: leading byte
+// offset unused (1 << 16), the same constant as A's; B starts 8192 bytes
+// in; its layout is col (imm-trans-b 0).
+// CHECK-LABEL: llvm.func @wgmma_tf32(
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK: %[[DA:.*]] = arith.constant 4611686293305360384 : i64
+// CHECK-NEXT: llvm.or %{{.*}}, %[[DA]] : i64
+// CHECK: llvm.getelementptr %{{.*}}[8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: %[[DB:.*]] = arith.constant 4611686293305360384 : i64
+// CHECK-NEXT: llvm.or %{{.*}}, %[[DB]] : i64
+// CHECK-NEXT: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]
+// CHECK-COUNT-3: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 8>
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// PTX-LABEL: llvm.func @wgmma_tf32(
+// PTX: wgmma.mma_async.sync.aligned.m64n64k8.f32.tf32.tf32
+tile.kernel @wgmma_tf32(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>,
+                        %c: !tile.view<2, f32>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<64x64xf32>
+  %fa = tile.load %a[%c0, %c0] : !tile.view<2, f32> -> tensor<64x32xf32>
+  %fb = tile.load %b[%c0, %c0] : !tile.view<2, f32> -> tensor<32x64xf32>
+  %ta = tile.convert %fa : tensor<64x32xf32> -> tensor<64x32xtf32>
+  %tb = tile.convert %fb : tensor<32x64xf32> -> tensor<32x64xtf32>
+  %d = tile.mma %ta, %tb, %zero : tensor<64x32xtf32>, tensor<32x64xtf32>, tensor<64x64xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
+  tile.return
+}

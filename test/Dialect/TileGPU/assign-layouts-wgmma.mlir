@@ -50,15 +50,15 @@ tile.kernel @side_by_side(%a: !tile.view<2, f16>, %b: !tile.view<2, f16>,
 
 // -----
 
-// Below one warpgroup's 64 rows, and tf32 (wgmma would need B K-major):
-// mma.sync layouts on sm_90a too.
+// Below one warpgroup's 64 rows: mma.sync layouts on sm_90a too. tf32 of
+// 64 x 64 x 16: wgmma (m64nNk8, B stored K-major by the lowering).
 // CHECK-LABEL: kernel @small_and_tf32
 // CHECK-NOT: tilegpu.wgmma
-// CHECK: = mma
-// CHECK-NOT: tilegpu.wgmma
-// CHECK: = mma
-// CHECK-NOT: tilegpu.wgmma
-// CHECK: return
+// CHECK: = mma {{.*}} : tensor<32x32xbf16
+// CHECK: = mma {{.*}} {tilegpu.wgmma} : tensor<64x16xtf32
+// SM80-LABEL: kernel @small_and_tf32
+// SM80-NOT: tilegpu.wgmma
+// SM80: return
 tile.kernel @small_and_tf32(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
                             %x: !tile.view<2, f32>, %y: !tile.view<2, f32>,
                             %c: !tile.view<2, f32>) attributes {num_warps = 4 : i32} {

@@ -146,15 +146,19 @@ std::optional<MmaLayouts> mlir::tilegpu::getMmaSyncLayouts(RankedTensorType a,
 std::optional<WgmmaShape> mlir::tilegpu::getWgmmaShape(RankedTensorType a,
                                                       RankedTensorType b,
                                                       unsigned numWarps) {
-  if (!isa<BFloat16Type, Float16Type>(a.getElementType()) || numWarps % 4 != 0)
+  if (!isa<BFloat16Type, Float16Type, FloatTF32Type>(a.getElementType()) ||
+      numWarps % 4 != 0)
     return std::nullopt;
+  // tf32 elements are their f32 bits in shared memory.
+  int64_t bytes = isa<FloatTF32Type>(a.getElementType()) ? 4 : 2;
   SmallVector<int64_t> aShape = getPaddedShape(a.getShape());
   SmallVector<int64_t> bShape = getPaddedShape(b.getShape());
   int64_t m = aShape[0], k = aShape[1], n = bShape[1];
   int64_t warpgroups = numWarps / 4;
-  // The operands are staged in shared memory: at most 128 KiB of the
-  // 227 KiB a CTA may have.
-  if (m < 64 || k < 16 || (m * k + k * n) * 2 > 128 * 1024)
+  // One instruction reads 32 bytes of K per row (k16 for 16-bit types, k8
+  // for tf32). The operands are staged in shared memory: at most 128 KiB of
+  // the 227 KiB a CTA may have.
+  if (m < 64 || k * bytes < 32 || (m * k + k * n) * bytes > 128 * 1024)
     return std::nullopt;
   // Warpgroups stack along M while there are 64-row blocks for them, then
   // share N; one instruction covers at most 256 columns.

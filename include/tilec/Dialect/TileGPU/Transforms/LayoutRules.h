@@ -59,13 +59,15 @@ getMmaSyncLayouts(RankedTensorType a, RankedTensorType b, unsigned numWarps);
 
 /// How the warpgroups of a kernel split one wgmma product (sm_90a): each
 /// warpgroup computes a (M / warpgroupsM) x (N / warpgroupsN) part of the
-/// accumulator with m64nNk16 instructions of N = instrN, side by side.
+/// accumulator with m64nNk16 (tf32: m64nNk8) instructions of N = instrN,
+/// side by side.
 struct WgmmaShape {
   int64_t warpgroupsM, warpgroupsN, instrN;
 };
 /// The split of a product of A (M x K) and B (K x N), or none where wgmma
-/// does not apply: operands other than bf16/f16, a warp count that is not a
-/// multiple of 4, a padded M below 64, K below 16 or a part of N below 16
+/// does not apply: operands other than bf16/f16/tf32, a warp count that is
+/// not a multiple of 4, a padded M below 64, K below one instruction (16;
+/// tf32 8) or a part of N below 16
 /// (the operands' shared rows must span the 32-byte swizzle at least), or
 /// A and B together above 128 KiB (they are staged in shared memory).
 std::optional<WgmmaShape> getWgmmaShape(RankedTensorType a, RankedTensorType b,
