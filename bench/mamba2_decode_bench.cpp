@@ -12,8 +12,7 @@
 // 128, one group) and Codestral Mamba 7B's (128 heads of 64, dstate 128,
 // 8 groups) at batch 1 to 256, with every option on (dt_bias, softplus, D,
 // z), and one with state indices picking a shuffled half of a cache twice
-// the batch (about one launch per entry: the worst case of
-// stateUpdateRuns).
+// the batch (read by the kernel from device memory: one launch as well).
 // Exits 77 without a GPU.
 //
 //===----------------------------------------------------------------------===//
@@ -185,7 +184,13 @@ int main(int argc, char **argv) {
       std::iota(indices.begin(), indices.end(), 0);
       std::shuffle(indices.begin(), indices.end(), rng);
       indices.resize(size_t(p.batch));
-      args.stateIndices = indices.data();
+      // The kernel reads them on the device.
+      CUdeviceptr onDevice;
+      CHECK_CU(d.memAlloc(&onDevice, indices.size() * sizeof(int64_t)));
+      CHECK_CU(d.memcpyHtoD(onDevice, indices.data(),
+                            indices.size() * sizeof(int64_t)));
+      all.push_back(onDevice);
+      args.stateIndices = reinterpret_cast<const int64_t *>(onDevice);
     }
     // Bytes the step must move: the updated state rows read and written,
     // x, z and y, B and C, dt, and the per-head vectors.

@@ -144,7 +144,7 @@ def main():
             return torch.ops.tilec.mamba2_chunk_scan_combined(
                 t["x"], t["dt"], t["A"], t["B"], t["C"], CHUNK, t["D"], None,
                 False, None, None, False, -math.inf, math.inf, False, False,
-                None)
+                None, None, False)
 
         print(f"{shape}: op loop {loop_us(op, args.calls, args.batches):.1f}"
               f" us, through the dispatcher "

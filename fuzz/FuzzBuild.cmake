@@ -17,11 +17,3 @@ set(CMAKE_EXE_LINKER_FLAGS "-fsanitize=address,undefined" CACHE STRING "")
 set(CMAKE_SHARED_LINKER_FLAGS "-fsanitize=address,undefined" CACHE STRING "")
 set(CMAKE_C_COMPILER_LAUNCHER ccache CACHE STRING "")
 set(CMAKE_CXX_COMPILER_LAUNCHER ccache CACHE STRING "")
-# The Mamba-2 kernel libraries this build compiles (the C ABI fuzzer links
-# them) go through the simple generator. Through the layouts generator the
-# instrumented tilec stopped with AddressSanitizer's use-after-poison inside
-# MLIR's storage allocator: our attribute storage (instrumented, inlined
-# BumpPtrAllocator) and libMLIR (not instrumented) share its slabs, and the
-# uninstrumented side hands out memory the instrumented side poisoned. Seen
-# on 2026-12-01 and not yet confirmed as only that: docs/fuzzing.md.
-set(TILEC_MAMBA2_CODEGEN simple CACHE STRING "")

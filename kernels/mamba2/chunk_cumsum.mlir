@@ -15,8 +15,9 @@
 //
 // Grid: (nchunks, batch, ceil(heads / BLOCK_H)); one program transforms and
 // scans the CHUNK time steps of BLOCK_H heads.
-//   dt:        (batch, seqlen, heads) !DtElement (f32, bf16 or f16), raw
-//              (before bias and softplus); converted to f32 on load
+//   dt:        (batch, seqlen, heads) DT (f32, bf16 or f16: a type
+//              parameter, one instance per dtype), raw (before bias and
+//              softplus); converted to f32 on load
 //   A:         (heads) f32
 //   dt_bias:   (heads) f32; an empty view (extent 0) reads as zero bias
 //   softplus:  i32, non-zero applies softplus after the bias
@@ -26,33 +27,27 @@
 //              per (batch, head), mamba_ssm's dt_out)
 //   G:         (batch, heads, nchunks, CHUNK) f32, written in full
 
-// The element type of dt, an instance parameter: the language's parameters
-// are extents, so an element type is a type alias, and each instance of the
-// library rewrites this one line (kernels/mamba2/CMakeLists.txt for the GPU,
-// ForwardCpu.cpp for the interpreter; docs/mamba2.md, "Element types").
-!DtElement = f32
-
 !Heads = !tile.tile<BLOCK_H x f32>
 !Steps = !tile.tile<CHUNK x BLOCK_H x f32>
 !StepIdx = !tile.tile<CHUNK x BLOCK_H x i32>
 
-tile.kernel @chunk_cumsum<CHUNK = 64, BLOCK_H = 8>(
-    %dt: !tile.view<3, !DtElement>, %A: !tile.view<1, f32>,
+tile.kernel @chunk_cumsum<CHUNK = 64, BLOCK_H = 8, DT : type = f32>(
+    %dt: !tile.view<3, DT>, %A: !tile.view<1, f32>,
     %dt_bias: !tile.view<1, f32>, %softplus: i32, %dt_min: f32,
     %dt_max: f32, %dt_chunks: !tile.view<4, f32>, %G: !tile.view<4, f32>)
     warps 4 {
   %c0 = arith.constant 0 : index
   %zero_i32 = arith.constant 0 : i32
   %chunk, %b, %hb = tile.block_id x, y, z
-  %seqlen = tile.dim %dt[1] : !tile.view<3, !DtElement>
+  %seqlen = tile.dim %dt[1] : !tile.view<3, DT>
   %chunkSize = tile.param "CHUNK"
 
   %bias = tile.load %dt_bias[%hb] : !tile.view<1, f32> -> !Heads
   %biasSteps = tile.broadcast %bias new_dims = [0] : !Heads -> !Steps
   %dtLoaded = tile.load %dt[%b, %chunk, %hb] dims = [1, 2]
-      : !tile.view<3, !DtElement> -> !tile.tile<CHUNK x BLOCK_H x !DtElement>
+      : !tile.view<3, DT> -> !tile.tile<CHUNK x BLOCK_H x DT>
   %dtRaw = tile.convert %dtLoaded
-      : !tile.tile<CHUNK x BLOCK_H x !DtElement> -> !Steps
+      : !tile.tile<CHUNK x BLOCK_H x DT> -> !Steps
   %dtBiased = arith.addf %dtRaw, %biasSteps : !Steps
 
   // mamba_ssm's softplus: log1p(exp(v)) up to v = 20, v itself above, where

@@ -14,8 +14,9 @@
 // batch); program x covers chunk x / (numP * numN), head-dimension tile
 // (x mod numP * numN) / numN and state tile x mod numN, so the programs of
 // one chunk are neighbours and share its x and B in L2.
-//   x:     (batch, seqlen, heads, headdim) bf16
-//   B:     (batch, seqlen, groups, dstate) bf16; head h uses group
+//   x:     (batch, seqlen, heads, headdim) XT (bf16, f16 or f32: a type
+//          parameter, one instance per dtype)
+//   B:     (batch, seqlen, groups, dstate) XT; head h uses group
 //          h / (heads / groups)
 //   dt:    (batch, heads, nchunks, CHUNK) f32: chunk_cumsum's dt_chunks
 //          (bias, softplus and limits applied; 0 past seqlen)
@@ -38,25 +39,26 @@
 // Eight warps: with four, the current lowering (tiles in registers) spills
 // at 64 x 64 state tiles, as fwd_pass_state does, whose inner loop this is.
 //
-// Precision: as fwd_pass_state. B * dt * exp2(...) is an f32 product of bf16
+// Precision: as fwd_pass_state. B * dt * exp2(...) is an f32 product of XT
 // and f32 values, so the product with x^T runs in tf32 (10-bit mantissa)
-// rather than bf16 (7-bit); x converts to tf32 exactly.
+// rather than bf16 (7-bit); a bf16 or f16 x converts to tf32 exactly, an f32
+// one rounds (2^-11).
 
 !State = !tile.tile<BLOCK_P x BLOCK_N x f32>
 !Steps = !tile.tile<BLOCK_K x f32>
 !One = !tile.tile<1 x f32>
 
 tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
-                         BLOCK_K = 64>(
-    %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %dt: !tile.view<4, f32>,
+                         BLOCK_K = 64, XT : type = bf16>(
+    %x: !tile.view<4, XT>, %B: !tile.view<4, XT>, %dt: !tile.view<4, f32>,
     %G: !tile.view<4, f32>, %seq_idx: !tile.view<2, i32>,
     %local: !tile.view<5, f32>) warps 8 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %cpn, %h, %b = tile.block_id x, y, z
 
-  %seqlen, %heads, %headdim = tile.dim %x[1, 2, 3] : !tile.view<4, bf16>
-  %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, bf16>
+  %seqlen, %heads, %headdim = tile.dim %x[1, 2, 3] : !tile.view<4, XT>
+  %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, XT>
   %chunkSize, %blockP, %blockN, %blockK =
       tile.param "CHUNK", "BLOCK_P", "BLOCK_N", "BLOCK_K"
   %numP = arith.ceildivui %headdim, %blockP : index
@@ -110,16 +112,16 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
         : !Steps -> !tile.tile<BLOCK_K x BLOCK_N x f32>
 
     %bK = tile.load %B[%b, %kSeq, %g, %nt] dims = [1, 3] latency = 2
-        : !tile.view<4, bf16> -> !tile.tile<BLOCK_K x BLOCK_N x bf16>
-    %bF32 = tile.convert %bK : !tile.tile<BLOCK_K x BLOCK_N x bf16>
+        : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_N x XT>
+    %bF32 = tile.convert %bK : !tile.tile<BLOCK_K x BLOCK_N x XT>
         -> !tile.tile<BLOCK_K x BLOCK_N x f32>
     %bScaled = arith.mulf %bF32, %weightB : !tile.tile<BLOCK_K x BLOCK_N x f32>
 
     // x^T: (head dim, time), read transposed.
     %xT = tile.load %x[%b, %kSeq, %h, %pt] dims = [3, 1] latency = 2
-        : !tile.view<4, bf16> -> !tile.tile<BLOCK_P x BLOCK_K x bf16>
+        : !tile.view<4, XT> -> !tile.tile<BLOCK_P x BLOCK_K x XT>
     %next = tile.mma %xT, %bScaled, %acc precision = tf32
-        : !tile.tile<BLOCK_P x BLOCK_K x bf16>,
+        : !tile.tile<BLOCK_P x BLOCK_K x XT>,
           !tile.tile<BLOCK_K x BLOCK_N x f32>, !State
     scf.yield %next : !State
   }

@@ -14,21 +14,25 @@
 // masked off), BLOCK_K steps at a time; C B^T is formed tile by tile on chip.
 // dstate is walked in BLOCK_N tiles: with BLOCK_N >= dstate each walk is one
 // step. BLOCK_M and BLOCK_K divide CHUNK.
-//   x:      (batch, seqlen, heads, headdim) bf16
-//   B, C:   (batch, seqlen, groups, dstate) bf16; head h uses group
+//   x:      (batch, seqlen, heads, headdim) XT
+//   B, C:   (batch, seqlen, groups, dstate) XT; head h uses group
 //           h / (heads / groups)
 //   dt:     (batch, heads, nchunks, CHUNK) f32: chunk_cumsum's dt_chunks
 //   G:      (batch, heads, nchunks, CHUNK) f32, from chunk_cumsum
 //   D:      (heads, headdim) f32, per channel; a D per head is this view
-//           with stride 0 along headdim
-//   z:      (batch, seqlen, heads, headdim) bf16, read only when
+//           with stride 0 along headdim (tile.any_strides: the vec variant
+//           reads this small tile an element at a time and the launcher
+//           does not ask it for the vectorize facts, so a D per head takes
+//           the vec variant too)
+//   z:      (batch, seqlen, heads, headdim) XT, read only when
 //           has_z != 0 (otherwise any view: it is not touched)
 //   seq_idx: (batch, seqlen) i32, the sequence of each step of a packed row
 //           (non-decreasing); an empty view reads as zeros: one sequence
 //   states: (batch, nchunks, heads, headdim, dstate) f32, from fwd_pass_state
-//   y:      (batch, seqlen, heads, headdim) f32, written when y_is_bf16 == 0
-//   y_bf16: (batch, seqlen, heads, headdim) bf16, written (rounded to
-//           nearest even from the f32 result) when y_is_bf16 != 0
+//   y:      (batch, seqlen, heads, headdim) f32, written when y_is_xt == 0
+//   y_xt:   (batch, seqlen, heads, headdim) XT (x's dtype, as mamba_ssm
+//           returns y), written (rounded to nearest even from the f32
+//           result) when y_is_xt != 0
 //   Rows past seqlen are not written; the unused output is not touched.
 //
 // Packed sequences (mamba_ssm's rule): C B^T keeps the pairs (i, j) of one
@@ -36,16 +40,17 @@
 // entering state belongs to: that of the step before the chunk (sequence 0
 // before the first chunk, so an initial state is sequence 0's).
 //
-// A flag and a view per choice rather than an element-type parameter: the
-// language's parameters are extents, and one launch-uniform branch costs
-// nothing next to a second compiled kernel per dtype.
+// XT, the inputs' element type (bf16, f16 or f32), is a type parameter: one
+// instance per dtype. y's dtype is a flag and a view per choice instead: one
+// launch-uniform branch costs nothing next to a second instance per dtype.
 //
 // Eight warps: with four, the current lowering (tiles in registers) spills
 // at 64 x 64 tiles; with eight it does not, for every chunk size.
 //
-// Precision: C B^T multiplies bf16 inputs exactly (f32 sums). The f32 state
-// and the f32 weights of X multiply in tf32: bf16 operands would round them to
-// 8 bits. Masking happens on the exponent, before exp2, so exp2 never sees a
+// Precision: C B^T multiplies bf16 or f16 inputs exactly (f32 sums), f32
+// ones in f32 (fused multiply-adds). The f32 state and the f32 weights of X
+// multiply in tf32: bf16 operands would round them to 8 bits; bf16 and f16 x
+// and C convert to tf32 exactly, an f32 one rounds (2^-11). Masking happens on the exponent, before exp2, so exp2 never sees a
 // positive argument (G falls along a chunk) and no inf can be formed and then
 // multiplied by zero.
 
@@ -55,12 +60,13 @@
 !Cols = !tile.tile<BLOCK_K x f32>
 
 tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
-                         BLOCK_N = 64>(
-    %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %C: !tile.view<4, bf16>,
-    %dt: !tile.view<4, f32>, %G: !tile.view<4, f32>, %D: !tile.view<2, f32>,
-    %z: !tile.view<4, bf16>, %has_z: i32, %seq_idx: !tile.view<2, i32>,
+                         BLOCK_N = 64, XT : type = bf16>(
+    %x: !tile.view<4, XT>, %B: !tile.view<4, XT>, %C: !tile.view<4, XT>,
+    %dt: !tile.view<4, f32>, %G: !tile.view<4, f32>,
+    %D: !tile.view<2, f32> {tile.any_strides},
+    %z: !tile.view<4, XT>, %has_z: i32, %seq_idx: !tile.view<2, i32>,
     %states: !tile.view<5, f32>,
-    %y: !tile.view<4, f32>, %y_bf16: !tile.view<4, bf16>, %y_is_bf16: i32)
+    %y: !tile.view<4, f32>, %y_xt: !tile.view<4, XT>, %y_is_xt: i32)
     warps 8 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -68,8 +74,8 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   %zero_i32 = arith.constant 0 : i32
   %mp, %h, %b = tile.block_id x, y, z
 
-  %heads, %headdim = tile.dim %x[2, 3] : !tile.view<4, bf16>
-  %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, bf16>
+  %heads, %headdim = tile.dim %x[2, 3] : !tile.view<4, XT>
+  %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, XT>
   %chunkSize, %blockM, %blockK, %blockP, %blockN =
       tile.param "CHUNK", "BLOCK_M", "BLOCK_K", "BLOCK_P", "BLOCK_N"
   %numP = arith.ceildivui %headdim, %blockP : index
@@ -90,11 +96,11 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   %outZero = tile.full 0.0 : !Out
   %fromState = scf.for %n = %c0 to %numN step %c1 iter_args(%acc = %outZero) -> !Out {
     %cM = tile.load %C[%b, %m, %g, %n] dims = [1, 3]
-        : !tile.view<4, bf16> -> !tile.tile<BLOCK_M x BLOCK_N x bf16>
+        : !tile.view<4, XT> -> !tile.tile<BLOCK_M x BLOCK_N x XT>
     %hT = tile.load %states[%b, %c, %h, %pt, %n] dims = [4, 3]
         : !tile.view<5, f32> -> !tile.tile<BLOCK_N x BLOCK_P x f32>
     %next = tile.mma %cM, %hT, %acc precision = tf32
-        : !tile.tile<BLOCK_M x BLOCK_N x bf16>,
+        : !tile.tile<BLOCK_M x BLOCK_N x XT>,
           !tile.tile<BLOCK_N x BLOCK_P x f32>, !Out
     scf.yield %next : !Out
   }
@@ -140,12 +146,12 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
     %scoresZero = tile.full 0.0 : !Scores
     %cb = scf.for %n = %c0 to %numN step %c1 iter_args(%cbAcc = %scoresZero) -> !Scores {
       %cM = tile.load %C[%b, %m, %g, %n] dims = [1, 3]
-          : !tile.view<4, bf16> -> !tile.tile<BLOCK_M x BLOCK_N x bf16>
+          : !tile.view<4, XT> -> !tile.tile<BLOCK_M x BLOCK_N x XT>
       %bT = tile.load %B[%b, %kSeq, %g, %n] dims = [3, 1] latency = 2
-          : !tile.view<4, bf16> -> !tile.tile<BLOCK_N x BLOCK_K x bf16>
+          : !tile.view<4, XT> -> !tile.tile<BLOCK_N x BLOCK_K x XT>
       %next = tile.mma %cM, %bT, %cbAcc
-          : !tile.tile<BLOCK_M x BLOCK_N x bf16>,
-            !tile.tile<BLOCK_N x BLOCK_K x bf16>, !Scores
+          : !tile.tile<BLOCK_M x BLOCK_N x XT>,
+            !tile.tile<BLOCK_N x BLOCK_K x XT>, !Scores
       scf.yield %next : !Scores
     }
 
@@ -175,18 +181,19 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
     %weights = tile.mulf %cbDecay, %dtCols : !Scores, !Cols -> !Scores
 
     %xK = tile.load %x[%b, %kSeq, %h, %pt] dims = [1, 3] latency = 2
-        : !tile.view<4, bf16> -> !tile.tile<BLOCK_K x BLOCK_P x bf16>
+        : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_P x XT>
     %next = tile.mma %weights, %xK, %acc precision = tf32
-        : !Scores, !tile.tile<BLOCK_K x BLOCK_P x bf16>, !Out
+        : !Scores, !tile.tile<BLOCK_K x BLOCK_P x XT>, !Out
     scf.yield %next : !Out
   }
 
   // The skip connection D * x on this program's own rows.
   %dChannels = tile.load %D[%h, %pt] dims = [1]
       : !tile.view<2, f32> -> !tile.tile<BLOCK_P x f32>
-  %xRowsBf16 = tile.load %x[%b, %m, %h, %pt] dims = [1, 3]
-      : !tile.view<4, bf16> -> !tile.tile<BLOCK_M x BLOCK_P x bf16>
-  %xRows = tile.convert %xRowsBf16 : !tile.tile<BLOCK_M x BLOCK_P x bf16> -> !Out
+  %xRowsLoaded = tile.load %x[%b, %m, %h, %pt] dims = [1, 3]
+      : !tile.view<4, XT> -> !tile.tile<BLOCK_M x BLOCK_P x XT>
+  %xRows = tile.convert %xRowsLoaded
+      : !tile.tile<BLOCK_M x BLOCK_P x XT> -> !Out
   %skip = tile.mulf %dChannels, %xRows : !tile.tile<BLOCK_P x f32>, !Out -> !Out
   %y1 = arith.addf %out, %skip : !Out
 
@@ -194,10 +201,10 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   // z * sigmoid(z); exp(-z) = inf for very negative z gives -0, no NaN.
   %hasZ = arith.cmpi ne, %has_z, %zero_i32 : i32
   %gated = scf.if %hasZ -> !Out {
-    %zRowsBf16 = tile.load %z[%b, %m, %h, %pt] dims = [1, 3]
-        : !tile.view<4, bf16> -> !tile.tile<BLOCK_M x BLOCK_P x bf16>
-    %zRows = tile.convert %zRowsBf16
-        : !tile.tile<BLOCK_M x BLOCK_P x bf16> -> !Out
+    %zRowsLoaded = tile.load %z[%b, %m, %h, %pt] dims = [1, 3]
+        : !tile.view<4, XT> -> !tile.tile<BLOCK_M x BLOCK_P x XT>
+    %zRows = tile.convert %zRowsLoaded
+        : !tile.tile<BLOCK_M x BLOCK_P x XT> -> !Out
     %negZ = arith.negf %zRows : !Out
     %expNegZ = math.exp %negZ : !Out
     %one = tile.full 1.0 : !Out
@@ -209,12 +216,12 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
     scf.yield %y1 : !Out
   }
 
-  %storeBf16 = arith.cmpi ne, %y_is_bf16, %zero_i32 : i32
-  scf.if %storeBf16 {
-    %yBf16 = tile.convert %gated
-        : !Out -> !tile.tile<BLOCK_M x BLOCK_P x bf16>
-    tile.store %yBf16, %y_bf16[%b, %m, %h, %pt] dims = [1, 3]
-        : !tile.tile<BLOCK_M x BLOCK_P x bf16>, !tile.view<4, bf16>
+  %storeXt = arith.cmpi ne, %y_is_xt, %zero_i32 : i32
+  scf.if %storeXt {
+    %yXt = tile.convert %gated
+        : !Out -> !tile.tile<BLOCK_M x BLOCK_P x XT>
+    tile.store %yXt, %y_xt[%b, %m, %h, %pt] dims = [1, 3]
+        : !tile.tile<BLOCK_M x BLOCK_P x XT>, !tile.view<4, XT>
   } else {
     tile.store %gated, %y[%b, %m, %h, %pt] dims = [1, 3]
         : !Out, !tile.view<4, f32>

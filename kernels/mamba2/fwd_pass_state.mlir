@@ -12,8 +12,9 @@
 //
 // Grid: (ceil(headdim / BLOCK_P) * ceil(dstate / BLOCK_N), heads, batch);
 // program x covers head-dimension tile x / numN and state tile x % numN.
-//   x:       (batch, seqlen, heads, headdim) bf16
-//   B:       (batch, seqlen, groups, dstate) bf16; head h uses group
+//   x:       (batch, seqlen, heads, headdim) XT (bf16, f16 or f32: a type
+//            parameter, one instance per dtype)
+//   B:       (batch, seqlen, groups, dstate) XT; head h uses group
 //            h / (heads / groups)
 //   dt:      (batch, heads, nchunks, CHUNK) f32: chunk_cumsum's dt_chunks
 //            (bias, softplus and limits applied; 0 past seqlen)
@@ -26,18 +27,19 @@
 // Eight warps: with four, the current lowering (tiles in registers) spills
 // at 64 x 64 state tiles; with eight it does not, for every chunk size.
 //
-// Precision: B * dt * exp2(...) is an f32 product of bf16 and f32 values, so
+// Precision: B * dt * exp2(...) is an f32 product of XT and f32 values, so
 // the update multiplies in tf32 (10-bit mantissa) rather than bf16 (7-bit):
 // the state is summed over every chunk and carries that rounding to every
-// later output. x converts to tf32 exactly.
+// later output. A bf16 or f16 x converts to tf32 exactly, an f32 one rounds
+// (2^-11).
 
 !State = !tile.tile<BLOCK_P x BLOCK_N x f32>
 !Steps = !tile.tile<BLOCK_K x f32>
 !One = !tile.tile<1 x f32>
 
 tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
-                            BLOCK_K = 64>(
-    %x: !tile.view<4, bf16>, %B: !tile.view<4, bf16>, %dt: !tile.view<4, f32>,
+                            BLOCK_K = 64, XT : type = bf16>(
+    %x: !tile.view<4, XT>, %B: !tile.view<4, XT>, %dt: !tile.view<4, f32>,
     %G: !tile.view<4, f32>, %init: !tile.view<4, f32>, %has_init: i32,
     %states: !tile.view<5, f32>, %final: !tile.view<4, f32>) warps 8 {
   %c0 = arith.constant 0 : index
@@ -45,12 +47,12 @@ tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
   %zero_i32 = arith.constant 0 : i32
   %pn, %h, %b = tile.block_id x, y, z
 
-  %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, bf16>
+  %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, XT>
   %chunkSize, %blockN, %blockK = tile.param "CHUNK", "BLOCK_N", "BLOCK_K"
   %numN = arith.ceildivui %dstate, %blockN : index
   %pt = arith.divui %pn, %numN : index
   %nt = arith.remui %pn, %numN : index
-  %heads = tile.dim %x[2] : !tile.view<4, bf16>
+  %heads = tile.dim %x[2] : !tile.view<4, XT>
   %headsPerGroup = arith.divui %heads, %groups : index
   %g = arith.divui %h, %headsPerGroup : index
   %nchunks = tile.dim %G[2] : !tile.view<4, f32>
@@ -95,16 +97,16 @@ tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
           : !Steps -> !tile.tile<BLOCK_K x BLOCK_N x f32>
 
       %bK = tile.load %B[%b, %kSeq, %g, %nt] dims = [1, 3] latency = 2
-          : !tile.view<4, bf16> -> !tile.tile<BLOCK_K x BLOCK_N x bf16>
-      %bF32 = tile.convert %bK : !tile.tile<BLOCK_K x BLOCK_N x bf16>
+          : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_N x XT>
+      %bF32 = tile.convert %bK : !tile.tile<BLOCK_K x BLOCK_N x XT>
           -> !tile.tile<BLOCK_K x BLOCK_N x f32>
       %bScaled = arith.mulf %bF32, %weightB : !tile.tile<BLOCK_K x BLOCK_N x f32>
 
       // x^T: (head dim, time), read transposed.
       %xT = tile.load %x[%b, %kSeq, %h, %pt] dims = [3, 1] latency = 2
-          : !tile.view<4, bf16> -> !tile.tile<BLOCK_P x BLOCK_K x bf16>
+          : !tile.view<4, XT> -> !tile.tile<BLOCK_P x BLOCK_K x XT>
       %sum = tile.mma %xT, %bScaled, %acc precision = tf32
-          : !tile.tile<BLOCK_P x BLOCK_K x bf16>,
+          : !tile.tile<BLOCK_P x BLOCK_K x XT>,
             !tile.tile<BLOCK_K x BLOCK_N x f32>, !State
       scf.yield %sum : !State
     }

@@ -13,10 +13,12 @@
 // (ceil(headdim / BLOCK_P), heads, batch); a program owns BLOCK_P rows of
 // one state and walks dstate BLOCK_N columns at a time, summing y's rows as
 // it goes, so no state element is touched twice.
-//   state:  (batch, heads, headdim, dstate) f32, read and written; the
-//           caller maps each entry to its state row (the view's strides and
-//           base), read only when has_state != 0: otherwise the entry starts
-//           from a zero state and its state is not written (a padding slot)
+//   state:  (stateRows, heads, headdim, dstate) f32, read and written:
+//           entry b updates row state_indices[b] when has_indices != 0
+//           (read on the device with tile.load_scalar), else row b. A row
+//           equal to pad_slot_id or outside [0, stateRows) makes the entry a
+//           padding one: it starts from a zero state and writes no state
+//   state_indices: (batch) i64, read when has_indices != 0
 //   x:      (batch, heads, headdim) bf16
 //   dt:     (batch, heads) f32
 //   dt_bias:(heads) f32, read when has_dt_bias != 0
@@ -43,8 +45,8 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
     %dt: !tile.view<2, f32>, %dt_bias: !tile.view<1, f32>,
     %A: !tile.view<1, f32>, %B: !tile.view<3, bf16>, %C: !tile.view<3, bf16>,
     %D: !tile.view<2, f32>, %z: !tile.view<3, bf16>, %y: !tile.view<3, bf16>,
-    %has_state: i32, %has_dt_bias: i32, %dt_softplus: i32, %has_D: i32,
-    %has_z: i32) warps 4 {
+    %state_indices: !tile.view<1, i64>, %has_indices: i32, %pad_slot_id: i64,
+    %has_dt_bias: i32, %dt_softplus: i32, %has_D: i32, %has_z: i32) warps 4 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %zero_i32 = arith.constant 0 : i32
@@ -56,6 +58,22 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
   %numN = arith.ceildivui %dstate, %blockN : index
   %headsPerGroup = arith.divui %heads, %groups : index
   %g = arith.divui %h, %headsPerGroup : index
+
+  // The state row of this entry, and whether it has one.
+  %hasIndices = arith.cmpi ne, %has_indices, %zero_i32 : i32
+  %rowI64 = scf.if %hasIndices -> i64 {
+    %r = tile.load_scalar %state_indices[%b] : !tile.view<1, i64> -> i64
+    scf.yield %r : i64
+  } else {
+    %r = arith.index_cast %b : index to i64
+    scf.yield %r : i64
+  }
+  %row = arith.index_cast %rowI64 : i64 to index
+  %stateRows = tile.dim %state[0] : !tile.view<4, f32>
+  // Unsigned: a negative row is outside too.
+  %inState = arith.cmpi ult, %row, %stateRows : index
+  %notPadding = arith.cmpi ne, %rowI64, %pad_slot_id : i64
+  %hasState = arith.andi %inState, %notPadding : i1
 
   // The time step of this (entry, head), with bias and softplus.
   %dtRaw = tile.load %dt[%b, %h] dims = [1] : !tile.view<2, f32> -> !One
@@ -93,11 +111,10 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
   %dtx = arith.mulf %xRows, %dtRows : !Rows
   %dtxState = tile.broadcast %dtx new_dims = [1] : !Rows -> !State
 
-  %hasState = arith.cmpi ne, %has_state, %zero_i32 : i32
   %yZero = tile.full 0.0 : !Rows
   %yState = scf.for %n = %c0 to %numN step %c1 iter_args(%acc = %yZero) -> !Rows {
     %h0 = scf.if %hasState -> !State {
-      %s = tile.load %state[%b, %h, %pt, %n] dims = [2, 3]
+      %s = tile.load %state[%row, %h, %pt, %n] dims = [2, 3]
           : !tile.view<4, f32> -> !State
       scf.yield %s : !State
     } else {
@@ -112,7 +129,7 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
     %kept = arith.mulf %h0, %decayState : !State
     %h1 = arith.addf %kept, %input : !State
     scf.if %hasState {
-      tile.store %h1, %state[%b, %h, %pt, %n] dims = [2, 3]
+      tile.store %h1, %state[%row, %h, %pt, %n] dims = [2, 3]
           : !State, !tile.view<4, f32>
     }
 

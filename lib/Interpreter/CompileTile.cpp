@@ -57,6 +57,7 @@ LogicalResult Compiler::compileTile(Operation *op, Instrs &out) {
                              store.getOrder(), store.getValue(),
                              /*isLoad=*/false, tile::Padding::zero, out);
       })
+      .Case([&](tile::LoadScalarOp load) { return compileLoadScalar(load, out); })
       .Case([&](tile::DimOp dim) { return compileDim(dim, out); })
       .Case(
           [&](tile::BlockIdOp blockId) { return compileBlockId(blockId, out); })
@@ -174,6 +175,79 @@ LogicalResult Compiler::compileAccess(Operation *op, Value view,
       TileGeometry g;
       geometry(f, g);
       storeInts(f.views[*arg], g, f.slots[v].i.data());
+      return true;
+    });
+  return success();
+}
+
+// A one-element tile load at element coordinates: the same bounds check and
+// padding as tile.load, so the two cannot disagree.
+LogicalResult Compiler::compileLoadScalar(tile::LoadScalarOp op, Instrs &out) {
+  FailureOr<unsigned> arg = viewArg(op.getView(), op);
+  FailureOr<ValueType> type = typeOf(op.getResult(), op);
+  if (failed(arg) || failed(type))
+    return failure();
+  unsigned rank = op.getView().getType().getRank();
+  // Per view dimension: a slot holding the index, or a literal index.
+  std::array<int64_t, 8> literal{};
+  std::array<int64_t, 8> slot{};
+  slot.fill(-1);
+  std::optional<ArrayRef<int64_t>> staticIndices = op.getStaticIndices();
+  unsigned next = 0;
+  for (unsigned d = 0; d < rank; ++d) {
+    if (staticIndices && (*staticIndices)[d] != ShapedType::kDynamic) {
+      literal[d] = (*staticIndices)[d];
+      continue;
+    }
+    FailureOr<unsigned> s = use(op.getIndices()[next++], op);
+    if (failed(s))
+      return failure();
+    slot[d] = *s;
+  }
+  float pad = 0.0f;
+  switch (op.getPadding()) {
+  case tile::Padding::zero:
+    break;
+  case tile::Padding::nan:
+    pad = std::numeric_limits<float>::quiet_NaN();
+    break;
+  case tile::Padding::neg_inf:
+    pad = -INFINITY;
+    break;
+  case tile::Padding::pos_inf:
+    pad = INFINITY;
+    break;
+  }
+  auto geometry = [=](Frame &f, TileGeometry &g) {
+    const ViewArg &v = f.views[*arg];
+    g.rank = rank;
+    for (unsigned d = 0; d < rank; ++d) {
+      g.shape[d] = 1;
+      // Every negative index is outside; -1 keeps the walk's arithmetic
+      // (which negates the base) clear of overflow.
+      g.base[d] = std::max<int64_t>(
+          -1, slot[d] < 0 ? literal[d] : f.slots[slot[d]].i[0]);
+      g.limit[d] = v.shape[d];
+      g.stride[d] = v.strides[d];
+    }
+  };
+  unsigned r = define(op.getResult());
+  if (isFloat(type->elem))
+    out.push_back([=](Frame &f) {
+      TileGeometry g;
+      geometry(f, g);
+      std::vector<float> &o = f.slots[r].f;
+      o.resize(1);
+      loadFloats(f.views[*arg], g, o.data(), pad);
+      return true;
+    });
+  else
+    out.push_back([=](Frame &f) {
+      TileGeometry g;
+      geometry(f, g);
+      std::vector<int64_t> &o = f.slots[r].i;
+      o.resize(1);
+      loadInts(f.views[*arg], g, o.data());
       return true;
     });
   return success();

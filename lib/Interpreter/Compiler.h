@@ -128,6 +128,8 @@ private:
   compileAccess(mlir::Operation *op, mlir::Value view, mlir::ValueRange indices,
                 std::optional<llvm::ArrayRef<int64_t>> order, mlir::Value tile,
                 bool isLoad, mlir::tile::Padding padding, Instrs &out);
+  mlir::LogicalResult compileLoadScalar(mlir::tile::LoadScalarOp op,
+                                       Instrs &out);
   mlir::LogicalResult compileDim(mlir::tile::DimOp op, Instrs &out);
   mlir::LogicalResult compileBlockId(mlir::tile::BlockIdOp op, Instrs &out);
   mlir::LogicalResult compileNumBlocks(mlir::tile::NumBlocksOp op, Instrs &out);

@@ -586,8 +586,15 @@ bool tilec_view_is_vectorizable(const void *data, size_t element_size,
                                 const int64_t *strides) {
   constexpr size_t kVectorBytes = 16;
   if (rank < 1 || !shape || !strides || element_size == 0 ||
-      element_size > kVectorBytes || kVectorBytes % element_size != 0 ||
-      reinterpret_cast<uintptr_t>(data) % kVectorBytes != 0)
+      element_size > kVectorBytes || kVectorBytes % element_size != 0)
+    return false;
+  // An empty view (an absent option: {nullptr, {0, ...}, {0, ...}}) has no
+  // element to access: every access of a vec variant is predicated on the
+  // view's bounds, so whatever its pointer and strides, it has the facts.
+  for (int d = 0; d < rank; ++d)
+    if (shape[d] == 0)
+      return true;
+  if (reinterpret_cast<uintptr_t>(data) % kVectorBytes != 0)
     return false;
   const int64_t width = int64_t(kVectorBytes / element_size);
   if (strides[rank - 1] != 1 || shape[rank - 1] % width != 0)

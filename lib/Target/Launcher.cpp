@@ -164,6 +164,8 @@ collectLauncherKernels(ModuleOp module, llvm::SourceMgr *sourceMgr,
       if (auto view = dyn_cast<tile::ViewType>(arg.getType())) {
         out.rank = view.getRank();
         out.type = view.getElementType();
+        out.anyStrides = bool(
+            kernel.getArgAttr(arg.getArgNumber(), tile::kAnyStridesAttrName));
         if (out.rank > 6)
           return emitError(kernel.getLoc())
                  << "argument " << arg.getArgNumber() << " is a view of rank "
@@ -276,8 +278,13 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
       << "// memory with shapes and strides in elements. On failure, "
          "tilec_last_error()\n// says why.\n";
     for (const LauncherImage &image : ArrayRef(kernel.images).drop_front())
-      h << "// When every view is vectorizable (tilec_view_is_vectorizable), "
-           "it launches\n// the variant "
+      h << "// When every view"
+        << (llvm::any_of(kernel.args,
+                         [](const LauncherArg &arg) { return arg.anyStrides; })
+                ? " not marked tile.any_strides"
+                : "")
+        << " is vectorizable (tilec_view_is_vectorizable), it launches\n"
+           "// the variant "
         << image.symbol << " instead (blocks of " << 32 * image.numWarps
         << " threads, " << image.sharedBytes << " bytes).\n";
     emitSignature(h, kernel);
@@ -310,11 +317,13 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
     cpp << "\n";
     emitSignature(cpp, kernel);
     cpp << " {\n";
+    // The views a variant with the vectorize facts assumes them of.
     SmallVector<const LauncherArg *> views;
     for (const LauncherArg &arg : kernel.args) {
       if (!arg.rank)
         continue;
-      views.push_back(&arg);
+      if (!arg.anyStrides)
+        views.push_back(&arg);
       cpp << "  if (tilec_status tilec_st = tilec_check_view(\"" << kernel.name
           << "\", \"" << arg.name << "\", " << arg.name << ".data, sizeof(*"
           << arg.name << ".data), " << arg.rank

@@ -3,6 +3,7 @@
 #include "tilec/Target/Variants.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/IR/TileAttrNames.h"
 
 #include "mlir/Dialect/LLVMIR/LLVMDialect.h"
 #include "mlir/IR/OperationSupport.h"
@@ -91,8 +92,11 @@ bool hasVariant(Operation *kernel, const KernelVariant &variant) {
   if (!variant.vectorize)
     return true;
   auto tileKernel = cast<tile::KernelOp>(kernel);
-  return llvm::any_of(tileKernel.getArgumentTypes(),
-                      [](Type type) { return isa<tile::ViewType>(type); });
+  for (auto [i, type] : llvm::enumerate(tileKernel.getArgumentTypes()))
+    if (isa<tile::ViewType>(type) &&
+        !tileKernel.getArgAttr(i, tile::kAnyStridesAttrName))
+      return true;
+  return false;
 }
 
 FailureOr<OwningOpRef<ModuleOp>> cloneForVariant(ModuleOp module,

@@ -69,9 +69,9 @@ def recurrence(x, dt, A, B, C, D=None, initial_states=None, z=None,
 def random_inputs(batch, seqlen, heads, headdim, groups, dstate, device,
                   generator, initial_states=False, z=False, dt_bias=False,
                   dt_softplus=False, d_per_channel=False,
-                  dt_dtype=torch.float32):
-    """Fresh inputs in the dtypes tilec takes: x, B, C, z bf16; dt, A, D,
-    dt_bias f32. Slow decay (A in [-1, -0.01], dt in [1e-3, 1e-1] after
+                  dt_dtype=torch.float32, x_dtype=torch.bfloat16):
+    """Fresh inputs in the dtypes tilec takes: x, B, C, z in x_dtype (bf16,
+    f16 or f32); dt in dt_dtype; A, D, dt_bias f32. Slow decay (A in [-1, -0.01], dt in [1e-3, 1e-1] after
     bias and softplus) so that the state carried across chunks matters to
     every output. With dt_softplus, dt is drawn as the inverse softplus of
     such a step (less the bias), as a model's raw dt would be, and stored
@@ -85,17 +85,16 @@ def random_inputs(batch, seqlen, heads, headdim, groups, dstate, device,
         return torch.randn(shape, generator=generator, device=device)
 
     inputs = dict(
-        x=normal((batch, seqlen, heads, headdim)).to(torch.bfloat16),
+        x=normal((batch, seqlen, heads, headdim)).to(x_dtype),
         dt=uniform((batch, seqlen, heads), 1e-3, 1e-1),
         A=uniform((heads,), -1.0, -0.01),
-        B=normal((batch, seqlen, groups, dstate)).to(torch.bfloat16),
-        C=normal((batch, seqlen, groups, dstate)).to(torch.bfloat16),
+        B=normal((batch, seqlen, groups, dstate)).to(x_dtype),
+        C=normal((batch, seqlen, groups, dstate)).to(x_dtype),
         D=normal((heads, headdim) if d_per_channel else (heads,)))
     if initial_states:
         inputs["initial_states"] = normal((batch, heads, headdim, dstate))
     if z:
-        inputs["z"] = normal((batch, seqlen, heads, headdim)).to(
-            torch.bfloat16)
+        inputs["z"] = normal((batch, seqlen, heads, headdim)).to(x_dtype)
     raw = inputs["dt"]
     if dt_softplus:
         raw = torch.log(torch.expm1(raw))
@@ -136,3 +135,43 @@ def random_seq_idx(batch, seqlen, chunk, device, generator):
     seq_idx = torch.cumsum(starts, dim=1, dtype=torch.int32)
     seq_idx += (torch.arange(batch, dtype=torch.int32) % 2)[:, None]
     return seq_idx.to(device)
+
+
+def varlen_states(x, dt, A, B, C, cu_seqlens, initial_states=None,
+                  dt_bias=None, dt_softplus=False,
+                  dt_limit=(0.0, float("inf")), **unused):
+    """The state at the end of each sequence of cu_seqlens (nseq + 1,) in
+    one packed row (batch 1), (nseq, heads, headdim, dstate) f64: the
+    recurrence run over each sequence alone, from the initial state for
+    sequence 0 (tilec's rule; mamba_ssm drops it when sequence 0 ends inside
+    the first chunk) and from zero for the others. `unused` takes the
+    arguments of the other outputs (D, z, seq_idx)."""
+    offsets = [int(v) for v in cu_seqlens.cpu()]
+    states = []
+    for s, (start, end) in enumerate(zip(offsets[:-1], offsets[1:])):
+        piece = dict(x=x[:, start:end], dt=dt[:, start:end], A=A,
+                     B=B[:, start:end], C=C[:, start:end], dt_bias=dt_bias,
+                     dt_softplus=dt_softplus, dt_limit=dt_limit,
+                     initial_states=initial_states if s == 0 else None)
+        states.append(recurrence(**piece)[1][0])
+    return torch.stack(states)
+
+
+def random_cu_seqlens(seqlen, chunk, device, generator):
+    """(cu_seqlens (nseq + 1,) int32, seq_idx (1, seqlen) int32) of one
+    packed row: a boundary at a random chunk edge (with two chunks or more)
+    and three at random steps, the sequences numbered 0, 1, 2, ..."""
+    starts = torch.zeros(seqlen, dtype=torch.bool)
+    nchunks = -(-seqlen // chunk)
+    if nchunks > 1:
+        edge = int(torch.randint(1, nchunks, (1,), generator=generator,
+                                 device=generator.device))
+        starts[edge * chunk] = True
+    if seqlen > 1:
+        steps = torch.randint(1, seqlen, (3,), generator=generator,
+                              device=generator.device).cpu()
+        starts[steps] = True
+    boundaries = starts.nonzero()[:, 0].tolist()
+    cu_seqlens = torch.tensor([0] + boundaries + [seqlen], dtype=torch.int32)
+    seq_idx = torch.cumsum(starts.to(torch.int32), 0, dtype=torch.int32)
+    return cu_seqlens.to(device), seq_idx[None].to(device)

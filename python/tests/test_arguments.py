@@ -34,8 +34,6 @@ def call(**overrides):
 
 
 @pytest.mark.parametrize("argument, value, named", [
-    ("cu_seqlens", torch.tensor([0, 64]), "cu_seqlens"),
-    ("return_varlen_states", True, "return_varlen_states=True"),
     ("state_dtype", torch.bfloat16, "state_dtype=torch.bfloat16"),
     ("y_dtype", torch.float16, "y_dtype=torch.float16"),
 ])
@@ -52,6 +50,7 @@ def test_unsupported_option_is_named(argument, value, named):
     ("chunk_size", True), ("return_final_states", 1),
     ("z", [[0.0]]), ("dt_bias", 0.5), ("dt_softplus", 1),
     ("return_chunk_states", None), ("seq_idx", [[0] * 64] * 2),
+    ("cu_seqlens", [0, 64]), ("return_varlen_states", 1),
     ("dt_limit", 0.5), ("dt_limit", (0.0,)), ("dt_limit", ("a", 1.0))])
 def test_wrong_python_type_is_named(argument, value):
     with pytest.raises(TypeError, match=argument):
@@ -88,6 +87,25 @@ def test_dt_limit_bounds_beyond_f32_become_infinite():
     assert high == below
     packed = struct.unpack("f", struct.pack("f", high))[0]
     assert packed == torch.finfo(torch.float32).max
+
+
+def test_varlen_states_need_cu_seqlens():
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        call(return_varlen_states=True)
+    assert caught.value.status == Status.INVALID_ARGUMENT
+    assert "return_varlen_states=True needs cu_seqlens" in str(caught.value)
+
+
+def test_cu_seqlens_on_a_device_the_library_cannot_read():
+    offsets = torch.tensor([0, 64], dtype=torch.int32)
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        mamba2._host_offsets(offsets.to("meta"), torch.device("cuda", 0),
+                             None)
+    assert caught.value.status == Status.NOT_DEVICE_POINTER
+    assert "cu_seqlens is on meta" in str(caught.value)
+    # A CPU tensor is what the library reads: passed as it is.
+    assert mamba2._host_offsets(offsets, torch.device("cuda", 0),
+                                None) is offsets
 
 
 @pytest.mark.skipif(mamba2.HAS_OP, reason="torch is new enough for the op")
@@ -130,10 +148,14 @@ def test_tensors_on_different_devices_are_rejected(entry):
 def test_fake_implementation_shapes(return_final_states, y_f32):
     args = inputs(device="meta", batch=3, seqlen=50, heads=6, headdim=40,
                   groups=3, dstate=24)
-    y, final, states = mamba2._fake(
+    y, final, states, varlen = mamba2._fake(
         args["x"], args["dt"], args["A"], args["B"], args["C"], 64, None,
         None, return_final_states, y_f32=y_f32,
-        return_chunk_states=return_final_states)
+        return_chunk_states=return_final_states,
+        cu_seqlens=torch.tensor([0, 20, 50], dtype=torch.int32),
+        return_varlen_states=return_final_states)
+    assert varlen.shape == ((2, 6, 40, 24) if return_final_states
+                            else (0,))
     # seqlen 50 in chunks of 64: one chunk.
     assert states.shape == ((3, 1, 6, 40, 24) if return_final_states
                             else (0,))

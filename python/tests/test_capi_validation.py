@@ -143,9 +143,16 @@ def test_final_state_stride_zero(call):
 
 def test_dtype_not_supported(call):
     call.descriptors["x"] = _capi.describe(
-        "x", call.tensors["x"].to(torch.float16))
+        "x", call.tensors["x"].to(torch.int32))
     call.expect(Status.INVALID_DTYPE, "x (batch, seqlen, heads, headdim) is "
-                "f16; only bf16 is supported")
+                "i32; only bf16, f16 and f32 are supported")
+
+
+def test_b_and_c_share_xs_dtype(call):
+    call.descriptors["B"] = _capi.describe(
+        "B", call.tensors["B"].to(torch.float16))
+    call.expect(Status.INVALID_DTYPE, "B (batch, seqlen, groups, dstate) is "
+                "f16; only x's dtype (bf16) is supported")
 
 
 @pytest.mark.parametrize("dtype", [torch.bfloat16, torch.float16])
@@ -275,9 +282,9 @@ class OptionsCall(Call):
     """A valid tilec_mamba2_forward_with_options call: every option given
     (z, dt_bias, softplus, a limit, D per channel, a bf16 y)."""
 
-    def __init__(self, generator=None):
-        super().__init__(generator=generator)
-        batch, seqlen, heads, headdim, _, _, _ = SIZES
+    def __init__(self, sizes=SIZES, generator=None):
+        super().__init__(sizes, generator=generator)
+        batch, seqlen, heads, headdim, _, _, _ = sizes
         g = generator
         for name, t in dict(
                 z=torch.randn(batch, seqlen, heads, headdim, generator=g)
@@ -298,7 +305,9 @@ class OptionsCall(Call):
             d["D"], d["initial_state"], d["y"], d["final_state"],
             self.options, workspace=self.workspace_ptr,
             workspace_bytes=self.workspace_bytes, z=d.get("z"),
-            dt_bias=d.get("dt_bias"), seq_idx=d.get("seq_idx"))
+            dt_bias=d.get("dt_bias"), seq_idx=d.get("seq_idx"),
+            cu_seqlens=d.get("cu_seqlens"),
+            varlen_states=d.get("varlen_states"))
 
 
 @pytest.fixture
@@ -314,7 +323,8 @@ def test_options_pass_validation_and_reach_the_driver(options_call):
 
 @pytest.mark.parametrize("name, change, status, words", [
     ("z", lambda t: t.float(), Status.INVALID_DTYPE,
-     "z (batch, seqlen, heads, headdim) is f32; only bf16 is supported"),
+     "z (batch, seqlen, heads, headdim) is f32; only x's dtype (bf16) is "
+     "supported"),
     ("z", lambda t: t[:, :-1], Status.INVALID_SHAPE,
      "z (batch, seqlen, heads, headdim) has shape (2, 99, 4, 32)"),
     ("dt_bias", lambda t: t[None], Status.INVALID_SHAPE,
@@ -326,7 +336,7 @@ def test_options_pass_validation_and_reach_the_driver(options_call):
     ("D", lambda t: t[:, :-1], Status.INVALID_SHAPE,
      "D (heads, headdim) has shape (4, 31); the problem needs (4, 32)"),
     ("y", lambda t: t.half(), Status.INVALID_DTYPE,
-     "only f32 and bf16 are supported"),
+     "only f32 and x's dtype (bf16) are supported"),
 ])
 def test_option_tensor_rules(options_call, name, change, status, words):
     options_call.descriptors[name] = _capi.describe(
@@ -371,6 +381,83 @@ def test_version_one_options_have_no_seq_idx(options_call):
         "seq_idx", packed(options_call).float())
     options_call.options.size = _capi.Options.seq_idx.offset
     test_options_pass_validation_and_reach_the_driver(options_call)
+
+
+# cu_seqlens (host memory, read during validation) and the varlen states
+# (version 3), on one packed row of three sequences.
+VARLEN_SIZES = (1, 100, 4, 32, 2, 16, 64)
+OFFSETS = [0, 30, 64, 100]
+
+
+@pytest.fixture
+def varlen_call(cpu_generator):
+    call = OptionsCall(VARLEN_SIZES, generator=cpu_generator)
+    seq_idx = torch.zeros(1, 100, dtype=torch.int32)
+    seq_idx[0, 30:], seq_idx[0, 64:] = 1, 2
+    for name, t in dict(
+            seq_idx=seq_idx,
+            cu_seqlens=torch.tensor(OFFSETS, dtype=torch.int32),
+            varlen_states=torch.full((3, 4, 32, 16), float("nan"))).items():
+        call.tensors[name] = t
+        call.descriptors[name] = _capi.describe(name, t)
+    return call
+
+
+def test_cu_seqlens_passes_validation(varlen_call):
+    test_options_pass_validation_and_reach_the_driver(varlen_call)
+
+
+@pytest.mark.parametrize("name, value, status, words", [
+    ("cu_seqlens", torch.tensor([0, 64, 30, 100], dtype=torch.int32),
+     Status.INVALID_ARGUMENT,
+     "cu seqlens is not increasing: offset 2 is 30 after 64"),
+    ("cu_seqlens", torch.tensor([0, 30, 64, 99], dtype=torch.int32),
+     Status.INVALID_ARGUMENT, "the last offset must be seqlen (100)"),
+    ("cu_seqlens", torch.tensor([1, 30, 64, 100], dtype=torch.int32),
+     Status.INVALID_ARGUMENT, "the first offset must be 0"),
+    ("cu_seqlens", torch.tensor(OFFSETS), Status.INVALID_DTYPE,
+     "(cu_seqlens is torch.int64)"),
+    ("cu_seqlens", torch.tensor(OFFSETS, dtype=torch.int32)[None],
+     Status.INVALID_SHAPE, "cu seqlens (nseq + 1) has rank 2, not 1"),
+    ("cu_seqlens", torch.tensor([0], dtype=torch.int32),
+     Status.INVALID_SHAPE, "two offsets or more"),
+    ("cu_seqlens", torch.tensor(OFFSETS, dtype=torch.int32).to("meta"),
+     Status.NULL_POINTER, "cu seqlens (nseq + 1): the data pointer is null"),
+    ("varlen_states", torch.zeros(2, 4, 32, 16), Status.INVALID_SHAPE,
+     "varlen states (nseq, heads, headdim, dstate) has shape (2, 4, 32, 16)"
+     "; the problem needs (3, 4, 32, 16)"),
+    ("varlen_states", torch.zeros(3, 4, 32, 16, dtype=torch.bfloat16),
+     Status.INVALID_DTYPE, "varlen states"),
+])
+def test_cu_seqlens_rules(varlen_call, name, value, status, words):
+    varlen_call.descriptors[name] = _capi.describe(name, value)
+    varlen_call.expect(status, words)
+
+
+def test_cu_seqlens_needs_seq_idx_and_varlen_states_need_cu_seqlens(
+        varlen_call):
+    seq_idx = varlen_call.descriptors.pop("seq_idx")
+    varlen_call.expect(Status.INVALID_ARGUMENT, "cu seqlens: needs seq idx")
+    varlen_call.descriptors["seq_idx"] = seq_idx
+    del varlen_call.descriptors["cu_seqlens"]
+    varlen_call.expect(Status.INVALID_ARGUMENT, "varlen states",
+                       "need cu seqlens")
+
+
+def test_cu_seqlens_needs_batch_one(options_call):
+    options_call.descriptors["seq_idx"] = _capi.describe(
+        "seq_idx", packed(options_call))
+    options_call.descriptors["cu_seqlens"] = _capi.describe(
+        "cu_seqlens", torch.tensor([0, 100], dtype=torch.int32))
+    options_call.expect(Status.INVALID_ARGUMENT, "one row (batch 1)",
+                        "batch 2")
+
+
+def test_version_two_options_have_no_cu_seqlens(varlen_call):
+    varlen_call.descriptors["cu_seqlens"] = _capi.describe(
+        "cu_seqlens", torch.tensor(OFFSETS, dtype=torch.float32))
+    varlen_call.options.size = _capi.Options.cu_seqlens.offset
+    test_options_pass_validation_and_reach_the_driver(varlen_call)
 
 
 def test_dt_limit_must_be_an_interval(options_call):

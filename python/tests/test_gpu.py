@@ -21,9 +21,9 @@ import pytest
 import torch
 
 from conftest import requires_gpu, requires_op
-from reference import (random_inputs, random_seq_idx, recurrence,
-                       relative_error,
-                       transform_dt)
+from reference import (random_cu_seqlens, random_inputs, random_seq_idx,
+                       recurrence, relative_error, transform_dt,
+                       varlen_states)
 from test_capi_validation import Call
 from tilec import _capi, _cuda_context, mamba2
 from tilec.errors import Mamba2ArgumentError, Mamba2Error, Status
@@ -287,7 +287,7 @@ def test_opcheck(cuda_generator):
     inputs, chunk = make(SHAPES[0], cuda_generator)
     args = (inputs["x"], inputs["dt"], inputs["A"], inputs["B"], inputs["C"],
             chunk, inputs["D"], None, True, None, None, False, 0.0,
-            float("inf"), False, True, None)
+            float("inf"), False, True, None, None, False)
     torch.library.opcheck(torch.ops.tilec.mamba2_chunk_scan_combined.default,
                           args)
 
@@ -316,8 +316,8 @@ def test_cuda_graph_capture_and_replay(cuda_generator):
 
 @requires_op
 @pytest.mark.parametrize("change, status, words", [
-    (dict(x=lambda t: t.half()), Status.INVALID_DTYPE, "x (batch, seqlen, "
-     "heads, headdim) is f16; only bf16 is supported"),
+    (dict(x=lambda t: t.double()), Status.INVALID_DTYPE, "x is "
+     "torch.float64"),
     (dict(dt=lambda t: t.double()), Status.INVALID_DTYPE, "dt"),
     (dict(initial_states=lambda t: t.bfloat16()), Status.INVALID_DTYPE,
      "initial state"),
@@ -586,7 +586,8 @@ def test_options_against_mamba_ssm(feature, cuda_generator):
 @requires_op
 @pytest.mark.parametrize("change, status, words", [
     (dict(z=lambda t: t.float()), Status.INVALID_DTYPE,
-     "z (batch, seqlen, heads, headdim) is f32; only bf16 is supported"),
+     "z (batch, seqlen, heads, headdim) is f32; only x's dtype (bf16) is "
+     "supported"),
     (dict(z=lambda t: t[:, :-1]), Status.INVALID_SHAPE, "z (batch"),
     (dict(z=lambda t: t.cpu()), Status.NOT_DEVICE_POINTER, "z on cpu"),
     (dict(dt_bias=lambda t: t.half()), Status.INVALID_DTYPE,
@@ -737,3 +738,212 @@ def test_cuda_graph_with_seq_idx(cuda_generator):
     torch.cuda.synchronize()
     eager_y, eager_final = run_op(fresh, chunk, return_final_states=True)
     assert torch.equal(y, eager_y) and torch.equal(final, eager_final)
+
+
+# Sequences given by offsets (cu_seqlens) with the state at the end of each
+# (return_varlen_states): one packed row, boundaries at a chunk edge and at
+# random steps (reference.random_cu_seqlens).
+VARLEN_SHAPES = [(1,) + shape[1:] for shape in SHAPES]
+
+
+def make_varlen(shape, generator, feature=None, offsets_device="cuda"):
+    inputs, chunk = make_packed(shape, generator, feature)
+    inputs["cu_seqlens"], inputs["seq_idx"] = random_cu_seqlens(
+        shape[1], chunk, "cuda", generator)
+    inputs["cu_seqlens"] = inputs["cu_seqlens"].to(offsets_device)
+    return inputs, chunk
+
+
+@requires_op
+@pytest.mark.parametrize("offsets_device", ["cuda", "cpu"])
+@pytest.mark.parametrize("feature", [None, "all"])
+@pytest.mark.parametrize("shape", VARLEN_SHAPES, ids=shape_id)
+def test_varlen_states_match_the_f64_recurrence(shape, feature,
+                                                offsets_device,
+                                                cuda_generator):
+    inputs, chunk = make_varlen(shape, cuda_generator, feature,
+                                offsets_device)
+    y, final, varlen = run_op(inputs, chunk, return_final_states=True,
+                              return_varlen_states=True,
+                              y_dtype=torch.float32)
+    nseq = inputs["cu_seqlens"].shape[0] - 1
+    assert varlen.shape == (nseq,) + final.shape[1:]
+    assert varlen.dtype == torch.float32 and varlen.device == y.device
+    y_ref, final_ref = recurrence(**inputs)
+    varlen_ref = varlen_states(**inputs)
+    assert torch.isfinite(varlen).all()
+    assert relative_error(y, y_ref) <= BOUND_F32
+    assert relative_error(final, final_ref) <= BOUND_F32
+    assert relative_error(varlen, varlen_ref) <= BOUND_F32
+    # The last sequence's state is the final state.
+    assert relative_error(varlen[-1], final_ref[0]) <= BOUND_F32
+    # Each sequence's own: shifted by one they are far away.
+    if nseq > 1:
+        assert relative_error(varlen[1:], varlen_ref[:-1]) > 10 * BOUND_F32
+
+
+@requires_op
+@pytest.mark.parametrize("feature", [None, "all"])
+def test_varlen_states_against_mamba_ssm(feature, cuda_generator):
+    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
+    if not path:
+        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
+                    "mamba_ssm/) is not set")
+    sys.path.insert(0, path)
+    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
+
+    # Without an initial state: mamba_ssm drops it from sequence 0's varlen
+    # state when that sequence ends inside the first chunk (tilec keeps it).
+    for shape in (VARLEN_SHAPES[1], VARLEN_SHAPES[2], VARLEN_SHAPES[4]):
+        inputs, chunk = make_varlen(shape[:7] + (False,), cuda_generator,
+                                    feature)
+        ours = run_op(inputs, chunk, return_final_states=True,
+                      return_varlen_states=True)
+        args = dict(inputs)
+        theirs = mamba_chunk_scan_combined(
+            args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
+            args.pop("C"), chunk, **args, return_final_states=True,
+            return_varlen_states=True)
+        assert len(ours) == len(theirs) == 3
+        for a, b in zip(ours, theirs):
+            assert a.shape == b.shape and a.dtype == b.dtype
+        varlen_ref = varlen_states(**inputs)
+        assert relative_error(theirs[2], varlen_ref) <= BOUND
+        assert relative_error(ours[2], varlen_ref) <= BOUND_F32
+        assert relative_error(ours[2], theirs[2]) <= BOUND
+        assert relative_error(ours[0], theirs[0]) <= BOUND
+
+
+def _swap_two_offsets(t):
+    t = t.clone()
+    t[1], t[2] = t[2].clone(), t[1].clone()
+    return t
+
+
+def _relabel_last_step(inputs):
+    inputs["seq_idx"][0, -1] += 1
+
+
+@requires_op
+@pytest.mark.parametrize("change, status, words", [
+    (lambda i: i.update(cu_seqlens=_swap_two_offsets(i["cu_seqlens"])),
+     Status.INVALID_ARGUMENT, "cu seqlens is not increasing"),
+    (lambda i: i.update(cu_seqlens=i["cu_seqlens"].long()),
+     Status.INVALID_DTYPE, "cu_seqlens is torch.int64"),
+    (lambda i: i.update(cu_seqlens=i["cu_seqlens"][None]),
+     Status.INVALID_SHAPE, "cu seqlens (nseq + 1) has rank 2, not 1"),
+    (lambda i: i.update(cu_seqlens=i["cu_seqlens"][:-1]),
+     Status.INVALID_ARGUMENT, "the last offset must be seqlen"),
+    (_relabel_last_step, Status.INVALID_ARGUMENT,
+     "which cu_seqlens puts in sequence"),
+    (lambda i: i.pop("seq_idx"), Status.INVALID_ARGUMENT,
+     "cu seqlens: needs seq idx"),
+])
+def test_bad_cu_seqlens_through_the_op(change, status, words,
+                                       cuda_generator):
+    inputs, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator)
+    change(inputs)
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        run_op(inputs, chunk, return_varlen_states=True)
+    assert caught.value.status == status, str(caught.value)
+    assert words in str(caught.value)
+
+
+@requires_op
+def test_cu_seqlens_needs_one_row(cuda_generator):
+    inputs, chunk = make_packed(SHAPES[2], cuda_generator)
+    inputs["cu_seqlens"] = torch.tensor([0, 600], dtype=torch.int32)
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        run_op(inputs, chunk, return_varlen_states=True)
+    assert "one row (batch 1)" in str(caught.value)
+
+
+@requires_op
+def test_cuda_graph_with_varlen_states(cuda_generator):
+    # cu_seqlens on the CPU: read when the graph is captured, as the
+    # launches it makes are.
+    static, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator, "all",
+                                offsets_device="cpu")
+    run_op(static, chunk, return_varlen_states=True)
+    torch.cuda.synchronize()
+    graph = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(graph):
+        y, varlen = run_op(static, chunk, return_varlen_states=True)
+    fresh, _ = make_with(VARLEN_SHAPES[2], cuda_generator, "all")
+    for k, v in fresh.items():
+        if isinstance(v, torch.Tensor):
+            static[k].copy_(v)
+    graph.replay()
+    torch.cuda.synchronize()
+    eager_y, eager_varlen = run_op(static, chunk, return_varlen_states=True)
+    assert torch.equal(y, eager_y) and torch.equal(varlen, eager_varlen)
+    # cu_seqlens on the GPU cannot be read during capture.
+    on_gpu = dict(static, cu_seqlens=static["cu_seqlens"].cuda())
+    refused = None
+    with torch.cuda.graph(torch.cuda.CUDAGraph()):
+        try:
+            run_op(on_gpu, chunk, return_varlen_states=True)
+        except NotImplementedError as error:
+            refused = error
+    assert refused is not None and "graph capture" in str(refused)
+
+
+# Every dtype combination: x, B, C, z in bf16, f16 or f32, dt in f32, bf16
+# or f16, y in x's dtype or f32, against the recurrence on the same
+# (rounded) inputs. y in bf16 gets BOUND (its rounding, 2^-9 relative), in
+# f16 or f32 BOUND_F32 (f16 rounds to 2^-12).
+@requires_op
+@pytest.mark.parametrize("y_dtype", [None, torch.float32])
+@pytest.mark.parametrize("dt_dtype",
+                         [torch.float32, torch.bfloat16, torch.float16])
+@pytest.mark.parametrize("x_dtype",
+                         [torch.bfloat16, torch.float16, torch.float32])
+def test_dtypes_match_the_f64_recurrence(x_dtype, dt_dtype, y_dtype,
+                                         cuda_generator):
+    *sizes, chunk, with_init = SHAPES[2]
+    inputs = random_inputs(*sizes, "cuda", cuda_generator, with_init,
+                           z=True, dt_bias=True, dt_softplus=True,
+                           d_per_channel=True, dt_dtype=dt_dtype,
+                           x_dtype=x_dtype)
+    y, final = run_op(inputs, chunk, return_final_states=True,
+                      y_dtype=y_dtype)
+    assert y.dtype == (y_dtype or x_dtype)
+    y_ref, final_ref = recurrence(**inputs)
+    assert torch.isfinite(y).all() and torch.isfinite(final).all()
+    bf16_y = y.dtype == torch.bfloat16
+    assert relative_error(y, y_ref) <= (BOUND if bf16_y else BOUND_F32)
+    assert relative_error(final, final_ref) <= BOUND_F32
+
+
+@requires_op
+@pytest.mark.parametrize("x_dtype", [torch.float16, torch.float32])
+def test_dtypes_against_mamba_ssm(x_dtype, cuda_generator):
+    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
+    if not path:
+        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
+                    "mamba_ssm/) is not set")
+    sys.path.insert(0, path)
+    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
+
+    *sizes, chunk, with_init = SHAPES[1]
+    inputs = random_inputs(*sizes, "cuda", cuda_generator, with_init,
+                           z=True, x_dtype=x_dtype)
+    ours = run_op(inputs, chunk, return_final_states=True)
+    args = dict(inputs)
+    theirs = mamba_chunk_scan_combined(
+        args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
+        args.pop("C"), chunk, **args, return_final_states=True)
+    for a, b in zip(ours, theirs):
+        assert a.shape == b.shape and a.dtype == b.dtype
+    assert relative_error(ours[0], theirs[0]) <= BOUND
+    assert relative_error(ours[1], theirs[1]) <= BOUND
+
+
+@requires_op
+def test_b_in_another_dtype_than_x_through_the_op(cuda_generator):
+    inputs, chunk = make(SHAPES[0], cuda_generator)
+    inputs["B"] = inputs["B"].half()
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        run_op(inputs, chunk)
+    assert caught.value.status == Status.INVALID_DTYPE
+    assert "only x's dtype (bf16) is supported" in str(caught.value)

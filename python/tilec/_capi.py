@@ -67,9 +67,10 @@ class Descriptor:
 
 
 class Options(ctypes.Structure):
-    """tilec_mamba2_options: mamba_ssm's options of
-    tilec_mamba2_forward_with_options (z, dt_bias, chunk_states and
-    seq_idx are descriptors)."""
+    """tilec_mamba2_options (version 3): mamba_ssm's options of
+    tilec_mamba2_forward_with_options (z, dt_bias, chunk_states, seq_idx,
+    cu_seqlens and varlen_states are descriptors; cu_seqlens' data is host
+    memory)."""
     _fields_ = [("size", ctypes.c_size_t),
                 ("z", ctypes.POINTER(_Tensor)),
                 ("dt_bias", ctypes.POINTER(_Tensor)),
@@ -78,7 +79,9 @@ class Options(ctypes.Structure):
                 ("dt_limit", ctypes.c_int32),
                 ("dt_min", ctypes.c_float),
                 ("dt_max", ctypes.c_float),
-                ("seq_idx", ctypes.POINTER(_Tensor))]
+                ("seq_idx", ctypes.POINTER(_Tensor)),
+                ("cu_seqlens", ctypes.POINTER(_Tensor)),
+                ("varlen_states", ctypes.POINTER(_Tensor))]
 
 
 def describe(name, tensor):
@@ -95,17 +98,20 @@ def describe(name, tensor):
 # dtype and rank, two int32; the shape pointer; the strides pointer).
 _WORDS_PER_TENSOR = 4
 _TENSOR_NAMES = ("x", "dt", "A", "B", "C", "D", "initial_states", "y",
-                 "final_states", "z", "dt_bias", "chunk_states", "seq_idx")
+                 "final_states", "z", "dt_bias", "chunk_states", "seq_idx",
+                 "cu_seqlens", "varlen_states")
 assert (ctypes.sizeof(_Tensor) == 8 * _WORDS_PER_TENSOR
         and _Tensor.dtype.offset == 8 and _Tensor.rank.offset == 12
         and _Tensor.shape.offset == 16 and _Tensor.strides.offset == 24)
 # The options struct after the tensors' structs, packed on its own: size, z,
-# dt_bias, chunk_states (four words), two int32 and two floats, seq_idx.
-_OPTIONS = struct.Struct("<qqqqiiffq")
+# dt_bias, chunk_states (four words), two int32 and two floats, seq_idx,
+# cu_seqlens, varlen_states.
+_OPTIONS = struct.Struct("<qqqqiiffqqq")
 _OPTIONS_WORDS = _OPTIONS.size // 8
 assert (ctypes.sizeof(Options) == _OPTIONS.size
         and Options.dt_softplus.offset == 32 and Options.dt_min.offset == 40
-        and Options.seq_idx.offset == 48)
+        and Options.seq_idx.offset == 48
+        and Options.varlen_states.offset == 64)
 
 
 _PACKERS = {}  # number of words -> struct.Struct("<n>q")
@@ -234,10 +240,12 @@ def forward(problem, x, dt, A, B, C, D, initial_state, y, final_state,
 def forward_with_options(problem, x, dt, A, B, C, D, initial_state, y,
                          final_state, options, workspace=None,
                          workspace_bytes=0, stream=None, z=None,
-                         dt_bias=None, chunk_states=None, seq_idx=None):
+                         dt_bias=None, chunk_states=None, seq_idx=None,
+                         cu_seqlens=None, varlen_states=None):
     """tilec_mamba2_forward_with_options. As forward(), with `options` an
-    Options (or None) whose z, dt_bias, chunk_states and seq_idx are set
-    from the descriptors of those names (None: a null pointer)."""
+    Options (or None) whose z, dt_bias, chunk_states, seq_idx, cu_seqlens
+    and varlen_states are set from the descriptors of those names (None: a
+    null pointer)."""
     descriptors = [x, dt, A, B, C, D, initial_state, y, final_state]
     structs = [None if d is None else ctypes.byref(d.as_struct())
                for d in descriptors]
@@ -245,7 +253,8 @@ def forward_with_options(problem, x, dt, A, B, C, D, initial_state, y,
     if options is not None:
         for field, d in (("z", z), ("dt_bias", dt_bias),
                          ("chunk_states", chunk_states),
-                         ("seq_idx", seq_idx)):
+                         ("seq_idx", seq_idx), ("cu_seqlens", cu_seqlens),
+                         ("varlen_states", varlen_states)):
             if d is None:
                 setattr(options, field, None)
             else:
@@ -256,7 +265,8 @@ def forward_with_options(problem, x, dt, A, B, C, D, initial_state, y,
         None if options is None else ctypes.byref(options), workspace,
         workspace_bytes, stream)
     _check(status, [d.note for d in descriptors
-                    + [z, dt_bias, chunk_states, seq_idx]
+                    + [z, dt_bias, chunk_states, seq_idx, cu_seqlens,
+                       varlen_states]
                     if d is not None])
 
 
@@ -321,9 +331,9 @@ def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
                     stream=None, dt_softplus=False, dt_limit=None):
     """tilec_mamba2_forward_with_options on torch tensors: `tensors` holds
     x, dt, A, B, C, D, initial_state, y, final_state, z, dt_bias,
-    chunk_states, seq_idx in that order, None for an absent optional one (those
-    after final_state may be left off); dt_limit is (low, high) or None (no
-    clamp). The same call as forward_with_options() on their describe()d
+    chunk_states, seq_idx, cu_seqlens (a CPU tensor), varlen_states in that
+    order, None for an absent optional one (those after final_state may be
+    left off); dt_limit is (low, high) or None (no clamp). The same call as forward_with_options() on their describe()d
     descriptors, with the descriptors and the options struct built in one
     array, which costs the host a few microseconds rather than tens."""
     tensors = list(tensors) + [None] * (len(_TENSOR_NAMES) - len(tensors))
@@ -334,7 +344,8 @@ def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
                        _OPTIONS.size, pointers[9] or 0, pointers[10] or 0,
                        pointers[11] or 0, 1 if dt_softplus else 0,
                        0 if dt_limit is None else 1, low, high,
-                       pointers[12] or 0)
+                       pointers[12] or 0, pointers[13] or 0,
+                       pointers[14] or 0)
     status = _lib().tilec_mamba2_forward_with_options_packed(
         None if problem is None else ctypes.addressof(problem),
         *pointers[:9], options, workspace, workspace_bytes, stream)
@@ -358,7 +369,7 @@ def state_update(problem, tensors, dt_softplus=False, state_indices=None,
     """tilec_mamba2_state_update on torch tensors: `tensors` holds state, x,
     dt, A, B, C, D, z, dt_bias, y in that order (None for an absent D, z or
     dt_bias); `problem` a DecodeProblem or None; `state_indices` the
-    address of `batch` int64 in host memory, or None; `stream` a CUstream
+    address of `batch` int64 in device memory, or None; `stream` a CUstream
     as an int or None."""
     array, pointers = _pack(tensors)
     state, x, dt, A, B, C, D, z, dt_bias, y = pointers

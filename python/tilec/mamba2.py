@@ -137,10 +137,14 @@ def _workspace_size(problem, sizes):
     return size
 
 
+_INPUT_DTYPES = (torch.bfloat16, torch.float16, torch.float32)
+
+
 def _y_dtype(x, y_f32):
-    """y's dtype: f32 on request, else x's (bf16, which the kernel stores
-    directly; for an x of another dtype, which the library rejects, f32)."""
-    return (torch.bfloat16 if x.dtype == torch.bfloat16 and not y_f32
+    """y's dtype: f32 on request, else x's (bf16, f16 or f32, which the
+    kernel stores directly; for an x of another dtype, which the library
+    rejects, f32)."""
+    return (x.dtype if x.dtype in _INPUT_DTYPES and not y_f32
             else torch.float32)
 
 
@@ -159,12 +163,15 @@ def _current_stream(device):
 def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
          return_final_states, z=None, dt_bias=None, dt_softplus=False,
          dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
-         return_chunk_states=False, seq_idx=None):
+         return_chunk_states=False, seq_idx=None, cu_seqlens=None,
+         return_varlen_states=False):
     """tilec_mamba2_forward_with_options on tensors already known to be on
-    `device`, a CUDA device: makes its context current and calls the C ABI
-    on its current stream with a workspace from the torch allocator.
-    Returns (y in x's dtype, or f32 with y_f32; the final states or None;
-    the states entering each chunk or None). dt is clamped to
+    `device`, a CUDA device (cu_seqlens, if given, on the CPU): makes its
+    context current and calls the C ABI on its current stream with a
+    workspace from the torch allocator. Returns (y in x's dtype, or f32
+    with y_f32; the final states or None; the states entering each chunk
+    or None; the states at the end of each sequence of cu_seqlens or
+    None). dt is clamped to
     [dt_limit_low, dt_limit_high] (infinite bounds clamp nothing). torch's
     current device is not changed: every allocation names the device and
     the C ABI runs in the context made current."""
@@ -187,8 +194,12 @@ def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
         nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
         states = torch.empty((batch, nchunks, heads, headdim, dstate),
                              dtype=torch.float32, device=device)
+    varlen = None
+    if return_varlen_states:
+        varlen = torch.empty((_num_sequences(cu_seqlens), heads, headdim,
+                              dstate), dtype=torch.float32, device=device)
     tensors = [x, dt, A, B, C, D, initial_states, y, final, z, dt_bias,
-               states, seq_idx]
+               states, seq_idx, cu_seqlens, varlen]
     limit = (None if dt_limit_low == -math.inf and dt_limit_high == math.inf
              else (dt_limit_low, dt_limit_high))
     options = dict(dt_softplus=dt_softplus, dt_limit=limit)
@@ -204,33 +215,44 @@ def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
     _capi.tensors_forward(problem, tensors, workspace=workspace.data_ptr(),
                           workspace_bytes=workspace_bytes, stream=stream,
                           **options)
-    return y, final, states
+    return y, final, states, varlen
+
+
+def _num_sequences(cu_seqlens):
+    """The sequences cu_seqlens (nseq + 1) gives; 0 for a tensor of another
+    rank (the C ABI reports its shape)."""
+    return cu_seqlens.shape[0] - 1 if cu_seqlens.dim() == 1 else 0
 
 
 def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
             return_final_states=False, z=None, dt_bias=None,
             dt_softplus=False, dt_limit_low=-math.inf, dt_limit_high=math.inf,
-            y_f32=False, return_chunk_states=False, seq_idx=None):
+            y_f32=False, return_chunk_states=False, seq_idx=None,
+            cu_seqlens=None, return_varlen_states=False):
     """The op's implementation: checks the devices, makes the device's
     context current, and calls tilec_mamba2_forward_with_options on the
     current stream with a workspace from the torch allocator. Returns (y in
     x's dtype, or f32 with y_f32; final states in f32; the states entering
-    each chunk (batch, nchunks, heads, headdim, dstate) f32), the last two
-    empty f32 tensors when not asked for. dt is clamped to [dt_limit_low,
+    each chunk (batch, nchunks, heads, headdim, dstate) f32; the states at
+    the end of each sequence (nseq, heads, headdim, dstate) f32), the last
+    three empty f32 tensors when not asked for. cu_seqlens is a CPU
+    tensor. dt is clamped to [dt_limit_low,
     dt_limit_high] (infinite bounds clamp nothing). Works with any torch;
     chunk_scan_combined is the public entry."""
     device = _check_devices(_tensor_arguments(
         x, dt, A, B, C, D, initial_states, z, dt_bias, seq_idx))
-    y, final, states = _run(device, x, dt, A, B, C, chunk_size, D,
-                            initial_states, return_final_states, z, dt_bias,
-                            dt_softplus, dt_limit_low, dt_limit_high, y_f32,
-                            return_chunk_states, seq_idx)
+    y, final, states, varlen = _run(
+        device, x, dt, A, B, C, chunk_size, D, initial_states,
+        return_final_states, z, dt_bias, dt_softplus, dt_limit_low,
+        dt_limit_high, y_f32, return_chunk_states, seq_idx, cu_seqlens,
+        return_varlen_states)
     # One empty tensor per absent output: a custom op's outputs may not
     # alias each other.
     def empty():
         return torch.empty((0,), dtype=torch.float32, device=device)
     return (y, empty() if final is None else final,
-            empty() if states is None else states)
+            empty() if states is None else states,
+            empty() if varlen is None else varlen)
 
 def _eager(device, x):
     """Whether a call can skip the dispatcher and run the implementation
@@ -246,7 +268,8 @@ def _eager(device, x):
 def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
           return_final_states=False, z=None, dt_bias=None, dt_softplus=False,
           dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
-          return_chunk_states=False, seq_idx=None):
+          return_chunk_states=False, seq_idx=None, cu_seqlens=None,
+          return_varlen_states=False):
     batch, seqlen, heads, headdim, _, dstate = problem_sizes(x, B)
     y = x.new_empty((batch, seqlen, heads, headdim),
                     dtype=_y_dtype(x, y_f32))
@@ -257,7 +280,10 @@ def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     states = x.new_empty(
         (batch, nchunks, heads, headdim, dstate) if return_chunk_states
         else (0,), dtype=torch.float32)
-    return y, final, states
+    varlen = x.new_empty(
+        (_num_sequences(cu_seqlens), heads, headdim, dstate)
+        if return_varlen_states else (0,), dtype=torch.float32)
+    return y, final, states, varlen
 
 
 if HAS_OP:
@@ -268,21 +294,24 @@ if HAS_OP:
             return_final_states: bool, z: Optional[torch.Tensor],
             dt_bias: Optional[torch.Tensor], dt_softplus: bool,
             dt_limit_low: float, dt_limit_high: float, y_f32: bool,
-            return_chunk_states: bool, seq_idx: Optional[torch.Tensor]
-            ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor]:
+            return_chunk_states: bool, seq_idx: Optional[torch.Tensor],
+            cu_seqlens: Optional[torch.Tensor], return_varlen_states: bool
+            ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor,
+                       torch.Tensor]:
         return forward(x, dt, A, B, C, chunk_size, D, initial_states,
                        return_final_states, z, dt_bias, dt_softplus,
                        dt_limit_low, dt_limit_high, y_f32,
-                       return_chunk_states, seq_idx)
+                       return_chunk_states, seq_idx, cu_seqlens,
+                       return_varlen_states)
 
     @_op.register_fake
     def _(x, dt, A, B, C, chunk_size, D, initial_states, return_final_states,
           z, dt_bias, dt_softplus, dt_limit_low, dt_limit_high, y_f32,
-          return_chunk_states, seq_idx):
+          return_chunk_states, seq_idx, cu_seqlens, return_varlen_states):
         return _fake(x, dt, A, B, C, chunk_size, D, initial_states,
                      return_final_states, z, dt_bias, dt_softplus,
                      dt_limit_low, dt_limit_high, y_f32, return_chunk_states,
-                     seq_idx)
+                     seq_idx, cu_seqlens, return_varlen_states)
 
 
 # The smallest magnitude that rounds to infinity in f32 (f32's largest
@@ -324,7 +353,7 @@ def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
                             f"be a torch.Tensor, not {type(value).__name__}")
     for name, value in (("D", D), ("initial_states", initial_states),
                         ("z", z), ("dt_bias", dt_bias),
-                        ("seq_idx", seq_idx)):
+                        ("seq_idx", seq_idx), ("cu_seqlens", cu_seqlens)):
         if value is not None and not isinstance(value, torch.Tensor):
             raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
                             f"be a torch.Tensor or None, not "
@@ -333,8 +362,6 @@ def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
         raise TypeError(f"tilec.mamba2.chunk_scan_combined: chunk_size must "
                         f"be an int, not {type(chunk_size).__name__}")
     _check_chunk(chunk_size)
-    if cu_seqlens is not None:
-        raise _unsupported("cu_seqlens", "pass None")
     if not isinstance(dt_softplus, bool):
         raise TypeError("tilec.mamba2.chunk_scan_combined: dt_softplus must "
                         f"be a bool, not {type(dt_softplus).__name__}")
@@ -342,16 +369,75 @@ def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
     if y_dtype not in (None, torch.float32, torch.bfloat16):
         raise _unsupported(f"y_dtype={y_dtype}",
                            "y is x's dtype (None) or torch.float32")
-    if return_varlen_states:
-        raise _unsupported("return_varlen_states=True", "pass False")
     if state_dtype is not None and state_dtype != torch.float32:
         raise _unsupported(f"state_dtype={state_dtype}",
                            "the states are f32: pass None or torch.float32")
     for name, value in (("return_final_states", return_final_states),
+                        ("return_varlen_states", return_varlen_states),
                         ("return_chunk_states", return_chunk_states)):
         if not isinstance(value, bool):
             raise TypeError(f"tilec.mamba2.chunk_scan_combined: {name} must "
                             "be a bool")
+    if return_varlen_states and cu_seqlens is None:
+        raise _capi.error(
+            Status.INVALID_ARGUMENT,
+            "return_varlen_states=True needs cu_seqlens (the states at the "
+            "end of each sequence it gives), as in mamba_ssm")
+
+
+def _host_offsets(cu_seqlens, device, seq_idx):
+    """cu_seqlens in host memory, where the library reads it (it launches
+    one kernel per sequence from the offsets): a CPU tensor as it is, one
+    on x's CUDA device copied, which waits for the stream and is refused
+    during graph capture. On the GPU seq_idx is checked against it here
+    (the library cannot read device memory), outside graph capture and
+    torch.compile's tracing."""
+    if cu_seqlens.device.type == "cuda":
+        if cu_seqlens.device != device:
+            raise _capi.error(
+                Status.NOT_DEVICE_POINTER,
+                f"cu_seqlens is on {cu_seqlens.device} but x is on {device}: "
+                "pass it on x's device or on the CPU")
+        if torch.cuda.is_current_stream_capturing():
+            raise _unsupported(
+                "cu_seqlens on the GPU during CUDA graph capture",
+                "the offsets are read on the host: pass a CPU tensor")
+        cu_seqlens = cu_seqlens.cpu()
+    elif cu_seqlens.device.type != "cpu":
+        raise _capi.error(
+            Status.NOT_DEVICE_POINTER,
+            f"cu_seqlens is on {cu_seqlens.device}: it must be a CPU tensor "
+            "or on x's CUDA device")
+    if (seq_idx is not None and seq_idx.device.type == "cuda"
+            and not torch.cuda.is_current_stream_capturing()
+            and not torch.compiler.is_compiling()):
+        _check_seq_idx_matches(seq_idx, cu_seqlens)
+    return cu_seqlens
+
+
+def _check_seq_idx_matches(seq_idx, cu_seqlens):
+    """seq_idx[0, t] = s on the steps of sequence s, where both are of the
+    forms the library takes (otherwise it reports them)."""
+    if (cu_seqlens.dim() != 1 or cu_seqlens.dtype != torch.int32
+            or cu_seqlens.shape[0] < 2 or seq_idx.dim() != 2
+            or seq_idx.shape[0] != 1 or seq_idx.dtype != torch.int32):
+        return
+    offsets = cu_seqlens.to(torch.int64)
+    lengths = offsets[1:] - offsets[:-1]
+    if (offsets[0] != 0 or offsets[-1] != seq_idx.shape[1]
+            or (lengths <= 0).any()):
+        return
+    expected = torch.repeat_interleave(
+        torch.arange(lengths.shape[0], dtype=torch.int32),
+        lengths).to(seq_idx.device)
+    wrong = (seq_idx[0] != expected).nonzero()
+    if wrong.numel():
+        t = int(wrong[0, 0])
+        raise _capi.error(
+            Status.INVALID_ARGUMENT,
+            f"seq_idx is {int(seq_idx[0, t])} at step {t}, which cu_seqlens "
+            f"puts in sequence {int(expected[t])}; the two must describe the "
+            "same sequences")
 
 
 def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
@@ -363,10 +449,11 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                         return_chunk_states=False):
     """mamba_ssm's mamba_chunk_scan_combined, forward only.
 
-    x (batch, seqlen, heads, headdim) bf16; dt (batch, seqlen, heads) f32;
-    A (heads,) f32; B, C (batch, seqlen, groups, dstate) bf16; D (heads,)
-    or (heads, headdim) f32 or None; z (batch, seqlen, heads, headdim) bf16
-    or None: y <- y * silu(z) after D; dt_bias (heads,) f32 or None;
+    x (batch, seqlen, heads, headdim) bf16, f16 or f32; dt (batch,
+    seqlen, heads) f32, bf16 or f16; A (heads,) f32; B, C (batch, seqlen,
+    groups, dstate) in x's dtype; D (heads,) or (heads, headdim) f32 or
+    None; z (batch, seqlen, heads, headdim) in x's dtype or None: y <- y *
+    silu(z) after D; dt_bias (heads,) f32 or None;
     dt_softplus: dt <- softplus(dt + dt_bias) (mamba_ssm's, threshold 20);
     dt_limit (low, high): dt clamped after bias and softplus (default (0,
     inf), as mamba_ssm: negative steps become 0); initial_states (batch,
@@ -374,14 +461,22 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     None: packed sequences (mamba_ssm's), non-decreasing along each row,
     which is the caller's contract as in mamba_ssm (it is on the GPU and
     not read back to check), no state or output mixing two sequences, the
-    initial state sequence 0's. Any strides. Returns y (batch,
-    seqlen, heads, headdim) in x's dtype, stored by the kernel in that
-    dtype (y_dtype=torch.float32, a tilec extension, returns the f32
-    result instead), and with return_final_states=True the tuple (y,
-    final_states) with final_states (batch, heads, headdim, dstate) f32,
-    as mamba_ssm does. return_chunk_states=True (tilec's) appends the
-    states entering each chunk, (batch, nchunks, heads, headdim, dstate)
-    f32 (mamba_ssm's internal `states`, what a backward pass needs).
+    initial state sequence 0's; cu_seqlens (nseq + 1,) int32 or None:
+    the same sequences as offsets into the one packed row (batch 1), 0 =
+    cu[0] < ... < cu[nseq] = seqlen, on the CPU or x's device (copied to
+    the host, where the library reads it: from the GPU that waits for the
+    stream, and is refused during graph capture), with seq_idx consistent
+    with it (checked, which also waits for the stream). Any strides.
+    Returns y (batch, seqlen, heads, headdim) in x's dtype, stored by the
+    kernel in that dtype (y_dtype=torch.float32, a tilec extension,
+    returns the f32 result instead); with return_final_states=True the
+    tuple (y, final_states) with final_states (batch, heads, headdim,
+    dstate) f32; with return_varlen_states=True (needs cu_seqlens) the
+    states at the end of each sequence, (nseq, heads, headdim, dstate) f32,
+    after them: (y, varlen_states) or (y, final_states, varlen_states), as
+    mamba_ssm does. return_chunk_states=True (tilec's) appends the states
+    entering each chunk, (batch, nchunks, heads, headdim, dstate) f32
+    (mamba_ssm's internal `states`, what a backward pass needs).
 
     Raises TypeError for an argument of the wrong Python type,
     NotImplementedError naming an option tilec does not implement,
@@ -400,18 +495,23 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
             "tilec.mamba2.chunk_scan_combined is a torch.library.custom_op "
             f"and needs torch >= {MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}"
             f"; this is torch {torch.__version__}")
+    if cu_seqlens is not None:
+        cu_seqlens = _host_offsets(cu_seqlens, device, seq_idx)
     if _eager(device, x):
-        y, final_states, chunk_states = _run(
+        y, final_states, chunk_states, varlen_states = _run(
             device, x, dt, A, B, C, chunk_size, D, initial_states,
             return_final_states, z, dt_bias, dt_softplus, low, high,
-            y_dtype == torch.float32, return_chunk_states, seq_idx)
+            y_dtype == torch.float32, return_chunk_states, seq_idx,
+            cu_seqlens, return_varlen_states)
     else:
-        y, final_states, chunk_states = (
+        y, final_states, chunk_states, varlen_states = (
             torch.ops.tilec.mamba2_chunk_scan_combined(
                 x, dt, A, B, C, chunk_size, D, initial_states,
                 return_final_states, z, dt_bias, dt_softplus, low, high,
-                y_dtype == torch.float32, return_chunk_states, seq_idx))
+                y_dtype == torch.float32, return_chunk_states, seq_idx,
+                cu_seqlens, return_varlen_states))
     result = (y,) + ((final_states,) if return_final_states else ()) + (
+        (varlen_states,) if return_varlen_states else ()) + (
         (chunk_states,) if return_chunk_states else ())
     return result if len(result) > 1 else y
 
@@ -457,9 +557,10 @@ def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
     and returns y (batch, heads, headdim) in x's dtype. The arguments are
     in the kernels' forms (dt (batch, heads), A and dt_bias (heads), D
     (heads) or (heads, headdim), state f32, x/z/B/C bf16); the C ABI checks
-    everything else. state_batch_indices is copied to the host (the kernel
-    cannot read its state row from memory, docs/mamba2.md): from a CUDA
-    tensor that waits for the stream, and is refused during graph capture."""
+    everything else. The kernel reads state_batch_indices on the device
+    (docs/mamba2.md): a CUDA int64 tensor is passed as it is (another
+    integer dtype is converted on the device), so nothing waits for the
+    stream and the call can be captured in a CUDA graph."""
     named = [("state", state), ("x", x), ("dt", dt), ("A", A), ("B", B),
              ("C", C)] + [(n, t) for n, t in (("D", D), ("z", z),
                                               ("dt_bias", dt_bias))
@@ -470,16 +571,19 @@ def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
     state_rows = state.shape[0] if state.dim() == 4 else batch
     indices = None
     if state_batch_indices is not None:
-        if torch.cuda.is_current_stream_capturing():
+        if (state_batch_indices.device != device
+                and torch.cuda.is_current_stream_capturing()):
             raise _unsupported_decode(
-                "state_batch_indices during CUDA graph capture",
-                "the indices are read on the host")
-        indices = state_batch_indices.to("cpu", torch.int64).contiguous()
-        if indices.shape != (batch,):
+                f"state_batch_indices on {state_batch_indices.device} during "
+                "CUDA graph capture",
+                f"the kernel reads them on the device: pass them on {device}")
+        if state_batch_indices.shape != (batch,):
             raise _capi.error(
                 Status.INVALID_SHAPE,
-                f"state_batch_indices has shape {tuple(indices.shape)}; "
-                f"the batch needs ({batch},)")
+                f"state_batch_indices has shape "
+                f"{tuple(state_batch_indices.shape)}; the batch needs "
+                f"({batch},)")
+        indices = state_batch_indices.to(device, torch.int64).contiguous()
     problem = _capi.DecodeProblem(batch, heads, groups, headdim, dstate,
                                   state_rows)
     _cuda_context.ensure_current(device.index)
@@ -528,9 +632,10 @@ def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
     widened exactly). dt_softplus applies softplus(dt + dt_bias) as
     mamba_ssm does. state_batch_indices (batch,) picks each entry's state
     row; an entry equal to pad_slot_id (vLLM's PAD_SLOT_ID, -1) is skipped:
-    its state is not touched and its y is computed from a zero state. The
-    indices are read on the host (a CUDA tensor is copied, which waits for
-    the stream; not allowed during graph capture).
+    its state is not touched and its y is computed from a zero state, and
+    so is an entry outside [0, state.shape[0]). The kernel reads the
+    indices on the device: nothing waits for the stream, and the call can
+    be captured in a CUDA graph (with the indices on the GPU).
 
     Raises NotImplementedError for mamba_ssm's forms tilec does not
     implement (no heads dimension, dt or A varying along headdim),

@@ -42,6 +42,19 @@
 // RUN: not tilec %tilec_src/kernels/examples/scale.mlir --variants=vec --emit=cpp -o %t/vec 2>&1 | FileCheck %s --check-prefix=NOGENERIC
 // NOGENERIC: tilec: --variants: the generic variant is needed: a launcher falls back to it when the views lack a variant's facts
 
+// A view marked tile.any_strides is checked (tilec_check_view) but not asked
+// for the vectorize facts: the vec variant reads it an element at a time.
+// RUN: tilec %S/Inputs/any-strides.mlir --codegen=layouts --target=sm_80 --emit=cpp -o %t/any-strides
+// RUN: FileCheck %s --check-prefix=ANYSTRIDES < %t/any-strides.cpp
+// RUN: FileCheck %s --check-prefix=ANYSTRIDESH < %t/any-strides.h
+// RUN: %cxx -std=c++17 -Wall -Wextra -Werror -I%tilec_src/include -I%cuda_include -c %t/any-strides.cpp -o %t/any-strides.o
+// ANYSTRIDES: tilec_check_view("scale_rows", "d", d.data, sizeof(*d.data), 2, d.shape, d.strides)
+// ANYSTRIDES: const tilec_kernel *tilec_k = &tilec_kernel_scale_rows;
+// ANYSTRIDES-NEXT: if (tilec_view_is_vectorizable(x.data, sizeof(*x.data), 2, x.shape, x.strides) &&
+// ANYSTRIDES-NEXT: tilec_view_is_vectorizable(y.data, sizeof(*y.data), 2, y.shape, y.strides))
+// ANYSTRIDES-NEXT: tilec_k = &tilec_kernel_scale_rows_vec;
+// ANYSTRIDESH: // When every view not marked tile.any_strides is vectorizable (tilec_view_is_vectorizable), it launches
+
 // -o NAME.cpp names the source; the header is NAME.h beside it. A suffix
 // renames kernels and launchers, so instantiations can share a program.
 // RUN: tilec %tilec_src/kernels/examples/scale.mlir -D BLOCK=512 --kernel-suffix=_512 --target=sm_90a --emit=cpp -o %t/scale512.cpp

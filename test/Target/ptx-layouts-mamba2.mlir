@@ -16,6 +16,7 @@
 // RUN: done
 // RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=OUT
 // RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=OUT
+// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a | FileCheck %s --check-prefix=ASYNC
 // RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=STATE
 // RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=STATE
 // RUN: tilec %tilec_src/kernels/mamba2/chunk_cumsum.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=CUMSUM
@@ -58,6 +59,17 @@
 // OUT-NOT: bar.sync
 // OUT: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // OUT-NOT: mma.sync.aligned.m16n8k16
+
+// compute_out's mma operands come global -> shared by 16-byte cp.async
+// (tilegpu-pipeline); the C B^T loop's operands through a ring (B has
+// latency 2: the body waits with one group pending), then into the
+// fragments from the buffer.
+// ASYNC-LABEL: .entry compute_out_vec(
+// ASYNC: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
+// ASYNC: cp.async.commit_group;
+// ASYNC: cp.async.wait_group 1;
+// ASYNC-NEXT: bar.sync 0;
+// ASYNC: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 
 // fwd_pass_state: 16-byte loads and the state product on mma.sync.
 // STATE-LABEL: .entry fwd_pass_state_vec(

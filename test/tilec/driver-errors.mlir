@@ -18,7 +18,7 @@
 // UNKNOWN: params.mlir:0:0: error: no kernel declares parameter 'NOPE'
 // UNKNOWN-NOT: error:
 // RUN: not tilec %t/params.mlir -D BLOCK=x --emit=ptx 2>&1 | FileCheck %s --check-prefix=BINDING
-// BINDING: params.mlir:0:0: error: parameter binding 'BLOCK=x' is not NAME=VALUE with a positive VALUE
+// BINDING: params.mlir:1:1: error: parameter binding 'BLOCK=x' is not NAME=VALUE with a positive VALUE
 // BINDING-NOT: error:
 
 // RUN: not tilec %tilec_src/kernels/examples/scale.mlir --emit=fatbin --target=sm_75 2>&1 | FileCheck %s --check-prefix=TARGET
@@ -34,6 +34,22 @@
 // RUN: not tilec %t/variant-name.mlir --emit=fatbin --target=sm_80 --variants=generic,vec -o %t.fatbin 2>&1 | FileCheck %s --check-prefix=VARIANTNAME
 // VARIANTNAME: variant-name.mlir:1:1: error: kernel @k has a vec variant @k_vec, which is also the name of another kernel of the file: rename that kernel
 // VARIANTNAME-NOT: error:
+// --variants=vec alone on a kernel the variant has no instance of (no view,
+// or only views marked tile.any_strides) is an error, not an empty output.
+// RUN: not tilec %t/no-views.mlir --codegen=layouts --variants=vec --emit=ptx -o %t.ptx 2>&1 | FileCheck %s --check-prefix=NOVEC
+// RUN: not tilec %t/no-views.mlir --codegen=layouts --variants=vec --emit=fatbin --target=sm_80 -o %t.fatbin 2>&1 | FileCheck %s --check-prefix=NOVEC
+// NOVEC: no-views.mlir:1:1: error: kernel @only_scalars has no vec variant: it takes no view whose vectorize facts the variant could assume (none, or only views marked tile.any_strides); compile it with --variants=generic
+// NOVEC-NOT: error:
+// RUN: not tilec %t/any-strides.mlir --codegen=layouts --variants=vec --emit=ptx -o %t.ptx 2>&1 | FileCheck %s --check-prefix=ANYSTRIDES
+// ANYSTRIDES: any-strides.mlir:1:1: error: kernel @only_free_views has no vec variant
+// The generic variant of the same files compiles.
+// RUN: tilec %t/no-views.mlir --codegen=layouts --variants=generic --emit=ptx -o %t.ptx
+// RUN: FileCheck %s --check-prefix=GENERICPTX < %t.ptx
+// GENERICPTX: .entry only_scalars(
+// tile.any_strides belongs on kernel views (tile-opt has no other function
+// op to put it on; tilec's LLVM-dialect input has).
+// RUN: not tilec %t/any-strides-llvm.mlir --emit=ptx 2>&1 | FileCheck %s --check-prefix=ANYSTRIDESLLVM
+// ANYSTRIDESLLVM: any-strides-llvm.mlir:1:1: error: 'llvm.func' op 'tile.any_strides' marks arguments of a tile.kernel only
 // RUN: not tilec %t/image-target.mlir --emit=ptx 2>&1 | FileCheck %s --check-prefix=IMAGETARGET
 // IMAGETARGET: image-target.mlir:{{[0-9]+}}:{{[0-9]+}}: error: the symbol @tilec_image_target is tilec's: it names each image's target
 
@@ -43,6 +59,21 @@ tile.kernel @k(%x: !tile.view<1, f32>) {
 }
 tile.kernel @k_vec(%s: f32) {
   tile.return
+}
+
+//--- no-views.mlir
+tile.kernel @only_scalars(%s: f32) {
+  tile.return
+}
+
+//--- any-strides.mlir
+tile.kernel @only_free_views(%x: !tile.view<1, f32> {tile.any_strides}) {
+  tile.return
+}
+
+//--- any-strides-llvm.mlir
+llvm.func @lowered(%p: !llvm.ptr<1> {tile.any_strides}) {
+  llvm.return
 }
 
 //--- image-target.mlir

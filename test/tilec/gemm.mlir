@@ -28,9 +28,10 @@
 // VEC-LABEL: .entry gemm_vec(
 // VEC: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // VEC-LABEL: .entry gemm_bf16_vec(
-// The layouts path's vec variant: 16-byte loads, mma.sync on registers.
+// The layouts path's vec variant: the operands by 16-byte cp.async into
+// shared memory (tilegpu-pipeline), mma.sync on registers.
 // LAYOUTS-LABEL: .entry gemm_vec(
-// LAYOUTS-DAG: ld.global.v4
+// LAYOUTS-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // LAYOUTS-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // On sm_90a, wgmma: per k-step of the 128 x 128 x 32 tile one m64n128k16
 // per warpgroup (two k-steps) with no barrier between them, B N-major

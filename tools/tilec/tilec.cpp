@@ -274,6 +274,23 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     launchers = std::move(*collected);
   }
 
+  // Without the generic variant (--variants=vec with a single-target
+  // --emit), a kernel the variant has no instance of would be dropped from
+  // the output without a word.
+  bool generic = llvm::any_of(variants, [](const tilec::KernelVariant *v) {
+    return !v->vectorize;
+  });
+  if (!lowered && !generic)
+    for (auto kernel : module->getOps<tile::KernelOp>())
+      for (const tilec::KernelVariant *variant : variants)
+        if (!tilec::hasVariant(kernel, *variant))
+          return kernel.emitError()
+                 << "kernel @" << kernel.getSymName() << " has no "
+                 << variant->name
+                 << " variant: it takes no view whose vectorize facts the "
+                    "variant could assume (none, or only views marked "
+                    "tile.any_strides); compile it with --variants=generic";
+
   tilec::CudaToolkit toolkit = tilec::CudaToolkit::configured();
   if (!ptxasPath.empty())
     toolkit.ptxas = ptxasPath;

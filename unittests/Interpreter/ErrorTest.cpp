@@ -134,6 +134,23 @@ tile.kernel @k(%x: !tile.view<1, f32>) attributes {params = {BLOCK = 8 : i64}} {
   run(parse(shape, /*bind=*/true), {viewOf(x, DType::F32, {8})});
   for (float v : x)
     EXPECT_EQ(v, 2.0f);
+
+  // An element type still written as a type parameter.
+  const char *type = R"(
+tile.kernel @k<XT : type = f32>(%x: !tile.view<1, XT>) {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0] : !tile.view<1, XT> -> !tile.tile<8 x XT>
+  tile.store %t, %x[%c0] : !tile.tile<8 x XT>, !tile.view<1, XT>
+  tile.return
+}
+)";
+  error = runFails(parse(type), {viewOf(x, DType::F32, {8})});
+  EXPECT_THAT(error, HasSubstr("'tile.kernel'"));
+  EXPECT_THAT(error, HasSubstr("element type is type parameter 'XT'"));
+  std::fill(x.begin(), x.end(), 3.0f);
+  run(parse(type, /*bind=*/true), {viewOf(x, DType::F32, {8})});
+  for (float v : x)
+    EXPECT_EQ(v, 3.0f);
 }
 
 TEST_F(ErrorTest, UnsupportedOpsAreNamed) {

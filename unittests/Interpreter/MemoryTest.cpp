@@ -10,6 +10,7 @@
 #include "TestUtil.h"
 
 #include <algorithm>
+#include <limits>
 #include <numeric>
 
 using namespace tilec::interp;
@@ -246,6 +247,56 @@ TEST_F(MemoryTest, LoadEveryDTypePaddingAndOrder) {
   }
 }
 
+const char *kLoadScalarKernel = R"(
+tile.kernel @load_scalar(%v: !tile.view<2, $E>, %o: !tile.view<1, $E>,
+                         %i: index, %j: index) {
+  %c0 = arith.constant 0 : index
+  %s = tile.load_scalar %v[%i, %j] padding = $PAD : !tile.view<2, $E> -> $E
+  %t = tile.full %s : tensor<1x$E>
+  tile.store %t, %o[%c0] : tensor<1x$E>, !tile.view<1, $E>
+  tile.return
+}
+)";
+
+// Element indices from two before the view to two past its end, and the
+// most negative index (its bound check must not overflow).
+TEST_F(MemoryTest, LoadScalarEveryDTypeAndPadding) {
+  const char *paddings[] = {"zero", "nan", "neg_inf", "pos_inf"};
+  const float padValues[] = {0.0f, NAN, -INFINITY, INFINITY};
+  for (const DTypeCase &dt : kDTypes) {
+    for (int p = 0; p < 4; ++p) {
+      if (!dt.isFloat && p != 0)
+        continue;
+      mlir::tile::KernelOp kernel = parse(subst(
+          kLoadScalarKernel, {{"$E", dt.name}, {"$PAD", paddings[p]}}));
+      for (int trial = 0; trial < 24; ++trial) {
+        SCOPED_TRACE(std::string(dt.name) + " padding " + paddings[p] +
+                     " trial " + std::to_string(trial));
+        std::vector<int64_t> viewShape, strides;
+        int64_t span;
+        randomLayout(2, 9, viewShape, strides, span);
+        int64_t i = uniformInt(-2, viewShape[0] + 1);
+        int64_t j = trial == 0 ? std::numeric_limits<int64_t>::min()
+                               : uniformInt(-2, viewShape[1] + 1);
+        RawBuffer in(dt.dtype, span), out(dt.dtype, 1);
+        fillRandom(in, dt.isFloat);
+        poison(out, dt.isFloat);
+        run(kernel, {in.view(viewShape, strides), out.view({1}, {1}),
+                     Scalar(i), Scalar(j)});
+        bool inside = i >= 0 && i < viewShape[0] && j >= 0 && j < viewShape[1];
+        int64_t offset = inside ? i * strides[0] + j * strides[1] : 0;
+        if (dt.isFloat) {
+          float expect = inside ? in.getFloat(offset) : padValues[p];
+          ASSERT_TRUE(sameFloat(out.getFloat(0), expect))
+              << out.getFloat(0) << " vs " << expect;
+        } else {
+          ASSERT_EQ(out.getInt(0), inside ? in.getInt(offset) : 0);
+        }
+      }
+    }
+  }
+}
+
 TEST_F(MemoryTest, StoreMasksEveryDTypeAndOrder) {
   for (const DTypeCase &dt : kDTypes) {
     for (int trial = 0; trial < 12; ++trial) {
@@ -439,3 +490,52 @@ tile.kernel @far(%x: !tile.view<2, i8>, %y: !tile.view<2, i8>) {
 }
 
 } // namespace
+
+// Element-type parameters: one kernel source loads XT, scales in f32 and
+// stores YT; each binding is its own kernel, and the interpreter runs it with
+// the bound types (the views' dtypes must match them). Rounding to YT is to
+// nearest even, checked against llvm::APFloat.
+TEST_F(MemoryTest, TypeParametersBindTheElementTypesOfViewsAndTiles) {
+  const char *source = R"(
+tile.kernel @scale<BLOCK = 8, XT : type = f32, YT : type = f32>(
+    %x: !tile.view<1, XT>, %y: !tile.view<1, YT>, %s: f32) {
+  %i = tile.block_id x
+  %t = tile.load %x[%i] : !tile.view<1, XT> -> !tile.tile<BLOCK x XT>
+  %f = tile.convert %t : !tile.tile<BLOCK x XT> -> !tile.tile<BLOCK x f32>
+  %r = tile.mulf %f, %s : !tile.tile<BLOCK x f32>, f32 -> !tile.tile<BLOCK x f32>
+  %o = tile.convert %r : !tile.tile<BLOCK x f32> -> !tile.tile<BLOCK x YT>
+  tile.store %o, %y[%i] : !tile.tile<BLOCK x YT>, !tile.view<1, YT>
+  tile.return
+}
+)";
+  const DTypeCase floats[] = {kDTypes[0], kDTypes[1], kDTypes[2]};
+  auto round = [](DType dtype, float v) {
+    return dtype == DType::F32   ? v
+           : dtype == DType::F16 ? refF16(v)
+                                 : refBF16(v);
+  };
+  for (const DTypeCase &in : floats)
+    for (const DTypeCase &out : floats) {
+      SCOPED_TRACE(std::string("XT=") + in.name + " YT=" + out.name);
+      int64_t n = uniformInt(1, 40), block = uniformInt(1, 9);
+      float s = uniform(-3, 3);
+      RawBuffer x(in.dtype, n), y(out.dtype, n + 4);
+      fillRandom(x, true);
+      for (int64_t i = 0; i < y.size(); ++i)
+        y.setFloat(i, kPoison);
+      mlir::tile::KernelOp kernel =
+          parse(source, /*bind=*/true,
+                {"BLOCK=" + std::to_string(block),
+                 std::string("XT=") + in.name, std::string("YT=") + out.name});
+      Grid grid;
+      grid.size = {(n + block - 1) / block, 1, 1};
+      run(kernel, {x.view({n}, {1}), y.view({n}, {1}), Scalar(double(s))}, grid);
+      for (int64_t i = 0; i < n; ++i)
+        ASSERT_TRUE(sameFloat(y.getFloat(i),
+                              round(out.dtype, x.getFloat(i) * s)))
+            << "at " << i << ": " << y.getFloat(i) << " for "
+            << x.getFloat(i) << " * " << s;
+      for (int64_t i = n; i < y.size(); ++i)
+        ASSERT_EQ(y.getFloat(i), round(out.dtype, kPoison));
+    }
+}

@@ -61,19 +61,29 @@ constexpr double kNormwiseFactor = 1.5;
 constexpr double kFloatSlack = 0x1p-22;
 constexpr double kGateSlack = 0x1p-20;
 constexpr double kBf16Roundoff = 0x1p-8;
+constexpr double kF16Roundoff = 0x1p-11;
+constexpr double kF16SubnormalRoundoff = 0x1p-25;
 
 /// The relative errors a HostProblem's options add to each element of y:
 /// the gate's f32 arithmetic and the rounding of a bf16 y.
 struct OutputSlack {
   double relative = kFloatSlack, roundoff = 0;
+  /// The rounding of a value below the dtype's normal range, absolute: half
+  /// its subnormals' spacing.
+  double absolute = 0;
 };
 
 OutputSlack outputSlack(const HostFeatures &features) {
   OutputSlack slack;
   if (features.z)
     slack.relative += kGateSlack;
-  if (features.yBf16)
+  // y rounded to x's dtype: bf16 (2^-8) or f16 (2^-11); an f32 x's is f32.
+  if (features.yInXType && features.inputDType == DType::BF16)
     slack.roundoff = kBf16Roundoff;
+  if (features.yInXType && features.inputDType == DType::F16) {
+    slack.roundoff = kF16Roundoff;
+    slack.absolute = kF16SubnormalRoundoff;
+  }
   return slack;
 }
 
@@ -112,8 +122,9 @@ void compareElement(ErrorLine &line, int64_t index, float got, double want,
   ++line.checked;
   const double computed = kElementSigmas * kTf32Roundoff * scale +
                           slack.relative * std::fabs(want);
-  const double bound =
-      computed + slack.roundoff * (std::fabs(want) + computed);
+  const double bound = computed +
+                       slack.roundoff * (std::fabs(want) + computed) +
+                       slack.absolute;
   line.relativeSlack = std::max(line.relativeSlack,
                                 slack.relative + slack.roundoff);
   const double error = std::fabs(static_cast<double>(got) - want);
@@ -481,7 +492,7 @@ const std::vector<FeatureCase> &tilec::mamba2::testing::featureCases() {
       {"ZDPerChannel", with([](HostFeatures &f) {
          f.z = f.dPerChannel = true;
        })},
-      {"YBf16", with([](HostFeatures &f) { f.yBf16 = true; })},
+      {"YBf16", with([](HostFeatures &f) { f.yInXType = true; })},
       {"DtBf16", with([&](HostFeatures &f) {
          f.dtBias = f.dtSoftplus = true;
          f.dtLimit = clamping;
@@ -489,7 +500,7 @@ const std::vector<FeatureCase> &tilec::mamba2::testing::featureCases() {
        })},
       {"DtF16", with([](HostFeatures &f) { f.dtDType = DType::F16; })},
       {"All", with([&](HostFeatures &f) {
-         f.dtBias = f.dtSoftplus = f.dPerChannel = f.z = f.yBf16 = true;
+         f.dtBias = f.dtSoftplus = f.dPerChannel = f.z = f.yInXType = true;
          f.dtLimit = clamping;
        })}};
   return cases;
@@ -549,6 +560,65 @@ void tilec::mamba2::testing::PrintTo(const FeatureCase &feature,
     return ::testing::AssertionSuccess();
   return ::testing::AssertionFailure()
          << (failed ? "the reference failed\n" : "") << report.describe();
+}
+
+::testing::AssertionResult tilec::mamba2::testing::varlenStatesMatchReference(
+    HostProblem &host, bool withInitialState) {
+  const Problem &p = host.problem;
+  const int64_t nseq = int64_t(host.cuSeqlens.size()) - 1;
+  const int64_t size = p.headdim * p.dstate;
+  if (nseq < 1 || int64_t(host.varlenStates.size()) != nseq * p.heads * size)
+    return ::testing::AssertionFailure()
+           << "no varlen states (features.sequenceOffsets is off)";
+  ErrorLine line;
+  std::mutex merging;
+  bool failed = false;
+  onEveryCore(p.heads, [&](int64_t h) {
+    Problem one;
+    Inputs in =
+        headInputs(host, withInitialState, {0, h}, 0, p.seqlen, one);
+    in.cuSeqlens = host.inputs(withInitialState).cuSeqlens;
+    ReferenceResult want;
+    ErrorLine part;
+    const bool ok = referenceForward(one, in, want).ok();
+    for (int64_t s = 0; ok && s < nseq; ++s)
+      for (int64_t k = 0; k < size; ++k) {
+        const int64_t offset = (s * p.heads + h) * size + k;
+        compareElement(part, offset, host.varlenStates[offset],
+                       want.varlenStates[s * size + k],
+                       want.varlenStatesScale[s * size + k]);
+      }
+    std::lock_guard<std::mutex> lock(merging);
+    failed |= !ok;
+    line.merge(part);
+  });
+  countNotFinite(line, host.varlenStates);
+  ErrorReport report;
+  report.finalState = line;
+  std::printf("varlen states (%lld sequences) as %s", (long long)nseq,
+              report.describe().c_str());
+  if (!failed && line.passed())
+    return ::testing::AssertionSuccess();
+  return ::testing::AssertionFailure()
+         << (failed ? "the reference failed\n" : "") << report.describe();
+}
+
+HostFeatures tilec::mamba2::testing::sequenceOffsetFeatures() {
+  HostFeatures features;
+  features.packedSequences = true;
+  features.sequenceOffsets = true;
+  return features;
+}
+
+void tilec::mamba2::testing::setSequenceOffsets(HostProblem &host,
+                                                std::vector<int32_t> offsets) {
+  const Problem &p = host.problem;
+  host.cuSeqlens = std::move(offsets);
+  for (size_t s = 0; s + 1 < host.cuSeqlens.size(); ++s)
+    std::fill(host.seqIdx.begin() + host.cuSeqlens[s],
+              host.seqIdx.begin() + host.cuSeqlens[s + 1], int32_t(s));
+  host.varlenStates.resize((host.cuSeqlens.size() - 1) * p.heads *
+                           p.headdim * p.dstate);
 }
 
 const std::vector<Shape> &tilec::mamba2::testing::featureShapes() {

@@ -157,6 +157,20 @@ const std::vector<Shape> &featureShapes();
 chunkStatesMatchReference(HostProblem &host, bool withInitialState,
                           const std::vector<float> &chunkStates);
 
+/// Compares host.varlenStates (features.sequenceOffsets: the state at the
+/// end of each sequence of cu_seqlens) with the f64 recurrence's, element
+/// by element within the final state's bound; every element must be finite.
+::testing::AssertionResult varlenStatesMatchReference(HostProblem &host,
+                                                      bool withInitialState);
+
+/// The features of the cu_seqlens tests: packed sequences given by offsets
+/// too (HostFeatures::sequenceOffsets), nothing else.
+HostFeatures sequenceOffsetFeatures();
+
+/// Replaces the random boundaries of `host` (drawn with sequenceOffsets) by
+/// `offsets`, seq_idx included, and sizes its varlen states for them.
+void setSequenceOffsets(HostProblem &host, std::vector<int32_t> offsets);
+
 /// How many raw dt of `host` the limit clamps (below, above): a test of the
 /// limit asserts both are positive, so the clamp is exercised.
 std::pair<int64_t, int64_t> clampedSteps(const HostProblem &host);

@@ -117,15 +117,15 @@ TEST(ForwardFeatureInputs, Bf16YIsTheRoundedF32Y) {
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
   HostFeatures features = featureCases().back().features;
   HostProblem host = HostProblem::random(problem, seed, features);
-  features.yBf16 = false;
+  features.yInXType = false;
   HostProblem f32 = HostProblem::random(problem, seed, features);
   host.poisonOutputs();
   f32.poisonOutputs();
   ASSERT_TRUE(forwardCpu(problem, host.inputs(true), host.outputs()).ok());
   ASSERT_TRUE(forwardCpu(problem, f32.inputs(true), f32.outputs()).ok());
-  ASSERT_EQ(host.yBf16.size(), f32.y.size());
+  ASSERT_EQ(host.yHalf.size(), f32.y.size());
   for (size_t i = 0; i < f32.y.size(); ++i)
-    ASSERT_EQ(host.yBf16[i], toBF16(f32.y[i])) << "element " << i;
+    ASSERT_EQ(host.yHalf[i], toBF16(f32.y[i])) << "element " << i;
 }
 
 // The states entering each chunk on request, in the caller's memory (with

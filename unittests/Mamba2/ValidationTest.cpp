@@ -67,13 +67,19 @@ TEST_F(ValidationTest, PointersAreNotNull) {
 }
 
 TEST_F(ValidationTest, InputDtypesAreSupported) {
-  inputs.x.dtype = DType::F16;
-  expectError({"x (batch, seqlen, heads, headdim) is f16", "only bf16"});
+  inputs.x.dtype = DType::I32;
+  expectError({"x (batch, seqlen, heads, headdim) is i32",
+               "only bf16, f16 and f32"});
+  // B, C and z in x's dtype (bf16 here).
+  inputs.x.dtype = DType::BF16;
+  inputs.C.dtype = DType::F16;
+  expectError({"C (batch, seqlen, groups, dstate) is f16",
+               "only x's dtype (bf16)"});
 }
 
 TEST_F(ValidationTest, OutputDtypesAreSupported) {
   outputs.y.dtype = DType::F16;
-  expectError({"y ", "is f16", "only f32 and bf16 are supported"});
+  expectError({"y ", "is f16", "only f32 and x's dtype (bf16) are supported"});
 }
 
 TEST_F(ValidationTest, RanksAgree) {
@@ -105,7 +111,8 @@ TEST_F(ValidationTest, ZIsChecked) {
   expectError({"z (batch, seqlen, heads, headdim) has shape (2, 100, 4, 8)",
                "needs (2, 100, 4, 16)"});
   inputs.z = Tensor::contiguous(z.data(), DType::F32, {2, 100, 4, 16});
-  expectError({"z (batch, seqlen, heads, headdim) is f32", "only bf16"});
+  expectError({"z (batch, seqlen, heads, headdim) is f32",
+               "only x's dtype (bf16)"});
   inputs.z = Tensor::contiguous(z.data(), DType::BF16, {2, 100, 4, 16});
   inputs.z->strides[3] = -1;
   expectError({"z", "negative stride -1 in dimension 3"});

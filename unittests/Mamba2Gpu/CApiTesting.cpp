@@ -56,6 +56,8 @@ int CArguments::forwardWithOptions(bool withOptions) {
   options.dt_bias = withDtBias ? dtBias.get() : nullptr;
   options.chunk_states = withChunkStates ? chunkStates.get() : nullptr;
   options.seq_idx = withSeqIdx ? seqIdx.get() : nullptr;
+  options.cu_seqlens = withCuSeqlens ? cuSeqlens.get() : nullptr;
+  options.varlen_states = withVarlenStates ? varlenStates.get() : nullptr;
   return tilec_mamba2_forward_with_options(
       &problem, x.get(), dt.get(), A.get(), B.get(), C.get(), D.get(),
       withInitialState ? initialState.get() : nullptr, y.get(),

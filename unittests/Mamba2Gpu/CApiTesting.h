@@ -45,6 +45,11 @@ struct CArguments {
   CTensor z, dtBias, chunkStates, seqIdx;
   bool withZ = false, withDtBias = false, withChunkStates = false,
        withSeqIdx = false;
+  /// Version 3: cu_seqlens (host memory: a test points it at its own
+  /// offsets) and the varlen states, passed when withCuSeqlens and
+  /// withVarlenStates say so.
+  CTensor cuSeqlens, varlenStates;
+  bool withCuSeqlens = false, withVarlenStates = false;
   tilec_mamba2_options options{};
 
   /// Contiguous tensors of the problem's shapes at distinct fake addresses

@@ -545,7 +545,7 @@ TEST_F(OptionsValidation, DPerChannelAndBf16Y) {
   args.y.descriptor.dtype = TILEC_MAMBA2_F16;
   EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
                        TILEC_MAMBA2_ERROR_INVALID_DTYPE);
-  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("f32 and bf16"),
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("f32 and x's dtype (bf16)"),
             std::string::npos);
 }
 
@@ -746,7 +746,121 @@ TEST_F(OptionsValidation, VersionOneStructHasNoSeqIdx) {
   args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V2;
   EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
                        TILEC_MAMBA2_ERROR_INVALID_DTYPE);
-  EXPECT_EQ(sizeof(tilec_mamba2_options), TILEC_MAMBA2_OPTIONS_SIZE_V2);
+  EXPECT_EQ(sizeof(tilec_mamba2_options), TILEC_MAMBA2_OPTIONS_SIZE_V3);
+}
+
+// cu_seqlens and the varlen states (version 3), on one packed row of three
+// sequences. cu_seqlens is host memory: the offsets are read here.
+class VarlenOptionsValidation : public ::testing::Test {
+protected:
+  VarlenOptionsValidation()
+      : args(CArguments::fake({1, 100, 4, 2, 32, 16, 64})) {
+    args.withSeqIdx = true;
+    args.withCuSeqlens = true;
+    args.withVarlenStates = true;
+    args.cuSeqlens = CTensor(offsets.data(), TILEC_MAMBA2_I32, {4});
+    args.varlenStates = CTensor(reinterpret_cast<void *>(uintptr_t(1) << 44),
+                                TILEC_MAMBA2_F32, {3, 4, 32, 16});
+  }
+
+  void expectError(tilec_mamba2_status want, const char *name,
+                   const char *words) {
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), want);
+    const std::string error = tilec_mamba2_last_error();
+    EXPECT_EQ(error.find(name), 0u) << error;
+    EXPECT_NE(error.find(words), std::string::npos) << error;
+  }
+
+  std::vector<int32_t> offsets = {0, 30, 64, 100};
+  CArguments args;
+};
+
+TEST_F(VarlenOptionsValidation, ValidArgumentsReachTheDriver) {
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  args.withVarlenStates = false;
+  status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+}
+
+TEST_F(VarlenOptionsValidation, Descriptor) {
+  const CTensor saved = args.cuSeqlens;
+  args.cuSeqlens.descriptor.dtype = TILEC_MAMBA2_F32;
+  expectError(TILEC_MAMBA2_ERROR_INVALID_DTYPE, "cu seqlens", "only i32");
+  args.cuSeqlens = CTensor(offsets.data(), TILEC_MAMBA2_I32, {2, 2});
+  expectError(TILEC_MAMBA2_ERROR_INVALID_SHAPE, "cu seqlens", "rank 2, not 1");
+  args.cuSeqlens = CTensor(offsets.data(), TILEC_MAMBA2_I32, {1});
+  expectError(TILEC_MAMBA2_ERROR_INVALID_SHAPE, "cu seqlens", "two offsets");
+  args.cuSeqlens = saved;
+  args.cuSeqlens.descriptor.data = nullptr;
+  expectError(TILEC_MAMBA2_ERROR_NULL_POINTER, "cu seqlens", "null");
+  args.cuSeqlens = saved;
+  args.cuSeqlens.strides[0] = -1;
+  expectError(TILEC_MAMBA2_ERROR_INVALID_STRIDE, "cu seqlens",
+              "negative stride");
+}
+
+TEST_F(VarlenOptionsValidation, Offsets) {
+  offsets = {0, 64, 30, 100};
+  expectError(TILEC_MAMBA2_ERROR_INVALID_ARGUMENT, "cu seqlens",
+              "not increasing");
+  offsets = {0, 30, 64, 99};
+  expectError(TILEC_MAMBA2_ERROR_INVALID_ARGUMENT, "cu seqlens",
+              "must be seqlen (100)");
+  offsets = {0, 30, 64, 100};
+  args.withSeqIdx = false;
+  expectError(TILEC_MAMBA2_ERROR_INVALID_ARGUMENT, "cu seqlens",
+              "needs seq idx");
+  // A rule on the offsets' values comes before the outputs' descriptors.
+  args.withSeqIdx = true;
+  offsets[0] = 5;
+  args.y.descriptor.dtype = TILEC_MAMBA2_F16;
+  expectError(TILEC_MAMBA2_ERROR_INVALID_ARGUMENT, "cu seqlens",
+              "must be 0");
+}
+
+TEST_F(VarlenOptionsValidation, BatchOne) {
+  CArguments two = CArguments::fake({2, 100, 4, 2, 32, 16, 64});
+  two.withSeqIdx = two.withCuSeqlens = true;
+  two.cuSeqlens = args.cuSeqlens;
+  EXPECT_MAMBA2_STATUS(two.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  EXPECT_NE(std::string(tilec_mamba2_last_error()).find("one row (batch 1)"),
+            std::string::npos)
+      << tilec_mamba2_last_error();
+}
+
+TEST_F(VarlenOptionsValidation, VarlenStates) {
+  args.withCuSeqlens = false;
+  expectError(TILEC_MAMBA2_ERROR_INVALID_ARGUMENT, "varlen states",
+              "need cu seqlens");
+  args.withCuSeqlens = true;
+  const CTensor saved = args.varlenStates;
+  args.varlenStates.shape[0] = 4;
+  expectError(TILEC_MAMBA2_ERROR_INVALID_SHAPE, "varlen states",
+              "the problem needs (3, 4, 32, 16)");
+  args.varlenStates = saved;
+  args.varlenStates.descriptor.dtype = TILEC_MAMBA2_BF16;
+  expectError(TILEC_MAMBA2_ERROR_INVALID_DTYPE, "varlen states", "only f32");
+  args.varlenStates = saved;
+  args.varlenStates.strides[1] = 0;
+  expectError(TILEC_MAMBA2_ERROR_INVALID_STRIDE, "varlen states",
+              "written twice");
+  args.varlenStates = saved;
+  args.varlenStates.descriptor.data =
+      static_cast<char *>(args.varlenStates.descriptor.data) + 2;
+  expectError(TILEC_MAMBA2_ERROR_UNALIGNED, "varlen states", "");
+}
+
+// A version-2 struct ends before cu_seqlens: neither field is read.
+TEST_F(VarlenOptionsValidation, VersionTwoStructHasNoOffsets) {
+  args.cuSeqlens.descriptor.dtype = TILEC_MAMBA2_F32;
+  args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V2;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V3;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
 }
 
 TEST(CppApi, ThreeKernelStructureRefusesSeqIdx) {

@@ -5,7 +5,8 @@
 // without a GPU, and counts each call, so that a test on the CPU can check
 // how many driver calls a forward pass makes (bench/mamba2_host_cost runs on
 // it too, timing the library without a driver). tilec_counting_driver_calls
-// (found with dlsym) reads a count.
+// (found with dlsym) reads a count, also of the launches of one kernel by
+// name (which variant a launcher chose).
 //
 // Its memory: addresses in [2^40, 2^45) are device memory (below where
 // Linux puts a process's heap, mappings and stack), in allocation
@@ -94,9 +95,20 @@ CUresult moduleLoadData(CUmodule *module, const void *) {
   *module = reinterpret_cast<CUmodule>(0x2000);
   return CUDA_SUCCESS;
 }
-CUresult moduleGetFunction(CUfunction *function, CUmodule, const char *) {
+/// Function tokens by kernel name, and the launches of each token, so that
+/// launches can be counted by kernel name too (without building a string
+/// per launch: the stand-in times the library in mamba2_host_cost).
+std::map<std::string, uintptr_t> functionTokens;
+std::map<uintptr_t, unsigned long long> launchesOf;
+
+CUresult moduleGetFunction(CUfunction *function, CUmodule, const char *name) {
   count("cuModuleGetFunction");
-  *function = reinterpret_cast<CUfunction>(0x3000);
+  std::lock_guard<std::mutex> lock(countsMutex);
+  auto [entry, added] =
+      functionTokens.emplace(name, 0x3000 + 16 * functionTokens.size());
+  if (added)
+    launchesOf[entry->second] = 0;
+  *function = reinterpret_cast<CUfunction>(entry->second);
   return CUDA_SUCCESS;
 }
 CUresult moduleUnload(CUmodule) { return count("cuModuleUnload"), CUDA_SUCCESS; }
@@ -108,10 +120,16 @@ CUresult funcGetAttribute(int *value, CUfunction_attribute, CUfunction) {
 CUresult funcSetAttribute(CUfunction, CUfunction_attribute, int) {
   return count("cuFuncSetAttribute"), CUDA_SUCCESS;
 }
-CUresult launchKernel(CUfunction, unsigned, unsigned, unsigned, unsigned,
-                      unsigned, unsigned, unsigned, CUstream, void **,
-                      void **) {
-  return count("cuLaunchKernel"), CUDA_SUCCESS;
+CUresult launchKernel(CUfunction function, unsigned, unsigned, unsigned,
+                      unsigned, unsigned, unsigned, unsigned, CUstream,
+                      void **, void **) {
+  count("cuLaunchKernel");
+  std::lock_guard<std::mutex> lock(countsMutex);
+  auto launches = launchesOf.find(reinterpret_cast<uintptr_t>(function));
+  if (launches == launchesOf.end())
+    return CUDA_ERROR_INVALID_HANDLE;
+  ++launches->second;
+  return CUDA_SUCCESS;
 }
 CUresult pointerGetAttributes(unsigned n, CUpointer_attribute *attributes,
                               void **data, CUdeviceptr pointer) {
@@ -284,10 +302,16 @@ cuGetProcAddress_v2(const char *symbol, void **function, int, cuuint64_t,
   return *function ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }
 
-/// How many times `symbol` was called; "" for the calls of every symbol.
+/// How many times `symbol` was called; "" for the calls of every symbol;
+/// "launch NAME" for the launches of the kernel called NAME (not counted in
+/// "", they are cuLaunchKernel calls).
 extern "C" __attribute__((visibility("default"))) unsigned long long
 tilec_counting_driver_calls(const char *symbol) {
   std::lock_guard<std::mutex> lock(countsMutex);
+  if (!std::strncmp(symbol, "launch ", 7)) {
+    auto token = functionTokens.find(symbol + 7);
+    return token == functionTokens.end() ? 0 : launchesOf[token->second];
+  }
   if (*symbol) {
     auto it = counts.find(symbol);
     return it == counts.end() ? 0 : it->second;

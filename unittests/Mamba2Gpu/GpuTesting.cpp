@@ -185,24 +185,30 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
     buffer = DeviceBuffer(cu, bytes);
     return buffer.ok();
   };
-  // Guarded buffers hold whole words: a bf16 y of an odd size gets one
+  // Guarded buffers hold whole words: a 16-bit y of an odd size gets one
   // more element, which download() does not copy back.
   const size_t yBytes =
-      host.features.yBf16 ? (host.yBf16.size() * 2 + 3) / 4 * 4
+      !host.yHalf.empty() ? (host.yHalf.size() * 2 + 3) / 4 * 4
                           : host.y.size() * 4;
   allocated =
-      allocate(x, host.x.size() * 2) &&
+      allocate(x, host.storedBytes(host.x, host.xWide)) &&
       allocate(dt, host.dtHalf.empty() ? host.dt.size() * 4
                                        : host.dtHalf.size() * 2) &&
-      allocate(A, host.A.size() * 4) && allocate(B, host.B.size() * 2) &&
-      allocate(C, host.C.size() * 2) && allocate(D, host.D.size() * 4) &&
+      allocate(A, host.A.size() * 4) &&
+      allocate(B, host.storedBytes(host.B, host.BWide)) &&
+      allocate(C, host.storedBytes(host.C, host.CWide)) &&
+      allocate(D, host.D.size() * 4) &&
       allocate(initialState, host.initialState.size() * 4) &&
-      allocate(z, std::max<size_t>(host.z.size() * 2, 4)) &&
+      allocate(z, std::max<size_t>(host.storedBytes(host.z, host.zWide), 4)) &&
       allocate(dtBias, std::max<size_t>(host.dtBias.size() * 4, 4)) &&
       allocate(seqIdx, std::max<size_t>(host.seqIdx.size() * 4, 4)) &&
       (y = DeviceBuffer(cu, yBytes, kOutputGuard)).ok() &&
       (finalState =
            DeviceBuffer(cu, host.finalState.size() * 4, kOutputGuard))
+          .ok() &&
+      (varlenStates = DeviceBuffer(
+           cu, std::max<size_t>(host.varlenStates.size() * 4, 4),
+           kOutputGuard))
           .ok();
 }
 
@@ -211,15 +217,15 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
     return cu.memcpyHtoD(to.address(), from, to.size());
   };
   const std::pair<const DeviceBuffer *, const void *> copies[] = {
-      {&x, host.x.data()},
+      {&x, host.storedData(host.x, host.xWide)},
       {&dt, host.dtHalf.empty() ? static_cast<const void *>(host.dt.data())
                                 : host.dtHalf.data()},
       {&A, host.A.data()},
-      {&B, host.B.data()},
-      {&C, host.C.data()},
+      {&B, host.storedData(host.B, host.BWide)},
+      {&C, host.storedData(host.C, host.CWide)},
       {&D, host.D.data()},
       {&initialState, host.initialState.data()},
-      {&z, host.z.data()},
+      {&z, host.storedData(host.z, host.zWide)},
       {&dtBias, host.dtBias.data()},
       {&seqIdx, host.seqIdx.data()}};
   for (auto [to, from] : copies)
@@ -234,14 +240,15 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
   // f32 NaN; for a bf16 y, two bf16 NaNs per word.
   const unsigned int quietNaN = 0x7fc00000u, quietNaNsBf16 = 0x7fc07fc0u;
   const std::pair<const DeviceBuffer *, unsigned int> poisons[] = {
-      {&y, host.features.yBf16 ? quietNaNsBf16 : quietNaN},
-      {&finalState, quietNaN}};
+      {&y, !host.yHalf.empty() ? quietNaNsBf16 : quietNaN},
+      {&finalState, quietNaN},
+      {&varlenStates, quietNaN}};
   for (auto [buffer, poison] : poisons)
     if (CUresult result =
             cu.memsetD32(buffer->address(), poison, buffer->size() / 4))
       return ::testing::AssertionFailure()
              << "cuMemsetD32: " << resultName(result);
-  for (const DeviceBuffer *buffer : {&y, &finalState})
+  for (const DeviceBuffer *buffer : {&y, &finalState, &varlenStates})
     if (auto result = buffer->fillGuards(); !result)
       return result;
   host.poisonOutputs();
@@ -251,18 +258,23 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
 ::testing::AssertionResult DeviceProblem::checkGuards() const {
   if (auto result = y.checkGuards("y"); !result)
     return result;
-  return finalState.checkGuards("final state");
+  if (auto result = finalState.checkGuards("final state"); !result)
+    return result;
+  return varlenStates.checkGuards("varlen states");
 }
 
 ::testing::AssertionResult DeviceProblem::download() {
   const std::tuple<void *, const DeviceBuffer *, size_t> copies[] = {
-      {host.features.yBf16 ? static_cast<void *>(host.yBf16.data())
+      {!host.yHalf.empty() ? static_cast<void *>(host.yHalf.data())
                            : static_cast<void *>(host.y.data()),
        &y,
-       host.features.yBf16 ? host.yBf16.size() * 2 : host.y.size() * 4},
-      {host.finalState.data(), &finalState, finalState.size()}};
+       !host.yHalf.empty() ? host.yHalf.size() * 2 : host.y.size() * 4},
+      {host.finalState.data(), &finalState, finalState.size()},
+      {host.varlenStates.data(), &varlenStates,
+       host.varlenStates.size() * 4}};
   for (auto [to, from, bytes] : copies)
-    if (CUresult result = cu.memcpyDtoH(to, from->address(), bytes))
+    if (CUresult result =
+            bytes ? cu.memcpyDtoH(to, from->address(), bytes) : CUDA_SUCCESS)
       return ::testing::AssertionFailure()
              << "cuMemcpyDtoH: " << resultName(result);
   return ::testing::AssertionSuccess();
@@ -292,6 +304,8 @@ Outputs DeviceProblem::outputs() const {
   Outputs out = host.outputs();
   out.y.data = y.get();
   out.finalState->data = finalState.get();
+  if (out.varlenStates)
+    out.varlenStates->data = varlenStates.get();
   return out;
 }
 

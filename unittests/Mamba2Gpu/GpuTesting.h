@@ -140,8 +140,9 @@ private:
 };
 
 /// A HostProblem's buffers copied to the device, with descriptors of the
-/// same shapes and strides pointing there; y and the final state have guard
-/// zones of kOutputGuard bytes on either side.
+/// same shapes and strides pointing there (cu_seqlens stays in host memory,
+/// where the library reads it); y, the final state and the varlen states
+/// have guard zones of kOutputGuard bytes on either side.
 constexpr size_t kOutputGuard = 4096;
 
 class DeviceProblem {
@@ -151,12 +152,12 @@ public:
   bool ok() const { return allocated; }
   /// Copies the host inputs (again) to the device.
   ::testing::AssertionResult upload();
-  /// Fills y and the final state with NaN on the device, and their guard
-  /// zones with DeviceBuffer::kGuardWord.
+  /// Fills y, the final state and the varlen states with NaN on the
+  /// device, and their guard zones with DeviceBuffer::kGuardWord.
   ::testing::AssertionResult poisonOutputs();
-  /// Whether the guard zones around y and the final state are intact.
+  /// Whether the guard zones around the outputs are intact.
   ::testing::AssertionResult checkGuards() const;
-  /// Copies y and the final state into the HostProblem.
+  /// Copies y, the final state and the varlen states into the HostProblem.
   ::testing::AssertionResult download();
 
   Inputs inputs(bool withInitialState) const;
@@ -166,7 +167,7 @@ private:
   const Driver &cu;
   HostProblem &host;
   DeviceBuffer x, dt, A, B, C, D, initialState, z, dtBias, seqIdx, y,
-      finalState;
+      finalState, varlenStates;
   bool allocated = false;
 };
 

@@ -7,6 +7,9 @@
 // launch per kernel and the context queries, and asks about no pointer
 // whose range it has seen. Host memory is still refused, on every call.
 //
+// The stand-in also counts launches by kernel name, which says which variant
+// of each kernel a launcher chose (EmptyOptionsAndDPerHeadRunTheVecVariants).
+//
 // ctest also runs the executable with TILEC_MAMBA2_POINTER_CHECK=call (the
 // PerCall tests, which skip without it) and =bogus (the BadMode test).
 //
@@ -23,6 +26,7 @@
 
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <map>
 #include <vector>
 #include <string>
@@ -254,6 +258,88 @@ TEST_F(HostCost, WithoutWorkspaceEachCallAllocatesOnTheStream) {
   EXPECT_EQ(calls.at("cuMemFreeAsync"), 1u);
   EXPECT_EQ(calls.at("cuPointerGetAttributes"), 0u);
   EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
+}
+
+/// The launches of each kernel of the four-kernel structure, for chunk 128,
+/// by variant: e.g. "compute_out_c128_vec 1".
+std::string launchedVariants(const std::function<void()> &work) {
+  const char *const kernels[] = {"chunk_cumsum_c128", "chunk_state_c128",
+                                 "state_passing_c128", "compute_out_c128"};
+  std::map<std::string, unsigned long long> before;
+  for (const char *kernel : kernels)
+    for (const char *suffix : {"", "_vec"}) {
+      std::string name = std::string("launch ") + kernel + suffix;
+      before[name] = counter()(name.c_str());
+    }
+  work();
+  std::string launched;
+  for (const auto &[name, count] : before)
+    if (unsigned long long n = counter()(name.c_str()) - count)
+      launched += (launched.empty() ? "" : ", ") + name.substr(7) + " " +
+                  std::to_string(n);
+  return launched;
+}
+
+// The launchers run a kernel's vec variant when every view it checks has the
+// facts. The library passes absent options (no initial state, z, dt bias,
+// seq_idx; y_bf16 beside an f32 y) as empty views, which have them, and a D
+// per head as a (heads, headdim) view with stride 0, which compute_out marks
+// tile.any_strides: so the default call runs every kernel's vec variant.
+TEST_F(HostCost, EmptyOptionsAndDPerHeadRunTheVecVariants) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  args.problem.chunk = 128;
+  args.withInitialState = args.withFinalState = false;
+  ASSERT_EQ(tilec_mamba2_workspace_size(&args.problem, &args.workspaceBytes),
+            TILEC_MAMBA2_SUCCESS);
+  ASSERT_EQ(args.D.descriptor.rank, 1);
+  const std::string allVec = "chunk_cumsum_c128_vec 1, chunk_state_c128_vec "
+                             "1, compute_out_c128_vec 1, "
+                             "state_passing_c128_vec 1";
+  EXPECT_EQ(launchedVariants([&] {
+              EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+            }),
+            allVec);
+  // With every option present, D per channel, a bf16 y.
+  CArguments full = arguments();
+  full.problem.chunk = 128;
+  ASSERT_EQ(tilec_mamba2_workspace_size(&full.problem, &full.workspaceBytes),
+            TILEC_MAMBA2_SUCCESS);
+  full.D = CTensor(full.D.descriptor.data, TILEC_MAMBA2_F32,
+                   {full.problem.heads, full.problem.headdim});
+  full.withZ = full.withDtBias = full.withSeqIdx = full.withChunkStates = true;
+  full.y.descriptor.dtype = TILEC_MAMBA2_BF16;
+  EXPECT_EQ(launchedVariants([&] {
+              EXPECT_MAMBA2_STATUS(full.forwardWithOptions(),
+                                   TILEC_MAMBA2_SUCCESS);
+            }),
+            allVec);
+}
+
+// A view without the facts still falls back, kernel by kernel: seq_idx of a
+// seqlen that is not a multiple of 4 i32 elements (16 bytes) sends the two
+// kernels that read it (chunk_state, state_passing, compute_out) to their
+// generic variants.
+TEST_F(HostCost, AViewWithoutTheFactsFallsBack) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  args.problem.chunk = 128;
+  args.problem.seqlen = 301;
+  args = CArguments::fake(args.problem);
+  ASSERT_EQ(tilec_mamba2_workspace_size(&args.problem, &args.workspaceBytes),
+            TILEC_MAMBA2_SUCCESS);
+  args.workspace = reinterpret_cast<void *>(uintptr_t(1) << 44);
+  args.withSeqIdx = true;
+  // x, B, C and y have seqlen outside their innermost dim: still vec; the
+  // seq_idx row stride 301 is no multiple of 4.
+  EXPECT_EQ(launchedVariants([&] {
+              EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                                   TILEC_MAMBA2_SUCCESS);
+            }),
+            "chunk_cumsum_c128_vec 1, chunk_state_c128 1, compute_out_c128 1, "
+            "state_passing_c128 1");
 }
 
 TEST_F(HostCost, PerCallChecksEveryPointerOnEveryCall) {

@@ -14,6 +14,7 @@
 #include "../Mamba2/DecodeCheck.h"
 #include "tilec/Mamba2/tilec_mamba2.h"
 
+#include <algorithm>
 #include <cstring>
 #include <tuple>
 
@@ -43,6 +44,7 @@ public:
     make(B, host.B.size() * 2);
     make(C, host.C.size() * 2);
     make(y, host.y.size() * 2, 4096);
+    make(indices, host.indices.size() * 8);
   }
   bool ok() const { return allocated; }
 
@@ -56,7 +58,8 @@ public:
          {host.dt.data(), host.dt.size() * 4, &dt},
          {host.A.data(), host.A.size() * 4, &A},
          {host.D.data(), host.D.size() * 4, &Dskip},
-         {host.dtBias.data(), host.dtBias.size() * 4, &dtBias}};
+         {host.dtBias.data(), host.dtBias.size() * 4, &dtBias},
+         {host.indices.data(), host.indices.size() * 8, &indices}};
     if (withState)
       copies.push_back({host.state.data(), host.state.size() * 4, &state});
     for (auto [from, bytes, to] : copies)
@@ -90,8 +93,8 @@ public:
     return ::testing::AssertionSuccess();
   }
 
-  /// host.args() with every data pointer on the device (the indices stay
-  /// on the host).
+  /// host.args() with every data pointer on the device, the state indices
+  /// too (the kernel reads them there).
   StateUpdateArgs args() const {
     StateUpdateArgs a = host.args();
     a.state.data = state.get();
@@ -107,13 +110,15 @@ public:
     if (a.dtBias)
       a.dtBias->data = dtBias.get();
     a.y.data = y.get();
+    if (a.stateIndices)
+      a.stateIndices = static_cast<const int64_t *>(indices.get());
     return a;
   }
 
 private:
   const Driver &cu;
   DecodeData &host;
-  DeviceBuffer state, x, z, dt, A, Dskip, dtBias, B, C, y;
+  DeviceBuffer state, x, z, dt, A, Dskip, dtBias, B, C, y, indices;
   bool allocated = true;
 };
 
@@ -181,14 +186,29 @@ TEST_F(StateUpdateGpuTest, Mamba2_2p7bStep) {
   runSteps(cu(), stream, data, 3);
 }
 
-TEST_F(StateUpdateGpuTest, EvenlySteppedRowsInOneLaunch) {
-  // Rows 2, 5, 8, 11 of thirteen: the state view strides three rows.
+TEST_F(StateUpdateGpuTest, EvenlySteppedRowsOfALargerState) {
+  // Rows 2, 5, 8, 11 of thirteen; the rows between keep their bits.
   DecodeData data =
       DecodeData::random(DecodeProblem{4, 8, 2, 40, 96, 13},
                          {true, true, true, D::PerHead, true}, 84);
   data.indices = {2, 5, 8, 11};
-  ASSERT_EQ(stateUpdateRuns(data.problem, data.args()).size(), 1u);
   runSteps(cu(), stream, data, 10);
+}
+
+TEST_F(StateUpdateGpuTest, IndicesOutsideTheStateArePadding) {
+  // Read on the device: rows 13 and -5 are outside the state, padding
+  // entries as the padding slot -1 is (the reference's rule, the CPU
+  // path's too); only rows 0 and 7 change.
+  DecodeData data =
+      DecodeData::random(DecodeProblem{5, 8, 2, 40, 96, 13},
+                         {true, true, true, D::PerChannel, true}, 85);
+  data.indices = {13, 7, -5, -1, 0};
+  const std::vector<float> before = data.state;
+  runSteps(cu(), stream, data, 3);
+  const size_t row = data.state.size() / 13;
+  for (size_t i = 0; i < data.state.size(); ++i)
+    if (i / row != 0 && i / row != 7)
+      ASSERT_EQ(data.state[i], before[i]) << "element " << i;
 }
 
 TEST_F(StateUpdateGpuTest, DefaultStream) {
@@ -244,11 +264,14 @@ TEST_F(StateUpdateGpuTest, GraphCaptureAndReplay) {
   ASSERT_TRUE(status.ok()) << status.message();
   CUgraphExec exec = nullptr;
   TILEC_CU_ASSERT(cu().graphInstantiate(&exec, graph, 0));
-  // Each replay is the next step, on the inputs of the moment.
+  // Each replay is the next step, on the inputs of the moment, the state
+  // indices included: the capture read none of them.
   ReferenceDecodeState reference = startReference(data);
   for (int replay = 0; replay < 5; ++replay) {
     if (replay) {
       data.drawStep();
+      std::rotate(data.indices.begin(), data.indices.begin() + 1,
+                  data.indices.end());
       ASSERT_TRUE(device.upload(false));
     }
     ASSERT_TRUE(
@@ -330,6 +353,21 @@ TEST_F(StateUpdateGpuTest, CApiOnSlicesOfOneProjection) {
   TILEC_CU_ASSERT(cu().streamSynchronize(stream));
   ASSERT_TRUE(device.download());
   EXPECT_TRUE(matchesReference(data, reference));
+}
+
+TEST_F(StateUpdateGpuTest, HostIndicesAreNotDevicePointers) {
+  DecodeData data =
+      DecodeData::random(DecodeProblem{2, 4, 1, 16, 16, 3},
+                         {false, false, false, D::None, true}, 122);
+  DeviceDecode device(cu(), data);
+  ASSERT_TRUE(device.ok());
+  StateUpdateArgs a = device.args();
+  a.stateIndices = data.indices.data();
+  Status status = stateUpdateGpu(data.problem, a, stream);
+  ASSERT_FALSE(status.ok());
+  EXPECT_NE(status.message().find("state_indices: data pointer is"),
+            std::string::npos)
+      << status.message();
 }
 
 TEST_F(StateUpdateGpuTest, HostPointersAreNotDevicePointers) {

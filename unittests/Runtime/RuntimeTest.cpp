@@ -162,9 +162,22 @@ TEST(Runtime, ViewIsVectorizable) {
   EXPECT_FALSE(tilec_view_is_vectorizable(data + 2, 4, 1, bf16Shape, unit));
   EXPECT_TRUE(tilec_view_is_vectorizable(data + 4, 4, 1, bf16Shape, unit));
 
-  // An empty view has the facts (it has no vector to misalign).
-  int64_t empty[1] = {0};
+  // An empty view has the facts (it has no vector to misalign), also as the
+  // Mamba-2 library passes an absent option: a null pointer, every extent
+  // and stride 0; or with any one extent 0 and strides that would fail.
+  int64_t empty[1] = {0}, zeroStride[1] = {0};
   EXPECT_TRUE(tilec_view_is_vectorizable(nullptr, 4, 1, empty, unit));
+  EXPECT_TRUE(tilec_view_is_vectorizable(nullptr, 4, 1, empty, zeroStride));
+  int64_t absent[4] = {0, 0, 0, 0}, absentStrides[4] = {0, 0, 0, 0};
+  EXPECT_TRUE(
+      tilec_view_is_vectorizable(nullptr, 2, 4, absent, absentStrides));
+  int64_t emptyRows[2] = {0, 6};
+  EXPECT_TRUE(tilec_view_is_vectorizable(offByOne, 4, 2, emptyRows,
+                                         misalignedRows));
+  // A stride 0 along a non-empty innermost dim (a broadcast) does not.
+  int64_t broadcast[2] = {8, 64}, broadcastStrides[2] = {64, 0};
+  EXPECT_FALSE(tilec_view_is_vectorizable(aligned, 4, 2, broadcast,
+                                          broadcastStrides));
   // Element sizes that do not divide 16, no shape, rank 0.
   EXPECT_FALSE(tilec_view_is_vectorizable(aligned, 3, 1, bf16Shape, unit));
   EXPECT_FALSE(tilec_view_is_vectorizable(aligned, 32, 1, bf16Shape, unit));

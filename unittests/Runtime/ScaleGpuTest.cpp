@@ -115,6 +115,37 @@ TEST_F(ScaleGpu, VecVariantForAlignedViewsGenericOtherwise) {
   }
 }
 
+// An empty view has the vectorize facts whatever its pointer and strides
+// (docs/codegen-layouts.md): the launcher runs scale_vec, whose accesses are
+// all predicated on the view's bounds, so the null pointer is never
+// dereferenced (a fault would fail the synchronize). With x empty every load
+// reads the padding, 0, and y gets 0 * s = -0 for a negative s; with y
+// empty nothing is written.
+TEST_F(ScaleGpu, EmptyViewsRunTheVecVariant) {
+  const int64_t n = 8 * kBlock, slack = 8;
+  const float s = -1.5f;
+  float *dy = upload(poisoned(n + slack));
+  const tilec_view_f32_1d absent = {nullptr, {0}, {0}};
+  CHECK_TILEC(tile_scale(absent, {dy, {n}, {1}}, s, {n / kBlock, 1, 1},
+                         stream));
+  const tilec_kernel *ran = tilec_last_launched();
+  ASSERT_NE(ran, nullptr);
+  EXPECT_STREQ(ran->name, "scale_vec");
+  CHECK_CU(cu.streamSynchronize(stream));
+  std::vector<float> y = download(dy, n + slack);
+  for (int64_t i = 0; i < n + slack; ++i)
+    ASSERT_EQ(bits(y[i]), i < n ? bits(-0.0f) : kPoison) << "element " << i;
+
+  std::vector<float> x = randomFloats(n, 6);
+  float *dx = upload(x);
+  CHECK_TILEC(tile_scale({dx, {n}, {1}}, absent, s, {n / kBlock, 1, 1},
+                         stream));
+  ran = tilec_last_launched();
+  ASSERT_NE(ran, nullptr);
+  EXPECT_STREQ(ran->name, "scale_vec");
+  CHECK_CU(cu.streamSynchronize(stream));
+}
+
 // Which of the fatbin's images (cubins for sm_80, sm_90 and sm_90a, PTX for
 // sm_80) the driver runs, as the image's tilec_image_target string and the
 // function's binary version say: the sm_90a cubin on a compute capability

@@ -52,6 +52,12 @@ TEST(VariantSelection, VecOnlyWhenEveryViewHasTheFacts) {
   // A size that ends inside a vector, a strided view.
   EXPECT_EQ(launched({aligned, {n - 1}, {1}}, {other, {n - 1}, {1}}), "scale");
   EXPECT_EQ(launched({aligned, {n / 2}, {2}}, {other, {n / 2}, {1}}), "scale");
+  // Empty views have the facts whatever their pointer and strides: an
+  // absent view ({nullptr, {0}, {0}}) beside an aligned one.
+  EXPECT_EQ(launched({nullptr, {0}, {0}}, {other, {n}, {1}}), "scale_vec");
+  EXPECT_EQ(launched({aligned, {n}, {1}}, {other + 1, {0}, {3}}),
+            "scale_vec");
+  EXPECT_EQ(launched({nullptr, {0}, {0}}, {other + 1, {n}, {1}}), "scale");
   // The choice is made per launch, not remembered.
   EXPECT_EQ(launched({aligned, {n}, {1}}, {other, {n}, {1}}), "scale_vec");
 }

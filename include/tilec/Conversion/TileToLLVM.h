@@ -14,6 +14,7 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/DenseSet.h"
 
 namespace tilec {
 
@@ -44,7 +45,8 @@ inline constexpr int64_t kMaxUnrolledElementOps = 4096;
 /// one thread's registers in that layout, vector<2^registerBits x T'>.
 /// `vectorize`: the kernel is compiled with the vectorize facts (the
 /// launcher's vec variant), so that runs of registers along a contiguous
-/// innermost view dim become one access of up to 16 bytes.
+/// innermost view dim become one access of up to 16 bytes, except in the
+/// accesses of views marked `tile.any_strides` (accessElementByElement).
 class TileTypeConverter : public mlir::LLVMTypeConverter {
 public:
   TileTypeConverter(mlir::MLIRContext *context, int64_t numThreads,
@@ -52,7 +54,18 @@ public:
 
   int64_t getNumThreads() const { return numThreads; }
   bool hasLayouts() const { return layouts; }
-  bool vectorizesAccesses() const { return vectorize; }
+  /// Whether the tile.load or tile.store `access` may read or write up to
+  /// 16 bytes at once: the kernel is compiled with the vectorize facts and
+  /// `access` was not named by accessElementByElement.
+  bool vectorizesAccess(mlir::Operation *access) const {
+    return vectorize && !elementwise.contains(access);
+  }
+  /// `access` goes through a view without the vectorize facts (one marked
+  /// `tile.any_strides`). Named before the conversion: by then the access's
+  /// view is no longer an argument of its kernel.
+  void accessElementByElement(mlir::Operation *access) {
+    elementwise.insert(access);
+  }
   /// The register layout of a tile of this type.
   BlockedLayout getLayout(mlir::RankedTensorType type) const;
   /// The type a tile element has in registers (f32 for tf32).
@@ -62,6 +75,7 @@ private:
   int64_t numThreads;
   bool layouts;
   bool vectorize;
+  llvm::DenseSet<mlir::Operation *> elementwise;
 };
 
 /// Bytes of scratch shared memory `op` uses for its exchange between threads

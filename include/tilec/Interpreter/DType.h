@@ -1,67 +1,23 @@
-//===- DType.h - element types of views in memory ---------------*- C++ -*-===//
+//===- DType.h - the interpreter's element types ----------------*- C++ -*-===//
 //
-// The element types a `!tile.view` holds, as host buffers and the golden case
-// files store them. Plain C++: the GPU checker, which has no LLVM, reads case
-// files with it.
+// The element types of the interpreter's host views are tilec's
+// (tilec/Support/DType.h), named here too, where the interpreter's API and
+// the golden case files use them.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_INTERPRETER_DTYPE_H
 #define TILEC_INTERPRETER_DTYPE_H
 
-#include <cstddef>
-#include <cstdint>
+#include "tilec/Support/DType.h"
 
 namespace tilec::interp {
 
-/// Element types of host buffers, as stored in memory. Case files store the
-/// number: append, never reorder.
-enum class DType : uint8_t { F32, F16, BF16, I8, I16, I32, I64 };
-
-/// The last DType, for readers that check a stored number.
-constexpr DType kLastDType = DType::I64;
-
-constexpr size_t dtypeSize(DType dtype) {
-  switch (dtype) {
-  case DType::I8:
-    return 1;
-  case DType::F16:
-  case DType::BF16:
-  case DType::I16:
-    return 2;
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::I64:
-    return 8;
-  }
-  return 0;
-}
-
-/// The element type's name in the dialect ("bf16").
-constexpr const char *dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return "f32";
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::I8:
-    return "i8";
-  case DType::I16:
-    return "i16";
-  case DType::I32:
-    return "i32";
-  case DType::I64:
-    return "i64";
-  }
-  return "?";
-}
-
-constexpr bool isFloatDType(DType dtype) {
-  return dtype == DType::F32 || dtype == DType::F16 || dtype == DType::BF16;
-}
+using tilec::DType;
+using tilec::dtypeName;
+using tilec::dtypeSize;
+using tilec::isFloatDType;
+using tilec::kLastDType;
 
 } // namespace tilec::interp
 

@@ -36,6 +36,9 @@ struct LauncherArg {
   unsigned rank = 0;
   /// Element type of a view, or the type of a scalar.
   mlir::Type type;
+  /// A view marked `tile.any_strides`: every variant accesses it element by
+  /// element, so the launcher does not ask it for the vectorize facts.
+  bool anyStrides = false;
 };
 
 /// One compiled instance of a kernel (Variants.h) and how it launches.

@@ -49,7 +49,8 @@ parseKernelVariants(llvm::StringRef list, bool needGeneric,
 
 /// Whether `kernel` (a tile.kernel) has an instance in `variant`: the generic
 /// variant has every kernel; one that assumes facts about views only those
-/// that take a view.
+/// that take a view not marked `tile.any_strides` (the facts are assumed of
+/// those views only).
 bool hasVariant(mlir::Operation *kernel, const KernelVariant &variant);
 
 /// A copy of the bound tile module `module` holding `variant`'s instances:

@@ -14,6 +14,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "KernelSources.h"
+#include "VarlenStates.h"
 
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Interpreter/Interpreter.h"
@@ -44,7 +45,7 @@ namespace {
 
 struct Kernels {
   std::unique_ptr<interp::Executable> chunkCumsum, chunkState, statePassing,
-      fwdPassState, computeOut;
+      fwdPassState, computeOut, varlenState;
 };
 
 /// The tile sizes the CPU uses where the caller leaves them to it: large
@@ -72,21 +73,16 @@ std::string binding(const char *name, int64_t value) {
   return std::string(name) + "=" + std::to_string(value);
 }
 
-/// The line of chunk_cumsum.mlir that sets dt's element type, and what an
-/// instance for `dtype` makes of it (as kernels/mamba2/CMakeLists.txt does
-/// for the GPU).
-constexpr const char *kDtElementLine = "\n!DtElement = f32\n";
-
-std::string dtElementLine(DType dtype) {
-  return std::string("\n!DtElement = ") + dtypeName(dtype) + "\n";
+/// The binding of type parameter `name` to `dtype` (as
+/// kernels/mamba2/CMakeLists.txt binds it for the GPU).
+std::string typeBinding(const char *name, DType dtype) {
+  return std::string(name) + "=" + dtypeName(dtype);
 }
 
-/// Parses kernel `name` from its embedded text (with `rewrite` applied: a
-/// line of the text and its replacement, for an element-type instance),
-/// binds `params` and compiles it for the interpreter.
+/// Parses kernel `name` from its embedded text, binds `params` (extents and
+/// element types) and compiles it for the interpreter.
 Status compileKernel(const char *name, const std::vector<std::string> &params,
-                     std::unique_ptr<interp::Executable> &executable,
-                     std::pair<std::string, std::string> rewrite = {}) {
+                     std::unique_ptr<interp::Executable> &executable) {
   // The dialects the kernels use.
   DialectRegistry registry;
   registry.insert<tile::TileDialect, arith::ArithDialect, math::MathDialect,
@@ -106,16 +102,8 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
   const char *embedded = tilec::mamba2::detail::kernelSource(name);
   if (!embedded)
     return fail("not embedded in the library");
-  std::string text = embedded;
-  if (!rewrite.first.empty() && rewrite.first != rewrite.second) {
-    const size_t at = text.find(rewrite.first);
-    if (at == std::string::npos)
-      return fail("has no line '" + rewrite.first.substr(1) +
-                  "' for its element-type instance");
-    text.replace(at, rewrite.first.size(), rewrite.second);
-  }
   OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(
-      text, ParserConfig(&context), std::string(name) + ".mlir");
+      embedded, ParserConfig(&context), std::string(name) + ".mlir");
   if (!module)
     return fail("does not parse");
   PassManager pm(&context);
@@ -134,10 +122,11 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
   return Status::success();
 }
 
-/// The compiled kernels for a chunk size, tile sizes and dt's dtype,
-/// compiled on first use and kept for the life of the process.
+/// The compiled kernels for a chunk size, tile sizes, dt's dtype and that of
+/// x, B, C and z, compiled on first use and kept for the life of the
+/// process.
 Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
-                  const Kernels *&kernels) {
+                  DType xDType, const Kernels *&kernels) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<Kernels>> cache;
   std::vector<int64_t> key = {p.chunk,
@@ -151,23 +140,25 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
                               t.chunkStateBlockK,
                               t.statePassingBlockP,
                               t.statePassingBlockN,
-                              int64_t(dtDType)};
+                              int64_t(dtDType),
+                              int64_t(xDType)};
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Kernels> &entry = cache[key];
   if (!entry) {
     auto compiled = std::make_unique<Kernels>();
     std::string chunk = binding("CHUNK", p.chunk);
-    if (Status s = compileKernel(
-            "chunk_cumsum", {chunk, binding("BLOCK_H", t.blockH)},
-            compiled->chunkCumsum,
-            {kDtElementLine, dtElementLine(dtDType)});
+    const std::string xType = typeBinding("XT", xDType);
+    if (Status s = compileKernel("chunk_cumsum",
+                                 {chunk, binding("BLOCK_H", t.blockH),
+                                  typeBinding("DT", dtDType)},
+                                 compiled->chunkCumsum);
         !s)
       return s;
     if (Status s = compileKernel(
             "chunk_state",
             {chunk, binding("BLOCK_P", t.chunkStateBlockP),
              binding("BLOCK_N", t.chunkStateBlockN),
-             binding("BLOCK_K", t.chunkStateBlockK)},
+             binding("BLOCK_K", t.chunkStateBlockK), xType},
             compiled->chunkState);
         !s)
       return s;
@@ -181,15 +172,25 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
     if (Status s = compileKernel("fwd_pass_state",
                                  {chunk, binding("BLOCK_P", t.blockP),
                                   binding("BLOCK_N", t.blockN),
-                                  binding("BLOCK_K", t.blockK)},
+                                  binding("BLOCK_K", t.blockK), xType},
                                  compiled->fwdPassState);
         !s)
       return s;
     if (Status s = compileKernel(
             "compute_out",
             {chunk, binding("BLOCK_M", t.blockM), binding("BLOCK_K", t.blockK),
-             binding("BLOCK_P", t.blockP), binding("BLOCK_N", t.blockN)},
+             binding("BLOCK_P", t.blockP), binding("BLOCK_N", t.blockN),
+             xType},
             compiled->computeOut);
+        !s)
+      return s;
+    // With chunk_state's tiles: it forms the same products on one chunk.
+    if (Status s = compileKernel("varlen_state",
+                                 {binding("BLOCK_P", t.chunkStateBlockP),
+                                  binding("BLOCK_N", t.chunkStateBlockN),
+                                  binding("BLOCK_K", t.chunkStateBlockK),
+                                  xType},
+                                 compiled->varlenState);
         !s)
       return s;
     entry = std::move(compiled);
@@ -201,21 +202,18 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
 interp::HostView hostView(const Tensor &tensor) {
   interp::HostView view;
   view.data = tensor.data;
-  view.dtype = tensor.dtype == DType::BF16  ? interp::DType::BF16
-               : tensor.dtype == DType::F16 ? interp::DType::F16
-               : tensor.dtype == DType::I32 ? interp::DType::I32
-                                            : interp::DType::F32;
+  view.dtype = tensor.dtype;
   view.shape = tensor.shape;
   view.strides = tensor.strides;
   return view;
 }
 
-interp::HostView hostView(std::vector<float> &buffer,
-                          std::vector<int64_t> shape) {
+/// `buffer`, sized for it, as a row-major f32 tensor of `shape`.
+Tensor bufferTensor(std::vector<float> &buffer, std::vector<int64_t> shape) {
   Tensor tensor = Tensor::contiguous(nullptr, DType::F32, std::move(shape));
   buffer.resize(tensor.numElements());
   tensor.data = buffer.data();
-  return hostView(tensor);
+  return tensor;
 }
 
 Status run(const char *name, const interp::Executable &kernel,
@@ -244,28 +242,37 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
   if (in.seqIdx)
     if (Status s = validateSequenceIndexValues(p, *in.seqIdx); !s)
       return s;
+  if (in.cuSeqlens)
+    if (Status s = validateSequenceIndexMatchesOffsets(*in.seqIdx,
+                                                       *in.cuSeqlens);
+        !s)
+      return s;
   const TileConfig t = chooseTiles(p, options.tiles);
   const Kernels *kernels = nullptr;
-  if (Status s = getKernels(p, t, in.dt.dtype, kernels); !s)
+  if (Status s = getKernels(p, t, in.dt.dtype, in.x.dtype, kernels); !s)
     return s;
 
   const int64_t nchunks = p.numChunks();
   std::vector<float> dtChunksBuffer, gBuffer, statesBuffer, localBuffer,
       finalBuffer;
-  interp::HostView dtChunks =
-      hostView(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
-  interp::HostView g =
-      hostView(gBuffer, {p.batch, p.heads, nchunks, p.chunk});
+  const Tensor dtChunksTensor =
+      bufferTensor(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
+  const Tensor gTensor =
+      bufferTensor(gBuffer, {p.batch, p.heads, nchunks, p.chunk});
   // The states entering each chunk: the caller's when asked for.
-  interp::HostView states =
+  const Tensor statesTensor =
       out.chunkStates
-          ? hostView(*out.chunkStates)
-          : hostView(statesBuffer,
-                     {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+          ? *out.chunkStates
+          : bufferTensor(statesBuffer,
+                         {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+  interp::HostView dtChunks = hostView(dtChunksTensor);
+  interp::HostView g = hostView(gTensor);
+  interp::HostView states = hostView(statesTensor);
   interp::HostView finalState =
-      out.finalState
-          ? hostView(*out.finalState)
-          : hostView(finalBuffer, {p.batch, p.heads, p.headdim, p.dstate});
+      hostView(out.finalState ? *out.finalState
+                              : bufferTensor(finalBuffer, {p.batch, p.heads,
+                                                           p.headdim,
+                                                           p.dstate}));
   // Without an initial state the kernel does not read its `init` view; it
   // still needs one of the right rank and dtype.
   interp::HostView init =
@@ -293,13 +300,13 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     D.shape = {p.heads, p.headdim};
     D.strides = {D.strides[0], 0};
   }
-  // compute_out writes one of y (f32) and y_bf16; the other is an empty
-  // view it does not touch.
-  const bool yBf16 = out.y.dtype == DType::BF16;
+  // compute_out writes one of y (f32) and y_xt (x's dtype); the other is an
+  // empty view it does not touch. With x in f32 y is written as f32.
+  const bool yIsXt = out.y.dtype != DType::F32;
   const interp::HostView y = hostView(out.y);
   interp::HostView yUnused = y;
   yUnused.data = nullptr;
-  yUnused.dtype = yBf16 ? interp::DType::F32 : interp::DType::BF16;
+  yUnused.dtype = yIsXt ? DType::F32 : in.x.dtype;
   yUnused.shape = {0, 0, 0, 0};
 
   const LaunchGrids grids = computeLaunchGrids(p, t);
@@ -322,8 +329,8 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
         !s)
       return s;
   } else {
-    interp::HostView local = hostView(
-        localBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate});
+    interp::HostView local = hostView(bufferTensor(
+        localBuffer, {p.batch, nchunks, p.heads, p.headdim, p.dstate}));
     if (Status s = run("chunk_state", *kernels->chunkState,
                        {x, B, dtChunks, g, seqIdx, local}, {grids.chunkState},
                        threads);
@@ -335,11 +342,35 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
         !s)
       return s;
   }
-  return run("compute_out", *kernels->computeOut,
-             {x, B, hostView(in.C), dtChunks, g, D, z, flag(bool(in.z)),
-              seqIdx, states, yBf16 ? yUnused : y, yBf16 ? y : yUnused,
-              flag(yBf16)},
-             {grids.computeOut}, threads);
+  if (Status s = run("compute_out", *kernels->computeOut,
+                     {x, B, hostView(in.C), dtChunks, g, D, z,
+                      flag(bool(in.z)), seqIdx, states, yIsXt ? yUnused : y,
+                      yIsXt ? y : yUnused, flag(yIsXt)},
+                     {grids.computeOut}, threads);
+      !s)
+    return s;
+  if (!out.varlenStates)
+    return Status::success();
+  const std::array<int64_t, 3> varlenGrid = detail::varlenStateGrid(
+      p, t.chunkStateBlockP, t.chunkStateBlockN);
+  for (int64_t sequence = 0; sequence < in.numSequences(); ++sequence) {
+    const detail::VarlenStateLaunch launch =
+        detail::varlenStateLaunch(p, *in.cuSeqlens, sequence);
+    const detail::VarlenStateViews views = detail::varlenStateViews(
+        p, launch, sequence, in.x, in.B, dtChunksTensor, gTensor,
+        statesTensor, *out.varlenStates);
+    if (Status s = run("varlen_state", *kernels->varlenState,
+                       {hostView(views.x), hostView(views.B),
+                        hostView(views.dtChunks), hostView(views.G),
+                        hostView(views.entering), flag(launch.hasEntering),
+                        interp::Scalar(int64_t(launch.first)),
+                        interp::Scalar(int64_t(launch.last)),
+                        hostView(views.varlen)},
+                       {varlenGrid}, threads);
+        !s)
+      return s;
+  }
+  return Status::success();
 }
 
 //===----------------------------------------------------------------------===//
@@ -367,18 +398,6 @@ Status getStateUpdateKernel(const StateUpdateTiles &t,
       return s;
   kernel = entry.get();
   return Status::success();
-}
-
-/// `t` restricted to `count` rows of its first dimension, rows first,
-/// first + step, ...
-interp::HostView rowsView(const Tensor &t, int64_t first, int64_t count,
-                          int64_t step = 1) {
-  interp::HostView view = hostView(t);
-  view.data = static_cast<char *>(t.data) +
-              first * t.strides[0] * int64_t(dtypeSize(t.dtype));
-  view.shape[0] = count;
-  view.strides[0] *= step;
-  return view;
 }
 
 } // namespace
@@ -414,34 +433,36 @@ Status tilec::mamba2::stateUpdateCpu(const DecodeProblem &p,
     D.shape = {p.heads, p.headdim};
     D.strides = {args.D->strides[0], 0};
   }
+  // The kernel reads the state indices itself; without them, an empty
+  // view it does not read.
+  interp::HostView indices;
+  indices.data = const_cast<int64_t *>(args.stateIndices);
+  indices.dtype = interp::DType::I64;
+  indices.shape = {args.stateIndices ? p.batch : 0};
+  indices.strides = {1};
   const int64_t numP = p.headdim / t.blockP + (p.headdim % t.blockP != 0);
-  for (const StateUpdateRun &launch : stateUpdateRuns(p, args)) {
-    auto entries = [&](const Tensor &tensor) {
-      return rowsView(tensor, launch.firstEntry, launch.count);
-    };
-    const interp::HostView x = entries(args.x);
-    std::vector<interp::KernelArg> kernelArgs = {
-        launch.padding ? hostView(args.state)
-                       : rowsView(args.state, launch.firstRow, launch.count,
-                                  launch.rowStep),
-        x,
-        entries(args.dt),
-        dtBias,
-        hostView(args.A),
-        entries(args.B),
-        entries(args.C),
-        D,
-        args.z ? entries(*args.z) : x,
-        entries(args.y),
-        interp::Scalar(int64_t(launch.padding ? 0 : 1)),
-        interp::Scalar(int64_t(args.dtBias ? 1 : 0)),
-        interp::Scalar(int64_t(args.dtSoftplus ? 1 : 0)),
-        interp::Scalar(int64_t(args.D ? 1 : 0)),
-        interp::Scalar(int64_t(args.z ? 1 : 0))};
-    if (Status s = run("state_update", *kernel, kernelArgs,
-                        {{numP, p.heads, launch.count}}, options.numThreads);
-        !s)
-      return s;
-  }
+  const interp::HostView x = hostView(args.x);
+  const std::vector<interp::KernelArg> kernelArgs = {
+      hostView(args.state),
+      x,
+      hostView(args.dt),
+      dtBias,
+      hostView(args.A),
+      hostView(args.B),
+      hostView(args.C),
+      D,
+      args.z ? hostView(*args.z) : x,
+      hostView(args.y),
+      indices,
+      interp::Scalar(int64_t(args.stateIndices ? 1 : 0)),
+      interp::Scalar(args.stateIndices ? args.padSlotId : int64_t(-1)),
+      interp::Scalar(int64_t(args.dtBias ? 1 : 0)),
+      interp::Scalar(int64_t(args.dtSoftplus ? 1 : 0)),
+      interp::Scalar(int64_t(args.D ? 1 : 0)),
+      interp::Scalar(int64_t(args.z ? 1 : 0))};
+  if (Status s = run("state_update", *kernel, kernelArgs,
+                     {{numP, p.heads, p.batch}}, options.numThreads);
+      !s)
+    return s;
   return Status::success();
 }

@@ -15,32 +15,6 @@
 
 using namespace tilec::mamba2;
 
-size_t tilec::mamba2::dtypeSize(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-  case DType::I32:
-    return 4;
-  case DType::F16:
-  case DType::BF16:
-    return 2;
-  }
-  return 0;
-}
-
-const char *tilec::mamba2::dtypeName(DType dtype) {
-  switch (dtype) {
-  case DType::F32:
-    return "f32";
-  case DType::F16:
-    return "f16";
-  case DType::BF16:
-    return "bf16";
-  case DType::I32:
-    return "i32";
-  }
-  return "unknown";
-}
-
 Tensor Tensor::contiguous(void *data, DType dtype, std::vector<int64_t> shape) {
   Tensor tensor;
   tensor.data = data;
@@ -133,31 +107,92 @@ Status checkProblem(const Problem &p) {
 
 bool isPowerOfTwo(int64_t value) { return value > 0 && !(value & (value - 1)); }
 
+/// cu_seqlens: the descriptor, what it needs of the problem and the other
+/// inputs, then its values (host memory on every device).
+Status checkSequenceOffsets(const Problem &p, const Inputs &in) {
+  const Tensor &cu = *in.cuSeqlens;
+  // Any extent passes the shape check here; the next one asks for two.
+  const std::vector<int64_t> shape =
+      cu.shape.size() == 1 ? cu.shape : std::vector<int64_t>{2};
+  if (Status status = checkTensor("cu seqlens", cu, DType::I32, shape,
+                                  "(nseq + 1)", false);
+      !status)
+    return status;
+  if (cu.shape[0] < 2)
+    return Status::error("cu seqlens (nseq + 1) has shape " +
+                         formatShape(cu.shape) +
+                         "; it needs two offsets or more (one sequence or "
+                         "more)");
+  if (p.batch != 1)
+    return Status::error("cu seqlens: sequences packed by offsets take one "
+                         "row (batch 1), as in mamba_ssm; the problem has "
+                         "batch " +
+                         std::to_string(p.batch));
+  if (!in.seqIdx)
+    return Status::error("cu seqlens: needs seq idx too (the sequence of "
+                         "each step, consistent with the offsets), as in "
+                         "mamba_ssm");
+  const auto *offsets = static_cast<const int32_t *>(cu.data);
+  auto offset = [&](int64_t s) { return offsets[s * cu.strides[0]]; };
+  if (offset(0) != 0)
+    return Status::error("cu seqlens starts at " + std::to_string(offset(0)) +
+                         "; the first offset must be 0");
+  for (int64_t s = 1; s < cu.shape[0]; ++s)
+    if (offset(s) <= offset(s - 1))
+      return Status::error(
+          "cu seqlens is not increasing: offset " + std::to_string(s) +
+          " is " + std::to_string(offset(s)) + " after " +
+          std::to_string(offset(s - 1)) +
+          " (every sequence needs one step or more)");
+  if (offset(cu.shape[0] - 1) != p.seqlen)
+    return Status::error("cu seqlens ends at " +
+                         std::to_string(offset(cu.shape[0] - 1)) +
+                         "; the last offset must be seqlen (" +
+                         std::to_string(p.seqlen) + ")");
+  return Status::success();
+}
+
 } // namespace
+
+DType tilec::mamba2::inputElementType(const Inputs &in) {
+  const DType x = in.x.dtype;
+  return x == DType::F16 || x == DType::F32 ? x : DType::BF16;
+}
 
 Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
   if (Status status = checkProblem(p); !status)
     return status;
   const std::vector<int64_t> tokens4 = {p.batch, p.seqlen, p.heads, p.headdim};
   const std::vector<int64_t> groups4 = {p.batch, p.seqlen, p.groups, p.dstate};
+  // x in any of the kernels' input dtypes; B, C and z in x's (one instance
+  // per dtype: mamba_ssm multiplies B by C, so they match, and a model's x,
+  // z, B and C are slices of one projection).
+  const DType xType = inputElementType(in);
+  const std::string xSupported =
+      std::string("x's dtype (") + dtypeName(xType) + ") is";
   struct Check {
     const char *name;
     const Tensor &tensor;
     DType dtype;
     std::vector<int64_t> shape;
     const char *layout;
+    const char *supported;
   };
   const Check checks[] = {
-      {"x", in.x, DType::BF16, tokens4, "(batch, seqlen, heads, headdim)"},
+      {"x", in.x, xType, tokens4, "(batch, seqlen, heads, headdim)",
+       "bf16, f16 and f32 are"},
       // dt in any of the dtypes (chunk_cumsum has an instance for each).
       {"dt", in.dt, in.dt.dtype, {p.batch, p.seqlen, p.heads},
-       "(batch, seqlen, heads)"},
-      {"A", in.A, DType::F32, {p.heads}, "(heads)"},
-      {"B", in.B, DType::BF16, groups4, "(batch, seqlen, groups, dstate)"},
-      {"C", in.C, DType::BF16, groups4, "(batch, seqlen, groups, dstate)"}};
+       "(batch, seqlen, heads)", nullptr},
+      {"A", in.A, DType::F32, {p.heads}, "(heads)", nullptr},
+      {"B", in.B, xType, groups4, "(batch, seqlen, groups, dstate)",
+       xSupported.c_str()},
+      {"C", in.C, xType, groups4, "(batch, seqlen, groups, dstate)",
+       xSupported.c_str()}};
   for (const Check &check : checks)
-    if (Status status = checkTensor(check.name, check.tensor, check.dtype,
-                                    check.shape, check.layout, false);
+    if (Status status =
+            checkTensor(check.name, check.tensor, check.dtype, check.shape,
+                        check.layout, false, check.supported);
         !status)
       return status;
   // D per head or per channel: its rank says which.
@@ -183,8 +218,10 @@ Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
         !status)
       return status;
   if (in.z)
-    if (Status status = checkTensor("z", *in.z, DType::BF16, tokens4,
-                                    "(batch, seqlen, heads, headdim)", false);
+    if (Status status =
+            checkTensor("z", *in.z, xType, tokens4,
+                        "(batch, seqlen, heads, headdim)", false,
+                        xSupported.c_str());
         !status)
       return status;
   if (in.seqIdx)
@@ -192,6 +229,9 @@ Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
                                     {p.batch, p.seqlen}, "(batch, seqlen)",
                                     false);
         !status)
+      return status;
+  if (in.cuSeqlens)
+    if (Status status = checkSequenceOffsets(p, in); !status)
       return status;
   const DtLimit &limit = in.dtLimit;
   if (std::isnan(limit.low) || std::isnan(limit.high) ||
@@ -207,11 +247,14 @@ Status tilec::mamba2::validate(const Problem &p, const Inputs &in,
                                const Outputs &out) {
   if (Status status = validateInputs(p, in); !status)
     return status;
-  // y in f32 or, rounded once by the kernel, in bf16.
+  // y in f32 or, rounded once by the kernel, in x's dtype.
+  const DType xType = inputElementType(in);
+  const std::string ySupported =
+      std::string("f32 and x's dtype (") + dtypeName(xType) + ") are";
   if (Status status = checkTensor(
-          "y", out.y, out.y.dtype == DType::BF16 ? DType::BF16 : DType::F32,
+          "y", out.y, out.y.dtype == xType ? xType : DType::F32,
           {p.batch, p.seqlen, p.heads, p.headdim},
-          "(batch, seqlen, heads, headdim)", true, "f32 and bf16 are");
+          "(batch, seqlen, heads, headdim)", true, ySupported.c_str());
       !status)
     return status;
   if (out.finalState)
@@ -222,10 +265,20 @@ Status tilec::mamba2::validate(const Problem &p, const Inputs &in,
         !status)
       return status;
   if (out.chunkStates)
-    return checkTensor(
-        "chunk states", *out.chunkStates, DType::F32,
-        {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate},
-        "(batch, nchunks, heads, headdim, dstate)", true);
+    if (Status status = checkTensor(
+            "chunk states", *out.chunkStates, DType::F32,
+            {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate},
+            "(batch, nchunks, heads, headdim, dstate)", true);
+        !status)
+      return status;
+  if (out.varlenStates) {
+    if (!in.cuSeqlens)
+      return Status::error("varlen states: the states at the end of each "
+                           "sequence need cu seqlens");
+    return checkTensor("varlen states", *out.varlenStates, DType::F32,
+                       {in.numSequences(), p.heads, p.headdim, p.dstate},
+                       "(nseq, heads, headdim, dstate)", true);
+  }
   return Status::success();
 }
 
@@ -291,6 +344,22 @@ Status tilec::mamba2::validateSequenceIndexValues(const Problem &p,
             " then " + std::to_string(now) +
             "); it must be non-decreasing along each row");
     }
+  return Status::success();
+}
+
+Status tilec::mamba2::validateSequenceIndexMatchesOffsets(
+    const Tensor &seqIdx, const Tensor &cuSeqlens) {
+  const auto *sequences = static_cast<const int32_t *>(seqIdx.data);
+  const auto *offsets = static_cast<const int32_t *>(cuSeqlens.data);
+  for (int64_t s = 0; s + 1 < cuSeqlens.shape[0]; ++s)
+    for (int64_t t = offsets[s * cuSeqlens.strides[0]];
+         t < offsets[(s + 1) * cuSeqlens.strides[0]]; ++t)
+      if (const int32_t got = sequences[t * seqIdx.strides[1]]; got != s)
+        return Status::error(
+            "seq idx (batch, seqlen) is " + std::to_string(got) +
+            " at step " + std::to_string(t) + ", which cu seqlens puts in "
+            "sequence " + std::to_string(s) +
+            "; the two must describe the same sequences");
   return Status::success();
 }
 

@@ -46,6 +46,20 @@ Status tilec::mamba2::referenceForward(const Problem &p, const Inputs &in,
   if (in.seqIdx)
     if (Status status = validateSequenceIndexValues(p, *in.seqIdx); !status)
       return status;
+  if (in.cuSeqlens)
+    if (Status status =
+            validateSequenceIndexMatchesOffsets(*in.seqIdx, *in.cuSeqlens);
+        !status)
+      return status;
+  // The last step of each sequence of cu_seqlens (batch 1), whose state is
+  // that sequence's varlen state.
+  std::vector<int64_t> sequenceEnds;
+  for (int64_t s = 1; s <= in.numSequences(); ++s)
+    sequenceEnds.push_back(int64_t(element(*in.cuSeqlens, {s})) - 1);
+  result.varlenStates.assign(sequenceEnds.size() * p.heads * p.headdim *
+                                 p.dstate,
+                             0.0);
+  result.varlenStatesScale.assign(result.varlenStates.size(), 0.0);
   const int64_t P = p.headdim, N = p.dstate;
   const int64_t headsPerGroup = p.heads / p.groups;
   result.y.assign(p.batch * p.seqlen * p.heads * P, 0.0);
@@ -113,10 +127,20 @@ Status tilec::mamba2::referenceForward(const Problem &p, const Inputs &in,
           result.y[row0 + i] = (acc + d[i] * x[i]) * gate;
           result.yScale[row0 + i] = std::sqrt(accSquares) * std::fabs(gate);
         }
+        const auto end =
+            std::find(sequenceEnds.begin(), sequenceEnds.end(), t);
+        if (end != sequenceEnds.end()) {
+          const int64_t at =
+              ((end - sequenceEnds.begin()) * p.heads + h) * P * N;
+          std::copy(state, state + P * N, &result.varlenStates[at]);
+          std::copy(squares, squares + P * N, &result.varlenStatesScale[at]);
+        }
       }
     }
-  for (double &v : result.finalStateScale)
-    v = std::sqrt(v);
+  for (std::vector<double> *scales :
+       {&result.finalStateScale, &result.varlenStatesScale})
+    for (double &v : *scales)
+      v = std::sqrt(v);
   return Status::success();
 }
 
@@ -194,20 +218,32 @@ HostProblem HostProblem::random(const Problem &p, uint64_t seed,
     std::uniform_real_distribution<double> u(std::log(low), std::log(high));
     return static_cast<float>(std::exp(u(rng)));
   };
-  auto bf16Normal = [&](std::vector<uint16_t> &buffer, uint64_t tensor,
-                        int64_t count) {
-    buffer.resize(count);
+  // Standard normal in the inputs' dtype: 16-bit bits in `narrow`, or f32
+  // values in `wide`.
+  const DType inputType = features.inputDType;
+  auto inputNormal = [&](std::vector<uint16_t> &narrow,
+                         std::vector<float> &wide, uint64_t tensor,
+                         int64_t count) {
+    if (inputType == DType::F32)
+      wide.resize(count);
+    else
+      narrow.resize(count);
     drawBlocks(seed, tensor, count,
                [&](std::mt19937_64 &rng, int64_t begin, int64_t end) {
                  std::normal_distribution<float> normal(0.0f, 1.0f);
-                 for (int64_t i = begin; i < end; ++i)
-                   buffer[i] = toBF16(normal(rng));
+                 for (int64_t i = begin; i < end; ++i) {
+                   const float v = normal(rng);
+                   if (inputType == DType::F32)
+                     wide[i] = v;
+                   else
+                     narrow[i] = inputType == DType::F16 ? toF16(v) : toBF16(v);
+                 }
                });
   };
   const int64_t tokens = p.batch * p.seqlen;
-  bf16Normal(data.x, 0, tokens * p.heads * p.headdim);
-  bf16Normal(data.B, 1, tokens * p.groups * p.dstate);
-  bf16Normal(data.C, 2, tokens * p.groups * p.dstate);
+  inputNormal(data.x, data.xWide, 0, tokens * p.heads * p.headdim);
+  inputNormal(data.B, data.BWide, 1, tokens * p.groups * p.dstate);
+  inputNormal(data.C, data.CWide, 2, tokens * p.groups * p.dstate);
   data.dt.resize(tokens * p.heads);
   drawBlocks(seed, 3, tokens * p.heads,
              [&](std::mt19937_64 &rng, int64_t begin, int64_t end) {
@@ -267,7 +303,7 @@ HostProblem HostProblem::random(const Problem &p, uint64_t seed,
     }
   }
   if (features.z)
-    bf16Normal(data.z, 8, tokens * p.heads * p.headdim);
+    inputNormal(data.z, data.zWide, 8, tokens * p.heads * p.headdim);
   data.initialState.resize(p.batch * p.heads * p.headdim * p.dstate);
   drawBlocks(seed, 5, data.initialState.size(),
              [&](std::mt19937_64 &rng, int64_t begin, int64_t end) {
@@ -288,17 +324,29 @@ HostProblem HostProblem::random(const Problem &p, uint64_t seed,
           for (int k = 0; k < 3; ++k)
             starts[std::uniform_int_distribution<int64_t>(1, p.seqlen - 1)(
                 rng)] = true;
-        int32_t sequence = int32_t(b % 2);
+        // cu_seqlens numbers the sequences 0, 1, 2, ...
+        const int32_t maxRise = features.sequenceOffsets ? 1 : 2;
+        int32_t sequence = features.sequenceOffsets ? 0 : int32_t(b % 2);
         for (int64_t t = 0; t < p.seqlen; ++t) {
           if (starts[t])
-            sequence += std::uniform_int_distribution<int32_t>(1, 2)(rng);
+            sequence +=
+                std::uniform_int_distribution<int32_t>(1, maxRise)(rng);
           data.seqIdx[b * p.seqlen + t] = sequence;
         }
       }
     });
   }
-  if (features.yBf16)
-    data.yBf16.resize(tokens * p.heads * p.headdim);
+  if (features.sequenceOffsets) {
+    data.cuSeqlens = {0};
+    for (int64_t t = 1; t < p.seqlen; ++t)
+      if (data.seqIdx[t] != data.seqIdx[t - 1])
+        data.cuSeqlens.push_back(int32_t(t));
+    data.cuSeqlens.push_back(int32_t(p.seqlen));
+    data.varlenStates.resize((data.cuSeqlens.size() - 1) * p.heads *
+                             p.headdim * p.dstate);
+  }
+  if (features.yInXType && inputType != DType::F32)
+    data.yHalf.resize(tokens * p.heads * p.headdim);
   else
     data.y.resize(tokens * p.heads * p.headdim);
   data.finalState.resize(data.initialState.size());
@@ -308,7 +356,8 @@ HostProblem HostProblem::random(const Problem &p, uint64_t seed,
 Inputs HostProblem::inputs(bool withInitialState) {
   const Problem &p = problem;
   Inputs in;
-  in.x = Tensor::contiguous(x.data(), DType::BF16,
+  const DType inputType = features.inputDType;
+  in.x = Tensor::contiguous(storedData(x, xWide), inputType,
                             {p.batch, p.seqlen, p.heads, p.headdim});
   in.dt = features.dtDType == DType::F32
               ? Tensor::contiguous(dt.data(), DType::F32,
@@ -316,9 +365,9 @@ Inputs HostProblem::inputs(bool withInitialState) {
               : Tensor::contiguous(dtHalf.data(), features.dtDType,
                                    {p.batch, p.seqlen, p.heads});
   in.A = Tensor::contiguous(A.data(), DType::F32, {p.heads});
-  in.B = Tensor::contiguous(B.data(), DType::BF16,
+  in.B = Tensor::contiguous(storedData(B, BWide), inputType,
                             {p.batch, p.seqlen, p.groups, p.dstate});
-  in.C = Tensor::contiguous(C.data(), DType::BF16,
+  in.C = Tensor::contiguous(storedData(C, CWide), inputType,
                             {p.batch, p.seqlen, p.groups, p.dstate});
   in.D = features.dPerChannel
              ? Tensor::contiguous(D.data(), DType::F32, {p.heads, p.headdim})
@@ -332,40 +381,63 @@ Inputs HostProblem::inputs(bool withInitialState) {
   in.dtSoftplus = features.dtSoftplus;
   in.dtLimit = features.dtLimit;
   if (features.z)
-    in.z = Tensor::contiguous(z.data(), DType::BF16,
+    in.z = Tensor::contiguous(storedData(z, zWide), inputType,
                               {p.batch, p.seqlen, p.heads, p.headdim});
   if (features.packedSequences)
     in.seqIdx =
         Tensor::contiguous(seqIdx.data(), DType::I32, {p.batch, p.seqlen});
+  if (features.sequenceOffsets)
+    in.cuSeqlens = Tensor::contiguous(cuSeqlens.data(), DType::I32,
+                                      {int64_t(cuSeqlens.size())});
   return in;
 }
 
 Outputs HostProblem::outputs() {
   const Problem &p = problem;
   Outputs out;
-  out.y = features.yBf16
-              ? Tensor::contiguous(yBf16.data(), DType::BF16,
+  out.y = !yHalf.empty()
+              ? Tensor::contiguous(yHalf.data(), features.inputDType,
                                    {p.batch, p.seqlen, p.heads, p.headdim})
               : Tensor::contiguous(y.data(), DType::F32,
                                    {p.batch, p.seqlen, p.heads, p.headdim});
   out.finalState = Tensor::contiguous(finalState.data(), DType::F32,
                                       {p.batch, p.heads, p.headdim, p.dstate});
+  if (features.sequenceOffsets)
+    out.varlenStates = Tensor::contiguous(
+        varlenStates.data(), DType::F32,
+        {int64_t(cuSeqlens.size()) - 1, p.heads, p.headdim, p.dstate});
   return out;
 }
 
 void HostProblem::poisonOutputs() {
   std::fill(y.begin(), y.end(), std::numeric_limits<float>::quiet_NaN());
-  std::fill(yBf16.begin(), yBf16.end(),
+  // A bf16 quiet NaN's bits are a NaN in f16 too.
+  std::fill(yHalf.begin(), yHalf.end(),
             toBF16(std::numeric_limits<float>::quiet_NaN()));
   std::fill(finalState.begin(), finalState.end(),
+            std::numeric_limits<float>::quiet_NaN());
+  std::fill(varlenStates.begin(), varlenStates.end(),
             std::numeric_limits<float>::quiet_NaN());
 }
 
 std::vector<float> HostProblem::yValues() const {
-  if (!features.yBf16)
+  if (yHalf.empty())
     return y;
-  std::vector<float> values(yBf16.size());
-  for (size_t i = 0; i < yBf16.size(); ++i)
-    values[i] = fromBF16(yBf16[i]);
+  std::vector<float> values(yHalf.size());
+  for (size_t i = 0; i < yHalf.size(); ++i)
+    values[i] = features.inputDType == DType::F16 ? fromF16(yHalf[i])
+                                                  : fromBF16(yHalf[i]);
   return values;
+}
+
+void *HostProblem::storedData(std::vector<uint16_t> &narrow,
+                              std::vector<float> &wide) const {
+  return features.inputDType == DType::F32 ? static_cast<void *>(wide.data())
+                                           : narrow.data();
+}
+
+size_t HostProblem::storedBytes(const std::vector<uint16_t> &narrow,
+                                const std::vector<float> &wide) const {
+  return features.inputDType == DType::F32 ? wide.size() * sizeof(float)
+                                           : narrow.size() * sizeof(uint16_t);
 }

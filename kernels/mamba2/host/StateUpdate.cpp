@@ -1,8 +1,8 @@
 //===- StateUpdate.cpp - the decode step: checks, launches, f64 -*- C++ -*-===//
 //
 // What every device's decode step shares: the validation (so the CPU and GPU
-// paths accept and reject the same arguments), the launches that resolve
-// the state indices, and the recurrence in f64 that the tests compare with.
+// paths accept and reject the same arguments) and the recurrence in f64 that
+// the tests compare with (it reads the state indices, from host memory).
 //
 //===----------------------------------------------------------------------===//
 
@@ -55,30 +55,6 @@ Status checkProblem(const DecodeProblem &p, bool hasIndices) {
         "decode problem: stateRows (" + std::to_string(p.stateRows) +
         ") must equal batch (" + std::to_string(p.batch) +
         ") without state indices: entry b updates state row b");
-  return Status::success();
-}
-
-Status checkIndices(const DecodeProblem &p, const StateUpdateArgs &args) {
-  std::vector<int64_t> rows;
-  rows.reserve(size_t(p.batch));
-  for (int64_t b = 0; b < p.batch; ++b) {
-    const int64_t row = args.stateIndices[b];
-    if (row == args.padSlotId)
-      continue;
-    if (row < 0 || row >= p.stateRows)
-      return Status::error(
-          "state indices: entry " + std::to_string(b) + " is " +
-          std::to_string(row) + ", outside the state's rows [0, " +
-          std::to_string(p.stateRows) + ") and not the padding index " +
-          std::to_string(args.padSlotId));
-    rows.push_back(row);
-  }
-  std::sort(rows.begin(), rows.end());
-  auto twice = std::adjacent_find(rows.begin(), rows.end());
-  if (twice != rows.end())
-    return Status::error("state indices: state row " + std::to_string(*twice) +
-                         " is given to two entries; each entry updates its "
-                         "row in place, so the rows must be distinct");
   return Status::success();
 }
 
@@ -174,37 +150,7 @@ Status tilec::mamba2::validateStateUpdate(const DecodeProblem &p,
                              "writes " + written.name +
                              " while it reads the others");
   }
-  if (args.stateIndices)
-    return checkIndices(p, args);
   return Status::success();
-}
-
-std::vector<StateUpdateRun>
-tilec::mamba2::stateUpdateRuns(const DecodeProblem &p,
-                               const StateUpdateArgs &args) {
-  if (!args.stateIndices)
-    return {StateUpdateRun{0, p.batch, 0, 1, false}};
-  std::vector<StateUpdateRun> runs;
-  for (int64_t b = 0; b < p.batch; ++b) {
-    const int64_t row = args.stateIndices[b];
-    const bool padding = row == args.padSlotId;
-    if (!runs.empty()) {
-      StateUpdateRun &last = runs.back();
-      // The second entry of a run fixes its step; rows are distinct, so a
-      // step is never 0, and a downward one starts a new run (strides are
-      // not negative).
-      const int64_t step = last.count == 1 ? row - last.firstRow : last.rowStep;
-      if (last.padding == padding &&
-          (padding || (step > 0 && row == last.firstRow + last.count * step))) {
-        if (!padding)
-          last.rowStep = step;
-        ++last.count;
-        continue;
-      }
-    }
-    runs.push_back({b, 1, padding ? 0 : row, 1, padding});
-  }
-  return runs;
 }
 
 Status tilec::mamba2::referenceStateUpdate(const DecodeProblem &p,
@@ -222,8 +168,11 @@ Status tilec::mamba2::referenceStateUpdate(const DecodeProblem &p,
   const int64_t headsPerGroup = p.heads / p.groups;
   std::vector<double> zeroState(size_t(P * N)), zeroScale(size_t(P * N));
   for (int64_t b = 0; b < p.batch; ++b) {
+    // The kernel's rule (state_update.mlir): a padding entry is one on
+    // padSlotId or outside the state's rows.
     const int64_t row = args.stateIndices ? args.stateIndices[b] : b;
-    const bool padding = args.stateIndices && row == args.padSlotId;
+    const bool padding = args.stateIndices && (row == args.padSlotId ||
+                                               row < 0 || row >= p.stateRows);
     for (int64_t h = 0; h < p.heads; ++h) {
       const int64_t g = h / headsPerGroup;
       double dt = element(args.dt, {b, h});

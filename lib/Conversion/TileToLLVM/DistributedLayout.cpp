@@ -323,8 +323,8 @@ Value convertThroughStaging(Emitter &e, const DistributedTile &source,
   int64_t width = staging.vectorElements;
   LinearLayout toOffset = staging.layout.invert();
   LinearLayout storeLayout = source.getLayout().compose(toOffset);
-  LinearLayout loadLayout = dst.compose(toOffset);
-  if (!keepsVectors(storeLayout, width) || !keepsVectors(loadLayout, width))
+  if (!keepsVectors(storeLayout, width) ||
+      !keepsVectors(dst.compose(toOffset), width))
     width = 1;
   ThreadLayout storeOffsets(e, storeLayout);
   for (int64_t r = 0; r < source.getNumRegisters(); r += width) {
@@ -347,13 +347,33 @@ Value convertThroughStaging(Emitter &e, const DistributedTile &source,
     });
   }
   e.barrier();
+  Value result = readSharedTile(e, dst, staging.layout,
+                                stagingAddress(e, stored, e.i32(0)), width,
+                                resultType);
+  e.barrier();
+  return result;
+}
+
+} // namespace
+
+Value tilec::detail::readSharedTile(Emitter &e, const LinearLayout &dst,
+                                    const LinearLayout &shared, Value base,
+                                    int64_t maxVector, VectorType resultType) {
+  Type element = resultType.getElementType();
+  Type stored = getSharedType(element);
+  LinearLayout loadLayout = dst.compose(shared.invert());
+  int64_t width = std::max<int64_t>(1, maxVector);
+  while (width > 1 && !keepsVectors(loadLayout, width))
+    width /= 2;
+  auto pointerType = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
   ThreadLayout loadOffsets(e, loadLayout);
   Value result = e.zeros(resultType);
   for (int64_t r = 0; r < loadOffsets.getNumRegisters(); r += width) {
     Value offset = loadOffsets.outputs(e, r)[0];
     Type loadType = width == 1 ? stored : VectorType::get({width}, stored);
-    Value piece = LLVM::LoadOp::create(e.b, e.loc, loadType,
-                                       stagingAddress(e, stored, offset),
+    Value address = LLVM::GEPOp::create(e.b, e.loc, pointerType, stored, base,
+                                        ValueRange{offset});
+    Value piece = LLVM::LoadOp::create(e.b, e.loc, loadType, address,
                                        width * getSharedBytes(element));
     if (stored != element)
       piece = LLVM::TruncOp::create(
@@ -362,11 +382,8 @@ Value convertThroughStaging(Emitter &e, const DistributedTile &source,
     for (int64_t i = 0; i < width; ++i)
       result = e.insert(result, width == 1 ? piece : e.extract(piece, i), r + i);
   }
-  e.barrier();
   return result;
 }
-
-} // namespace
 
 Value tilec::detail::convertDistributed(Emitter &e,
                                         const DistributedTile &source,

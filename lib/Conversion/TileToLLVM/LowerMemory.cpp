@@ -12,6 +12,9 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
+#include "ViewAccess.h"
+
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 
 #include "llvm/Support/MathExtras.h"
 
@@ -20,85 +23,6 @@ using namespace tilec;
 using namespace tilec::detail;
 
 namespace {
-
-/// The elements one tile access touches in a view.
-class ViewAccess {
-public:
-  /// `view` is the lowered view (pointer, sizes, strides), `indices` the
-  /// tile index per view dimension (i64), `order` the view dimension of
-  /// each tile dimension.
-  ViewAccess(Emitter &e, ValueRange view, ValueRange indices,
-             RankedTensorType tileType, std::optional<ArrayRef<int64_t>> order,
-             Type element)
-      : e(e), element(element) {
-    int64_t rank = tileType.getRank();
-    base = view[0];
-    sizes.assign(view.begin() + 1, view.begin() + 1 + rank);
-    strides.assign(view.begin() + 1 + rank, view.end());
-    viewDims.resize(rank);
-    for (int64_t k = 0; k < rank; ++k)
-      viewDims[k] = order ? (*order)[k] : k;
-    // The tile spans T'[viewDims[k]] = shape[k] elements of each view
-    // dimension, from origin index * T'.
-    origin.resize(rank);
-    for (int64_t k = 0; k < rank; ++k) {
-      int64_t d = viewDims[k];
-      int64_t extent = tileType.getDimSize(k);
-      origin[d] = e.mul(indices[d], e.i64(extent));
-      // index * extent wraps in i64 for a large enough index (2^62 * 4 is
-      // 0), so the tile index itself must lie in [0, ceil(size / extent)):
-      // then the product does not wrap. The verifier bounds extents far
-      // below 2^32 and sizes are below 2^63, so size + extent - 1 does not
-      // wrap either.
-      Value numTiles = e.udiv(e.add(sizes[d], e.i64(extent - 1)), extent);
-      tileInView = e.logicalAnd(tileInView, e.ult(indices[d], numTiles));
-    }
-  }
-
-  /// The address of the element at row-major index `linear` of the tile and
-  /// whether it lies inside the view (the bounds check folds in `valid`).
-  std::pair<Value, Value> address(Value linear, Value valid,
-                                  ArrayRef<int64_t> shape) {
-    return addressAt(e.delinearize(linear, shape), valid);
-  }
-
-  /// The same for the element at tile coordinates `coords` (i32).
-  std::pair<Value, Value> addressAt(ArrayRef<Value> coords, Value valid) {
-    Value inBounds = e.logicalAnd(valid, tileInView);
-    Value offset;
-    for (auto [k, coord] : llvm::enumerate(coords)) {
-      int64_t d = viewDims[k];
-      Value index = e.add(origin[d], e.toI64(coord));
-      inBounds = e.logicalAnd(inBounds, e.ult(index, sizes[d]));
-      Value term = e.mul(index, strides[d]);
-      offset = offset ? e.add(offset, term) : term;
-    }
-    if (!offset)
-      offset = e.i64(0);
-    Value pointer = LLVM::GEPOp::create(e.b, e.loc, base.getType(), element,
-                                        base, ValueRange{offset});
-    return {pointer, inBounds};
-  }
-
-  /// The tile dim that walks the view's innermost dim.
-  int64_t innermostTileDim() const {
-    return llvm::find(viewDims, int64_t(viewDims.size()) - 1) -
-           viewDims.begin();
-  }
-
-  int64_t alignment() const {
-    return std::max<int64_t>(1, element.getIntOrFloatBitWidth() / 8);
-  }
-
-private:
-  Emitter &e;
-  Type element;
-  Value base;
-  SmallVector<Value> sizes, strides, origin;
-  /// Whether every tile index is that of a tile overlapping the view.
-  Value tileInView;
-  SmallVector<int64_t> viewDims;
-};
 
 /// The value an out-of-bounds load reads (the verifier allows paddings other
 /// than zero for float tiles only).
@@ -116,6 +40,49 @@ Value paddingValue(Emitter &e, Type element, tile::Padding padding) {
   }
   return LLVM::ConstantOp::create(e.b, e.loc, element, value);
 }
+
+/// Every thread reads the same element (one transaction per warp, which the
+/// hardware broadcasts): the same on both code generators, as the result is
+/// a scalar and no layout is involved. The indices are element indices; a
+/// negative one is a large unsigned one, so one unsigned compare per
+/// dimension bounds it, and the offset is computed in i64.
+struct LoadScalarOpLowering : TilePattern<tile::LoadScalarOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tile::LoadScalarOp op, OneToNOpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    Emitter e(rewriter, op.getLoc());
+    ValueRange view = adaptor.getView();
+    int64_t rank = op.getView().getType().getRank();
+    Type element = converter().convertType(op.getType());
+    std::optional<ArrayRef<int64_t>> literal = op.getStaticIndices();
+    unsigned next = 0;
+    Value inBounds, offset;
+    for (int64_t d = 0; d < rank; ++d) {
+      Value index = literal && (*literal)[d] != ShapedType::kDynamic
+                        ? e.i64((*literal)[d])
+                        : adaptor.getIndices()[next++].front();
+      Value inside = e.ult(index, view[1 + d]);
+      inBounds = inBounds ? e.logicalAnd(inBounds, inside) : inside;
+      Value term = e.mul(index, view[1 + rank + d]);
+      offset = offset ? e.add(offset, term) : term;
+    }
+    Value pointer = LLVM::GEPOp::create(rewriter, op.getLoc(),
+                                        view[0].getType(), element, view[0],
+                                        ValueRange{offset});
+    Value value = e.ifThenElse(
+        inBounds,
+        [&] {
+          return LLVM::LoadOp::create(
+              rewriter, op.getLoc(), element, pointer,
+              std::max<unsigned>(1, element.getIntOrFloatBitWidth() / 8));
+        },
+        paddingValue(e, element, op.getPadding()));
+    rewriter.replaceOp(op, value);
+    return success();
+  }
+};
 
 struct LoadOpLowering : TilePattern<tile::LoadOp> {
   using TilePattern::TilePattern;
@@ -195,30 +162,18 @@ struct StoreOpLowering : TilePattern<tile::StoreOp> {
 
 namespace {
 
-/// How many registers from a multiple of it on walk consecutive elements of
-/// tile dim `dim` (register bit k's image is 2^k along it, 0 elsewhere), at
-/// most 16 bytes and dividing the extent: one vector access each when the
+/// The registers one vector access moves (tilegpu::getVectorRun) when the
 /// kernel is compiled with the vectorize facts (innermost view stride 1,
 /// base 16-byte aligned, other strides and the innermost size multiples of
-/// 16 bytes), so that a vector is wholly inside or outside the view.
+/// 16 bytes), so that a vector is wholly inside or outside the view. An
+/// empty view has nothing to access: each access is predicated on its first
+/// element's coordinates lying inside the view, and none do.
 int64_t vectorWidth(const LinearLayout &layout, RankedTensorType type,
                     int64_t dim) {
-  int64_t bytes = getSharedBytes(type.getElementType());
   if (type.getElementType().isInteger(1))
     return 1;
-  int64_t width = 1;
-  unsigned bits = llvm::Log2_64(uint64_t(layout.getInDimSize(kRegister)));
-  for (unsigned bit = 0; bit < bits; ++bit) {
-    LinearLayout::Basis image = layout.getBasis(kRegister, bit);
-    bool unit = true;
-    for (auto [d, coord] : llvm::enumerate(image))
-      unit &= coord == (int64_t(d) == dim ? int64_t(1) << bit : 0);
-    if (!unit || 2 * width * bytes > 16 ||
-        type.getDimSize(dim) % (2 * width) != 0)
-      break;
-    width *= 2;
-  }
-  return width;
+  return tilegpu::getVectorRun(layout, type.getShape(), dim,
+                               getSharedBytes(type.getElementType()));
 }
 
 SmallVector<Value> indicesOf(ArrayRef<ValueRange> indices) {
@@ -241,7 +196,7 @@ struct DistributedLoadLowering : TilePattern<tile::LoadOp> {
     ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
                       tileType, op.getOrder(), element);
     DistributedTile tile(e, tileType);
-    int64_t width = converter().vectorizesAccesses()
+    int64_t width = converter().vectorizesAccess(op)
                         ? vectorWidth(tile.getLayout(), tileType,
                                       access.innermostTileDim())
                         : 1;
@@ -282,7 +237,7 @@ struct DistributedStoreLowering : TilePattern<tile::StoreOp> {
     ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
                       tileType, op.getOrder(), element);
     DistributedTile tile(e, tileType);
-    int64_t width = converter().vectorizesAccesses()
+    int64_t width = converter().vectorizesAccess(op)
                         ? vectorWidth(tile.getLayout(), tileType,
                                       access.innermostTileDim())
                         : 1;
@@ -315,6 +270,7 @@ struct DistributedStoreLowering : TilePattern<tile::StoreOp> {
 
 void tilec::detail::populateMemoryPatterns(TileTypeConverter &converter,
                                            RewritePatternSet &patterns) {
+  patterns.add<LoadScalarOpLowering>(converter, patterns.getContext());
   if (converter.hasLayouts())
     patterns.add<DistributedLoadLowering, DistributedStoreLowering>(
         converter, patterns.getContext());

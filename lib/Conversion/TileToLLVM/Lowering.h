@@ -242,6 +242,16 @@ mlir::Value convertDistributed(Emitter &e, const DistributedTile &source,
 /// `width` registers from a multiple of it at consecutive offsets from a
 /// multiple of `width` (what a vector access of the run needs).
 bool keepsVectors(const LinearLayout &toOffset, int64_t width);
+/// The registers of a tile of layout `dst` read from shared memory, where
+/// `shared` (offset in elements -> tile coordinates, a bijection onto the
+/// padded tile) lays the tile out from `base` (a shared pointer to its
+/// element 0), in vectors of up to `maxVector` consecutive registers where
+/// the layouts keep them at consecutive offsets. The one place a staged or
+/// async-copied buffer is read into a register layout (ldmatrix plugs in
+/// here). No barrier: the caller orders the writes before it.
+mlir::Value readSharedTile(Emitter &e, const LinearLayout &dst,
+                           const LinearLayout &shared, mlir::Value base,
+                           int64_t maxVector, mlir::VectorType resultType);
 /// Scratch bytes convertDistributed needs for this conversion (0 when it
 /// keeps the data in registers).
 int64_t getConversionScratchBytes(mlir::RankedTensorType source,
@@ -253,6 +263,13 @@ void populateDistributedPatterns(TileTypeConverter &converter,
                                  mlir::RewritePatternSet &patterns);
 void populateDistributedMmaPatterns(TileTypeConverter &converter,
                                     mlir::RewritePatternSet &patterns);
+/// Shared buffers, cp.async, its groups and barriers, and reads of buffers
+/// (LowerAsyncCopy.cpp).
+void populateAsyncCopyPatterns(TileTypeConverter &converter,
+                               mlir::RewritePatternSet &patterns);
+/// Refuses, with an error at the op, async copies and buffers the lowering
+/// cannot take (a TMA copy, no copy layout, an unplaced buffer, ...).
+mlir::LogicalResult checkAsyncCopies(mlir::ModuleOp module);
 /// tile.reduce / tile.cumsum in registers and warp shuffles
 /// (DistributedReductions.cpp), or none when the layout does not allow it;
 /// the bytes of scratch they use, or -1 when they do not apply.

@@ -29,6 +29,14 @@ void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
     assign.sm = options.smVersion;
     pm.addPass(tilegpu::createTileGPUAssignLayouts(assign));
     pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
+    // The vec variant's facts keep 4- to 16-byte runs wholly inside or
+    // outside a view: what cp.async with a zero-filling src-size needs.
+    if (options.vectorize) {
+      pm.addPass(tilegpu::createTileGPUPipeline());
+      tilegpu::TileGPUAllocateSharedOptions allocate;
+      allocate.conversions = false;
+      pm.addPass(tilegpu::createTileGPUAllocateShared(allocate));
+    }
   }
   ConvertTileToLLVMOptions tileOptions;
   tileOptions.sm = options.smVersion;

@@ -50,6 +50,14 @@ TileTypeConverter::TileTypeConverter(MLIRContext *context, int64_t numThreads,
     results.append(2 * type.getRank(), IntegerType::get(context, 64));
     return success();
   });
+  // A shared buffer is the address of its first element; a token names
+  // nothing at run time (cp.async groups are counted by the hardware).
+  addConversion([context](tilegpu::SmemType) -> Type {
+    return LLVM::LLVMPointerType::get(context, /*addressSpace=*/3);
+  });
+  addConversion([context](tilegpu::TokenType) -> Type {
+    return IntegerType::get(context, 32);
+  });
 }
 
 BlockedLayout TileTypeConverter::getLayout(RankedTensorType type) const {
@@ -444,7 +452,8 @@ struct ConvertTileToLLVMPass
       return signalPassFailure();
     }
     if (failed(checkBound(module)) || failed(checkTopLevel(module)) ||
-        failed(checkCodeSize(module)) || failed(checkMmaTargets(module, sm)))
+        failed(checkCodeSize(module)) || failed(checkAsyncCopies(module)) ||
+        failed(checkMmaTargets(module, sm)))
       return signalPassFailure();
     // The patterns implement the longer forms the shorthands stand for
     // (buildTileToLLVMPipeline has expanded them already; this is for a
@@ -468,6 +477,21 @@ struct ConvertTileToLLVMPass
         bytes = std::max(bytes, layouts ? getDistributedScratchBytes(op)
                                         : getSharedScratchBytes(op));
       });
+      // The buffers tilegpu-allocate-shared placed go above the scratch
+      // area, so the scratch protocol of the other ops never meets them.
+      if (auto buffers = kernel->getAttrOfType<IntegerAttr>(
+              tilegpu::kKernelSharedBytesAttrName);
+          buffers && buffers.getInt() > 0) {
+        int64_t base = llvm::alignTo(bytes, 16);
+        kernel.walk([&](tilegpu::LocalAllocOp alloc) {
+          if (auto offset = alloc->getAttrOfType<IntegerAttr>(
+                  tilegpu::kSharedOffsetAttrName))
+            alloc->setAttr(tilegpu::kSharedOffsetAttrName,
+                           IntegerAttr::get(offset.getType(),
+                                            base + offset.getInt()));
+        });
+        bytes = base + buffers.getInt();
+      }
       kernel->setAttr(kSharedBytesAttrName,
                       IntegerAttr::get(IntegerType::get(context, 64), bytes));
       usesShared |= bytes > 0;
@@ -487,6 +511,14 @@ struct ConvertTileToLLVMPass
     for (auto [kernel, layouts] : llvm::zip(kernels, kernelLayouts)) {
       TileTypeConverter converter(context, 32 * kernel.getNumWarps(), layouts,
                                   vectorize);
+      kernel.walk([&](Operation *op) {
+        if (auto load = dyn_cast<tile::LoadOp>(op);
+            load && tile::hasAnyStrides(load.getView()))
+          converter.accessElementByElement(op);
+        if (auto store = dyn_cast<tile::StoreOp>(op);
+            store && tile::hasAnyStrides(store.getView()))
+          converter.accessElementByElement(op);
+      });
       RewritePatternSet patterns(context);
       populateTileToLLVMConversionPatterns(converter, patterns);
       ConversionTarget target(*context);
@@ -531,6 +563,8 @@ void tilec::populateTileToLLVMConversionPatterns(
   populateMemoryPatterns(converter, patterns);
   populateSharedPatterns(converter, patterns);
   populateMmaPatterns(converter, patterns);
+  if (converter.hasLayouts())
+    populateAsyncCopyPatterns(converter, patterns);
   populateArithPatterns(converter, patterns);
   populateLibdevicePatterns(converter, patterns);
   scf::populateSCFStructuralTypeConversions(converter, patterns);

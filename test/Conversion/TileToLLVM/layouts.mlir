@@ -52,6 +52,25 @@ tile.kernel @copy_rows(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>) attribute
 
 // -----
 
+// The vec variant with a view marked tile.any_strides: the marked view is
+// read an element at a time (it may be a broadcast with stride 0), the
+// other written 16 bytes at a time (the layouts differ: a conversion
+// through shared memory between them).
+// VEC-LABEL: llvm.func @copy_any_strides(
+// VEC-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// VEC-NOT: !llvm.ptr<1> -> vector
+// VEC-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
+// VEC-NOT: f32, !llvm.ptr<1>
+// VEC: llvm.return
+tile.kernel @copy_any_strides(%x: !tile.view<2, f32> {tile.any_strides}, %y: !tile.view<2, f32>) attributes {num_warps = 2 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<2, f32> -> tensor<16x64xf32>
+  tile.store %t, %y[%c0, %c0] : tensor<16x64xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
 // Ragged: 12 columns of bf16 give 4-element (8-byte) vectors, and the
 // padded columns 12..15 are one vector whose predicate is false.
 // VEC-LABEL: llvm.func @ragged_bf16(
@@ -206,5 +225,40 @@ tile.kernel @scan(%x: !tile.view<1, f32>, %y: !tile.view<1, f32>) attributes {nu
   %t = tile.load %x[%c0] : !tile.view<1, f32> -> tensor<256xf32>
   %s = tile.cumsum %t axis = 0 : tensor<256xf32>
   tile.store %s, %y[%c0] : tensor<256xf32>, !tile.view<1, f32>
+  tile.return
+}
+
+// -----
+
+// The vec variant moves mma operands by cp.async (tilegpu-pipeline): every
+// copy is one 16-byte cp.async.cg whose src-size is 0 outside the view (the
+// source then the view's base), into a buffer above the scratch area (512
+// bytes: the accumulator's conversion for the store); commit, wait, barrier,
+// then the fragments are read from the buffer (A in bf16 pairs). The three
+// buffers live one after another, so they share bytes, with a barrier
+// before each copy.
+// VEC-LABEL: llvm.func @mma_operands_async(
+// VEC-SAME: tile.shared_bytes = 1024
+// VEC: nvvm.barrier0
+// VEC: %[[BUF:.*]] = llvm.getelementptr %{{.*}}[512] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// VEC: %[[DST:.*]] = llvm.getelementptr %[[BUF]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, bf16
+// VEC: %[[SRC:.*]] = llvm.select %[[IN:.*]], %{{.*}}, %arg0 : i1, !llvm.ptr<1>
+// VEC: %[[SIZE:.*]] = llvm.select %[[IN]], %{{.*}}, %{{.*}} : i1, i32
+// VEC: nvvm.cp.async.shared.global %[[DST]], %[[SRC]], 16, cache =  cg, %[[SIZE]]
+// VEC-NEXT: nvvm.cp.async.commit.group
+// VEC-NEXT: nvvm.cp.async.wait.group 0
+// VEC-NEXT: nvvm.barrier0
+// VEC: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> vector<2xbf16>
+// VEC: nvvm.barrier0
+// VEC: nvvm.cp.async.shared.global
+// VEC: nvvm.cp.async.wait.group 0
+// VEC: nvvm.mma.sync
+tile.kernel @mma_operands_async(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x16xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x8xbf16>
+  %tc = tile.load %c[%c0, %c0] : !tile.view<2, f32> -> tensor<16x8xf32>
+  %d = tile.mma %ta, %tb, %tc : tensor<16x16xbf16>, tensor<16x8xbf16>, tensor<16x8xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<16x8xf32>, !tile.view<2, f32>
   tile.return
 }

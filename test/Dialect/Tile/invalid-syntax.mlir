@@ -174,3 +174,25 @@ tile.kernel @dim_out_of_range(%v: !tile.view<2, f32>) {
   %a, %b = tile.dim %v[0, 2] : !tile.view<2, f32>
   tile.return
 }
+
+// -----
+
+// expected-error @+1 {{expected 'type'}}
+tile.kernel @type_param_keyword<XT : int = 4>() {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{expected non-function type}}
+tile.kernel @type_param_not_a_type<XT : type = 4>() {
+  tile.return
+}
+
+// -----
+
+tile.kernel @type_param_literal<XT : type = f32>() {
+  // expected-error @+1 {{a '!tile.type_param<XT>' tile cannot be filled from a literal}}
+  %t = tile.full 1.0 : !tile.tile<4 x XT>
+  tile.return
+}

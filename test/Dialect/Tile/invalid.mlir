@@ -42,6 +42,32 @@ tile.kernel @view_i1(%v: !tile.view<1, i1>) {
 }
 
 //===----------------------------------------------------------------------===//
+// Kernel argument attributes (tile.any_strides)
+//===----------------------------------------------------------------------===//
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument 1 is 'f32': 'tile.any_strides' marks views, whose strides it frees}}
+tile.kernel @any_strides_on_scalar(%v: !tile.view<1, f32>, %s: f32 {tile.any_strides}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op 'tile.any_strides' takes no value: write {tile.any_strides}}}
+tile.kernel @any_strides_with_value(%v: !tile.view<1, f32> {tile.any_strides = 1 : i32}) {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{'tile.kernel' op argument 0 has attribute 'tile.contiguous', which the tile dialect does not define (it defines 'tile.any_strides' on kernel views)}}
+tile.kernel @unknown_argument_attribute(%v: !tile.view<1, f32> {tile.contiguous}) {
+  tile.return
+}
+
+
+//===----------------------------------------------------------------------===//
 // #tile.dims
 //===----------------------------------------------------------------------===//
 
@@ -106,14 +132,14 @@ tile.kernel @kernel_result(%s: f32) -> f32 {
 
 // -----
 
-// expected-error @+1 {{argument 1 is 'tensor<64xf32>': kernel arguments are views (!tile.view) or scalars of type f16, bf16, f32, i1, i8, i16, i32, i64 or index}}
+// expected-error @+1 {{argument 1 is 'tensor<64xf32>': kernel arguments are views (!tile.view) or scalars of type f16, bf16, f32, i1, i8, i16, i32, i64, index or a type parameter}}
 tile.kernel @kernel_tile_argument(%v: !tile.view<1, f32>, %t: tensor<64xf32>) {
   tile.return
 }
 
 // -----
 
-// expected-error @+1 {{argument 0 is 'tf32': kernel arguments are views (!tile.view) or scalars of type f16, bf16, f32, i1, i8, i16, i32, i64 or index}}
+// expected-error @+1 {{argument 0 is 'tf32': kernel arguments are views (!tile.view) or scalars of type f16, bf16, f32, i1, i8, i16, i32, i64, index or a type parameter}}
 tile.kernel @kernel_tf32_argument(%s: tf32) {
   tile.return
 }
@@ -122,14 +148,14 @@ tile.kernel @kernel_tf32_argument(%s: tf32) {
 
 // A scalar type no launcher can pass (found by tilec-fuzz-ptx: an i0
 // parameter reached the NVPTX backend).
-// expected-error @+1 {{argument 0 is 'i0': kernel arguments are views (!tile.view) or scalars of type f16, bf16, f32, i1, i8, i16, i32, i64 or index}}
+// expected-error @+1 {{argument 0 is 'i0': kernel arguments are views (!tile.view) or scalars of type f16, bf16, f32, i1, i8, i16, i32, i64, index or a type parameter}}
 tile.kernel @kernel_i0_argument(%s: i0) {
   tile.return
 }
 
 // -----
 
-// expected-error @+1 {{argument 0 is 'f64': kernel arguments are views (!tile.view) or scalars of type f16, bf16, f32, i1, i8, i16, i32, i64 or index}}
+// expected-error @+1 {{argument 0 is 'f64': kernel arguments are views (!tile.view) or scalars of type f16, bf16, f32, i1, i8, i16, i32, i64, index or a type parameter}}
 tile.kernel @kernel_f64_argument(%s: f64) {
   tile.return
 }
@@ -386,6 +412,46 @@ tile.kernel @load_integer_nan_padding(%v: !tile.view<1, i32>, %i: index) {
 
 // -----
 
+tile.kernel @load_scalar_wrong_type(%v: !tile.view<1, i32>, %i: index) {
+  // expected-error @+1 {{'tile.load_scalar' op the result is 'i64' but the view holds 'i32'; a scalar load reads the view's element type}}
+  %s = tile.load_scalar %v[%i] : !tile.view<1, i32> -> i64
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_scalar_integer_nan_padding(%v: !tile.view<1, i32>, %i: index) {
+  // expected-error @+1 {{'tile.load_scalar' op padding = neg_inf needs a float view; integer views pad with zero}}
+  %s = tile.load_scalar %v[%i] padding = neg_inf : !tile.view<1, i32> -> i32
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_scalar_index_count(%v: !tile.view<2, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load_scalar' op takes one element index per view dimension: the view has 2, but 1 indices are given}}
+  %s = tile.load_scalar %v[%i] : !tile.view<2, f32> -> f32
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_scalar_negative_literal(%v: !tile.view<2, f32>, %i: index) {
+  // expected-error @+1 {{'tile.load_scalar' op element index -1 is negative: it would always read the padding}}
+  %s = tile.load_scalar %v[%i, -1] : !tile.view<2, f32> -> f32
+  tile.return
+}
+
+// -----
+
+tile.kernel @load_scalar_bool(%v: !tile.view<1, i32>, %i: index) {
+  // expected-error @+1 {{'tile.load_scalar' op result #0 must be}}
+  %s = tile.load_scalar %v[%i] : !tile.view<1, i32> -> i1
+  tile.return
+}
+
+// -----
+
 tile.kernel @load_padding(%v: !tile.view<1, f32>, %i: index) {
   // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'padding' [zero, nan, neg_inf, pos_inf]}}
   %t = tile.load %v[%i] padding = one : !tile.view<1, f32> -> tensor<16xf32>
@@ -460,7 +526,7 @@ tile.kernel @full_element_type(%s: f32) {
 // -----
 
 tile.kernel @full_index(%n: index) {
-  // expected-error @+1 {{'result' must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or tf32 type or 1-bit signless integer or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer values, but got 'tensor<16xindex>'}}
+  // expected-error @+1 {{'result' must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or tf32 type or 1-bit signless integer or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or element-type parameter values, but got 'tensor<16xindex>'}}
   %t = tile.full %n : tensor<16xindex>
   tile.return
 }
@@ -871,7 +937,7 @@ tile.kernel @mma_integer_operands(%k: i32, %s: f32) {
   %a = tile.full %k : tensor<64x16xi32>
   %b = tile.full %k : tensor<16x32xi32>
   %c = tile.full %s : tensor<64x32xf32>
-  // expected-error @+1 {{'tile.mma' op operand #0 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or tf32 type values}}
+  // expected-error @+1 {{'tile.mma' op operand #0 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or tf32 type or element-type parameter values}}
   %d = tile.mma %a, %b, %c : tensor<64x16xi32>, tensor<16x32xi32>, tensor<64x32xf32>
   tile.return
 }
@@ -969,7 +1035,7 @@ tile.kernel @f64_tile(%s: f32) {
 
 tile.kernel @f8_tile(%s: f32) {
   %t = tile.full %s : tensor<64xf32>
-  // expected-error @+1 {{'tile.convert' op result #0 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or tf32 type or 1-bit signless integer or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer values}}
+  // expected-error @+1 {{'tile.convert' op result #0 must be ranked tensor of 32-bit float or 16-bit float or bfloat16 type or tf32 type or 1-bit signless integer or 8-bit signless integer or 16-bit signless integer or 32-bit signless integer or 64-bit signless integer or element-type parameter values}}
   %e = tile.convert %t : tensor<64xf32> -> tensor<64xf8E4M3FN>
   tile.return
 }
@@ -1032,5 +1098,64 @@ tile.kernel @broadcasting_integer(%k: i32) {
   %t = tile.full %k : tensor<64xi32>
   // expected-error @+1 {{'tile.addf' op operand #0 must be}}
   %a = tile.addf %t, %t : tensor<64xi32>, tensor<64xi32> -> tensor<64xi32>
+  tile.return
+}
+
+// -----
+
+// Element-type parameters.
+
+// expected-error @+1 {{type parameter "XT" is 'f64': an element type is f32, f16, bf16, tf32, i1, i8, i16, i32 or i64}}
+tile.kernel @type_param_default_f64() attributes {params = {XT = f64}} {
+  tile.return
+}
+
+// -----
+
+// expected-error @+1 {{element type 'YT' is not a type: kernel @type_param_undeclared_in_signature declares no type parameter 'YT'}}
+tile.kernel @type_param_undeclared_in_signature(%x: !tile.view<2, YT>) attributes {params = {XT = bf16}} {
+  tile.return
+}
+
+// -----
+
+tile.kernel @type_param_undeclared(%s: f32) attributes {params = {XT = bf16}} {
+  // expected-error @+2 {{element type 'YT' is not a type: kernel @type_param_undeclared declares no type parameter 'YT'}}
+  %t = tile.full %s : !tile.tile<4 x f32>
+  %u = tile.convert %t : !tile.tile<4 x f32> -> !tile.tile<4 x YT>
+  tile.return
+}
+
+// -----
+
+tile.kernel @extent_param_as_type(%s: f32) attributes {params = {BLOCK = 16 : i64}} {
+  %t = tile.full %s : !tile.tile<4 x f32>
+  // expected-error @+1 {{'BLOCK' is an extent parameter of kernel @extent_param_as_type, not an element type: declare it as 'BLOCK : type = f32'}}
+  %u = tile.convert %t : !tile.tile<4 x f32> -> !tile.tile<4 x BLOCK>
+  tile.return
+}
+
+// -----
+
+tile.kernel @type_param_as_extent(%s: f32) attributes {params = {XT = bf16}} {
+  // expected-error @+1 {{tile shape uses type parameter 'XT' as an extent; extents are numbers or extent parameters}}
+  %t = tile.full %s : !tile.tile<XT x f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @type_param_as_param_value() attributes {params = {XT = bf16}} {
+  // expected-error @+1 {{'tile.param' op 'XT' is a type parameter; tile.param reads extent parameters, which are numbers}}
+  %x = tile.param "XT"
+  tile.return
+}
+
+// -----
+
+tile.kernel @type_param_arith(%x: !tile.view<1, XT>) attributes {params = {XT = bf16}} {
+  %t = tile.load %x[0] : !tile.view<1, XT> -> !tile.tile<4 x XT>
+  // expected-error @+1 {{'arith.addf' op operand #0 must be floating-point-like}}
+  %u = arith.addf %t, %t : !tile.tile<4 x XT>
   tile.return
 }

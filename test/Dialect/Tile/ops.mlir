@@ -41,6 +41,14 @@ tile.kernel @defaults(%s: f32, %i: i32, %b: i1, %n: index) {
   tile.return
 }
 
+// A view whose strides no variant may assume anything of.
+// CHECK-LABEL: tile.kernel @any_strides
+// CHECK-SAME: (%{{.*}}: !tile.view<2, f32> {tile.any_strides}, %{{.*}}: !tile.view<1, f32>)
+tile.kernel @any_strides(%d: !tile.view<2, f32> {tile.any_strides},
+                         %x: !tile.view<1, f32>) {
+  tile.return
+}
+
 // CHECK-LABEL: tile.kernel @scalars
 // CHECK-SAME: (%{{.*}}: f32, %{{.*}}: f16, %{{.*}}: bf16, %{{.*}}: i1, %{{.*}}: i8, %{{.*}}: i16, %{{.*}}: i32, %{{.*}}: i64, %{{.*}}: index)
 // CHECK-SAME: attributes {num_warps = 8 : i32, occupancy = 2 : i32}
@@ -91,6 +99,24 @@ tile.kernel @memory(%v: !tile.view<2, bf16>, %w: !tile.view<2, f32>) {
   tile.store %a, %v[%i, %j] : tensor<64x32xbf16>, !tile.view<2, bf16>
   // CHECK: store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] order = [1, 0] : tensor<32x64xbf16>, <2, bf16>
   tile.store %f, %v[%i, %j] order = [1, 0] : tensor<32x64xbf16>, !tile.view<2, bf16>
+  tile.return
+}
+
+// CHECK-LABEL: tile.kernel @scalar_loads
+tile.kernel @scalar_loads(%idx: !tile.view<1, i64>, %seq: !tile.view<1, i32>,
+                          %w: !tile.view<2, f32>, %h: !tile.view<2, bf16>) {
+  %b = tile.block_id x
+  // CHECK: %[[R:.*]] = load_scalar %{{.*}}[%{{.*}}] : <1, i64> -> i64
+  %r = tile.load_scalar %idx[%b] : !tile.view<1, i64> -> i64
+  // CHECK: arith.index_cast %[[R]] : i64 to index
+  %row = arith.index_cast %r : i64 to index
+  // CHECK: load_scalar %{{.*}}[3] : <1, i32> -> i32
+  %s = tile.load_scalar %seq[3] : !tile.view<1, i32> -> i32
+  // CHECK: load_scalar %{{.*}}[%{{.*}}, 0] padding = nan : <2, f32> -> f32
+  %a = tile.load_scalar %w[%row, 0] padding = nan : !tile.view<2, f32> -> f32
+  // The default padding is not printed.
+  // CHECK: load_scalar %{{.*}}[%{{.*}}, %{{.*}}] : <2, bf16> -> bf16
+  %c = tile.load_scalar %h[%b, %row] padding = zero : !tile.view<2, bf16> -> bf16
   tile.return
 }
 

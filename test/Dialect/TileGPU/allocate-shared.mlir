@@ -1,5 +1,6 @@
 // tilegpu-allocate-shared: offsets from buffer lifetimes, one case per rule.
 // RUN: tile-opt %s -split-input-file --tilegpu-allocate-shared | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tilegpu-allocate-shared="conversions=false" | FileCheck %s --check-prefix=BUFFERS
 
 // A 16x8 f32 tile (512 bytes) in one warp, and row-major buffers for it.
 #blocked = #tilegpu.dist<register = [[0, 1], [0, 2]], lane = [[0, 4], [1, 0], [2, 0], [4, 0], [8, 0]], warp = []>
@@ -127,6 +128,12 @@ tile.kernel @alignment_and_gaps(%x: !tile.view<2, f32>, %y: !tile.view<2, bf16>)
 
 // A conversion across warps stages its 32x8 f32 tile (1024 bytes) at the
 // conversion; a register permutation needs no buffer.
+// With conversions=false (the layouts pipeline, whose conversions use the
+// lowering's scratch area) only local_alloc buffers are placed.
+// BUFFERS-LABEL: kernel @conversion_staging
+// BUFFERS-SAME: tilegpu.shared_bytes = 0
+// BUFFERS-NOT: tilegpu.offset
+// BUFFERS: return
 // CHECK-LABEL: kernel @conversion_staging
 // CHECK-SAME: tilegpu.shared_bytes = 1024
 // CHECK: tilegpu.convert_layout %{{.*}} {tilegpu.offset = 0 : i64} : tensor<32x8xf32, #{{.*}}> -> tensor<32x8xf32, #{{.*}}>

@@ -21,6 +21,20 @@ tile.kernel @load_vectorised(%x: !tile.view<2, bf16>) attributes {num_warps = 1 
   tile.return
 }
 
+// A view marked tile.any_strides (a broadcast with stride 0) has no
+// vectorize facts in any variant: its load takes the one-element layout of
+// SCALAR, while the store to the other view keeps the 16-byte one.
+// CHECK-LABEL: kernel @load_any_strides
+// CHECK: load {{.*}} -> tensor<16x64xbf16, #tilegpu.dist<register = {{\[}}[0, 32], [1, 0], [2, 0], [4, 0], [8, 0]], lane = {{\[}}[0, 1], [0, 2], [0, 4], [0, 8], [0, 16]], warp = []>>
+// CHECK: convert_layout {{.*}} -> tensor<16x64xbf16, #tilegpu.dist<register = {{\[}}[0, 1], [0, 2], [0, 4], [4, 0], [8, 0]], lane = {{\[}}[0, 8], [0, 16], [0, 32], [1, 0], [2, 0]], warp = []>>
+// CHECK: store
+tile.kernel @load_any_strides(%x: !tile.view<2, bf16> {tile.any_strides}, %y: !tile.view<2, bf16>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x64xbf16>
+  tile.store %t, %y[%c0, %c0] : tensor<16x64xbf16>, !tile.view<2, bf16>
+  tile.return
+}
+
 // order = [1, 0]: tile dim 0 walks the view's innermost dim, so it is the
 // vector dim (4 f32); the second warp takes columns 4..7 of each 8.
 // CHECK-LABEL: kernel @load_transposed

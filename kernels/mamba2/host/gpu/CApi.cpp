@@ -96,10 +96,18 @@ int gpu::failCall(tilec_mamba2_status code, std::string message) {
   return fail(code, std::move(message));
 }
 
-tilec_mamba2_status gpu::fromDescriptor(const char *name,
-                                        const tilec_mamba2_tensor *t,
-                                        Tensor &out, std::string &message) {
-  return toTensor(name, t, out, message);
+tilec_mamba2_status
+gpu::readTensorArguments(std::initializer_list<TensorArgument> arguments,
+                         std::string &message) {
+  for (const TensorArgument &arg : arguments) {
+    if (arg.optional && !arg.descriptor)
+      continue;
+    Tensor &tensor = arg.optional ? arg.optional->emplace() : *arg.required;
+    if (tilec_mamba2_status code =
+            toTensor(arg.name, arg.descriptor, tensor, message))
+      return code;
+  }
+  return TILEC_MAMBA2_SUCCESS;
 }
 
 extern "C" {
@@ -232,41 +240,34 @@ int forwardWithOptions(
   Inputs in;
   Outputs out;
   std::string message;
+  // The fields of later versions, read only when the struct's size covers
+  // them (an older caller's struct ends before them).
+  const bool v2 = options && options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V2;
+  const bool v3 = options && options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V3;
   // In the order the validation walks them; an optional tensor is absent
   // when its descriptor is null.
-  const struct {
-    const char *name;
-    const tilec_mamba2_tensor *descriptor;
-    Tensor *required;
-    std::optional<Tensor> *optional;
-  } args[] = {{"x", x, &in.x, nullptr},
-              {"dt", dt, &in.dt, nullptr},
-              {"A", A, &in.A, nullptr},
-              {"B", B, &in.B, nullptr},
-              {"C", C, &in.C, nullptr},
-              {"D", D, &in.D, nullptr},
-              {"initial state", initial_state, nullptr, &in.initialState},
-              {"dt bias", options ? options->dt_bias : nullptr, nullptr,
-               &in.dtBias},
-              {"z", options ? options->z : nullptr, nullptr, &in.z},
-              // A version-1 struct ends before seq_idx: not read.
-              {"seq idx",
-               options && options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V2
-                   ? options->seq_idx
-                   : nullptr,
-               nullptr, &in.seqIdx},
-              {"y", y, &out.y, nullptr},
-              {"final state", final_state, nullptr, &out.finalState},
-              {"chunk states", options ? options->chunk_states : nullptr,
-               nullptr, &out.chunkStates}};
-  for (const auto &arg : args) {
-    if (arg.optional && !arg.descriptor)
-      continue;
-    Tensor &tensor = arg.optional ? arg.optional->emplace() : *arg.required;
-    if (tilec_mamba2_status code =
-            toTensor(arg.name, arg.descriptor, tensor, message))
-      return fail(code, std::move(message));
-  }
+  if (tilec_mamba2_status code = gpu::readTensorArguments(
+          {{"x", x, &in.x, nullptr},
+           {"dt", dt, &in.dt, nullptr},
+           {"A", A, &in.A, nullptr},
+           {"B", B, &in.B, nullptr},
+           {"C", C, &in.C, nullptr},
+           {"D", D, &in.D, nullptr},
+           {"initial state", initial_state, nullptr, &in.initialState},
+           {"dt bias", options ? options->dt_bias : nullptr, nullptr,
+            &in.dtBias},
+           {"z", options ? options->z : nullptr, nullptr, &in.z},
+           {"seq idx", v2 ? options->seq_idx : nullptr, nullptr, &in.seqIdx},
+           {"cu seqlens", v3 ? options->cu_seqlens : nullptr, nullptr,
+            &in.cuSeqlens},
+           {"y", y, &out.y, nullptr},
+           {"final state", final_state, nullptr, &out.finalState},
+           {"chunk states", options ? options->chunk_states : nullptr,
+            nullptr, &out.chunkStates},
+           {"varlen states", v3 ? options->varlen_states : nullptr, nullptr,
+            &out.varlenStates}},
+          message))
+    return fail(code, std::move(message));
   if (options) {
     in.dtSoftplus = options->dt_softplus != 0;
     if (options->dt_limit)

@@ -33,29 +33,19 @@ extern "C" int tilec_mamba2_state_update(
   std::string message;
   // In the order the validation walks them; an optional tensor is absent
   // when its descriptor is null.
-  const struct {
-    const char *name;
-    const tilec_mamba2_tensor *descriptor;
-    Tensor *required;
-    std::optional<Tensor> *optional;
-  } tensors[] = {{"state", state, &args.state, nullptr},
-                 {"x", x, &args.x, nullptr},
-                 {"dt", dt, &args.dt, nullptr},
-                 {"A", A, &args.A, nullptr},
-                 {"B", B, &args.B, nullptr},
-                 {"C", C, &args.C, nullptr},
-                 {"D", D, nullptr, &args.D},
-                 {"z", z, nullptr, &args.z},
-                 {"dt_bias", dt_bias, nullptr, &args.dtBias},
-                 {"y", y, &args.y, nullptr}};
-  for (const auto &t : tensors) {
-    if (t.optional && !t.descriptor)
-      continue;
-    Tensor &tensor = t.optional ? t.optional->emplace() : *t.required;
-    if (tilec_mamba2_status code =
-            gpu::fromDescriptor(t.name, t.descriptor, tensor, message))
-      return gpu::failCall(code, std::move(message));
-  }
+  if (tilec_mamba2_status code =
+          gpu::readTensorArguments({{"state", state, &args.state, nullptr},
+                                    {"x", x, &args.x, nullptr},
+                                    {"dt", dt, &args.dt, nullptr},
+                                    {"A", A, &args.A, nullptr},
+                                    {"B", B, &args.B, nullptr},
+                                    {"C", C, &args.C, nullptr},
+                                    {"D", D, nullptr, &args.D},
+                                    {"z", z, nullptr, &args.z},
+                                    {"dt_bias", dt_bias, nullptr, &args.dtBias},
+                                    {"y", y, &args.y, nullptr}},
+                                   message))
+    return gpu::failCall(code, std::move(message));
   args.dtSoftplus = dt_softplus != 0;
   args.stateIndices = state_indices;
   args.padSlotId = pad_slot_id;

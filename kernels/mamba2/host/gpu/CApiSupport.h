@@ -1,7 +1,7 @@
 //===- CApiSupport.h - what every C ABI function shares ---------*- C++ -*-===//
 //
-// The C ABI's error reporting and descriptor conversion (CApi.cpp), for the
-// C functions defined in other files (the decode step's).
+// The C ABI's error reporting and descriptor conversion (CApi.cpp), for
+// every C function (the forward's and the decode step's).
 //
 //===----------------------------------------------------------------------===//
 
@@ -11,6 +11,8 @@
 #include "tilec/Mamba2/Mamba2.h"
 #include "tilec/Mamba2/tilec_mamba2.h"
 
+#include <initializer_list>
+#include <optional>
 #include <string>
 
 namespace tilec::mamba2::gpu {
@@ -18,12 +20,22 @@ namespace tilec::mamba2::gpu {
 /// Records `message` for tilec_mamba2_last_error and returns `code`.
 int failCall(tilec_mamba2_status code, std::string message);
 
-/// A C descriptor as a Tensor, checking what only the C form can get wrong
-/// (null descriptor or shape array, rank, dtype value); `name` words the
-/// error.
-tilec_mamba2_status fromDescriptor(const char *name,
-                                   const tilec_mamba2_tensor *t, Tensor &out,
-                                   std::string &message);
+/// A tensor argument of a C function: its descriptor and where its Tensor
+/// goes, `required` or `optional` (left empty for a null descriptor).
+struct TensorArgument {
+  const char *name;
+  const tilec_mamba2_tensor *descriptor;
+  Tensor *required;
+  std::optional<Tensor> *optional;
+};
+
+/// Each argument's C descriptor as a Tensor, in the order given (the
+/// validation's), checking what only the C form can get wrong (null
+/// descriptor or shape array, rank, dtype value); the first failure's
+/// status, with `message` naming the argument.
+tilec_mamba2_status
+readTensorArguments(std::initializer_list<TensorArgument> arguments,
+                    std::string &message);
 
 } // namespace tilec::mamba2::gpu
 

@@ -17,7 +17,9 @@
 #include "DevicePointers.h"
 #include "Driver.h"
 #include "ElementAlignment.h"
+#include "KernelViews.h"
 #include "StateUpdateGpu.h"
+#include "VarlenStatesGpu.h"
 
 #include "tilec/Runtime/Runtime.h"
 #include "tilec/Support/ViewByteSpan.h"
@@ -48,8 +50,11 @@ using ChunkCumsumLauncher = tilec_status (*)(
     const tilec_view_f32_1d &dtBias, int32_t softplus, float dtMin,
     float dtMax, const tilec_view_f32_4d &dtChunks,
     const tilec_view_f32_4d &G, tilec_grid, CUstream);
+/// The kernels that read x, B, C or z for XView, their view type (one
+/// instantiation per dtype of theirs: bf16, f16, f32).
+template <typename XView>
 using ChunkStateLauncher =
-    tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
+    tilec_status (*)(const XView &x, const XView &B,
                      const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
                      const tilec_view_i32_2d &seqIdx,
                      const tilec_view_f32_5d &local, tilec_grid, CUstream);
@@ -59,21 +64,30 @@ using StatePassingLauncher =
                      const tilec_view_f32_4d &init, int32_t hasInit,
                      const tilec_view_f32_5d &states,
                      const tilec_view_f32_4d &final, tilec_grid, CUstream);
+template <typename XView>
 using FwdPassStateLauncher =
-    tilec_status (*)(const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
+    tilec_status (*)(const XView &x, const XView &B,
                      const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
                      const tilec_view_f32_4d &init, int32_t hasInit,
                      const tilec_view_f32_5d &states,
                      const tilec_view_f32_4d &final, tilec_grid, CUstream);
+template <typename XView>
 using ComputeOutLauncher = tilec_status (*)(
-    const tilec_view_bf16_4d &x, const tilec_view_bf16_4d &B,
-    const tilec_view_bf16_4d &C, const tilec_view_f32_4d &dt,
-    const tilec_view_f32_4d &G, const tilec_view_f32_2d &D,
-    const tilec_view_bf16_4d &z, int32_t hasZ,
-    const tilec_view_i32_2d &seqIdx, const tilec_view_f32_5d &states, const tilec_view_f32_4d &y,
-    const tilec_view_bf16_4d &yBf16, int32_t yIsBf16, tilec_grid, CUstream);
+    const XView &x, const XView &B, const XView &C,
+    const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
+    const tilec_view_f32_2d &D, const XView &z, int32_t hasZ,
+    const tilec_view_i32_2d &seqIdx, const tilec_view_f32_5d &states,
+    const tilec_view_f32_4d &y, const XView &yXt, int32_t yIsXt, tilec_grid,
+    CUstream);
 
 using PrepareFunction = tilec_status (*)();
+
+/// The launchers of the kernels that read x, B, C and z, for one dtype.
+template <typename XView> struct InputKernels {
+  ChunkStateLauncher<XView> chunkState;
+  FwdPassStateLauncher<XView> fwdPassState;
+  ComputeOutLauncher<XView> computeOut;
+};
 
 struct Instance {
   int64_t chunk;
@@ -82,13 +96,20 @@ struct Instance {
   ChunkCumsumLauncher<tilec_view_f32_3d> chunkCumsum;
   ChunkCumsumLauncher<tilec_view_bf16_3d> chunkCumsumDtBf16;
   ChunkCumsumLauncher<tilec_view_f16_3d> chunkCumsumDtF16;
-  ChunkStateLauncher chunkState;
   StatePassingLauncher statePassing;
-  FwdPassStateLauncher fwdPassState;
-  ComputeOutLauncher computeOut;
-  PrepareFunction prepare[7];
+  /// For x, B, C and z in bf16, f16 and f32.
+  InputKernels<tilec_view_bf16_4d> bf16;
+  InputKernels<tilec_view_f16_4d> f16;
+  InputKernels<tilec_view_f32_4d> f32;
+  PrepareFunction prepare[13];
 };
 
+#define TILEC_MAMBA2_INPUT_KERNELS(suffix)                                     \
+  {&tile_chunk_state##suffix, &tile_fwd_pass_state##suffix,                    \
+   &tile_compute_out##suffix}
+#define TILEC_MAMBA2_INPUT_PREPARES(suffix)                                    \
+  &tile_chunk_state##suffix##_prepare, &tile_fwd_pass_state##suffix##_prepare, \
+      &tile_compute_out##suffix##_prepare
 #define TILEC_MAMBA2_INSTANCE(chunk, suffix, blockH, blockP, blockN, blockM,   \
                               blockK, chunkStateP, chunkStateN, chunkStateK,   \
                               statePassingP, statePassingN)                    \
@@ -98,19 +119,21 @@ struct Instance {
            &tile_chunk_cumsum##suffix,                                         \
            &tile_chunk_cumsum##suffix##_dtbf16,                                \
            &tile_chunk_cumsum##suffix##_dtf16,                                 \
-           &tile_chunk_state##suffix,                                          \
            &tile_state_passing##suffix,                                        \
-           &tile_fwd_pass_state##suffix,                                       \
-           &tile_compute_out##suffix,                                          \
+           TILEC_MAMBA2_INPUT_KERNELS(suffix),                                 \
+           TILEC_MAMBA2_INPUT_KERNELS(suffix##_xf16),                          \
+           TILEC_MAMBA2_INPUT_KERNELS(suffix##_xf32),                          \
            {&tile_chunk_cumsum##suffix##_prepare,                              \
             &tile_chunk_cumsum##suffix##_dtbf16_prepare,                       \
             &tile_chunk_cumsum##suffix##_dtf16_prepare,                        \
-            &tile_chunk_state##suffix##_prepare,                               \
             &tile_state_passing##suffix##_prepare,                             \
-            &tile_fwd_pass_state##suffix##_prepare,                            \
-            &tile_compute_out##suffix##_prepare}},
+            TILEC_MAMBA2_INPUT_PREPARES(suffix),                               \
+            TILEC_MAMBA2_INPUT_PREPARES(suffix##_xf16),                        \
+            TILEC_MAMBA2_INPUT_PREPARES(suffix##_xf32)}},
 const Instance kInstances[] = {TILEC_MAMBA2_INSTANCES(TILEC_MAMBA2_INSTANCE)};
 #undef TILEC_MAMBA2_INSTANCE
+#undef TILEC_MAMBA2_INPUT_PREPARES
+#undef TILEC_MAMBA2_INPUT_KERNELS
 
 const Instance *findInstance(int64_t chunk) {
   for (const Instance &instance : kInstances)
@@ -130,6 +153,8 @@ struct Role {
   DType dtype;
   std::vector<int64_t> shape;
   bool output;
+  /// In host memory (cu_seqlens): no device alignment or pointer checks.
+  bool host = false;
 };
 
 std::vector<Role> roles(const Problem &p, const Inputs &in,
@@ -140,25 +165,36 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
   auto optional = [](const std::optional<Tensor> &t) {
     return t ? &*t : nullptr;
   };
+  const DType xType = inputElementType(in);
   const std::vector<int64_t> dShape =
       in.D.shape.size() == 2 ? std::vector<int64_t>{p.heads, p.headdim}
                              : std::vector<int64_t>{p.heads};
+  // Any number of sequences, one or more.
+  const std::vector<int64_t> offsetsShape =
+      in.cuSeqlens && in.cuSeqlens->shape.size() == 1 &&
+              in.cuSeqlens->shape[0] >= 2
+          ? in.cuSeqlens->shape
+          : std::vector<int64_t>{2};
   return {
-      {"x", &in.x, DType::BF16, tokens, false},
+      {"x", &in.x, xType, tokens, false},
       {"dt", &in.dt, in.dt.dtype, {p.batch, p.seqlen, p.heads}, false},
       {"A", &in.A, DType::F32, {p.heads}, false},
-      {"B", &in.B, DType::BF16, groups, false},
-      {"C", &in.C, DType::BF16, groups, false},
+      {"B", &in.B, xType, groups, false},
+      {"C", &in.C, xType, groups, false},
       {"D", &in.D, DType::F32, dShape, false},
       {"initial state", optional(in.initialState), DType::F32, state, false},
       {"dt bias", optional(in.dtBias), DType::F32, {p.heads}, false},
-      {"z", optional(in.z), DType::BF16, tokens, false},
+      {"z", optional(in.z), xType, tokens, false},
       {"seq idx", optional(in.seqIdx), DType::I32, {p.batch, p.seqlen}, false},
-      {"y", &out.y, out.y.dtype == DType::BF16 ? DType::BF16 : DType::F32,
+      {"cu seqlens", optional(in.cuSeqlens), DType::I32, offsetsShape, false,
+       true},
+      {"y", &out.y, out.y.dtype == xType ? xType : DType::F32,
        tokens, true},
       {"final state", optional(out.finalState), DType::F32, state, true},
       {"chunk states", optional(out.chunkStates), DType::F32,
-       {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate}, true}};
+       {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate}, true},
+      {"varlen states", optional(out.varlenStates), DType::F32,
+       {in.numSequences(), p.heads, p.headdim, p.dstate}, true}};
 }
 
 /// The status naming the rule of validate() (Mamba2.h) that the arguments
@@ -175,11 +211,16 @@ tilec_mamba2_status classifyInvalid(const Problem &p, const Inputs &in,
   if (p.chunk != 64 && p.chunk != 128 && p.chunk != 256)
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   for (const Role &role : roles(p, in, out)) {
-    // validateInputs checks the dt limit after the inputs, before y.
-    if (role.output && !(in.dtLimit.low <= in.dtLimit.high))
+    // Every input's descriptor is right and validateInputs failed: a rule
+    // on values (the dt limit, cu seqlens' offsets) or between inputs.
+    if (role.output && !validateInputs(p, in).ok())
       return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
     if (!role.tensor)
       continue;
+    // The varlen states without the offsets they need.
+    if (out.varlenStates && role.tensor == &*out.varlenStates &&
+        !in.cuSeqlens)
+      return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
     const Tensor &t = *role.tensor;
     if (!t.data)
       return TILEC_MAMBA2_ERROR_NULL_POINTER;
@@ -429,7 +470,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   }
 
   for (const Role &role : tensors)
-    if (role.tensor)
+    if (role.tensor && !role.host)
       if (tilec_mamba2_status status =
               checkElementAlignment(role.name, *role.tensor, message))
         return status;
@@ -475,7 +516,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   const gpu::PointerQueries queries{api.pointerGetAttributes,
                                     api.getErrorName};
   for (const Role &role : tensors)
-    if (role.tensor)
+    if (role.tensor && !role.host)
       if (tilec_mamba2_status code = gpu::checkDevicePointer(
               queries, mode, contextId, role.name, role.tensor->data,
               message))
@@ -519,21 +560,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
 
 namespace {
 
-template <typename View>
-View makeView(void *data, const std::vector<int64_t> &shape,
-              const std::vector<int64_t> &strides) {
-  View view;
-  view.data = static_cast<decltype(view.data)>(data);
-  for (size_t d = 0; d < std::size(view.shape); ++d) {
-    view.shape[d] = shape[d];
-    view.strides[d] = strides[d];
-  }
-  return view;
-}
-
-template <typename View> View makeView(const Tensor &t) {
-  return makeView<View>(t.data, t.shape, t.strides);
-}
+using gpu::makeView;
 
 /// A row-major view of `shape` at `data`.
 template <typename View>
@@ -544,17 +571,19 @@ View contiguousView(void *data, const std::vector<int64_t> &shape) {
   return makeView<View>(data, shape, strides);
 }
 
-tilec_mamba2_status launch(const Problem &p, const Inputs &in,
-                           const Outputs &out, const Instance &instance,
-                           ForwardStructure structure, const Grids &grids,
-                           char *workspace,
-                           const WorkspaceLayout &layout, CUstream stream,
-                           std::string &message) {
+/// launch() with the kernels for x, B, C and z of view type XView.
+template <typename XView>
+tilec_mamba2_status launchWith(const Problem &p, const Inputs &in,
+                               const Outputs &out, const Instance &instance,
+                               const InputKernels<XView> &inputKernels,
+                               ForwardStructure structure, const Grids &grids,
+                               char *workspace, const WorkspaceLayout &layout,
+                               CUstream stream, std::string &message) {
   const int64_t nchunks = p.numChunks();
-  const auto x = makeView<tilec_view_bf16_4d>(in.x);
+  const auto x = makeView<XView>(in.x);
   const auto A = makeView<tilec_view_f32_1d>(in.A);
-  const auto B = makeView<tilec_view_bf16_4d>(in.B);
-  const auto C = makeView<tilec_view_bf16_4d>(in.C);
+  const auto B = makeView<XView>(in.B);
+  const auto C = makeView<XView>(in.C);
   // D per head is D per channel with stride 0 along headdim.
   const auto D =
       in.D.shape.size() == 2
@@ -563,20 +592,21 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                                         {in.D.strides[0], 0});
   // Absent options as the kernels take them: an empty dt bias reads as
   // zeros; an absent z is not read (an empty view); compute_out writes one
-  // of y and y_bf16, and the other is empty.
+  // of y (f32) and y_xt (x's dtype), and the other is empty.
   const auto dtBias = in.dtBias ? makeView<tilec_view_f32_1d>(*in.dtBias)
                                 : tilec_view_f32_1d{nullptr, {0}, {0}};
-  const tilec_view_bf16_4d noBf16{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}};
-  const auto z = in.z ? makeView<tilec_view_bf16_4d>(*in.z) : noBf16;
+  const XView noX{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}};
+  const auto z = in.z ? makeView<XView>(*in.z) : noX;
   // Without packed sequences an empty seq_idx, which reads as zeros: one
   // sequence per row.
   const auto seqIdx = in.seqIdx ? makeView<tilec_view_i32_2d>(*in.seqIdx)
                                 : tilec_view_i32_2d{nullptr, {0, 0}, {0, 0}};
-  const bool yIsBf16 = out.y.dtype == DType::BF16;
-  const auto y = yIsBf16
+  // With x in f32 the two coincide: y is written as f32.
+  const bool yIsXt = out.y.dtype != DType::F32;
+  const auto y = yIsXt
                      ? tilec_view_f32_4d{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}}
                      : makeView<tilec_view_f32_4d>(out.y);
-  const auto yBf16 = yIsBf16 ? makeView<tilec_view_bf16_4d>(out.y) : noBf16;
+  const auto yXt = yIsXt ? makeView<XView>(out.y) : noX;
   const std::vector<int64_t> chunkedShape = {p.batch, p.heads, nchunks,
                                              p.chunk};
   const auto dtChunks = contiguousView<tilec_view_f32_4d>(
@@ -631,8 +661,9 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
     return code;
   if (structure == ForwardStructure::ThreeKernels) {
     if (tilec_mamba2_status code = check(
-            instance.fwdPassState(x, B, dtChunks, G, init, hasInit, states,
-                                  final, grids.fwdPassState, stream),
+            inputKernels.fwdPassState(x, B, dtChunks, G, init, hasInit,
+                                      states, final, grids.fwdPassState,
+                                      stream),
             "fwd_pass_state"))
       return code;
   } else {
@@ -640,8 +671,8 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
         workspace + layout.localOffset,
         {p.batch, nchunks, p.heads, p.headdim, p.dstate});
     if (tilec_mamba2_status code =
-            check(instance.chunkState(x, B, dtChunks, G, seqIdx, local,
-                                      grids.chunkState, stream),
+            check(inputKernels.chunkState(x, B, dtChunks, G, seqIdx, local,
+                                          grids.chunkState, stream),
                   "chunk_state"))
       return code;
     if (tilec_mamba2_status code =
@@ -651,10 +682,43 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                   "state_passing"))
       return code;
   }
-  return check(instance.computeOut(x, B, C, dtChunks, G, D, z, in.z ? 1 : 0,
-                                   seqIdx, states, y, yBf16, yIsBf16 ? 1 : 0,
-                                   grids.computeOut, stream),
-               "compute_out");
+  if (tilec_mamba2_status code = check(
+          inputKernels.computeOut(x, B, C, dtChunks, G, D, z, in.z ? 1 : 0,
+                                  seqIdx, states, y, yXt, yIsXt ? 1 : 0,
+                                  grids.computeOut, stream),
+          "compute_out"))
+    return code;
+  if (!out.varlenStates)
+    return TILEC_MAMBA2_SUCCESS;
+  auto tensor = [](const auto &view, const std::vector<int64_t> &shape) {
+    Tensor t;
+    t.data = view.data;
+    t.shape = shape;
+    t.strides.assign(std::begin(view.strides), std::end(view.strides));
+    return t;
+  };
+  return gpu::launchVarlenStates(
+      p, in, *out.varlenStates, tensor(dtChunks, chunkedShape),
+      tensor(G, chunkedShape),
+      tensor(states, {p.batch, nchunks, p.heads, p.headdim, p.dstate}),
+      stream, message);
+}
+
+tilec_mamba2_status launch(const Problem &p, const Inputs &in,
+                           const Outputs &out, const Instance &instance,
+                           ForwardStructure structure, const Grids &grids,
+                           char *workspace,
+                           const WorkspaceLayout &layout, CUstream stream,
+                           std::string &message) {
+  // The instance for x's dtype (validate() took B, C and z in it).
+  if (in.x.dtype == DType::F16)
+    return launchWith(p, in, out, instance, instance.f16, structure, grids,
+                      workspace, layout, stream, message);
+  if (in.x.dtype == DType::F32)
+    return launchWith(p, in, out, instance, instance.f32, structure, grids,
+                      workspace, layout, stream, message);
+  return launchWith(p, in, out, instance, instance.bf16, structure, grids,
+                    workspace, layout, stream, message);
 }
 
 } // namespace
@@ -668,6 +732,8 @@ tilec_mamba2_status gpu::prepare(std::string &message) {
                   tilec_status_name(status) + "): " + tilec_last_error();
         return fromKernelPrepare(status);
       }
+  if (tilec_mamba2_status status = prepareVarlenStates(message))
+    return status;
   return prepareStateUpdate(message);
 }
 

@@ -1,10 +1,10 @@
 //===- StateUpdateGpu.cpp - the Mamba-2 decode step on the GPU --*- C++ -*-===//
 //
 // Checks the arguments (the shared validation, then what only the GPU
-// needs), then enqueues the state_update kernel on the caller's stream, once
-// per run of the state indices (stateUpdateRuns). As for the forward pass,
-// every check that needs no driver comes first and nothing synchronizes with
-// the host.
+// needs), then enqueues the state_update kernel on the caller's stream, one
+// launch for the whole batch: the kernel reads the state indices from device
+// memory itself. As for the forward pass, every check that needs no driver
+// comes first and nothing synchronizes with the host.
 //
 //===----------------------------------------------------------------------===//
 
@@ -13,6 +13,7 @@
 #include "DevicePointers.h"
 #include "Driver.h"
 #include "ElementAlignment.h"
+#include "KernelViews.h"
 
 #include "tilec/Runtime/Runtime.h"
 #include "tilec_mamba2_kernels.h"
@@ -23,6 +24,8 @@ using namespace tilec::mamba2;
 
 namespace {
 
+using gpu::makeView;
+
 /// The launcher's type, spelled out so that a kernel whose signature drifts
 /// from what this file passes fails to compile here.
 using StateUpdateLauncher = tilec_status (*)(
@@ -30,9 +33,10 @@ using StateUpdateLauncher = tilec_status (*)(
     const tilec_view_f32_2d &dt, const tilec_view_f32_1d &dtBias,
     const tilec_view_f32_1d &A, const tilec_view_bf16_3d &B,
     const tilec_view_bf16_3d &C, const tilec_view_f32_2d &D,
-    const tilec_view_bf16_3d &z, const tilec_view_bf16_3d &y, int32_t hasState,
-    int32_t hasDtBias, int32_t dtSoftplus, int32_t hasD, int32_t hasZ,
-    tilec_grid, CUstream);
+    const tilec_view_bf16_3d &z, const tilec_view_bf16_3d &y,
+    const tilec_view_i64_1d &stateIndices, int32_t hasIndices,
+    int64_t padSlotId, int32_t hasDtBias, int32_t dtSoftplus, int32_t hasD,
+    int32_t hasZ, tilec_grid, CUstream);
 constexpr StateUpdateLauncher kLaunch = &tile_state_update;
 constexpr int64_t kBlockP = TILEC_MAMBA2_STATE_UPDATE_BLOCK_P;
 constexpr int64_t kBlockN = TILEC_MAMBA2_STATE_UPDATE_BLOCK_N;
@@ -107,30 +111,8 @@ tilec_mamba2_status classifyInvalid(const DecodeProblem &p,
       if (t.strides[d] < 0 || (output && t.strides[d] == 0 && t.shape[d] > 1))
         return TILEC_MAMBA2_ERROR_INVALID_STRIDE;
   }
-  // The rest: an overlap, offsets past 64 bits or an index; the message
-  // says which.
+  // The rest: an overlap or offsets past 64 bits; the message says which.
   return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
-}
-
-template <typename View> View makeView(const Tensor &t) {
-  View view;
-  view.data = static_cast<decltype(view.data)>(t.data);
-  for (size_t d = 0; d < std::size(view.shape); ++d) {
-    view.shape[d] = t.shape[d];
-    view.strides[d] = t.strides[d];
-  }
-  return view;
-}
-
-/// `t`'s view restricted to `count` rows of its first dimension, rows
-/// first, first + step, ...
-template <typename View>
-View rowsView(const Tensor &t, int64_t first, int64_t count, int64_t step = 1) {
-  View view = makeView<View>(t);
-  view.data += first * t.strides[0];
-  view.shape[0] = count;
-  view.strides[0] *= step;
-  return view;
 }
 
 } // namespace
@@ -156,6 +138,12 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
       if (tilec_mamba2_status status =
               checkElementAlignment(t.name, *t.tensor, message))
         return status;
+  if (reinterpret_cast<uintptr_t>(args.stateIndices) % alignof(int64_t)) {
+    message = "state_indices: data pointer " +
+              std::to_string(reinterpret_cast<uintptr_t>(args.stateIndices)) +
+              " is not aligned to its element size (8 bytes)";
+    return TILEC_MAMBA2_ERROR_UNALIGNED;
+  }
 
   // Through the driver.
   const DriverLoad &load = driver();
@@ -188,13 +176,17 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
       if (tilec_mamba2_status code = checkDevicePointer(
               queries, mode, contextId, t.name, t.tensor->data, message))
         return code;
+  if (args.stateIndices)
+    if (tilec_mamba2_status code =
+            checkDevicePointer(queries, mode, contextId, "state_indices",
+                               args.stateIndices, message))
+      return code;
 
   // Absent tensors: empty views, which the kernel does not read (its flags
   // say so) and the launcher accepts without data.
   const tilec_view_f32_1d noBias{nullptr, {0}, {0}};
   const tilec_view_f32_2d noD{nullptr, {0, 0}, {0, 0}};
   const tilec_view_bf16_3d noZ{nullptr, {0, 0, 0}, {0, 0, 0}};
-  const tilec_view_f32_4d noState{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}};
   const auto dtBias =
       args.dtBias ? makeView<tilec_view_f32_1d>(*args.dtBias) : noBias;
   auto D = noD;
@@ -206,30 +198,26 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
                           {p.heads, p.headdim},
                           {args.D->strides[0], 0}};
   const auto A = makeView<tilec_view_f32_1d>(args.A);
-  const tilec_grid grid0{p.headdim / kBlockP + (p.headdim % kBlockP != 0),
-                         p.heads, 0};
-  for (const StateUpdateRun &run : stateUpdateRuns(p, args)) {
-    auto entries3 = [&](const Tensor &t) {
-      return rowsView<tilec_view_bf16_3d>(t, run.firstEntry, run.count);
-    };
-    const auto state =
-        run.padding ? noState
-                    : rowsView<tilec_view_f32_4d>(args.state, run.firstRow,
-                                                  run.count, run.rowStep);
-    tilec_grid grid = grid0;
-    grid.z = run.count;
-    const tilec_status status = kLaunch(
-        state, entries3(args.x),
-        rowsView<tilec_view_f32_2d>(args.dt, run.firstEntry, run.count), dtBias,
-        A, entries3(args.B), entries3(args.C), D,
-        args.z ? entries3(*args.z) : noZ, entries3(args.y), run.padding ? 0 : 1,
-        args.dtBias ? 1 : 0, args.dtSoftplus ? 1 : 0, args.D ? 1 : 0,
-        args.z ? 1 : 0, grid, stream);
-    if (status != TILEC_SUCCESS) {
-      message = std::string("launching state_update (") +
-                tilec_status_name(status) + "): " + tilec_last_error();
-      return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
-    }
+  // The indices (batch) i64; without them an empty view, not read.
+  const tilec_view_i64_1d indices{const_cast<int64_t *>(args.stateIndices),
+                                  {args.stateIndices ? p.batch : 0},
+                                  {1}};
+  const tilec_grid grid{p.headdim / kBlockP + (p.headdim % kBlockP != 0),
+                        p.heads, p.batch};
+  const tilec_status status = kLaunch(
+      makeView<tilec_view_f32_4d>(args.state),
+      makeView<tilec_view_bf16_3d>(args.x),
+      makeView<tilec_view_f32_2d>(args.dt), dtBias, A,
+      makeView<tilec_view_bf16_3d>(args.B),
+      makeView<tilec_view_bf16_3d>(args.C), D,
+      args.z ? makeView<tilec_view_bf16_3d>(*args.z) : noZ,
+      makeView<tilec_view_bf16_3d>(args.y), indices, args.stateIndices ? 1 : 0,
+      args.stateIndices ? args.padSlotId : int64_t(-1), args.dtBias ? 1 : 0,
+      args.dtSoftplus ? 1 : 0, args.D ? 1 : 0, args.z ? 1 : 0, grid, stream);
+  if (status != TILEC_SUCCESS) {
+    message = std::string("launching state_update (") +
+              tilec_status_name(status) + "): " + tilec_last_error();
+    return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
   }
   return TILEC_MAMBA2_SUCCESS;
 }

@@ -1,6 +1,7 @@
 //===- TileDialect.cpp - tile dialect, types and attributes -----*- C++ -*-===//
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/Tile/IR/TileAttrNames.h"
 
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
@@ -35,6 +36,42 @@ void TileDialect::initialize() {
 Operation *TileDialect::materializeConstant(OpBuilder &builder, Attribute value,
                                             Type type, Location loc) {
   return arith::ConstantOp::materialize(builder, value, type, loc);
+}
+
+LogicalResult TileDialect::verifyRegionArgAttribute(Operation *op,
+                                                    unsigned /*regionIndex*/,
+                                                    unsigned argIndex,
+                                                    NamedAttribute attribute) {
+  if (attribute.getName() != kAnyStridesAttrName)
+    return op->emitOpError()
+           << "argument " << argIndex << " has attribute '"
+           << attribute.getName().getValue()
+           << "', which the tile dialect does not define (it defines '"
+           << kAnyStridesAttrName << "' on kernel views)";
+  if (!isa<UnitAttr>(attribute.getValue()))
+    return op->emitOpError() << "'" << kAnyStridesAttrName
+                             << "' takes no value: write {"
+                             << kAnyStridesAttrName << "}";
+  auto kernel = dyn_cast<KernelOp>(op);
+  if (!kernel)
+    return op->emitOpError() << "'" << kAnyStridesAttrName
+                             << "' marks arguments of a tile.kernel only";
+  // From the signature: a kernel without a body still reaches here.
+  Type type = kernel.getArgumentTypes()[argIndex];
+  if (!isa<ViewType>(type))
+    return op->emitOpError()
+           << "argument " << argIndex << " is " << type << ": '"
+           << kAnyStridesAttrName << "' marks views, whose strides it frees";
+  return success();
+}
+
+bool mlir::tile::hasAnyStrides(Value view) {
+  auto arg = dyn_cast<BlockArgument>(view);
+  if (!arg)
+    return false;
+  auto kernel = dyn_cast_or_null<KernelOp>(arg.getOwner()->getParentOp());
+  return kernel && arg.getOwner()->isEntryBlock() &&
+         kernel.getArgAttr(arg.getArgNumber(), kAnyStridesAttrName);
 }
 
 //===----------------------------------------------------------------------===//
@@ -77,13 +114,18 @@ static Type parseTileType(DialectAsmParser &parser) {
                                 "kernel parameter";
         return {};
       }
+      // A name last, where the element type goes, is a type parameter.
+      if (succeeded(parser.parseOptionalGreater())) {
+        element = TypeParamType::get(context, StringAttr::get(context, name));
+        break;
+      }
       dims.push_back(TileDim{ShapedType::kDynamic,
                              StringAttr::get(context, name)});
     }
     if (parser.parseKeyword("x"))
       return {};
   }
-  if (parser.parseGreater())
+  if (!isa<TypeParamType>(element) && parser.parseGreater())
     return {};
   if (dims.empty()) {
     parser.emitError(parser.getNameLoc())
@@ -111,15 +153,69 @@ void TileDialect::printType(Type type, DialectAsmPrinter &printer) const {
   (void)generatedTypePrinter(type, printer);
 }
 
+bool mlir::tile::isTileElementType(Type type) {
+  return isa<Float32Type, Float16Type, BFloat16Type, FloatTF32Type>(type) ||
+         type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
+         type.isSignlessInteger(16) || type.isSignlessInteger(32) ||
+         type.isSignlessInteger(64);
+}
+
 //===----------------------------------------------------------------------===//
-// ViewType
+// ViewType and TypeParamType
 //===----------------------------------------------------------------------===//
+
+// !tile.view<4, bf16>, or !tile.view<4, XT> with a type parameter.
+Type ViewType::parse(AsmParser &parser) {
+  unsigned rank = 0;
+  Type element;
+  if (parser.parseLess() || parser.parseInteger(rank) || parser.parseComma())
+    return {};
+  OptionalParseResult type = parser.parseOptionalType(element);
+  if (type.has_value()) {
+    if (failed(*type))
+      return {};
+  } else {
+    std::string name;
+    if (parser.parseKeywordOrString(&name))
+      return {};
+    element = TypeParamType::get(parser.getContext(),
+                                 parser.getBuilder().getStringAttr(name));
+  }
+  if (parser.parseGreater())
+    return {};
+  return parser.getChecked<ViewType>(parser.getContext(), rank, element);
+}
+
+void ViewType::print(AsmPrinter &printer) const {
+  printer << '<' << getRank() << ", ";
+  if (auto param = dyn_cast<TypeParamType>(getElementType()))
+    printer.printKeywordOrString(param.getName().getValue());
+  else
+    printer << getElementType();
+  printer << '>';
+}
+
+Type TypeParamType::parse(AsmParser &parser) {
+  std::string name;
+  if (parser.parseLess() || parser.parseKeywordOrString(&name) ||
+      parser.parseGreater())
+    return {};
+  return TypeParamType::get(parser.getContext(),
+                            parser.getBuilder().getStringAttr(name));
+}
+
+void TypeParamType::print(AsmPrinter &printer) const {
+  printer << '<';
+  printer.printKeywordOrString(getName().getValue());
+  printer << '>';
+}
 
 LogicalResult ViewType::verify(function_ref<InFlightDiagnostic()> emitError,
                                unsigned rank, Type elementType) {
   if (rank == 0 || rank > 8)
     return emitError() << "a view has 1 to 8 dimensions, not " << rank;
-  if (!isa<Float32Type, Float16Type, BFloat16Type>(elementType) &&
+  if (!isa<Float32Type, Float16Type, BFloat16Type, TypeParamType>(
+          elementType) &&
       !elementType.isSignlessInteger(8) && !elementType.isSignlessInteger(16) &&
       !elementType.isSignlessInteger(32) && !elementType.isSignlessInteger(64))
     return emitError() << "a view holds f32, f16, bf16, i8, i16, i32 or i64 "

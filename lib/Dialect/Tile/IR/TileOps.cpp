@@ -114,17 +114,16 @@ LogicalResult verifyAxis(Operation *op, RankedTensorType type, int64_t axis) {
   return success();
 }
 
-/// The element types of tiles (Tile_Element in TileOps.td).
+/// The element types of tiles (Tile_Element in TileOps.td), a type
+/// parameter included.
 bool isTileElement(Type type) {
-  return isa<Float32Type, Float16Type, BFloat16Type, FloatTF32Type>(type) ||
-         type.isSignlessInteger(1) || type.isSignlessInteger(8) ||
-         type.isSignlessInteger(16) || type.isSignlessInteger(32) ||
-         type.isSignlessInteger(64);
+  return isTileElementType(type) || isa<TypeParamType>(type);
 }
 
 /// The scalar kernel arguments: the types a generated launcher passes (an
 /// i0 or an f64 parameter, say, has no C type there and no PTX parameter
-/// the NVPTX backend accepts for every target).
+/// the NVPTX backend accepts for every target), or a type parameter (checked
+/// again once bound).
 bool isKernelScalarType(Type type) {
   return type.isIndex() || (isTileElement(type) && !isa<FloatTF32Type>(type));
 }
@@ -146,8 +145,8 @@ bool isSupportedMathOp(Operation *op) {
 // KernelOp
 //===----------------------------------------------------------------------===//
 
-// tile.kernel @name<CHUNK = 64, BLOCK = 8>(%x: !tile.view<1, f32>) warps 4
-//     occupancy 2 attributes {...} { ... }
+// tile.kernel @name<CHUNK = 64, XT : type = bf16>(%x: !tile.view<1, XT>)
+//     warps 4 occupancy 2 attributes {...} { ... }
 // The header forms of `params`, `num_warps` and `occupancy` are optional, and
 // each may be written in the attribute dictionary instead (as the printer
 // does), but not in both places.
@@ -164,17 +163,28 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
     auto parseParam = [&]() -> ParseResult {
       SMLoc at = parser.getCurrentLocation();
       std::string name;
-      int64_t value = 0;
-      if (parser.parseKeywordOrString(&name) || parser.parseEqual() ||
-          parser.parseInteger(value))
+      if (parser.parseKeywordOrString(&name))
         return failure();
+      // NAME : type = TYPE declares an element type, NAME = N an extent.
+      Attribute value;
+      if (succeeded(parser.parseOptionalColon())) {
+        Type type;
+        if (parser.parseKeyword("type") || parser.parseEqual() ||
+            parser.parseType(type))
+          return failure();
+        value = TypeAttr::get(type);
+      } else {
+        int64_t extent = 0;
+        if (parser.parseEqual() || parser.parseInteger(extent))
+          return failure();
+        value = builder.getI64IntegerAttr(extent);
+      }
       if (llvm::any_of(params, [&](const NamedAttribute &param) {
             return param.getName() == name;
           }))
         return parser.emitError(at)
                << "parameter '" << name << "' is declared twice";
-      params.emplace_back(builder.getStringAttr(name),
-                          builder.getI64IntegerAttr(value));
+      params.emplace_back(builder.getStringAttr(name), value);
       return success();
     };
     if (parser.parseCommaSeparatedList(parseParam) || parser.parseGreater())
@@ -259,6 +269,15 @@ std::optional<int64_t> KernelOp::getParamValue(StringRef name) {
   return std::nullopt;
 }
 
+Type KernelOp::getTypeParamValue(StringRef name) {
+  DictionaryAttr params = getParamsAttr();
+  if (!params)
+    return {};
+  if (auto value = dyn_cast_or_null<TypeAttr>(params.get(name)))
+    return value.getValue();
+  return {};
+}
+
 LogicalResult KernelOp::verify() {
   if (!isValidKernelName(getSymName()))
     return emitOpError() << "name '" << getSymName()
@@ -272,7 +291,7 @@ LogicalResult KernelOp::verify() {
       return emitOpError() << "argument " << i << " is " << arg
                            << ": kernel arguments are views (!tile.view) or "
                               "scalars of type f16, bf16, f32, i1, i8, i16, "
-                              "i32, i64 or index";
+                              "i32, i64, index or a type parameter";
   int32_t warps = getNumWarps();
   if (warps < 1 || warps > 32 || (warps & (warps - 1)))
     return emitOpError() << "num_warps must be a power of two from 1 to 32, "
@@ -284,10 +303,20 @@ LogicalResult KernelOp::verify() {
     return emitOpError() << "occupancy must be at least 1";
   if (DictionaryAttr params = getParamsAttr())
     for (NamedAttribute param : params) {
+      if (auto type = dyn_cast<TypeAttr>(param.getValue())) {
+        if (!isTileElementType(type.getValue()))
+          return emitOpError()
+                 << "type parameter " << param.getName() << " is "
+                 << type.getValue()
+                 << ": an element type is f32, f16, bf16, tf32, i1, i8, "
+                    "i16, i32 or i64";
+        continue;
+      }
       auto value = dyn_cast<IntegerAttr>(param.getValue());
       if (!value || value.getInt() <= 0)
         return emitOpError() << "parameter " << param.getName()
-                             << " needs a positive integer default value";
+                             << " needs a positive integer default value "
+                                "(or an element type, as a type parameter)";
     }
   return success();
 }
@@ -296,9 +325,31 @@ LogicalResult KernelOp::verify() {
 // (FunctionOpInterface) are verified before this runs.
 LogicalResult KernelOp::verifyRegions() {
   Region &body = getBody();
-  // Every tile extent that is not a number must name a declared parameter,
-  // or tile-bind-params could not give it a value.
+  // Every element type that is a parameter must name a declared type
+  // parameter, and every tile extent that is not a number a declared extent
+  // parameter, or tile-bind-params could not give it a value.
+  auto checkTypeParams = [&](Type type, Location loc) -> LogicalResult {
+    WalkResult walk = type.walk([&](TypeParamType param) {
+      StringRef name = param.getName().getValue();
+      if (getTypeParamValue(name))
+        return WalkResult::advance();
+      if (getParamValue(name))
+        mlir::emitError(loc) << "'" << name << "' is an extent parameter of "
+                             << "kernel @" << getSymName()
+                             << ", not an element type: declare it as '"
+                             << name << " : type = f32'";
+      else
+        mlir::emitError(loc) << "element type '" << name
+                             << "' is not a type: kernel @" << getSymName()
+                             << " declares no type parameter '" << name
+                             << "'";
+      return WalkResult::interrupt();
+    });
+    return failure(walk.wasInterrupted());
+  };
   auto checkType = [&](Type type, Location loc) -> LogicalResult {
+    if (failed(checkTypeParams(type, loc)))
+      return failure();
     auto tensor = dyn_cast<RankedTensorType>(type);
     if (!tensor || tensor.hasStaticShape())
       return success();
@@ -307,6 +358,10 @@ LogicalResult KernelOp::verifyRegions() {
         return mlir::emitError(loc)
                << "a tile extent is '?' without a parameter name; write the "
                   "shape with #tile.dims";
+      if (!dim.isStatic() && getTypeParamValue(dim.symbol))
+        return mlir::emitError(loc)
+               << "tile shape uses type parameter '" << dim.symbol.getValue()
+               << "' as an extent; extents are numbers or extent parameters";
       if (!dim.isStatic() && !getParamValue(dim.symbol))
         return mlir::emitError(loc)
                << "tile shape uses parameter '" << dim.symbol.getValue()
@@ -314,6 +369,9 @@ LogicalResult KernelOp::verifyRegions() {
     }
     return success();
   };
+  for (Type arg : getFunctionType().getInputs())
+    if (failed(checkTypeParams(arg, getLoc())))
+      return failure();
   // A bound tile must fit in the registers of the program's threads; this
   // also bounds the size of the code the lowering unrolls per thread.
   int64_t numThreads = 32 * static_cast<int64_t>(getNumWarps());
@@ -403,10 +461,15 @@ LogicalResult ParamOp::verify() {
     return emitOpError() << "must be inside a tile.kernel";
   if (getNames().empty() || getNames().size() != getNumResults())
     return emitOpError() << "names one parameter per result";
-  for (unsigned i = 0, e = getNumResults(); i < e; ++i)
+  for (unsigned i = 0, e = getNumResults(); i < e; ++i) {
+    if (kernel.getTypeParamValue(getName(i)))
+      return emitOpError() << "'" << getName(i)
+                           << "' is a type parameter; tile.param reads "
+                              "extent parameters, which are numbers";
     if (!kernel.getParamValue(getName(i)))
       return emitOpError() << "kernel @" << kernel.getSymName()
                            << " declares no parameter '" << getName(i) << "'";
+  }
   return success();
 }
 
@@ -519,7 +582,7 @@ LogicalResult LoadOp::verify() {
   // NaN and infinities exist only for floats; an integer tile could only
   // get some other value silently.
   if (getPadding() != Padding::zero &&
-      !isa<FloatType>(getType().getElementType()))
+      isa<IntegerType>(getType().getElementType()))
     return emitOpError() << "padding = " << stringifyPadding(getPadding())
                          << " needs a float tile; integer tiles pad with zero";
   return verifyViewAccess(*this, getView().getType(), getType(),
@@ -531,6 +594,35 @@ LogicalResult StoreOp::verify() {
   return verifyViewAccess(*this, getView().getType(), getValue().getType(),
                           getIndices().size(), getStaticIndices(), getOrder(),
                           getDims());
+}
+
+LogicalResult LoadScalarOp::verify() {
+  ViewType view = getView().getType();
+  if (getType() != view.getElementType())
+    return emitOpError() << "the result is " << getType()
+                         << " but the view holds " << view.getElementType()
+                         << "; a scalar load reads the view's element type";
+  if (getPadding() != Padding::zero && !isa<FloatType>(getType()))
+    return emitOpError() << "padding = " << stringifyPadding(getPadding())
+                         << " needs a float view; integer views pad with zero";
+  size_t numIndices = getIndices().size();
+  if (std::optional<ArrayRef<int64_t>> literal = getStaticIndices()) {
+    if (static_cast<size_t>(llvm::count(*literal, ShapedType::kDynamic)) !=
+        numIndices)
+      return emitOpError() << "static_indices must mark each SSA index with "
+                           << ShapedType::kDynamic;
+    for (int64_t index : *literal)
+      if (index != ShapedType::kDynamic && index < 0)
+        return emitOpError() << "element index " << index
+                             << " is negative: it would always read the "
+                                "padding";
+    numIndices = literal->size();
+  }
+  if (numIndices != view.getRank())
+    return emitOpError() << "takes one element index per view dimension: the "
+                         << "view has " << view.getRank() << ", but "
+                         << numIndices << " indices are given";
+  return success();
 }
 
 // [%i, 0, %j]: SSA indices and literal ones. `static_indices` is set only
@@ -622,7 +714,8 @@ ParseResult FullOp::parse(OpAsmParser &parser, OperationState &result) {
            << "'result' must be ranked tensor of 32-bit float or 16-bit float "
               "or bfloat16 type or tf32 type or 1-bit signless integer or "
               "8-bit signless integer or 16-bit signless integer or 32-bit "
-              "signless integer or 64-bit signless integer values, but got "
+              "signless integer or 64-bit signless integer or element-type "
+              "parameter values, but got "
            << type;
   result.addTypes(type);
   Type element = type.getElementType();
@@ -926,9 +1019,10 @@ OpFoldResult PermuteOp::fold(FoldAdaptor) {
 }
 
 /// Whether tile.convert may convert `from` to `to`: tf32 is made only by
-/// rounding f32.
+/// rounding f32 (a type parameter is checked once bound).
 static bool isConvertible(Type from, Type to) {
-  return !isa<FloatTF32Type>(to) || isa<Float32Type, FloatTF32Type>(from);
+  return !isa<FloatTF32Type>(to) ||
+         isa<Float32Type, FloatTF32Type, TypeParamType>(from);
 }
 
 /// Whether every value of `from` is a value of `to`, so that converting to

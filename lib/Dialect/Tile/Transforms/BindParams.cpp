@@ -2,6 +2,8 @@
 
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/AsmParser/AsmParser.h"
+#include "mlir/IR/AttrTypeSubElements.h"
 #include "mlir/IR/Builders.h"
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
@@ -16,59 +18,87 @@ using namespace mlir::tile;
 
 namespace {
 
-/// The static type of a tile once its parameters have values.
-RankedTensorType bindShape(RankedTensorType type,
-                           const llvm::StringMap<int64_t> &values) {
-  auto dims = dyn_cast_or_null<DimsAttr>(type.getEncoding());
-  if (!dims)
-    return type;
-  SmallVector<int64_t> shape;
-  for (TileDim dim : getTileDims(type))
-    shape.push_back(dim.isStatic() ? dim.size
-                                   : values.lookup(dim.symbol.getValue()));
-  return RankedTensorType::get(shape, type.getElementType());
+/// The value a binding's text gives a parameter of `kernel`: a positive
+/// integer for an extent parameter, an element type for a type parameter.
+/// Null, with the error emitted on the kernel, when the text is not one.
+Attribute parseBinding(KernelOp kernel, StringRef name, StringRef text) {
+  if (kernel.getTypeParamValue(name)) {
+    Type type = parseType(text, kernel.getContext(), /*numRead=*/nullptr,
+                          /*isKnownNullTerminated=*/false);
+    if (!type || !isTileElementType(type)) {
+      kernel.emitError() << "type parameter '" << name << "' of kernel @"
+                         << kernel.getSymName() << " is bound to '" << text
+                         << "': bind it to an element type (f32, f16, bf16, "
+                            "tf32, i1, i8, i16, i32 or i64)";
+      return {};
+    }
+    return TypeAttr::get(type);
+  }
+  int64_t value;
+  if (text.getAsInteger(10, value) || value <= 0) {
+    kernel.emitError() << "parameter binding '" << name << "=" << text
+                       << "' is not NAME=VALUE with a positive VALUE";
+    return {};
+  }
+  return Builder(kernel.getContext()).getI64IntegerAttr(value);
 }
 
-void bindKernel(KernelOp kernel, const llvm::StringMap<int64_t> &overrides) {
-  llvm::StringMap<int64_t> values;
+LogicalResult bindKernel(KernelOp kernel,
+                         const llvm::StringMap<std::string> &overrides) {
+  llvm::StringMap<int64_t> extents;
+  llvm::StringMap<Type> types;
   Builder builder(kernel.getContext());
-  SmallVector<NamedAttribute> bound;
   if (DictionaryAttr params = kernel.getParamsAttr()) {
+    SmallVector<NamedAttribute> bound;
     for (NamedAttribute param : params) {
-      int64_t value = cast<IntegerAttr>(param.getValue()).getInt();
-      auto it = overrides.find(param.getName().getValue());
-      if (it != overrides.end())
-        value = it->second;
-      values[param.getName().getValue()] = value;
-      bound.emplace_back(param.getName(), builder.getI64IntegerAttr(value));
+      StringRef name = param.getName().getValue();
+      Attribute value = param.getValue();
+      auto it = overrides.find(name);
+      if (it != overrides.end() &&
+          !(value = parseBinding(kernel, name, it->second)))
+        return failure();
+      if (auto type = dyn_cast<TypeAttr>(value))
+        types[name] = type.getValue();
+      else
+        extents[name] = cast<IntegerAttr>(value).getInt();
+      bound.emplace_back(param.getName(), value);
     }
     kernel.setParamsAttr(builder.getDictionaryAttr(bound));
   }
 
-  auto bindValue = [&](Value value) {
-    if (auto type = dyn_cast<RankedTensorType>(value.getType()))
-      value.setType(bindShape(type, values));
-  };
-  SmallVector<ParamOp> paramOps;
-  kernel.getBody().walk([&](Operation *op) {
-    if (auto param = dyn_cast<ParamOp>(op))
-      paramOps.push_back(param);
-    for (Value result : op->getResults())
-      bindValue(result);
-    for (Region &region : op->getRegions())
-      for (Block &block : region)
-        for (BlockArgument arg : block.getArguments())
-          bindValue(arg);
+  // Every type that names a parameter, wherever it appears (results, block
+  // arguments, the kernel's signature, views inside it), gets its bound form:
+  // tiles their static shape, type parameters their type.
+  AttrTypeReplacer replacer;
+  replacer.addReplacement([&](RankedTensorType type) -> Type {
+    auto dims = dyn_cast_or_null<DimsAttr>(type.getEncoding());
+    if (!dims)
+      return type;
+    SmallVector<int64_t> shape;
+    for (TileDim dim : getTileDims(type))
+      shape.push_back(dim.isStatic() ? dim.size
+                                     : extents.lookup(dim.symbol.getValue()));
+    return RankedTensorType::get(shape, type.getElementType());
   });
+  replacer.addReplacement([&](TypeParamType type) -> Type {
+    return types.lookup(type.getName().getValue());
+  });
+  replacer.recursivelyReplaceElementsIn(kernel, /*replaceAttrs=*/true,
+                                        /*replaceLocs=*/false,
+                                        /*replaceTypes=*/true);
+
+  SmallVector<ParamOp> paramOps;
+  kernel.getBody().walk([&](ParamOp param) { paramOps.push_back(param); });
   for (ParamOp param : paramOps) {
     OpBuilder b(param);
     SmallVector<Value> constants;
     for (unsigned i = 0, e = param.getNumResults(); i < e; ++i)
       constants.push_back(arith::ConstantIndexOp::create(
-          b, param.getLoc(), values.lookup(param.getName(i))));
+          b, param.getLoc(), extents.lookup(param.getName(i))));
     param.replaceAllUsesWith(constants);
     param.erase();
   }
+  return success();
 }
 
 struct TileBindParamsPass
@@ -77,16 +107,17 @@ struct TileBindParamsPass
 
   void runOnOperation() override {
     ModuleOp module = getOperation();
-    llvm::StringMap<int64_t> overrides;
+    // NAME=VALUE; the value is read as an extent or a type by each kernel
+    // that declares NAME.
+    llvm::StringMap<std::string> overrides;
     for (const std::string &binding : params) {
       auto [name, text] = StringRef(binding).split('=');
-      int64_t value;
-      if (name.empty() || text.getAsInteger(10, value) || value <= 0) {
+      if (name.empty() || text.empty()) {
         module.emitError() << "parameter binding '" << binding
                            << "' is not NAME=VALUE with a positive VALUE";
         return signalPassFailure();
       }
-      if (!overrides.try_emplace(name, value).second) {
+      if (!overrides.try_emplace(name, text.str()).second) {
         module.emitError() << "parameter '" << name << "' is bound twice";
         return signalPassFailure();
       }
@@ -105,7 +136,12 @@ struct TileBindParamsPass
       }
     // Kernels in nested modules count as declaring their parameters above,
     // so they are bound too.
-    module.walk([&](KernelOp kernel) { bindKernel(kernel, overrides); });
+    WalkResult walk = module.walk([&](KernelOp kernel) {
+      return failed(bindKernel(kernel, overrides)) ? WalkResult::interrupt()
+                                                   : WalkResult::advance();
+    });
+    if (walk.wasInterrupted())
+      signalPassFailure();
   }
 };
 
@@ -127,13 +163,28 @@ std::optional<Unbound> mlir::tile::findUnbound(Operation *root) {
     for (Region &region : op->getRegions())
       for (Block &block : region)
         llvm::append_range(types, block.getArgumentTypes());
-    for (Type type : types)
+    if (auto kernel = dyn_cast<KernelOp>(op))
+      llvm::append_range(types, kernel.getArgumentTypes());
+    for (Type type : types) {
+      TypeParamType param;
+      type.walk([&](TypeParamType inner) {
+        param = inner;
+        return WalkResult::interrupt();
+      });
+      if (param) {
+        found = Unbound{op, "has a value whose element type is type "
+                            "parameter '" +
+                                param.getName().str() +
+                                "': run tile-bind-params first"};
+        return WalkResult::interrupt();
+      }
       if (RankedTensorType tile = symbolic(type)) {
         found = Unbound{op, "has a tile whose shape names a parameter (" +
                                 formatTileShape(tile) +
                                 "): run tile-bind-params first"};
         return WalkResult::interrupt();
       }
+    }
     return WalkResult::advance();
   });
   return found;

@@ -60,6 +60,23 @@ SmallVector<int64_t> mlir::tilegpu::getPaddedShape(ArrayRef<int64_t> shape) {
   return padded;
 }
 
+int64_t mlir::tilegpu::getVectorRun(const LinearLayout &layout,
+                                    ArrayRef<int64_t> shape, int64_t dim,
+                                    unsigned elementBytes) {
+  int64_t width = 1;
+  unsigned bits = llvm::Log2_64(uint64_t(layout.getInDimSize(kRegister)));
+  for (unsigned bit = 0; bit < bits; ++bit) {
+    LinearLayout::Basis image = layout.getBasis(kRegister, bit);
+    bool unit = true;
+    for (auto [d, coord] : llvm::enumerate(image))
+      unit &= coord == (int64_t(d) == dim ? int64_t(1) << bit : 0);
+    if (!unit || 2 * width * elementBytes > 16 || shape[dim] % (2 * width) != 0)
+      break;
+    width *= 2;
+  }
+  return width;
+}
+
 unsigned mlir::tilegpu::getElementBytes(Type elementType) {
   // tf32 has 19 significant bits in a 32-bit register.
   if (isa<FloatTF32Type>(elementType))

@@ -169,6 +169,19 @@ LogicalResult AsyncCopyOp::verify() {
   if (view.getElementType() != buffer.getElementType())
     return emitOpError() << "the view holds " << view.getElementType()
                          << " but the buffer holds " << buffer.getElementType();
+  if (DistributedLayoutAttr layout = getLayoutAttr()) {
+    if (layout.getRank() != tile.size())
+      return emitOpError() << "the copy layout is a layout of rank-"
+                           << layout.getRank() << " tiles, but the box has rank "
+                           << tile.size();
+    if (failed(layout.verifyEncoding(tile, view.getElementType(),
+                                     [&] { return emitOpError(); })))
+      return failure();
+    if (failed(requireLayout(
+            *this, RankedTensorType::get(tile, view.getElementType(), layout),
+            "copy")))
+      return failure();
+  }
   int64_t rowBytes = tile.back() * getElementBytes(view.getElementType());
   if (getKind() == CopyKind::cp_async && rowBytes % 4 != 0)
     return emitOpError() << "cp.async moves 4, 8 or 16 bytes at a time, but a "

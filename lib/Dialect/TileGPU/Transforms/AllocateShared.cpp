@@ -50,7 +50,8 @@ bool isRowMajor(SharedLayoutAttr layout, ArrayRef<int64_t> tile) {
 
 class SharedAllocator {
 public:
-  explicit SharedAllocator(tile::KernelOp kernel) {
+  SharedAllocator(tile::KernelOp kernel, bool conversions)
+      : conversions(conversions) {
     kernel.walk<WalkOrder::PreOrder>(
         [&](Operation *op) { number[op] = int64_t(number.size()); });
     // The last op inside each op with regions: a loop's body ends there.
@@ -81,6 +82,7 @@ private:
     return end;
   }
 
+  bool conversions;
   DenseMap<Operation *, int64_t> number, lastInside;
   SmallVector<Buffer> buffers;
 };
@@ -110,7 +112,7 @@ LogicalResult SharedAllocator::collect(tile::KernelOp kernel) {
       buffers.push_back(buffer);
       return WalkResult::advance();
     }
-    if (auto convert = dyn_cast<ConvertLayoutOp>(op)) {
+    if (auto convert = dyn_cast<ConvertLayoutOp>(op); convert && conversions) {
       auto type = cast<RankedTensorType>(convert.getType());
       unsigned bytes = getElementBytes(type.getElementType());
       llvm::Expected<tilec::ConversionPlan> plan = tilec::planConversion(
@@ -163,17 +165,19 @@ int64_t SharedAllocator::place() {
 
 struct AllocateSharedPass
     : tilegpu::impl::TileGPUAllocateSharedBase<AllocateSharedPass> {
+  using TileGPUAllocateSharedBase::TileGPUAllocateSharedBase;
+
   void runOnOperation() override {
     WalkResult walk = getOperation().walk([&](tile::KernelOp kernel) {
-      SharedAllocator allocator(kernel);
+      SharedAllocator allocator(kernel, conversions);
       if (failed(allocator.collect(kernel)))
         return WalkResult::interrupt();
       int64_t total = allocator.place();
       Builder builder(kernel.getContext());
       for (const Buffer &buffer : allocator.getBuffers())
-        buffer.op->setAttr("tilegpu.offset",
+        buffer.op->setAttr(kSharedOffsetAttrName,
                            builder.getI64IntegerAttr(buffer.offset));
-      kernel->setAttr("tilegpu.shared_bytes", builder.getI64IntegerAttr(total));
+      kernel->setAttr(kKernelSharedBytesAttrName, builder.getI64IntegerAttr(total));
       return WalkResult::advance();
     });
     if (walk.wasInterrupted())

@@ -98,6 +98,12 @@ private:
     user->setOperand(index, converted);
   }
 
+  /// Whether accesses of `view` are vectorised: the variant has the facts
+  /// and the view is not marked `tile.any_strides`.
+  bool vectorizes(Value view) const {
+    return vectorize && !tile::hasAnyStrides(view);
+  }
+
   unsigned numWarps;
   bool vectorize;
   unsigned sm;
@@ -134,7 +140,7 @@ LogicalResult LayoutAssigner::assign(Operation *op) {
     setLayout(load.getResult(),
               getAccessLayout(tile,
                               getContiguousDim(load.getOrder(), tile.getRank()),
-                              vectorize, numWarps),
+                              vectorizes(load.getView()), numWarps),
               false);
     return success();
   }
@@ -143,7 +149,7 @@ LogicalResult LayoutAssigner::assign(Operation *op) {
     require(op, 0,
             getAccessLayout(tile,
                             getContiguousDim(store.getOrder(), tile.getRank()),
-                            vectorize, numWarps));
+                            vectorizes(store.getView()), numWarps));
     return success();
   }
   if (auto mma = dyn_cast<tile::MmaOp>(op)) {

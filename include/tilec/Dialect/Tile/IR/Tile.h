@@ -75,6 +75,10 @@ int64_t getMaxRegistersPerThread(int64_t numThreads);
 std::optional<int64_t> getTileRegistersPerThread(RankedTensorType type,
                                                  int64_t numThreads);
 
+/// Whether `type` is a (concrete) element type of tiles: f32, f16, bf16,
+/// tf32, i1, i8, i16, i32 or i64; what a type parameter may be bound to.
+bool isTileElementType(Type type);
+
 /// Whether `name` can name a kernel: a PTX identifier that is also a C++
 /// one (the launcher has the kernel's name), [A-Za-z_][A-Za-z0-9_]*, other
 /// than a lone `_`.
@@ -95,6 +99,10 @@ struct FullRankAccess {
 };
 FullRankAccess getFullRankAccess(RankedTensorType tile, unsigned viewRank,
                                  ArrayRef<int64_t> dims);
+
+/// Whether `view` is an argument of a tile.kernel marked `tile.any_strides`:
+/// a view no variant may assume the vectorize facts of.
+bool hasAnyStrides(Value view);
 
 } // namespace mlir::tile
 

@@ -18,6 +18,13 @@ inline constexpr llvm::StringLiteral kNumWarpsAttrName = "tile.num_warps";
 /// Dynamic shared memory, in bytes, to launch the lowered kernel with (i64).
 inline constexpr llvm::StringLiteral kSharedBytesAttrName = "tile.shared_bytes";
 
+/// A unit attribute on a view argument of a tile.kernel: the view may have
+/// any strides (a broadcast with stride 0, a transposed or unaligned view).
+/// Every variant accesses it one element at a time and the launcher does not
+/// ask it for the vectorize facts (docs/codegen-layouts.md, "Vectorised
+/// global access and view facts").
+inline constexpr llvm::StringLiteral kAnyStridesAttrName = "tile.any_strides";
+
 } // namespace mlir::tile
 
 #endif // TILEC_DIALECT_TILE_IR_TILEATTRNAMES_H

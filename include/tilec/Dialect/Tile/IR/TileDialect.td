@@ -31,6 +31,8 @@ def Tile_Dialect : Dialect {
                    ::mlir::DialectAsmPrinter &printer) const override;
   }];
   let hasConstantMaterializer = 1;
+  // `tile.any_strides` on kernel arguments.
+  let hasRegionArgAttrVerify = 1;
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }
 

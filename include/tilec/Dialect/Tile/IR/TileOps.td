@@ -14,13 +14,20 @@ include "mlir/Interfaces/FunctionInterfaces.td"
 include "mlir/Interfaces/InferTypeOpInterface.td"
 include "mlir/Interfaces/SideEffectInterfaces.td"
 
-// Element types a tile may hold.
-def Tile_Element : AnyTypeOf<[F32, F16, BF16, TF32, I1, I8, I16, I32, I64]>;
+// Element types a tile may hold; an element-type parameter stands for one
+// of them until tile-bind-params binds it (the module is verified again
+// then, with the concrete type).
+def Tile_TypeParam : Type<CPred<"::llvm::isa<::mlir::tile::TypeParamType>($_self)">,
+                          "element-type parameter", "::mlir::tile::TypeParamType">;
+def Tile_Element : AnyTypeOf<[F32, F16, BF16, TF32, I1, I8, I16, I32, I64,
+                              Tile_TypeParam]>;
 def Tile : RankedTensorOf<[Tile_Element]>;
 def Tile_Float : RankedTensorOf<[F32, F16, BF16, TF32]>;
+def Tile_MmaOperand : RankedTensorOf<[F32, F16, BF16, TF32, Tile_TypeParam]>;
 def Tile_Numeric : RankedTensorOf<[F32, F16, BF16, I32, I64]>;
 def Tile_Mask : RankedTensorOf<[I1]>;
-def Tile_Scalar : AnyTypeOf<[F32, F16, BF16, I1, I8, I16, I32, I64, Index]>;
+def Tile_Scalar : AnyTypeOf<[F32, F16, BF16, I1, I8, I16, I32, I64, Index,
+                             Tile_TypeParam]>;
 
 //===----------------------------------------------------------------------===//
 // Kernels
@@ -38,8 +45,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     `num_warps` is the number of warps of a program (a CTA); `occupancy` the
     number of programs the compiler should try to fit on one multiprocessor.
     `params` declares compile-time parameters with their default values:
-    tile shapes (through `#tile.dims`) and `tile.param` refer to them, and
-    `tile-bind-params` binds them.
+    extents (positive integers), which tile shapes (through `#tile.dims`)
+    and `tile.param` refer to, and element types (`XT = bf16`, written
+    `XT : type = bf16` in the header), which tiles, views and scalars name
+    as `!tile.type_param<XT>`; `tile-bind-params` binds them.
 
     Example:
     ```mlir
@@ -75,8 +84,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [
       return getFunctionType().getResults();
     }
     ::mlir::Region *getCallableRegion() { return &getBody(); }
-    /// Value of parameter `name` (its default until bound), if declared.
+    /// Value of extent parameter `name` (its default until bound), if
+    /// declared.
     std::optional<int64_t> getParamValue(::llvm::StringRef name);
+    /// Value of element-type parameter `name` (its default until bound), or
+    /// null when the kernel declares no type parameter of that name.
+    ::mlir::Type getTypeParamValue(::llvm::StringRef name);
     static ::llvm::StringRef getDefaultDialect() { return "tile"; }
   }];
 }
@@ -245,6 +258,41 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
     $value `,` $view `` custom<TileIndices>($indices, $static_indices)
     (`order` `=` $order^)? (`dims` `=` $dims^)? attr-dict `:`
     type($value) `,` type($view)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_LoadScalarOp : Tile_Op<"load_scalar", [MemoryEffects<[MemRead]>]> {
+  let summary = "reads one element of a view, the same in every thread";
+  let description = [{
+    Reads the element at `indices` of `view`, one element index per view
+    dimension (an SSA `index` or a literal number; element units, not tile
+    units as in `tile.load`). The result is a scalar of the view's element
+    type, uniform across the program: every thread reads the same element.
+    With `arith.index_cast` it can index another view, bound a loop or pick
+    a branch, as a device-resident index table or `cu_seqlens` needs.
+
+    An index outside the view (negative, or not below the extent) reads
+    `padding` (default `zero`) and touches no memory, as `tile.load` does;
+    paddings other than zero need a float view.
+
+    Example:
+    ```mlir
+    // The state row of batch entry b: row = state_indices[b].
+    %r = tile.load_scalar %state_indices[%b] : !tile.view<1, i64> -> i64
+    %row = arith.index_cast %r : i64 to index
+    // cu_seqlens[s + 1], and a float with a NaN outside the view.
+    %end = tile.load_scalar %cu_seqlens[%next] : !tile.view<1, i32> -> i32
+    %a = tile.load_scalar %A[%h, 0] padding = nan : !tile.view<2, f32> -> f32
+    ```
+  }];
+  let arguments = (ins Tile_AnyView:$view, Variadic<Index>:$indices,
+                   OptionalAttr<DenseI64ArrayAttr>:$static_indices,
+                   DefaultValuedAttr<Tile_Padding, "Padding::zero">:$padding);
+  let results = (outs AnyTypeOf<[F32, F16, BF16, I8, I16, I32, I64]>:$result);
+  let assemblyFormat = [{
+    $view `` custom<TileIndices>($indices, $static_indices)
+    (`padding` `=` $padding^)? attr-dict `:` type($view) `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -450,7 +498,7 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
         : tensor<64x16xbf16>, tensor<16x32xf32>, tensor<64x32xf32>
     ```
   }];
-  let arguments = (ins Tile_Float:$a, Tile_Float:$b, RankedTensorOf<[F32]>:$acc,
+  let arguments = (ins Tile_MmaOperand:$a, Tile_MmaOperand:$b, RankedTensorOf<[F32]>:$acc,
                    OptionalAttr<TypeAttrOf<TF32>>:$precision);
   let results = (outs RankedTensorOf<[F32]>:$result);
   let assemblyFormat = [{

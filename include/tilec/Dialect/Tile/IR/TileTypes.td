@@ -19,8 +19,30 @@ def Tile_ViewType : TypeDef<Tile_Dialect, "View"> {
     headdim) in bf16.
   }];
   let parameters = (ins "unsigned":$rank, "::mlir::Type":$elementType);
-  let assemblyFormat = "`<` $rank `,` $elementType `>`";
+  // Custom so that an element-type parameter is written by its name alone,
+  // `!tile.view<4, XT>`, as in `!tile.tile<...>`.
+  let hasCustomAssemblyFormat = 1;
   let genVerifyDecl = 1;
+}
+
+def Tile_TypeParamType : TypeDef<Tile_Dialect, "TypeParam"> {
+  let mnemonic = "type_param";
+  let summary = "an element type that is a kernel parameter";
+  let description = [{
+    The element type of a tile, a view or a scalar that the kernel declares
+    as a type parameter (`tile.kernel @k<XT : type = bf16>`) and
+    `tile-bind-params` replaces by the bound type. Inside `!tile.tile<...>`
+    and `!tile.view<...>` it is written by its name alone; elsewhere as
+    `!tile.type_param<XT>`. Until it is bound, a tile of it can be loaded,
+    stored, converted, moved (broadcast, reshape, permute, extract), chosen
+    by `tile.where` and multiplied by `tile.mma`; `arith` and `math` ops
+    need a concrete type, so a kernel converts to one first.
+
+    Example: `!tile.tile<BLOCK_M x BLOCK_N x XT>` is
+    `tensor<?x?x!tile.type_param<XT>, #tile.dims<[BLOCK_M, BLOCK_N]>>`.
+  }];
+  let parameters = (ins "::mlir::StringAttr":$name);
+  let hasCustomAssemblyFormat = 1;
 }
 
 def Tile_AnyView : Type<CPred<"::llvm::isa<::mlir::tile::ViewType>($_self)">,

@@ -10,14 +10,18 @@ def TileBindParams : Pass<"tile-bind-params", "::mlir::ModuleOp"> {
   let description = [{
     Gives every compile-time parameter of every `tile.kernel` a value: the one
     named in `params` (NAME=VALUE), else the kernel's default. `tile.param`
-    becomes a constant and each tile typed with `#tile.dims` gets its static
-    type, so one kernel source serves every instantiation.
+    becomes a constant, each tile typed with `#tile.dims` gets its static
+    type, and each element-type parameter (`!tile.type_param<XT>`, in tiles,
+    views, scalars and the kernel's signature) its bound type, so one kernel
+    source serves every instantiation. The VALUE of an extent is a positive
+    integer, that of a type parameter an element type (`XT=bf16`).
 
-    Example: `tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_P=64"`
+    Example: `tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_P=64,XT=f16"`
   }];
   let options = [
     ListOption<"params", "params", "std::string",
-               "NAME=VALUE bindings; unnamed parameters keep their defaults">,
+               "NAME=VALUE bindings (an extent or an element type); unnamed "
+               "parameters keep their defaults">,
   ];
   let dependentDialects = ["::mlir::arith::ArithDialect"];
 }

@@ -29,6 +29,12 @@
 
 namespace mlir::tilegpu {
 
+/// The byte offset tilegpu-allocate-shared gives a buffer (and the lowering
+/// moves above its scratch area), and the bytes it gives a kernel.
+inline constexpr llvm::StringLiteral kSharedOffsetAttrName = "tilegpu.offset";
+inline constexpr llvm::StringLiteral kKernelSharedBytesAttrName =
+    "tilegpu.shared_bytes";
+
 /// The register layout of a tile, or null when it has none.
 inline DistributedLayoutAttr getDistributedLayout(Type type) {
   auto tensor = dyn_cast<RankedTensorType>(type);
@@ -44,6 +50,14 @@ unsigned getElementBytes(Type elementType);
 
 /// "64x32".
 std::string formatShape(ArrayRef<int64_t> shape);
+
+/// How many registers of `layout` (a layout of a tile of `shape`), from a
+/// multiple of that number on, walk consecutive elements of tile dim `dim`
+/// (register bit k's image is 2^k along it and 0 elsewhere), at most 16
+/// bytes of `elementBytes`-byte elements and dividing the extent: the
+/// elements one vector access (ld.global.v4, cp.async of 16 bytes) moves.
+int64_t getVectorRun(const tilec::LinearLayout &layout, ArrayRef<int64_t> shape,
+                     int64_t dim, unsigned elementBytes);
 
 } // namespace mlir::tilegpu
 

@@ -122,6 +122,13 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [AttrSizedOperandSegments,
     bytes per thread) or `tma` (sm_90a+, one `cp.async.bulk.tensor` of the
     whole box through a tensor map; its out-of-bounds fill is zero or NaN).
 
+    `layout` (a `#tilegpu.dist` of the box, in the view's order of
+    dimensions) says which thread copies which elements for `cp_async`: each
+    thread copies its registers, a run of registers that walks consecutive
+    elements of the view's innermost dimension as one copy of up to 16 bytes
+    (the lowering needs it; `tilegpu-pipeline` takes the layout of the
+    `tile.load` it replaces).
+
     Example:
     ```mlir
     %t = tilegpu.async_copy %B[%i, %k] -> %ring[%s] kind = cp_async : !tile.view<2, bf16>, !tilegpu.smem<3x64x64xbf16, #swizzled, mutable>
@@ -130,11 +137,13 @@ def TileGPU_AsyncCopyOp : TileGPU_Op<"async_copy", [AttrSizedOperandSegments,
   let arguments = (ins Tile_AnyView:$view, Variadic<Index>:$indices,
                    TileGPU_Smem:$buffer, Optional<Index>:$stage,
                    TileGPU_CopyKind:$kind,
-                   DefaultValuedAttr<Tile_Padding, "::mlir::tile::Padding::zero">:$padding);
+                   DefaultValuedAttr<Tile_Padding, "::mlir::tile::Padding::zero">:$padding,
+                   OptionalAttr<TileGPU_DistributedLayoutAttr>:$layout);
   let results = (outs TileGPU_Token:$token);
   let assemblyFormat = [{
     $view `[` $indices `]` `->` $buffer (`[` $stage^ `]`)? `kind` `=` $kind
-    (`padding` `=` $padding^)? attr-dict `:` type($view) `,` type($buffer)
+    (`padding` `=` $padding^)? (`layout` `=` $layout^)? attr-dict `:`
+    type($view) `,` type($buffer)
   }];
   let hasVerifier = 1;
 }

@@ -72,6 +72,42 @@ def TileGPURemoveLayoutConversions
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }
 
+def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::ModuleOp"> {
+  let summary = "moves mma-operand loads global -> shared by cp.async, "
+                "prefetched `latency` iterations ahead in loops";
+  let description = [{
+    Runs after `tilegpu-remove-layout-conversions` on the `vec` variant. A
+    `tile.load` (zero padding) whose result only reaches a
+    `tilegpu.convert_layout` staged through shared memory, through
+    single-use `tile.reshape` (of unit dims) and `tile.convert` ops, is
+    rewritten so that the tile never sits in registers in the load's layout:
+    a `tilegpu.local_alloc` in a 128/64/32-byte swizzled layout (the widest
+    the rows allow), a `tilegpu.async_copy kind = cp_async` in the load's
+    layout (runs of up to 16 bytes per thread along the view's innermost
+    dimension, zero-filled outside the view), `tilegpu.async_commit`,
+    `tilegpu.async_wait pending = 0`, `tilegpu.barrier`, and a
+    `tilegpu.local_load` straight into the conversion's destination layout,
+    followed by the reshapes and element conversions in that layout. A
+    barrier before the copy lets every thread finish reading the bytes
+    first. Loads whose copy would move less than 4 bytes per thread are left
+    alone.
+
+    Inside an `scf.for`, loads with `latency = n >= 2` whose indices are
+    loop-invariant or computed from the induction variable by pure ops in
+    the body become an (n+1)-stage ring (one ring depth per loop: the
+    largest latency among its loads): the prologue issues iterations
+    0 .. n-1 (one commit group each), the body waits until at most n-1 groups
+    are pending, passes a barrier, issues iteration i+n into stage
+    (i+n) mod (n+1) (guarded by i+n < upper bound; the commit is not, so
+    every iteration commits one group) and reads stage i mod (n+1).
+
+    Example: `tile-opt --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-pipeline`
+  }];
+  let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
+                           "::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "::mlir::ModuleOp"> {
   let summary = "places shared buffers by their lifetimes";
   let description = [{
@@ -85,8 +121,16 @@ def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "::mlir::ModuleOp"> 
     not row-major: the swizzle atom of TMA and wgmma), that no buffer
     alive at the same time occupies.
 
+    With `conversions=false` only the `local_alloc` buffers are placed: the
+    lowering stages conversions through its own scratch area and puts these
+    buffers above it (the layouts pipeline).
+
     Example: `tile-opt --tilegpu-allocate-shared`
   }];
+  let options = [
+    Option<"conversions", "conversions", "bool", /*default=*/"true",
+           "also place the staging buffers of convert_layout ops">,
+  ];
 }
 
 def TileGPUPrintConversionPlans

@@ -4,13 +4,16 @@
 // layouts. The problem description, the tensor descriptors and their
 // validation are shared by every device: `forwardCpu` runs the tile kernels
 // in the interpreter (library TilecMamba2Cpu); a GPU path takes the
-// same arguments. This header depends on the C++ standard library only, so
-// that a library built on it does not need LLVM or MLIR at run time.
+// same arguments. This header depends on the C++ standard library (and
+// tilec's plain C++ DType.h) only, so that a library built on it does not
+// need LLVM or MLIR at run time.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef TILEC_MAMBA2_MAMBA2_H
 #define TILEC_MAMBA2_MAMBA2_H
+
+#include "tilec/Support/DType.h"
 
 #include <cstdint>
 #include <array>
@@ -23,11 +26,12 @@
 
 namespace tilec::mamba2 {
 
-/// Element types of the tensors in memory (I32: the sequence index only).
-enum class DType { F32, F16, BF16, I32 };
-
-size_t dtypeSize(DType dtype);
-const char *dtypeName(DType dtype);
+/// Element types of the tensors in memory, tilec's (each tensor's
+/// validation names the ones it takes; I32: the sequence index and offsets
+/// only).
+using tilec::DType;
+using tilec::dtypeName;
+using tilec::dtypeSize;
 
 /// The sizes of one forward pass. Heads are split into `groups` groups of
 /// heads / groups consecutive heads; the heads of a group share B and C.
@@ -72,7 +76,8 @@ struct DtLimit {
 
 /// What the forward pass reads (the dtypes are the ones supported).
 struct Inputs {
-  /// (batch, seqlen, heads, headdim) bf16.
+  /// (batch, seqlen, heads, headdim) bf16, f16 or f32: the dtype of B, C and
+  /// z too (the kernels have an instance for each).
   Tensor x;
   /// (batch, seqlen, heads) f32, bf16 or f16: the time steps, raw: the
   /// pass uses clamp(softplus(dt + dtBias)) (each part as asked for below),
@@ -80,9 +85,9 @@ struct Inputs {
   Tensor dt;
   /// (heads) f32: the (negative) decay rates.
   Tensor A;
-  /// (batch, seqlen, groups, dstate) bf16.
+  /// (batch, seqlen, groups, dstate), x's dtype.
   Tensor B;
-  /// (batch, seqlen, groups, dstate) bf16.
+  /// (batch, seqlen, groups, dstate), x's dtype.
   Tensor C;
   /// (heads) f32, one per head, or (heads, headdim) f32, one per channel:
   /// the skip connection y += D x.
@@ -100,8 +105,8 @@ struct Inputs {
   bool dtSoftplus = false;
   /// Applied after bias and softplus.
   DtLimit dtLimit;
-  /// (batch, seqlen, heads, headdim) bf16: the gate y <- y * silu(z),
-  /// applied after D; absent: no gate.
+  /// (batch, seqlen, heads, headdim), x's dtype: the gate y <- y *
+  /// silu(z), applied after D; absent: no gate.
   std::optional<Tensor> z;
   /// (batch, seqlen) i32, mamba_ssm's seq_idx: the sequence of each time
   /// step of a row that packs several, non-decreasing along each row. No
@@ -112,11 +117,25 @@ struct Inputs {
   /// as in mamba_ssm (a decreasing one gives unspecified results, no fault).
   /// Absent: each row is one sequence.
   std::optional<Tensor> seqIdx;
+  /// (nseq + 1) i32 in HOST memory on every device, mamba_ssm's cu_seqlens:
+  /// the sequences packed into the one row (batch 1), sequence s being
+  /// steps [cu[s], cu[s + 1]), with 0 = cu[0] < cu[1] < ... < cu[nseq] =
+  /// seqlen. Needs seqIdx, consistent with it: seq_idx[0, t] = s on
+  /// sequence s's steps (checked by forwardCpu; on the GPU the caller's
+  /// contract, as for seqIdx). What Outputs::varlenStates needs.
+  std::optional<Tensor> cuSeqlens;
+
+  /// The number of sequences cuSeqlens gives (0 without it); for validated
+  /// inputs.
+  int64_t numSequences() const {
+    return cuSeqlens && !cuSeqlens->shape.empty() ? cuSeqlens->shape[0] - 1
+                                                  : 0;
+  }
 };
 
 /// What the forward pass writes.
 struct Outputs {
-  /// (batch, seqlen, heads, headdim) f32, or bf16 (x's dtype, as mamba_ssm
+  /// (batch, seqlen, heads, headdim) f32, or x's dtype (as mamba_ssm
   /// returns it): the kernel rounds its f32 result once when it stores it.
   Tensor y;
   /// (batch, heads, headdim, dstate) f32: the state after the last time
@@ -126,6 +145,10 @@ struct Outputs {
   /// chunk (mamba_ssm's `states`, what a backward pass needs); kept in the
   /// workspace, not in user memory, when absent.
   std::optional<Tensor> chunkStates;
+  /// (nseq, heads, headdim, dstate) f32: the state after the last step of
+  /// each sequence of Inputs::cuSeqlens (mamba_ssm's return_varlen_states),
+  /// computed by the varlen_state kernel, one launch per sequence.
+  std::optional<Tensor> varlenStates;
 };
 
 /// Success, or an error with a message for the user.
@@ -190,11 +213,16 @@ enum class ForwardStructure {
   ThreeKernels,
 };
 
+/// The dtype of x, B, C and z the kernels run with: x's when it is one of
+/// theirs (bf16, f16, f32), else bf16 (and validation refuses x).
+DType inputElementType(const Inputs &inputs);
+
 /// Checks the problem (positive sizes, heads % groups == 0, chunk in
 /// {64, 128, 256}) and every input, in the order x, dt, A, B, C, D, initial
-/// state, dt bias, z: non-null data, supported dtype, the rank and shape the
-/// problem implies, non-negative strides; then the dt limit (no NaN, low <=
-/// high).
+/// state, dt bias, z, seq idx, cu seqlens: non-null data, supported dtype,
+/// the rank and shape the problem implies, non-negative strides; cu seqlens'
+/// values (host memory: 0 first, seqlen last, increasing), with batch 1 and
+/// a seq idx; then the dt limit (no NaN, low <= high).
 Status validateInputs(const Problem &problem, const Inputs &inputs);
 
 /// validateInputs, and the same checks on the outputs, whose strides must
@@ -219,6 +247,12 @@ Status validateStructureFor(ForwardStructure structure, const Inputs &inputs);
 /// decreasing along each row (its first offending step named).
 Status validateSequenceIndexValues(const Problem &problem,
                                    const Tensor &seqIdx);
+
+/// Checks a validated seq_idx in host memory against validated cu_seqlens:
+/// seq_idx[0, t] = s on every step t of sequence s (the first step that is
+/// not named).
+Status validateSequenceIndexMatchesOffsets(const Tensor &seqIdx,
+                                           const Tensor &cuSeqlens);
 
 /// The launch grid (x, y, z) of each kernel, for the CPU and the GPU paths
 /// alike (the kernels' headers say what a program covers): the one place

@@ -40,10 +40,16 @@ struct ReferenceResult {
   /// docs/testing.md). Same shapes as y and finalState.
   std::vector<double> yScale;
   std::vector<double> finalStateScale;
+  /// With Inputs::cuSeqlens: (nseq, heads, headdim, dstate), row-major, the
+  /// state after each sequence's last step, and its error scale (as
+  /// finalStateScale's); empty without.
+  std::vector<double> varlenStates;
+  std::vector<double> varlenStatesScale;
 };
 
 /// The forward pass by the recurrence, from inputs in host memory. Fails
-/// when validateInputs does.
+/// when validateInputs does, or when seq idx decreases or does not match cu
+/// seqlens.
 Status referenceForward(const Problem &problem, const Inputs &inputs,
                         ReferenceResult &result);
 
@@ -68,8 +74,13 @@ struct HostFeatures {
   bool dPerChannel = false;
   /// A gate z, standard normal rounded to bf16.
   bool z = false;
-  /// y in bf16 (HostProblem::yBf16) rather than f32.
-  bool yBf16 = false;
+  /// x, B, C and z stored in this dtype: bf16 or f16 (their bits in
+  /// HostProblem::x, B, C, z) or f32 (in xWide, BWide, CWide, zWide),
+  /// drawn as said below and rounded to it.
+  DType inputDType = DType::BF16;
+  /// y in x's dtype (HostProblem::yHalf for bf16 and f16, y for f32) rather
+  /// than f32.
+  bool yInXType = false;
   /// dt stored in this dtype (HostProblem::dtHalf for bf16 and f16; dt
   /// then holds the rounded values as f32).
   DType dtDType = DType::F32;
@@ -79,11 +90,16 @@ struct HostFeatures {
   /// each, from 0 in even rows and 1 in odd rows (whose initial state,
   /// sequence 0's, is then not used).
   bool packedSequences = false;
+  /// With packedSequences: the sequences numbered 0, 1, 2, ... (rising by 1)
+  /// and given by offsets too, mamba_ssm's cu_seqlens
+  /// (HostProblem::cuSeqlens; batch 1), with the state at the end of each
+  /// asked for (HostProblem::varlenStates).
+  bool sequenceOffsets = false;
 };
 
 /// Host buffers for one problem, contiguous in mamba_ssm's layouts, with
 /// random inputs in the ranges a Mamba-2 layer sees: x, B, C and the initial
-/// state standard normal (x, B, C rounded to bf16); D uniform in [0.5, 1.5).
+/// state standard normal (x, B, C rounded to features.inputDType); D uniform in [0.5, 1.5).
 /// The decay alternates between heads, so that every problem of two heads
 /// or more has both regimes:
 ///   - even heads decay slowly, as in trained models: -A log-uniform in
@@ -100,15 +116,22 @@ struct HostProblem {
   Problem problem;
   HostFeatures features;
   std::vector<uint16_t> x, B, C, z;
+  /// x, B, C, z when features.inputDType is f32 (then x, B, C, z are empty).
+  std::vector<float> xWide, BWide, CWide, zWide;
   /// D is (heads) or (heads, headdim), as features.dPerChannel says.
   std::vector<float> dt, A, D, dtBias, initialState;
   std::vector<float> y, finalState;
-  /// y when features.yBf16 (then y is not written by a pass).
-  std::vector<uint16_t> yBf16;
+  /// y when features.yInXType with a 16-bit x: its bits (then y is not
+  /// written by a pass).
+  std::vector<uint16_t> yHalf;
   /// dt when features.dtDType is bf16 or f16.
   std::vector<uint16_t> dtHalf;
   /// (batch, seqlen) when features.packedSequences.
   std::vector<int32_t> seqIdx;
+  /// (nseq + 1) offsets and (nseq, heads, headdim, dstate) states when
+  /// features.sequenceOffsets.
+  std::vector<int32_t> cuSeqlens;
+  std::vector<float> varlenStates;
 
   static HostProblem random(const Problem &problem, uint64_t seed,
                             const HostFeatures &features = {});
@@ -116,11 +139,17 @@ struct HostProblem {
   /// Descriptors of the buffers; `withInitialState` passes initialState.
   Inputs inputs(bool withInitialState);
   Outputs outputs();
-  /// Fills y (or yBf16) and finalState with NaN, so an element a pass
-  /// leaves unwritten shows.
+  /// Fills y (or yHalf), finalState and varlenStates with NaN, so an
+  /// element a pass leaves unwritten shows.
   void poisonOutputs();
   /// y as f32 values, whichever dtype the pass wrote.
   std::vector<float> yValues() const;
+  /// One of x, B, C, z as stored, given its 16-bit and its f32 buffer: the
+  /// one features.inputDType says, and its size in bytes.
+  void *storedData(std::vector<uint16_t> &narrow,
+                   std::vector<float> &wide) const;
+  size_t storedBytes(const std::vector<uint16_t> &narrow,
+                     const std::vector<float> &wide) const;
 };
 
 /// mamba_ssm's transformation of one raw time step, in f64: dt + bias, then

@@ -54,10 +54,15 @@ struct StateUpdateArgs {
   std::optional<Tensor> dtBias;
   /// dt <- softplus(dt) (after dtBias), as mamba_ssm's dt_softplus.
   bool dtSoftplus = false;
-  /// Host memory, `batch` entries: the state row entry b updates, or
-  /// padSlotId for an entry whose y is computed from a zero state and whose
-  /// state is neither read nor written. Null: entry b updates row b (and
-  /// stateRows must equal batch). Rows must be distinct.
+  /// `batch` contiguous entries in the memory of the device that runs the
+  /// step (device memory for stateUpdateGpu, host memory for the CPU path):
+  /// the state row entry b updates. The kernel reads them; the host never
+  /// does, so a call neither copies nor waits for them and can be captured
+  /// in a CUDA graph. An entry equal to padSlotId or outside [0, stateRows)
+  /// is a padding entry: its y is computed from a zero state and no state is
+  /// read or written for it. Rows must be distinct (not checked, as the host
+  /// cannot read them: two entries on one row race). Null: entry b updates
+  /// row b (and stateRows must equal batch).
   const int64_t *stateIndices = nullptr;
   int64_t padSlotId = -1;
   /// (batch, heads, headdim) bf16, written.
@@ -68,31 +73,9 @@ struct StateUpdateArgs {
 /// batch without indices) and every tensor: non-null data, dtype, rank and
 /// shape, non-negative strides, no stride 0 along an extent above 1 in the
 /// state or y (they are written), the state and y sharing no byte with each
-/// other or with an input; and each state index within [0, stateRows) or the
-/// padding index, no row twice.
+/// other or with an input. The state indices are not read.
 Status validateStateUpdate(const DecodeProblem &problem,
                            const StateUpdateArgs &args);
-
-/// A launch of the state_update kernel: `count` consecutive batch entries
-/// from `firstEntry`, updating the state rows firstRow, firstRow + rowStep,
-/// ... (or, for padding entries, no state).
-struct StateUpdateRun {
-  int64_t firstEntry = 0;
-  int64_t count = 0;
-  int64_t firstRow = 0;
-  /// Positive: the state view's first stride is rowStep rows.
-  int64_t rowStep = 1;
-  bool padding = false;
-};
-
-/// The launches a validated step needs: one without state indices, or with
-/// indices whose rows step evenly (0, 1, 2, ... or 3, 5, 7, ...); otherwise
-/// one per maximal run of entries whose rows step evenly upwards (or that
-/// are all padding), taken greedily. A kernel cannot read its state row
-/// from memory (the tile dialect has no load of an index), so the indices
-/// are resolved here, on the host, into the state view's base and stride.
-std::vector<StateUpdateRun> stateUpdateRuns(const DecodeProblem &problem,
-                                            const StateUpdateArgs &args);
 
 /// Tile sizes of the state_update kernel; zero lets the device choose.
 /// Powers of two.

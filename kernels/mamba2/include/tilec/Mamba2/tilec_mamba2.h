@@ -46,8 +46,9 @@ typedef enum tilec_mamba2_status {
    * than one element, or a strides array is missing for a rank > 0. */
   TILEC_MAMBA2_ERROR_INVALID_STRIDE = 2,
   /* A tensor's dtype is not a tilec_mamba2_dtype or not the one supported
-   * for it (x, B, C, z bf16; dt f32, bf16 or f16; y f32 or bf16;
-   * everything else f32). */
+   * for it (x bf16, f16 or f32 and B, C, z in x's dtype; dt f32, bf16 or
+   * f16; y f32 or x's dtype; seq_idx and cu_seqlens i32; everything else
+   * f32). */
   TILEC_MAMBA2_ERROR_INVALID_DTYPE = 3,
   /* A data pointer is not aligned to its element size, or the workspace is
    * not 16-byte aligned. */
@@ -89,7 +90,7 @@ typedef enum tilec_mamba2_dtype {
   TILEC_MAMBA2_F32 = 0,
   TILEC_MAMBA2_F16 = 1,
   TILEC_MAMBA2_BF16 = 2,
-  /* The sequence index (options->seq_idx) only. */
+  /* The sequence index and offsets (options->seq_idx, cu_seqlens) only. */
   TILEC_MAMBA2_I32 = 3
 } tilec_mamba2_dtype;
 
@@ -137,15 +138,16 @@ TILEC_MAMBA2_API int tilec_mamba2_prepare(void);
 /* The Mamba-2 forward pass, enqueued on `stream` in the calling thread's
  * current CUDA context; returns without waiting for the kernels.
  *
- *   x              (batch, seqlen, heads, headdim)  bf16
+ *   x              (batch, seqlen, heads, headdim)  bf16, f16 or f32
  *   dt             (batch, seqlen, heads)           f32, bf16 or f16, as
  *                                                   given (no bias, softplus
  *                                                   or limit)
  *   A              (heads)                          f32
- *   B, C           (batch, seqlen, groups, dstate)  bf16
+ *   B, C           (batch, seqlen, groups, dstate)  x's dtype
  *   D              (heads) or (heads, headdim)      f32
  *   initial_state  (batch, heads, headdim, dstate)  f32, or NULL: zero
- *   y              (batch, seqlen, heads, headdim)  f32 or bf16, written
+ *   y              (batch, seqlen, heads, headdim)  f32 or x's dtype,
+ *                                                   written
  *   final_state    (batch, heads, headdim, dstate)  f32, or NULL: not written
  *
  * `workspace` is device memory of at least `workspace_bytes` >=
@@ -181,8 +183,8 @@ TILEC_MAMBA2_API int tilec_mamba2_forward(
 typedef struct tilec_mamba2_options {
   /* sizeof(tilec_mamba2_options); at least TILEC_MAMBA2_OPTIONS_SIZE_V1. */
   size_t size;
-  /* (batch, seqlen, heads, headdim) bf16: y <- y * silu(z), after D; NULL:
-   * no gate. */
+  /* (batch, seqlen, heads, headdim), x's dtype: y <- y * silu(z), after D;
+   * NULL: no gate. */
   const tilec_mamba2_tensor *z;
   /* (heads) f32: dt <- dt + dt_bias before softplus; NULL: no bias. */
   const tilec_mamba2_tensor *dt_bias;
@@ -204,6 +206,18 @@ typedef struct tilec_mamba2_options {
    * No state and no output mixes two sequences; the initial state is
    * sequence 0's. NULL: one sequence per row. */
   const tilec_mamba2_tensor *seq_idx;
+  /* Version 3. (nseq + 1) i32 in HOST memory (not device memory: the
+   * library reads the offsets to launch one kernel per sequence),
+   * mamba_ssm's cu_seqlens: sequence s is steps [cu[s], cu[s + 1]) of the
+   * one row (batch 1), 0 = cu[0] < cu[1] < ... < cu[nseq] = seqlen
+   * (checked). Needs seq_idx, consistent with it (seq_idx[0, t] = s on
+   * sequence s's steps: the caller's contract, seq_idx being in device
+   * memory). NULL: none. */
+  const tilec_mamba2_tensor *cu_seqlens;
+  /* Version 3. (nseq, heads, headdim, dstate) f32, written: the state after
+   * each sequence's last step (mamba_ssm's return_varlen_states); needs
+   * cu_seqlens. NULL: not computed. */
+  const tilec_mamba2_tensor *varlen_states;
 } tilec_mamba2_options;
 
 /* The size of the first version of tilec_mamba2_options: the fields up to
@@ -213,18 +227,22 @@ typedef struct tilec_mamba2_options {
 /* The size of the second version: up to seq_idx. */
 #define TILEC_MAMBA2_OPTIONS_SIZE_V2                                          \
   (offsetof(tilec_mamba2_options, seq_idx) + sizeof(const void *))
+/* The size of the third version: up to varlen_states. */
+#define TILEC_MAMBA2_OPTIONS_SIZE_V3                                          \
+  (offsetof(tilec_mamba2_options, varlen_states) + sizeof(const void *))
 
 /* tilec_mamba2_forward with mamba_ssm's options. `options` may be NULL (no
  * option). Also, here and in tilec_mamba2_forward alike:
  *   D  (heads) or (heads, headdim) f32: per head or per channel;
- *   y  f32, or bf16 (x's dtype, as mamba_ssm returns it): the kernel rounds
- *      its f32 result once when it stores it.
+ *   y  f32, or x's dtype (as mamba_ssm returns it): the kernel rounds its
+ *      f32 result once when it stores it.
  * The time steps are the raw dt, transformed by chunk_cumsum (bias,
  * softplus, limit, each as asked); the other kernels read the transformed
  * ones. Checks as tilec_mamba2_forward, with the options' input tensors
- * after initial_state (dt_bias, then z), then the dt limit (no NaN, dt_min
- * <= dt_max), then y, final_state and chunk_states; the options struct
- * itself (its size) comes first. */
+ * after initial_state (dt_bias, z, seq_idx, cu_seqlens and its offsets),
+ * then the dt limit (no NaN, dt_min <= dt_max), then y, final_state,
+ * chunk_states and varlen_states; the options struct itself (its size)
+ * comes first. */
 TILEC_MAMBA2_API int tilec_mamba2_forward_with_options(
     const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
     const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
@@ -266,16 +284,20 @@ typedef struct tilec_mamba2_decode_problem {
  *   y        (batch, heads, headdim)               bf16, written
  *
  * dt_softplus != 0 applies softplus to dt after dt_bias. `state_indices`
- * is HOST memory with `batch` entries (NULL: entry b updates state row b):
- * the state row of each entry, or `pad_slot_id` for an entry whose state is
- * neither read nor written (its y is computed from a zero state). Rows must
- * be distinct; the state and y may share no byte with any tensor. Each run
- * of entries on evenly stepped rows (r, r + k, r + 2k, ...) is one launch. No call synchronizes with
- * the host. Checks, in order: the descriptors themselves, the problem and
- * each tensor against it (state, x, dt, A, B, C, D, z, dt_bias, y), the
- * overlaps, the indices; batch and heads at most 65535; alignment; then,
- * through the driver, a current context and device pointers. Errors:
- * overlaps, offsets past 64 bits and bad indices are
+ * is DEVICE memory with `batch` contiguous int64 entries, 8-byte aligned
+ * (NULL: entry b updates state row b): the state row of each entry, read
+ * by the kernel, never by the host, so the call neither copies nor waits
+ * for them and can be captured in a CUDA graph. An entry equal to
+ * `pad_slot_id` or outside [0, state_rows) is a padding entry: its state is
+ * neither read nor written and its y is computed from a zero state. Rows
+ * must be distinct (not checked: two entries on one row race); the state
+ * and y may share no byte with any tensor. One launch. No call
+ * synchronizes with the host. Checks, in order: the descriptors
+ * themselves, the problem and each tensor against it (state, x, dt, A, B,
+ * C, D, z, dt_bias, y), the overlaps; batch and heads at most 65535;
+ * alignment (the indices too); then, through the driver, a current context
+ * and device pointers (the indices too). Errors: overlaps and offsets past
+ * 64 bits are
  * TILEC_MAMBA2_ERROR_INVALID_ARGUMENT. */
 TILEC_MAMBA2_API int tilec_mamba2_state_update(
     const tilec_mamba2_decode_problem *problem,
