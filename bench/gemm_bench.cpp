@@ -4,10 +4,13 @@
 //
 // C = A B with A (M x K) and B (K x N) bf16 row-major, f32 accumulation and
 // C in f32 (or bf16 with ":bf16"), through tilec's tile_gemm /
-// tile_gemm_bf16 (the simple code generator), tile_gemm_layouts /
-// tile_gemm_bf16_layouts (the layout-driven one, docs/codegen-layouts.md)
-// and cuBLAS (cublasGemmEx, CUBLAS_COMPUTE_32F) in the same process on the
-// same inputs. Per shape: random inputs, C poisoned
+// tile_gemm_bf16 (the simple code generator), the layout-driven one
+// (docs/codegen-layouts.md) twice: tile_gemm_layouts / tile_gemm_bf16_layouts
+// ("wgmma": their fatbin has sm_90a images, which an H100/H200 runs) and
+// tile_gemm_mma_sync / tile_gemm_bf16_mma_sync ("mma.sync": built for sm_80
+// and sm_90 only, so the same GPU runs the portable mma.sync code), and
+// cuBLAS (cublasGemmEx, CUBLAS_COMPUTE_32F) in the same process on the same
+// inputs. Per shape: random inputs, C poisoned
 // (NaN) before the first launch, 3 warm-up runs, then up to N runs each
 // timed with CUDA events (fewer when that would take more than 5 s); the
 // median time, its TFLOP/s, and the norm-wise difference of the two C's
@@ -19,7 +22,9 @@
 // matmul rate (cuBLAS's own at 8192^3); a shape's floor is the larger of its
 // flops at that rate and its bytes (A and B read once, C written once) at
 // that bandwidth. Also which variant of the kernel ran (gemm_vec when the
-// views have the vectorize facts) and which image (sm_90a on an H100/H200).
+// views have the vectorize facts) and which image (on an H100/H200: sm_90a
+// for "wgmma", sm_90 for "mma.sync"; on a GPU without sm_90a images the
+// "wgmma" row runs mma.sync too and is called "layouts").
 //
 // Exits 77 without a GPU or cuBLAS (see bench/Cublas.h for where cuBLAS is
 // looked for).
@@ -29,6 +34,7 @@
 #include "Cublas.h"
 #include "gemm.h"
 #include "gemm_layouts.h"
+#include "gemm_mma_sync.h"
 #include "tilec/Runtime/DriverApi.h"
 
 #include <cudaTypedefs.h>
@@ -165,7 +171,7 @@ struct TilecResult {
 
 struct Result {
   double cublasMs = 0;
-  TilecResult simple, layouts;
+  TilecResult simple, mmaSync, wgmma;
 };
 
 /// ||got - want|| / ||want|| over `count` elements of f32 or bf16 (NaN when
@@ -224,10 +230,15 @@ Result run(const Driver &d, const Extra &x, const tilec::bench::Cublas &cublas,
     CHECK_TILEC(s.bf16Out ? tile_gemm_bf16(va, vb, vcb, grid, nullptr)
                           : tile_gemm(va, vb, vcf, grid, nullptr));
   };
-  auto layoutsGemm = [&] {
+  auto wgmmaGemm = [&] {
     CHECK_TILEC(s.bf16Out
                     ? tile_gemm_bf16_layouts(va, vb, vcb, grid, nullptr)
                     : tile_gemm_layouts(va, vb, vcf, grid, nullptr));
+  };
+  auto mmaSyncGemm = [&] {
+    CHECK_TILEC(s.bf16Out
+                    ? tile_gemm_bf16_mma_sync(va, vb, vcb, grid, nullptr)
+                    : tile_gemm_mma_sync(va, vb, vcf, grid, nullptr));
   };
   // Row-major C = A B is column-major C^T = B^T A^T: cuBLAS computes an
   // N x M product of B (ld N) and A (ld K) into C (ld N).
@@ -261,7 +272,8 @@ Result run(const Driver &d, const Extra &x, const tilec::bench::Cublas &cublas,
       t.relError = relativeDifference(got, want, count, s.bf16Out);
     };
     timeTilec(simpleGemm, r.simple);
-    timeTilec(layoutsGemm, r.layouts);
+    timeTilec(mmaSyncGemm, r.mmaSync);
+    timeTilec(wgmmaGemm, r.wgmma);
   }
   for (CUdeviceptr p : {da, db, dc, dref})
     d.memFree(p);
@@ -359,7 +371,7 @@ int main(int argc, char **argv) {
               peak);
 
   // One line per shape and tilec code generator, cuBLAS's time on both.
-  std::printf("%-16s %4s %-7s %9s %8s %10s %8s %7s %9s %7s %9s  %s\n",
+  std::printf("%-16s %4s %-8s %9s %8s %10s %8s %7s %9s %7s %9s  %s\n",
               "M x N x K", "C", "codegen", "tilec ms", "TFLOP/s", "cuBLAS ms",
               "TFLOP/s", "ratio", "floor ms", "%floor", "rel.diff",
               "variant/image");
@@ -376,8 +388,9 @@ int main(int argc, char **argv) {
                   (long long)s.n, (long long)s.k);
     for (const auto &[codegen, t] :
          {std::pair<const char *, const TilecResult &>{"simple", r.simple},
-          {"layouts", r.layouts}}) {
-      std::printf("%-16s %4s %-7s %9.3f %8.1f %10.3f %8.1f %6.1f%% %9.3f "
+          {"mma.sync", r.mmaSync},
+          {r.wgmma.image == "sm_90a" ? "wgmma" : "layouts", r.wgmma}}) {
+      std::printf("%-16s %4s %-8s %9.3f %8.1f %10.3f %8.1f %6.1f%% %9.3f "
                   "%6.1f%% %9.2e  %s/%s\n",
                   shape, s.bf16Out ? "bf16" : "f32", codegen, t.ms,
                   flop / (t.ms * 1e-3) / 1e12, r.cublasMs,

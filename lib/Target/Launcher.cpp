@@ -18,6 +18,8 @@
 #include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
+#include <algorithm>
+
 using namespace mlir;
 
 namespace tilec {
@@ -232,16 +234,18 @@ LogicalResult readLaunchConfig(ModuleOp module, StringRef targetName,
         image.numWarps = numWarps;
         image.sharedBytes = sharedBytes;
         image.configTarget = targetName.str();
-      } else if (image.numWarps != uint64_t(numWarps) ||
-                 image.sharedBytes != uint64_t(sharedBytes)) {
+      } else if (image.numWarps != uint64_t(numWarps)) {
         return emitError(kernel.loc)
                << "kernel @" << image.symbol << " launches with " << numWarps
-               << " warps and " << sharedBytes
-               << " bytes of shared memory on " << targetName << " but "
-               << image.numWarps << " and " << image.sharedBytes << " on "
-               << image.configTarget
+               << " warps on " << targetName << " but " << image.numWarps
+               << " on " << image.configTarget
                << "; one launcher serves every target of a fatbin, so build "
                   "these targets into separate libraries";
+      } else {
+        // Targets may need different shared memory (sm_90a's wgmma stages
+        // its operands): the launch reserves the most any image needs.
+        image.sharedBytes =
+            std::max(image.sharedBytes, uint64_t(sharedBytes));
       }
     }
   }

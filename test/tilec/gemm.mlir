@@ -15,7 +15,10 @@
 
 // RUN: tilec %{gemm} --emit=ptx --target=sm_80 | FileCheck %s
 // RUN: tilec %{gemm} --emit=ptx --target=sm_90a --variants=vec | FileCheck %s --check-prefix=VEC
-// RUN: tilec %{gemm} --codegen=layouts --emit=ptx --target=sm_90a --variants=vec | FileCheck %s --check-prefix=LAYOUTS
+// RUN: tilec %{gemm} --codegen=layouts --emit=ptx --target=sm_80 --variants=vec | FileCheck %s --check-prefix=LAYOUTS
+// RUN: tilec %{gemm} --codegen=layouts --emit=ptx --target=sm_90a --variants=vec -o %t.ptx
+// RUN: FileCheck %s --check-prefix=WGMMA < %t.ptx
+// RUN: FileCheck %s --check-prefix=NOSYNC < %t.ptx
 // CHECK-LABEL: .entry gemm(
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-LABEL: .entry gemm_bf16(
@@ -30,3 +33,24 @@
 // LAYOUTS-LABEL: .entry gemm_vec(
 // LAYOUTS-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // LAYOUTS-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// On sm_90a, wgmma: per k-step of the 128 x 128 x 32 tile one m64n128k16
+// per warpgroup (two k-steps) with no barrier between them, B N-major
+// (imm-trans-b 1), the operands stored with st.shared.v4 and fenced for
+// the async proxy (the loop's loads come after it in block order); no
+// mma.sync anywhere.
+// WGMMA-LABEL: .entry gemm_vec(
+// WGMMA: st.shared.v4
+// WGMMA: fence.proxy.async.shared::cta
+// WGMMA-NEXT: bar.sync 0
+// WGMMA-NEXT: wgmma.fence.sync.aligned
+// WGMMA-NOT: bar.sync
+// WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// WGMMA-NOT: bar.sync
+// WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// WGMMA-NOT: bar.sync
+// WGMMA: wgmma.commit_group.sync.aligned
+// WGMMA-NEXT: wgmma.wait_group.sync.aligned 0
+// WGMMA: ld.global.v4
+// WGMMA-LABEL: .entry gemm_bf16_vec(
+// WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
+// NOSYNC-NOT: mma.sync

@@ -152,16 +152,27 @@ TEST_F(Launchers, RejectsLoweringsOffTheABI) {
       << diagnostics;
 }
 
-TEST_F(Launchers, RejectsLaunchConfigurationsThatDifferByTarget) {
+TEST_F(Launchers, RejectsWarpCountsThatDifferByTarget) {
   SmallVector<tilec::LauncherKernel> kernels = scaleKernels();
   OwningOpRef<ModuleOp> sm80 = lowered(abi, 4, 0);
-  OwningOpRef<ModuleOp> sm90a = lowered(abi, 4, 1024);
+  OwningOpRef<ModuleOp> sm90a = lowered(abi, 8, 0);
   ASSERT_TRUE(succeeded(tilec::readLaunchConfig(*sm80, "sm_80", kernels)));
   EXPECT_TRUE(failed(tilec::readLaunchConfig(*sm90a, "sm_90a", kernels)));
-  EXPECT_NE(diagnostics.find("1024 bytes of shared memory on sm_90a but 4 and "
-                             "0 on sm_80"),
+  EXPECT_NE(diagnostics.find("launches with 8 warps on sm_90a but 4 on sm_80"),
             std::string::npos)
       << diagnostics;
+}
+
+// One launch reserves the most shared memory any target's image needs.
+TEST_F(Launchers, ReservesTheLargestSharedMemoryOfTheTargets) {
+  SmallVector<tilec::LauncherKernel> kernels = scaleKernels();
+  OwningOpRef<ModuleOp> sm80 = lowered(abi, 4, 512);
+  OwningOpRef<ModuleOp> sm90a = lowered(abi, 4, 1024);
+  OwningOpRef<ModuleOp> sm90 = lowered(abi, 4, 0);
+  ASSERT_TRUE(succeeded(tilec::readLaunchConfig(*sm80, "sm_80", kernels)));
+  ASSERT_TRUE(succeeded(tilec::readLaunchConfig(*sm90a, "sm_90a", kernels)));
+  ASSERT_TRUE(succeeded(tilec::readLaunchConfig(*sm90, "sm_90", kernels)));
+  EXPECT_EQ(kernels[0].images[0].sharedBytes, 1024u) << diagnostics;
 }
 
 TEST(KernelVariants, Parse) {

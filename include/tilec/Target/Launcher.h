@@ -47,8 +47,9 @@ struct LauncherImage {
   std::string symbol;
   /// Whether the launcher picks it only for views with the vectorize facts.
   bool vectorize = false;
-  /// From the lowered function; equal for every target of a fatbin. Zero
-  /// warps until read from a lowered module.
+  /// From the lowered function: the warps equal for every target of a
+  /// fatbin, the shared bytes the largest of them. Zero warps until read
+  /// from a lowered module.
   unsigned numWarps = 0;
   uint64_t sharedBytes = 0;
   /// The target the launch configuration was first read for.

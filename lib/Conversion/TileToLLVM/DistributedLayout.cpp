@@ -289,10 +289,9 @@ Value subVector(Emitter &e, Value registers, int64_t first, int64_t count) {
   return LLVM::ShuffleVectorOp::create(e.b, e.loc, registers, registers, mask);
 }
 
-/// Whether `toOffset` ((register, lane, warp) -> offset) puts each run of
-/// `width` registers from a multiple of it at consecutive offsets from a
-/// multiple of `width` (what a vector access of the run needs).
-bool keepsVectors(const LinearLayout &toOffset, int64_t width) {
+} // namespace
+
+bool tilec::detail::keepsVectors(const LinearLayout &toOffset, int64_t width) {
   unsigned vectorBits = llvm::Log2_64(uint64_t(width));
   for (const LayoutDim &in : toOffset.getInDims())
     for (unsigned bit = 0; bit < in.log2Size; ++bit) {
@@ -304,6 +303,8 @@ bool keepsVectors(const LinearLayout &toOffset, int64_t width) {
     }
   return true;
 }
+
+namespace {
 
 /// A pointer to element `elements` of a staging buffer at byte
 /// `offsetBytes` of shared memory.

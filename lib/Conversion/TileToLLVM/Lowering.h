@@ -264,6 +264,10 @@ mlir::Value loadFromStaging(Emitter &e, const SharedStaging &staging,
 mlir::Value convertDistributed(Emitter &e, const DistributedTile &source,
                                mlir::Value value, const LinearLayout &dst,
                                mlir::VectorType resultType);
+/// Whether `toOffset` ((register, lane, warp) -> offset) puts each run of
+/// `width` registers from a multiple of it at consecutive offsets from a
+/// multiple of `width` (what a vector access of the run needs).
+bool keepsVectors(const LinearLayout &toOffset, int64_t width);
 /// The registers of a tile of layout `dst` read from shared memory, where
 /// `shared` (offset in elements -> tile coordinates, a bijection onto the
 /// padded tile) lays the tile out from `base` (a shared pointer to its
@@ -303,6 +307,9 @@ std::optional<mlir::Value> scanInRegisters(Emitter &e, mlir::tile::CumsumOp op,
                                            mlir::Value source);
 int64_t getScanInRegistersBytes(mlir::tile::CumsumOp op);
 
+/// Fails, saying which, where a tile.mma has the wgmma layouts but the
+/// target `sm` is not sm_90a's 90.
+mlir::LogicalResult checkMmaTargets(mlir::ModuleOp module, unsigned sm);
 /// Scratch bytes of a tile.mma of the layouts path (0 in registers).
 int64_t getDistributedMmaScratchBytes(mlir::tile::MmaOp op);
 /// Scratch bytes of an op of the layouts path.

@@ -8,6 +8,7 @@
 #include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
 #include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
+#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassRegistry.h"
@@ -25,6 +26,7 @@ void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
   if (options.codegen == Codegen::Layouts) {
     tilegpu::TileGPUAssignLayoutsOptions assign;
     assign.vectorize = options.vectorize;
+    assign.sm = options.smVersion;
     pm.addPass(tilegpu::createTileGPUAssignLayouts(assign));
     pm.addPass(tilegpu::createTileGPURemoveLayoutConversions());
     // The vec variant's facts keep 4- to 16-byte runs wholly inside or
@@ -46,6 +48,8 @@ void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
   pm.addPass(createArithToLLVMConversionPass());
   pm.addPass(createConvertMathToLLVMPass());
   pm.addPass(createConvertControlFlowToLLVMPass());
+  // NVVM ops with no LLVM intrinsic (wgmma.mma_async) become inline PTX.
+  pm.addPass(createConvertNVVMToLLVMPass());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());

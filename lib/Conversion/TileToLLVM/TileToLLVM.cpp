@@ -452,7 +452,8 @@ struct ConvertTileToLLVMPass
       return signalPassFailure();
     }
     if (failed(checkBound(module)) || failed(checkTopLevel(module)) ||
-        failed(checkCodeSize(module)) || failed(checkAsyncCopies(module)))
+        failed(checkCodeSize(module)) || failed(checkAsyncCopies(module)) ||
+        failed(checkMmaTargets(module, sm)))
       return signalPassFailure();
     // The patterns implement the longer forms the shorthands stand for
     // (buildTileToLLVMPipeline has expanded them already; this is for a
@@ -502,7 +503,9 @@ struct ConvertTileToLLVMPass
           builder, module.getLoc(),
           LLVM::LLVMArrayType::get(IntegerType::get(context, 8), 0),
           /*isConstant=*/false, LLVM::Linkage::External, kSharedMemoryName,
-          Attribute(), /*alignment=*/16, /*addrSpace=*/3);
+          // 1024: the repeat of the 128-byte swizzle, which wgmma operand
+          // buffers (at multiples of it) must start on.
+          Attribute(), /*alignment=*/1024, /*addrSpace=*/3);
     }
 
     for (auto [kernel, layouts] : llvm::zip(kernels, kernelLayouts)) {

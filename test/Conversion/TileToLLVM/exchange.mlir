@@ -3,7 +3,7 @@
 // Ops moving elements between threads: source to shared memory, barrier,
 // gather, barrier.
 
-// CHECK: llvm.mlir.global external @tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+// CHECK: llvm.mlir.global external @tile_smem() {addr_space = 3 : i32, alignment = 1024 : i64} : !llvm.array<0 x i8>
 // CHECK-LABEL: llvm.func @broadcast(
 // CHECK-SAME: tile.shared_bytes = 128 : i64
 // The 1x32 source: thread t writes element t.

@@ -59,7 +59,7 @@
 
 // x is params 0-4 (pointer, two extents, two strides), y 5-9, rows 10-12,
 // q 13-17, s 18.
-// PTX: .extern .shared .align 16 .b8 tile_smem[];
+// PTX: .extern .shared .align 1024 .b8 tile_smem[];
 // PTX: .entry all_ops(
 // PTX: .maxntid 128, 1, 1
 // block_id, num_blocks, dim (x's extent 1), the scalar of full, arange:

@@ -64,8 +64,8 @@ unsigned getContiguousDim(std::optional<ArrayRef<int64_t>> order,
 
 class LayoutAssigner {
 public:
-  LayoutAssigner(tile::KernelOp kernel, bool vectorize)
-      : numWarps(kernel.getNumWarps()), vectorize(vectorize) {}
+  LayoutAssigner(tile::KernelOp kernel, bool vectorize, unsigned sm)
+      : numWarps(kernel.getNumWarps()), vectorize(vectorize), sm(sm) {}
 
   LogicalResult assign(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(block))
@@ -106,6 +106,7 @@ private:
 
   unsigned numWarps;
   bool vectorize;
+  unsigned sm;
   /// Tiles whose layout is the default rather than an anchor's: an
   /// elementwise op prefers its other operands' layouts.
   DenseSet<Value> weak;
@@ -152,15 +153,20 @@ LogicalResult LayoutAssigner::assign(Operation *op) {
     return success();
   }
   if (auto mma = dyn_cast<tile::MmaOp>(op)) {
-    std::optional<MmaLayouts> layouts =
-        getMmaSyncLayouts(tileOf(mma.getA()), tileOf(mma.getB()), numWarps);
+    std::optional<MmaLayouts> layouts = getMmaLayouts(
+        tileOf(mma.getA()), tileOf(mma.getB()), numWarps, sm);
     if (!layouts) {
       // FMA products read any operand layout; the result is the accumulator's.
       setLayout(mma.getResult(), layoutOf(mma.getAcc()), false);
       return success();
     }
-    require(op, 0, layouts->a);
-    require(op, 1, layouts->b);
+    // wgmma takes A and B in any layout (it stores them to shared memory).
+    if (layouts->a)
+      require(op, 0, layouts->a);
+    if (layouts->b)
+      require(op, 1, layouts->b);
+    if (layouts->wgmma)
+      op->setAttr(kWgmmaAttrName, UnitAttr::get(op->getContext()));
     require(op, 2, layouts->acc);
     setLayout(mma.getResult(), layouts->acc, false);
     return success();
@@ -292,7 +298,7 @@ struct AssignLayoutsPass
     WalkResult walk = getOperation().walk([&](tile::KernelOp kernel) {
       if (failed(requireNoLayouts(kernel)))
         return WalkResult::interrupt();
-      LayoutAssigner assigner(kernel, vectorize);
+      LayoutAssigner assigner(kernel, vectorize, sm);
       return failed(assigner.assign(kernel.getBody().front()))
                  ? WalkResult::interrupt()
                  : WalkResult::advance();

@@ -143,6 +143,79 @@ std::optional<MmaLayouts> mlir::tilegpu::getMmaSyncLayouts(RankedTensorType a,
           context, tilec::mmaSyncAccumulatorLayout(accShape, {wm, wn}))};
 }
 
+std::optional<WgmmaShape> mlir::tilegpu::getWgmmaShape(RankedTensorType a,
+                                                      RankedTensorType b,
+                                                      unsigned numWarps) {
+  if (!isa<BFloat16Type, Float16Type, FloatTF32Type>(a.getElementType()) ||
+      numWarps % 4 != 0)
+    return std::nullopt;
+  // tf32 elements are their f32 bits in shared memory.
+  int64_t bytes = isa<FloatTF32Type>(a.getElementType()) ? 4 : 2;
+  SmallVector<int64_t> aShape = getPaddedShape(a.getShape());
+  SmallVector<int64_t> bShape = getPaddedShape(b.getShape());
+  int64_t m = aShape[0], k = aShape[1], n = bShape[1];
+  int64_t warpgroups = numWarps / 4;
+  // One instruction reads 32 bytes of K per row (k16 for 16-bit types, k8
+  // for tf32). The operands are staged in shared memory: at most 128 KiB of
+  // the 227 KiB a CTA may have.
+  if (m < 64 || k * bytes < 32 || (m * k + k * n) * bytes > 128 * 1024)
+    return std::nullopt;
+  // Warpgroups stack along M while there are 64-row blocks for them, then
+  // share N; one instruction covers at most 256 columns.
+  int64_t alongM = std::min(warpgroups, m / 64);
+  int64_t alongN = warpgroups / alongM;
+  if (n / alongN < 16)
+    return std::nullopt;
+  return WgmmaShape{alongM, alongN, std::min<int64_t>(n / alongN, 256)};
+}
+
+std::optional<MmaLayouts> mlir::tilegpu::getWgmmaLayouts(RankedTensorType a,
+                                                         RankedTensorType b,
+                                                         unsigned numWarps) {
+  std::optional<WgmmaShape> shape = getWgmmaShape(a, b, numWarps);
+  if (!shape)
+    return std::nullopt;
+  int64_t m = getPaddedShape(a.getShape())[0];
+  int64_t n = getPaddedShape(b.getShape())[1];
+  // One warpgroup's layout over the whole tile (its register repetitions
+  // walk N, then M), whose lowest repetition bits along M, then along N,
+  // become the warpgroup bits of the warp index.
+  LinearLayout one = tilec::wgmmaAccumulatorLayout({m, n}, shape->instrN, 4);
+  SmallVector<LinearLayout::InDim> ins = one.getBases();
+  LinearLayout::InDim *registers = nullptr, *warps = nullptr;
+  for (LinearLayout::InDim &in : ins) {
+    if (in.name == tilec::kRegister)
+      registers = &in;
+    if (in.name == tilec::kWarp)
+      warps = &in;
+  }
+  auto moveToWarps = [&](LinearLayout::Basis image) {
+    auto it = llvm::find(registers->bases, image);
+    assert(it != registers->bases.end() && "a repetition of the tile");
+    warps->bases.push_back(image);
+    registers->bases.erase(it);
+  };
+  for (int64_t rows = 64; rows < 64 * shape->warpgroupsM; rows *= 2)
+    moveToWarps({rows, 0});
+  for (int64_t cols = shape->instrN;
+       cols < shape->instrN * shape->warpgroupsN; cols *= 2)
+    moveToWarps({0, cols});
+  LinearLayout layout(ins, one.getOutDims());
+  return MmaLayouts{nullptr, nullptr,
+                    DistributedLayoutAttr::get(a.getContext(), layout),
+                    /*wgmma=*/true};
+}
+
+std::optional<MmaLayouts> mlir::tilegpu::getMmaLayouts(RankedTensorType a,
+                                                       RankedTensorType b,
+                                                       unsigned numWarps,
+                                                       unsigned sm) {
+  if (sm == 90)
+    if (std::optional<MmaLayouts> wgmma = getWgmmaLayouts(a, b, numWarps))
+      return wgmma;
+  return getMmaSyncLayouts(a, b, numWarps);
+}
+
 DistributedLayoutAttr
 mlir::tilegpu::getBroadcastSourceLayout(DistributedLayoutAttr result,
                                         ArrayRef<int64_t> resultShape,

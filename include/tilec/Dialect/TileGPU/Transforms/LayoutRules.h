@@ -45,15 +45,49 @@ DistributedLayoutAttr getAccessLayout(RankedTensorType tile,
 DistributedLayoutAttr getDefaultLayout(RankedTensorType tile,
                                        unsigned numWarps);
 
-/// The mma.sync layouts of one tile.mma: operand A (M x K), operand B
-/// (K x N) and the accumulator and result (M x N).
+/// The layouts of one tile.mma: operand A (M x K), operand B (K x N) and the
+/// accumulator and result (M x N); a null operand layout takes any layout.
 struct MmaLayouts {
   DistributedLayoutAttr a, b, acc;
+  /// The product is a wgmma (sm_90a) one.
+  bool wgmma = false;
 };
 /// None for f32 operands (full-precision FMAs, no tensor core) and for tiles
 /// smaller than one instruction.
 std::optional<MmaLayouts>
 getMmaSyncLayouts(RankedTensorType a, RankedTensorType b, unsigned numWarps);
+
+/// How the warpgroups of a kernel split one wgmma product (sm_90a): each
+/// warpgroup computes a (M / warpgroupsM) x (N / warpgroupsN) part of the
+/// accumulator with m64nNk16 (tf32: m64nNk8) instructions of N = instrN,
+/// side by side.
+struct WgmmaShape {
+  int64_t warpgroupsM, warpgroupsN, instrN;
+};
+/// The split of a product of A (M x K) and B (K x N), or none where wgmma
+/// does not apply: operands other than bf16/f16/tf32, a warp count that is
+/// not a multiple of 4, a padded M below 64, K below one instruction (16;
+/// tf32 8) or a part of N below 16
+/// (the operands' shared rows must span the 32-byte swizzle at least), or
+/// A and B together above 128 KiB (they are staged in shared memory).
+std::optional<WgmmaShape> getWgmmaShape(RankedTensorType a, RankedTensorType b,
+                                        unsigned numWarps);
+/// The wgmma layouts: the accumulator in the warpgroup accumulator layout
+/// (warpgroups stacked along M, then side by side along N); A and B null,
+/// as they are read from shared memory (the lowering stores them there from
+/// whatever layout they have, so they need no conversion).
+std::optional<MmaLayouts>
+getWgmmaLayouts(RankedTensorType a, RankedTensorType b, unsigned numWarps);
+
+/// The unit attribute tilegpu-assign-layouts puts on a tile.mma it gave the
+/// wgmma layouts: the lowering issues wgmma.mma_async for it.
+constexpr llvm::StringLiteral kWgmmaAttrName = "tilegpu.wgmma";
+
+/// The layouts tile.mma gets for the target `sm` (LoweringOptions::smVersion:
+/// 90 is sm_90a, the Hopper path): wgmma's where they apply on 90, else
+/// mma.sync's; none where neither applies.
+std::optional<MmaLayouts> getMmaLayouts(RankedTensorType a, RankedTensorType b,
+                                        unsigned numWarps, unsigned sm);
 
 /// tile.broadcast: the source layout for a result in `result` layout (the
 /// result's with the broadcast dims projected away and the registers that

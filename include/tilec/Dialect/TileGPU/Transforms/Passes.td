@@ -18,9 +18,12 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::ModuleOp"> {
     blocked layout, contiguous along the tile dimension that is the view's
     innermost one, with 16 bytes per thread along it where the tile's extent
     there allows (`vectorize=false`: one element); `tile.mma` operands and
-    results get the mma.sync fragment layouts (m16n8k16 for bf16/f16, m16n8k8
-    for tf32; f32 products and tiles smaller than one instruction keep
-    blocked layouts). Every other tile takes the layout its op's rule derives
+    results get the target's layouts (`sm`): the mma.sync fragment layouts
+    (m16n8k16 for bf16/f16, m16n8k8 for tf32; f32 products and tiles smaller
+    than one instruction keep blocked layouts), or on `sm=90` (sm_90a) for
+    bf16/f16 products of whole warpgroups the wgmma accumulator layout, with
+    A and B left in their producers' layouts (wgmma reads them from shared
+    memory). Every other tile takes the layout its op's rule derives
     from its operands (docs/codegen-layouts.md, "as built"); constants,
     `tile.full`, `tile.arange` and broadcast results take the default blocked
     layout. Where an operand's layout differs from what its user needs, a
@@ -32,6 +35,9 @@ def TileGPUAssignLayouts : Pass<"tilegpu-assign-layouts", "::mlir::ModuleOp"> {
     Option<"vectorize", "vectorize", "bool", /*default=*/"true",
            "assume views are contiguous and aligned (the launcher's vec "
            "variant): 16-byte accesses along the innermost dimension">,
+    Option<"sm", "sm", "unsigned", /*default=*/"80",
+           "the lowering's target (LoweringOptions::smVersion): 90 gives "
+           "tile.mma the wgmma layouts of sm_90a">,
   ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect"];
 }

@@ -1,0 +1,80 @@
+// tilegpu-assign-layouts for sm_90a (sm=90): bf16/f16 products of whole
+// warpgroups get the wgmma accumulator layout and the tilegpu.wgmma mark,
+// their operands keep the loads' layouts (no conversion: wgmma reads them
+// from shared memory; the zero accumulator's conversion is folded by
+// tilegpu-remove-layout-conversions); other products keep the mma.sync
+// layouts.
+// RUN: tile-opt %s --split-input-file --tilegpu-assign-layouts="sm=90" --mlir-print-local-scope | FileCheck %s
+// RUN: tile-opt %s --split-input-file --tilegpu-assign-layouts="sm=80" --mlir-print-local-scope | FileCheck %s --check-prefix=SM80
+
+// 128 x 128 on 8 warps: warp w % 4 takes rows 16 (w % 4), the warpgroup
+// w / 4 rows 64 (w / 4); registers: the m16n8 fragment, then N up to 128.
+// CHECK-LABEL: kernel @stacked
+// CHECK: %[[A:.*]] = load
+// CHECK: %[[B:.*]] = load
+// CHECK: = mma %[[A]], %[[B]], %{{.*}} {tilegpu.wgmma} : tensor<128x32xbf16, {{.*}}>, tensor<32x128xbf16, {{.*}}>, tensor<128x128xf32, #tilegpu.dist<register = {{\[}}[0, 1], [8, 0], [0, 8], [0, 16], [0, 32], [0, 64]], lane = {{\[}}[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[}}[16, 0], [32, 0], [64, 0]]>>
+// On sm_80 the mma.sync fragments, reached by conversions.
+// SM80-LABEL: kernel @stacked
+// SM80-COUNT-2: convert_layout
+// SM80-NOT: tilegpu.wgmma
+// SM80: = mma
+tile.kernel @stacked(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
+                     %c: !tile.view<2, f32>) attributes {num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<128x128xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<128x32xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<32x128xbf16>
+  %d = tile.mma %ta, %tb, %zero : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<128x128xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// 64 x 64 on 8 warps: one 64-row block, so the second warpgroup takes
+// columns 32..63 (instrN = 32).
+// CHECK-LABEL: kernel @side_by_side
+// CHECK: = mma {{.*}} {tilegpu.wgmma} : {{.*}}, tensor<64x64xf32, #tilegpu.dist<register = {{\[}}[0, 1], [8, 0], [0, 8], [0, 16]], lane = {{\[}}[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[}}[16, 0], [32, 0], [0, 32]]>>
+tile.kernel @side_by_side(%a: !tile.view<2, f16>, %b: !tile.view<2, f16>,
+                          %c: !tile.view<2, f32>) attributes {num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, f16> -> tensor<64x64xf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, f16> -> tensor<64x64xf16>
+  %d = tile.mma %ta, %tb, %zero : tensor<64x64xf16>, tensor<64x64xf16>, tensor<64x64xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// Below one warpgroup's 64 rows: mma.sync layouts on sm_90a too. tf32 of
+// 64 x 64 x 16: wgmma (m64nNk8, B stored K-major by the lowering).
+// CHECK-LABEL: kernel @small_and_tf32
+// CHECK-NOT: tilegpu.wgmma
+// CHECK: = mma {{.*}} : tensor<32x32xbf16
+// CHECK: = mma {{.*}} {tilegpu.wgmma} : tensor<64x16xtf32
+// SM80-LABEL: kernel @small_and_tf32
+// SM80-NOT: tilegpu.wgmma
+// SM80: return
+tile.kernel @small_and_tf32(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
+                            %x: !tile.view<2, f32>, %y: !tile.view<2, f32>,
+                            %c: !tile.view<2, f32>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<32x32xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<32x32xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<32x32xbf16>
+  %d = tile.mma %ta, %tb, %zero : tensor<32x32xbf16>, tensor<32x32xbf16>, tensor<32x32xf32>
+  %zero64 = tile.full %f0 : tensor<64x64xf32>
+  %fx = tile.load %x[%c0, %c0] : !tile.view<2, f32> -> tensor<64x16xf32>
+  %fy = tile.load %y[%c0, %c0] : !tile.view<2, f32> -> tensor<16x64xf32>
+  %tx = tile.convert %fx : tensor<64x16xf32> -> tensor<64x16xtf32>
+  %ty = tile.convert %fy : tensor<16x64xf32> -> tensor<16x64xtf32>
+  %e = tile.mma %tx, %ty, %zero64 : tensor<64x16xtf32>, tensor<16x64xtf32>, tensor<64x64xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<32x32xf32>, !tile.view<2, f32>
+  tile.store %e, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
+  tile.return
+}

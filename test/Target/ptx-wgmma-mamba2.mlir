@@ -1,0 +1,45 @@
+// REQUIRES: ptxas
+// The Mamba-2 kernels' products on sm_90a (layouts path, vec variant, chunk
+// 128): every one is wgmma (the 64 x 64 tiles on 8 warps: two warpgroups
+// side by side along N, m64n32), none mma.sync, and within a product the
+// wgmmas follow one another with no barrier; ptxas accepts the PTX.
+// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.out.ptx
+// RUN: FileCheck %s --check-prefix=OUT < %t.out.ptx
+// RUN: FileCheck %s --check-prefix=NOSYNC < %t.out.ptx
+// RUN: ptxas -arch=sm_90a %t.out.ptx -o %t.out.cubin
+// RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.state.ptx
+// RUN: FileCheck %s --check-prefix=STATE < %t.state.ptx
+// RUN: FileCheck %s --check-prefix=NOSYNC < %t.state.ptx
+// RUN: ptxas -arch=sm_90a %t.state.ptx -o %t.state.cubin
+// RUN: tilec %tilec_src/kernels/mamba2/chunk_state.mlir --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.chunk.ptx
+// RUN: FileCheck %s --check-prefix=STATE < %t.chunk.ptx
+// RUN: FileCheck %s --check-prefix=NOSYNC < %t.chunk.ptx
+
+// compute_out: the state term (tf32, K = 64: eight m64n32k8), the C B^T
+// product of the inner loop (bf16: four m64n32k16, B N-major) and the
+// output product (tf32).
+// OUT-LABEL: .entry compute_out_vec(
+// OUT: fence.proxy.async.shared::cta
+// OUT: wgmma.fence.sync.aligned
+// OUT-COUNT-8: wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32
+// OUT-NOT: wgmma.mma_async
+// OUT: wgmma.commit_group.sync.aligned
+// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// OUT-NOT: bar.sync
+// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
+// OUT-NOT: bar.sync
+// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
+// OUT-NOT: bar.sync
+// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
+// OUT-NOT: bar.sync
+// OUT: wgmma.commit_group.sync.aligned
+// OUT-NEXT: wgmma.wait_group.sync.aligned 0
+
+// fwd_pass_state and chunk_state: one tf32 product of K = 64 per step.
+// STATE: wgmma.fence.sync.aligned
+// STATE-COUNT-8: wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32
+// STATE-NOT: wgmma.mma_async
+// STATE: wgmma.commit_group.sync.aligned
+// STATE-NEXT: wgmma.wait_group.sync.aligned 0
+
+// NOSYNC-NOT: mma.sync
