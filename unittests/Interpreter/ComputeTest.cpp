@@ -1014,6 +1014,83 @@ tile.kernel @broadcasting(%a: !tile.view<2, f32>, %r: !tile.view<1, f32>,
     }
 }
 
+TEST_F(ComputeTest, BroadcastingIntegerOpsComparisonsAndClamps) {
+  // The integer ops, the comparisons and maximumf/minimumf broadcast rows,
+  // columns and scalars by the rule of tile.addf; o[k] holds the k-th result
+  // (comparisons and i1 ops as 0 or 1).
+  const char *source = R"(
+!I = !tile.tile<4 x 8 x i32>
+!F = !tile.tile<4 x 8 x f32>
+!M = !tile.tile<4 x 8 x i1>
+tile.kernel @broadcasting(%a: !tile.view<2, i32>, %r: !tile.view<1, i32>,
+                          %c: !tile.view<2, i32>, %s: i32,
+                          %f: !tile.view<2, f32>, %lo: f32, %hi: f32,
+                          %o: !tile.view<3, i32>, %p: !tile.view<3, f32>) {
+  %t = tile.load %a[0, 0] : !tile.view<2, i32> -> !I
+  %row = tile.load %r[0] : !tile.view<1, i32> -> !tile.tile<8 x i32>
+  %col = tile.load %c[0, 0] : !tile.view<2, i32> -> !tile.tile<4 x 1 x i32>
+  %add = tile.addi %t, %row : !I, !tile.tile<8 x i32> -> !I
+  %sub = tile.subi %col, %t : !tile.tile<4 x 1 x i32>, !I -> !I
+  %mul = tile.muli %s, %t : i32, !I -> !I
+  %lt = tile.cmpi slt, %col, %row : !tile.tile<4 x 1 x i32>, !tile.tile<8 x i32> -> !M
+  %eq = tile.cmpi eq, %t, %s : !I, i32 -> !M
+  %both = tile.andi %lt, %eq : !M, !M -> !M
+  %either = tile.ori %lt, %eq : !M, !M -> !M
+  %x = tile.load %f[0, 0] : !tile.view<2, f32> -> !F
+  %small = tile.cmpf ole, %x, %hi : !F, f32 -> !M
+  %clampLow = tile.maximumf %x, %lo : !F, f32 -> !F
+  %clamped = tile.minimumf %clampLow, %hi : !F, f32 -> !F
+  tile.store %add, %o[0, 0, 0] dims = [1, 2] : !I, !tile.view<3, i32>
+  tile.store %sub, %o[1, 0, 0] dims = [1, 2] : !I, !tile.view<3, i32>
+  tile.store %mul, %o[2, 0, 0] dims = [1, 2] : !I, !tile.view<3, i32>
+  %lt32 = tile.convert %lt : !M -> !I
+  %eq32 = tile.convert %eq : !M -> !I
+  %both32 = tile.convert %both : !M -> !I
+  %either32 = tile.convert %either : !M -> !I
+  %small32 = tile.convert %small : !M -> !I
+  tile.store %lt32, %o[3, 0, 0] dims = [1, 2] : !I, !tile.view<3, i32>
+  tile.store %eq32, %o[4, 0, 0] dims = [1, 2] : !I, !tile.view<3, i32>
+  tile.store %both32, %o[5, 0, 0] dims = [1, 2] : !I, !tile.view<3, i32>
+  tile.store %either32, %o[6, 0, 0] dims = [1, 2] : !I, !tile.view<3, i32>
+  tile.store %small32, %o[7, 0, 0] dims = [1, 2] : !I, !tile.view<3, i32>
+  tile.store %clamped, %p[0, 0, 0] dims = [1, 2] : !F, !tile.view<3, f32>
+  tile.return
+}
+)";
+  auto ints = [&](size_t n) {
+    std::vector<int32_t> v(n);
+    for (int32_t &x : v)
+      x = static_cast<int32_t>(uniformInt(-3, 3));
+    return v;
+  };
+  std::vector<int32_t> a = ints(32), row = ints(8), col = ints(4),
+                       o(8 * 32, int32_t(kPoisonInt));
+  std::vector<float> f = randomFloats(32), p(32, kPoison);
+  int32_t s = static_cast<int32_t>(uniformInt(-3, 3));
+  float lo = uniform(-3, 0), hi = uniform(0, 3);
+  run(parse(source),
+      {viewOf(a, DType::I32, {4, 8}), viewOf(row, DType::I32, {8}),
+       viewOf(col, DType::I32, {4, 1}), Scalar(int64_t(s)),
+       viewOf(f, DType::F32, {4, 8}), Scalar(double(lo)), Scalar(double(hi)),
+       viewOf(o, DType::I32, {8, 4, 8}), viewOf(p, DType::F32, {1, 4, 8})});
+  for (int i = 0; i < 4; ++i)
+    for (int j = 0; j < 8; ++j) {
+      int32_t t = a[i * 8 + j];
+      bool lt = col[i] < row[j], eq = t == s;
+      float x = f[i * 8 + j];
+      auto at = [&](int k) { return o[k * 32 + i * 8 + j]; };
+      ASSERT_EQ(at(0), t + row[j]);
+      ASSERT_EQ(at(1), col[i] - t);
+      ASSERT_EQ(at(2), s * t);
+      ASSERT_EQ(at(3), lt ? 1 : 0);
+      ASSERT_EQ(at(4), eq ? 1 : 0);
+      ASSERT_EQ(at(5), lt && eq ? 1 : 0);
+      ASSERT_EQ(at(6), lt || eq ? 1 : 0);
+      ASSERT_EQ(at(7), x <= hi ? 1 : 0);
+      ASSERT_EQ(p[i * 8 + j], std::min(std::max(x, lo), hi));
+    }
+}
+
 TEST_F(ComputeTest, ArangeAlongADimension) {
   // Rows and columns of a 3 x 5 x 2 tile counted from a start along each
   // dimension; q[k] holds the count along dimension k.

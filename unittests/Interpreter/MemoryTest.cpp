@@ -539,3 +539,51 @@ tile.kernel @scale<BLOCK = 8, XT : type = f32, YT : type = f32>(
         ASSERT_EQ(y.getFloat(i), round(out.dtype, kPoison));
     }
 }
+
+// A conditional load reads its tile when the condition is non-zero (any
+// integer type or index) and is the padding everywhere otherwise; the
+// padding of a true load's out-of-view elements is unchanged.
+TEST_F(MemoryTest, ConditionalLoadReadsOnlyWhenTheConditionHolds) {
+  const char *source = R"(
+tile.kernel @pick(%x: !tile.view<1, f32>, %y: !tile.view<2, f32>, %flag: i32,
+                  %on: i1) {
+  %i = tile.block_id x
+  %a = tile.load %x[%i] if %flag padding = nan
+      : !tile.view<1, f32>, i32 -> !tile.tile<8 x f32>
+  %b = tile.load %x[%i] if %on padding = neg_inf
+      : !tile.view<1, f32>, i1 -> !tile.tile<8 x f32>
+  %c = tile.load %x[%i] if %i : !tile.view<1, f32>, index -> !tile.tile<8 x f32>
+  tile.store %a, %y[0, %i] dims = [1] : !tile.tile<8 x f32>, !tile.view<2, f32>
+  tile.store %b, %y[1, %i] dims = [1] : !tile.tile<8 x f32>, !tile.view<2, f32>
+  tile.store %c, %y[2, %i] dims = [1] : !tile.tile<8 x f32>, !tile.view<2, f32>
+  tile.return
+}
+)";
+  mlir::tile::KernelOp kernel = parse(source);
+  for (int64_t flag : {0, 1, -3}) {
+    for (bool on : {false, true}) {
+      SCOPED_TRACE("flag " + std::to_string(flag) + " on " +
+                   std::to_string(on));
+      int64_t n = uniformInt(9, 20), tiles = (n + 7) / 8;
+      std::vector<float> x = randomFloats(n), y(3 * tiles * 8, kPoison);
+      Grid grid;
+      grid.size = {tiles, 1, 1};
+      run(kernel,
+          {viewOf(x, DType::F32, {n}), viewOf(y, DType::F32, {3, tiles * 8}),
+           Scalar(flag), Scalar(int64_t(on))},
+          grid);
+      const float nan = std::numeric_limits<float>::quiet_NaN();
+      const float negInf = -std::numeric_limits<float>::infinity();
+      for (int64_t k = 0; k < tiles * 8; ++k) {
+        const bool inView = k < n;
+        // Program k / 8 has index k / 8: only program 0 reads c's tile as 0.
+        float a = flag ? (inView ? x[k] : nan) : nan;
+        float b = on ? (inView ? x[k] : negInf) : negInf;
+        float c = k / 8 != 0 && inView ? x[k] : 0.0f;
+        ASSERT_TRUE(sameFloat(y[k], a)) << "a at " << k;
+        ASSERT_TRUE(sameFloat(y[tiles * 8 + k], b)) << "b at " << k;
+        ASSERT_TRUE(sameFloat(y[2 * tiles * 8 + k], c)) << "c at " << k;
+      }
+    }
+  }
+}

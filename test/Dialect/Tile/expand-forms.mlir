@@ -102,3 +102,63 @@ tile.kernel @broadcasting(%x: !tile.view<2, f32>, %r: !tile.view<1, f32>, %s: f3
   tile.store %q, %x[%i, %i] : !tile.tile<64 x 32 x f32>, !tile.view<2, f32>
   tile.return
 }
+
+// A conditional load is scf.if of the load (its other shorthands expanded
+// too) and tile.full of the padding; an integer condition is compared with
+// zero, an i1 one used as it is.
+// CHECK-LABEL: tile.kernel @conditional_load
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[NE:.*]] = arith.cmpi ne, %{{.*}}, %[[ZERO]] : i32
+// CHECK: %[[A:.*]] = scf.if %[[NE]] -> (tensor<8x4xf32>) {
+// CHECK: %[[FULL:.*]] = tile.load %{{.*}} order = [1, 0] : <2, f32> -> tensor<4x8xf32>
+// CHECK: %[[R:.*]] = tile.reshape %[[FULL]] : tensor<4x8xf32> -> tensor<8x4xf32>
+// CHECK: scf.yield %[[R]] : tensor<8x4xf32>
+// CHECK: } else {
+// CHECK: %[[CST:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK: %[[Z:.*]] = tile.full %[[CST]] : tensor<8x4xf32>
+// CHECK: scf.yield %[[Z]] : tensor<8x4xf32>
+// CHECK: scf.if %{{.*}} -> (tensor<8xbf16>) {
+// CHECK: tile.load %{{.*}} padding = neg_inf : <1, bf16> -> tensor<8xbf16>
+// CHECK: } else {
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF80 : bf16
+// CHECK: tile.full %[[NEGINF]] : tensor<8xbf16>
+// CHECK: %[[IDX0:.*]] = arith.constant 0 : index
+// CHECK: arith.cmpi ne, %{{.*}}, %[[IDX0]] : index
+// CHECK: scf.if
+// CHECK: arith.constant 0 : i32
+// CHECK: tile.full %{{.*}} : tensor<8xi32>
+tile.kernel @conditional_load(%x: !tile.view<2, f32>, %y: !tile.view<1, bf16>,
+                              %z: !tile.view<1, i32>, %flag: i32, %on: i1) {
+  %i = tile.block_id x
+  %a = tile.load %x[%i, 0] if %flag dims = [1, 0]
+      : !tile.view<2, f32>, i32 -> !tile.tile<8 x 4 x f32>
+  %b = tile.load %y[%i] if %on padding = neg_inf
+      : !tile.view<1, bf16>, i1 -> !tile.tile<8 x bf16>
+  %c = tile.load %z[%i] if %i : !tile.view<1, i32>, index -> !tile.tile<8 x i32>
+  tile.return
+}
+
+// The broadcasting comparison broadcasts each operand in its own element
+// type to the result's shape; the integer ops and clamps as tile.addf does.
+// CHECK-LABEL: tile.kernel @broadcasting_compare
+// CHECK: %[[COL:.*]] = broadcast %{{.*}} : tensor<4x1xi32> -> tensor<4x8xi32>
+// CHECK: %[[R:.*]] = reshape %{{.*}} : tensor<8xi32> -> tensor<1x8xi32>
+// CHECK: %[[ROW:.*]] = broadcast %[[R]] : tensor<1x8xi32> -> tensor<4x8xi32>
+// CHECK: %[[LT:.*]] = arith.cmpi slt, %[[COL]], %[[ROW]] : tensor<4x8xi32>
+// CHECK: %[[S:.*]] = full %{{.*}} : tensor<4x8xf32>
+// CHECK: arith.cmpf ole, %{{.*}}, %[[S]] : tensor<4x8xf32>
+// CHECK: %[[B:.*]] = full %{{.*}} : tensor<4x8xi1>
+// CHECK: arith.andi %[[LT]], %[[B]] : tensor<4x8xi1>
+// CHECK: arith.maximumf %{{.*}}, %{{.*}} : tensor<4x8xf32>
+// CHECK: arith.muli %{{.*}}, %{{.*}} : tensor<4x8xi32>
+tile.kernel @broadcasting_compare(%i: i32, %f: f32, %b: i1) {
+  %row = tile.full %i : !tile.tile<8 x i32>
+  %col = tile.full %i : !tile.tile<4 x 1 x i32>
+  %x = tile.full %f : !tile.tile<4 x 8 x f32>
+  %lt = tile.cmpi slt, %col, %row : !tile.tile<4 x 1 x i32>, !tile.tile<8 x i32> -> !tile.tile<4 x 8 x i1>
+  %le = tile.cmpf ole, %x, %f : !tile.tile<4 x 8 x f32>, f32 -> !tile.tile<4 x 8 x i1>
+  %and = tile.andi %lt, %b : !tile.tile<4 x 8 x i1>, i1 -> !tile.tile<4 x 8 x i1>
+  %max = tile.maximumf %x, %f : !tile.tile<4 x 8 x f32>, f32 -> !tile.tile<4 x 8 x f32>
+  %mul = tile.muli %row, %col : !tile.tile<8 x i32>, !tile.tile<4 x 1 x i32> -> !tile.tile<4 x 8 x i32>
+  tile.return
+}

@@ -1159,3 +1159,81 @@ tile.kernel @type_param_arith(%x: !tile.view<1, XT>) attributes {params = {XT = 
   %u = arith.addf %t, %t : !tile.tile<4 x XT>
   tile.return
 }
+
+// -----
+
+tile.kernel @conditional_load_float(%x: !tile.view<1, f32>, %c: f32) {
+  // expected-error @+1 {{'tile.load' op operand #1 must be signless integer or index, but got 'f32'}}
+  %t = tile.load %x[0] if %c : !tile.view<1, f32>, f32 -> !tile.tile<4 x f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @addi_element_mismatch(%i: i32, %j: i16) {
+  %t = tile.full %i : !tile.tile<4 x i32>
+  // expected-error @+1 {{'tile.addi' op the second operand holds 'i16' elements but the result 'i32'}}
+  %u = tile.addi %t, %j : !tile.tile<4 x i32>, i16 -> !tile.tile<4 x i32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @andi_shape_mismatch(%b: i1) {
+  %t = tile.full %b : !tile.tile<4 x 8 x i1>
+  %u = tile.full %b : !tile.tile<4 x i1>
+  // expected-error @+1 {{'tile.andi' op the second operand is 4: aligned with the last dimensions of the result (4x8), its dimension 0 must be 1 or 8, not 4}}
+  %v = tile.andi %t, %u : !tile.tile<4 x 8 x i1>, !tile.tile<4 x i1> -> !tile.tile<4 x 8 x i1>
+  tile.return
+}
+
+// -----
+
+tile.kernel @cmpi_element_mismatch(%i: i32, %j: i64) {
+  %t = tile.full %i : !tile.tile<4 x i32>
+  // expected-error @+1 {{'tile.cmpi' op compares operands of one element type, not 'i32' and 'i64'}}
+  %u = tile.cmpi eq, %t, %j : !tile.tile<4 x i32>, i64 -> !tile.tile<4 x i1>
+  tile.return
+}
+
+// -----
+
+tile.kernel @cmpi_shape_mismatch(%i: i32) {
+  %t = tile.full %i : !tile.tile<4 x 8 x i32>
+  // expected-error @+1 {{'tile.cmpi' op the first operand is 4x8: aligned with the last dimensions of the result (8x4), its dimension 0 must be 1 or 8, not 4}}
+  %u = tile.cmpi eq, %t, %i : !tile.tile<4 x 8 x i32>, i32 -> !tile.tile<8 x 4 x i1>
+  tile.return
+}
+
+// -----
+
+tile.kernel @cmpi_bad_predicate(%i: i32) {
+  // expected-error @+1 {{'slx' is not a predicate of the comparison}}
+  %u = tile.cmpi slx, %i, %i : i32, i32 -> !tile.tile<4 x i1>
+  tile.return
+}
+
+// -----
+
+tile.kernel @cmpi_predicate_out_of_range(%i: i32) {
+  // expected-error @+1 {{'tile.cmpi' op predicate 99 : i64 is not one of the comparison's}}
+  %u = "tile.cmpi"(%i, %i) {predicate = 99 : i64} : (i32, i32) -> tensor<4xi1>
+  tile.return
+}
+
+// -----
+
+tile.kernel @cmpf_integer_operands(%i: i32) {
+  // expected-error @+1 {{'tile.cmpf' op operand #0 must be}}
+  %u = tile.cmpf oeq, %i, %i : i32, i32 -> !tile.tile<4 x i1>
+  tile.return
+}
+
+// -----
+
+tile.kernel @maximumf_element_mismatch(%f: f32, %h: f16) {
+  %t = tile.full %f : !tile.tile<4 x f32>
+  // expected-error @+1 {{'tile.maximumf' op the second operand holds 'f16' elements but the result 'f32'}}
+  %u = tile.maximumf %t, %h : !tile.tile<4 x f32>, f16 -> !tile.tile<4 x f32>
+  tile.return
+}

@@ -109,3 +109,36 @@ tile.kernel @several_results<A = 8, B = 4>(%v: !tile.view<3, f32>) {
   %rows = tile.arange %a : !tile.tile<A x i32>
   tile.return
 }
+
+// CHECK-LABEL: tile.kernel @conditional_load
+// CHECK: load %{{.*}}[%{{.*}}, 0] if %{{.*}} padding = nan dims = [1, 0] : <2, f32>, i32 -> tensor<?x4xf32, #tile.dims<[N, 4]>>
+// CHECK: load %{{.*}}[%{{.*}}, 0] if %{{.*}} : <2, f32>, i1 -> tensor<4x4xf32>
+tile.kernel @conditional_load<N = 8>(%x: !tile.view<2, f32>, %flag: i32, %on: i1) {
+  %i = tile.block_id x
+  %a = tile.load %x[%i, 0] if %flag padding = nan dims = [1, 0]
+      : !tile.view<2, f32>, i32 -> !tile.tile<N x 4 x f32>
+  %b = tile.load %x[%i, 0] if %on : !tile.view<2, f32>, i1 -> !tile.tile<4 x 4 x f32>
+  tile.return
+}
+
+// CHECK-LABEL: tile.kernel @broadcasting_integer_ops
+// CHECK: addi %{{.*}}, %{{.*}} : tensor<4x8xi32>, tensor<8xi32> -> tensor<4x8xi32>
+// CHECK: andi %{{.*}}, %{{.*}} : tensor<4x8xi1>, i1 -> tensor<4x8xi1>
+// CHECK: cmpi slt, %{{.*}}, %{{.*}} : tensor<4x1xi32>, tensor<8xi32> -> tensor<4x8xi1>
+// CHECK: cmpf ole, %{{.*}}, %{{.*}} : tensor<?x8xf32, #tile.dims<[M, 8]>>, f32 -> tensor<?x8xi1, #tile.dims<[M, 8]>>
+// CHECK: maximumf %{{.*}}, %{{.*}} : tensor<?x8xf32, #tile.dims<[M, 8]>>, f32 -> tensor<?x8xf32, #tile.dims<[M, 8]>>
+// CHECK: minimumf %{{.*}}, %{{.*}} : f32, tensor<?x8xf32, #tile.dims<[M, 8]>> -> tensor<?x8xf32, #tile.dims<[M, 8]>>
+tile.kernel @broadcasting_integer_ops<M = 4>(%i: i32, %b: i1, %f: f32) {
+  %t = tile.full %i : !tile.tile<4 x 8 x i32>
+  %row = tile.full %i : !tile.tile<8 x i32>
+  %col = tile.full %i : !tile.tile<4 x 1 x i32>
+  %m = tile.full %b : !tile.tile<4 x 8 x i1>
+  %x = tile.full %f : !tile.tile<M x 8 x f32>
+  %add = tile.addi %t, %row : !tile.tile<4 x 8 x i32>, !tile.tile<8 x i32> -> !tile.tile<4 x 8 x i32>
+  %and = tile.andi %m, %b : !tile.tile<4 x 8 x i1>, i1 -> !tile.tile<4 x 8 x i1>
+  %lt = tile.cmpi slt, %col, %row : !tile.tile<4 x 1 x i32>, !tile.tile<8 x i32> -> !tile.tile<4 x 8 x i1>
+  %le = tile.cmpf ole, %x, %f : !tile.tile<M x 8 x f32>, f32 -> !tile.tile<M x 8 x i1>
+  %hi = tile.maximumf %x, %f : !tile.tile<M x 8 x f32>, f32 -> !tile.tile<M x 8 x f32>
+  %lo = tile.minimumf %f, %hi : f32, !tile.tile<M x 8 x f32> -> !tile.tile<M x 8 x f32>
+  tile.return
+}

@@ -18,6 +18,42 @@ static void printTileIndices(OpAsmPrinter &printer, Operation *op,
                              OperandRange indices,
                              DenseI64ArrayAttr staticIndices);
 
+/// `slt` and the other predicates of arith.cmpi and arith.cmpf, by their
+/// names, held as the I64Attr of the enum's value.
+template <typename Predicate,
+          std::optional<Predicate> (*symbolize)(StringRef)>
+static ParseResult parsePredicate(OpAsmParser &parser, IntegerAttr &attr) {
+  SMLoc at = parser.getCurrentLocation();
+  StringRef keyword;
+  if (parser.parseKeyword(&keyword))
+    return failure();
+  std::optional<Predicate> predicate = symbolize(keyword);
+  if (!predicate)
+    return parser.emitError(at) << "'" << keyword
+                                << "' is not a predicate of the comparison";
+  attr = parser.getBuilder().getI64IntegerAttr(
+      static_cast<int64_t>(*predicate));
+  return success();
+}
+static ParseResult parseCmpIPredicate(OpAsmParser &parser, IntegerAttr &attr) {
+  return parsePredicate<arith::CmpIPredicate, arith::symbolizeCmpIPredicate>(
+      parser, attr);
+}
+static ParseResult parseCmpFPredicate(OpAsmParser &parser, IntegerAttr &attr) {
+  return parsePredicate<arith::CmpFPredicate, arith::symbolizeCmpFPredicate>(
+      parser, attr);
+}
+static void printCmpIPredicate(OpAsmPrinter &printer, Operation *,
+                               IntegerAttr attr) {
+  printer << arith::stringifyCmpIPredicate(
+      static_cast<arith::CmpIPredicate>(attr.getInt()));
+}
+static void printCmpFPredicate(OpAsmPrinter &printer, Operation *,
+                               IntegerAttr attr) {
+  printer << arith::stringifyCmpFPredicate(
+      static_cast<arith::CmpFPredicate>(attr.getInt()));
+}
+
 #define GET_OP_CLASSES
 #include "tilec/Dialect/Tile/IR/TileOps.cpp.inc"
 
@@ -1166,7 +1202,8 @@ LogicalResult WhereOp::verify() {
 
 /// The broadcasting ops' rule (TileOps.td): `operand` is a scalar of the
 /// result's element type, or a tile of it that broadcasts to the result with
-/// its dimensions aligned to the result's last ones.
+/// its dimensions aligned to the result's last ones. (For a comparison,
+/// `result` has the operands' element type and the result's shape.)
 static LogicalResult verifyBroadcastOperand(Operation *op, StringRef which,
                                             Type operand,
                                             RankedTensorType result) {
@@ -1197,7 +1234,8 @@ static LogicalResult verifyBroadcastOperand(Operation *op, StringRef which,
   return success();
 }
 
-static LogicalResult verifyBroadcastingFloatOp(Operation *op) {
+/// The broadcasting arithmetic ops (float and integer alike).
+static LogicalResult verifyBroadcastingOp(Operation *op) {
   auto result = cast<RankedTensorType>(op->getResult(0).getType());
   if (failed(verifyBroadcastOperand(op, "first", op->getOperand(0).getType(),
                                     result)) ||
@@ -1207,10 +1245,47 @@ static LogicalResult verifyBroadcastingFloatOp(Operation *op) {
   return success();
 }
 
-LogicalResult AddFOp::verify() { return verifyBroadcastingFloatOp(*this); }
-LogicalResult SubFOp::verify() { return verifyBroadcastingFloatOp(*this); }
-LogicalResult MulFOp::verify() { return verifyBroadcastingFloatOp(*this); }
-LogicalResult DivFOp::verify() { return verifyBroadcastingFloatOp(*this); }
+LogicalResult AddFOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult SubFOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult MulFOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult DivFOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult MaximumFOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult MinimumFOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult AddIOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult SubIOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult MulIOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult AndIOp::verify() { return verifyBroadcastingOp(*this); }
+LogicalResult OrIOp::verify() { return verifyBroadcastingOp(*this); }
+
+/// A broadcasting comparison: the operands have one element type and each
+/// broadcasts to the result's shape.
+static LogicalResult verifyBroadcastingCompare(Operation *op,
+                                               bool validPredicate) {
+  if (!validPredicate)
+    return op->emitOpError() << "predicate " << op->getAttr("predicate")
+                             << " is not one of the comparison's";
+  Type lhs = op->getOperand(0).getType(), rhs = op->getOperand(1).getType();
+  Type element = getElementTypeOrSelf(lhs);
+  if (getElementTypeOrSelf(rhs) != element)
+    return op->emitOpError() << "compares operands of one element type, not "
+                             << element << " and "
+                             << getElementTypeOrSelf(rhs);
+  auto result = cast<RankedTensorType>(op->getResult(0).getType());
+  RankedTensorType operands = makeTileType(getTileDims(result), element);
+  if (failed(verifyBroadcastOperand(op, "first", lhs, operands)) ||
+      failed(verifyBroadcastOperand(op, "second", rhs, operands)))
+    return failure();
+  return success();
+}
+
+LogicalResult CmpIOp::verify() {
+  return verifyBroadcastingCompare(
+      *this, arith::symbolizeCmpIPredicate(getPredicate()).has_value());
+}
+LogicalResult CmpFOp::verify() {
+  return verifyBroadcastingCompare(
+      *this, arith::symbolizeCmpFPredicate(getPredicate()).has_value());
+}
 
 OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
   if (getTrueValue() == getFalseValue())

@@ -14,6 +14,7 @@
 
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
 namespace mlir::tile {
@@ -39,6 +40,58 @@ SmallVector<Value> materializeIndices(OpBuilder &b, Location loc,
                           ? dynamic[next++]
                           : arith::ConstantIndexOp::create(b, loc, index));
   return indices;
+}
+
+/// The value a load with `padding` reads outside its view, as an attribute
+/// of the tile's element type.
+TypedAttr getPaddingValue(Builder &b, Type element, Padding padding) {
+  auto floatType = dyn_cast<FloatType>(element);
+  if (!floatType)
+    return b.getIntegerAttr(element, 0);
+  const llvm::fltSemantics &semantics = floatType.getFloatSemantics();
+  switch (padding) {
+  case Padding::zero:
+    return b.getFloatAttr(floatType, APFloat::getZero(semantics));
+  case Padding::nan:
+    return b.getFloatAttr(floatType, APFloat::getQNaN(semantics));
+  case Padding::neg_inf:
+    return b.getFloatAttr(floatType, APFloat::getInf(semantics, true));
+  case Padding::pos_inf:
+    return b.getFloatAttr(floatType, APFloat::getInf(semantics, false));
+  }
+  llvm_unreachable("every padding is handled");
+}
+
+/// `tile.load ... if %c`: scf.if (%c != 0) around the unconditional load,
+/// with tile.full of the padding in the else branch.
+void expandConditionalLoad(LoadOp op) {
+  Value condition = op.getCondition();
+  if (!condition)
+    return;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  if (!condition.getType().isInteger(1)) {
+    Value zero = arith::ConstantOp::create(
+        b, loc, b.getZeroAttr(condition.getType()));
+    condition = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
+                                      condition, zero);
+  }
+  RankedTensorType type = op.getType();
+  auto ifOp = scf::IfOp::create(
+      b, loc, condition,
+      [&](OpBuilder &then, Location at) {
+        auto load = cast<LoadOp>(then.clone(*op));
+        load.getConditionMutable().clear();
+        scf::YieldOp::create(then, at, load.getResult());
+      },
+      [&](OpBuilder &otherwise, Location at) {
+        TypedAttr padding =
+            getPaddingValue(otherwise, type.getElementType(), op.getPadding());
+        Value full = FullOp::create(otherwise, at, type, Value(), padding);
+        scf::YieldOp::create(otherwise, at, full);
+      });
+  op.getResult().replaceAllUsesWith(ifOp.getResult(0));
+  op.erase();
 }
 
 void expandLoad(LoadOp op) {
@@ -190,13 +243,27 @@ Value broadcastTo(OpBuilder &b, Location loc, Value operand,
   return broadcast.getResult();
 }
 
-/// A broadcasting float op becomes `ArithOp` of its broadcast operands.
+/// A broadcasting arithmetic op becomes `ArithOp` of its broadcast operands.
 template <typename ArithOp, typename Op> void expandBroadcasting(Op op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   RankedTensorType type = op.getType();
   Value result = ArithOp::create(b, loc, broadcastTo(b, loc, op.getLhs(), type),
                                  broadcastTo(b, loc, op.getRhs(), type));
+  op.replaceAllUsesWith(result);
+  op.erase();
+}
+
+/// A broadcasting comparison becomes `ArithOp` (arith.cmpi or arith.cmpf)
+/// of its operands broadcast to the result's shape in their element type.
+template <typename ArithOp, typename Op> void expandBroadcastingCompare(Op op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  RankedTensorType operands = makeTileType(
+      getTileDims(op.getType()), getElementTypeOrSelf(op.getLhs().getType()));
+  Value result = ArithOp::create(b, loc, op.getCmpPredicate(),
+                                 broadcastTo(b, loc, op.getLhs(), operands),
+                                 broadcastTo(b, loc, op.getRhs(), operands));
   op.replaceAllUsesWith(result);
   op.erase();
 }
@@ -209,6 +276,15 @@ struct TileExpandFormsPass
 } // namespace
 
 void tile::expandForms(Operation *root) {
+  // First, as they move loads into new regions, which the walk below then
+  // expands like any other.
+  SmallVector<LoadOp> conditional;
+  root->walk([&](LoadOp load) {
+    if (load.getCondition())
+      conditional.push_back(load);
+  });
+  for (LoadOp load : conditional)
+    expandConditionalLoad(load);
   root->walk([](Operation *op) {
     if (auto load = dyn_cast<LoadOp>(op))
       expandLoad(load);
@@ -230,5 +306,23 @@ void tile::expandForms(Operation *root) {
       expandBroadcasting<arith::MulFOp>(mul);
     else if (auto div = dyn_cast<DivFOp>(op))
       expandBroadcasting<arith::DivFOp>(div);
+    else if (auto max = dyn_cast<MaximumFOp>(op))
+      expandBroadcasting<arith::MaximumFOp>(max);
+    else if (auto min = dyn_cast<MinimumFOp>(op))
+      expandBroadcasting<arith::MinimumFOp>(min);
+    else if (auto addi = dyn_cast<AddIOp>(op))
+      expandBroadcasting<arith::AddIOp>(addi);
+    else if (auto subi = dyn_cast<SubIOp>(op))
+      expandBroadcasting<arith::SubIOp>(subi);
+    else if (auto muli = dyn_cast<MulIOp>(op))
+      expandBroadcasting<arith::MulIOp>(muli);
+    else if (auto andi = dyn_cast<AndIOp>(op))
+      expandBroadcasting<arith::AndIOp>(andi);
+    else if (auto ori = dyn_cast<OrIOp>(op))
+      expandBroadcasting<arith::OrIOp>(ori);
+    else if (auto cmpi = dyn_cast<CmpIOp>(op))
+      expandBroadcastingCompare<arith::CmpIOp>(cmpi);
+    else if (auto cmpf = dyn_cast<CmpFOp>(op))
+      expandBroadcastingCompare<arith::CmpFOp>(cmpf);
   });
 }

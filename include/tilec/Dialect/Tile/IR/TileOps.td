@@ -187,7 +187,8 @@ def Tile_DimOp : Tile_Op<"dim", [Pure]> {
 // Global memory
 //===----------------------------------------------------------------------===//
 
-def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
+def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
+                                   AttrSizedOperandSegments]> {
   let summary = "reads one tile of a view";
   let description = [{
     Reads the tile at tile index `indices` of `view`, one index per view
@@ -209,8 +210,16 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
     `latency` is a hint: how many loop iterations ahead the compiler may
     issue the read.
 
+    With `if %c` (a scalar integer or index) the load reads only when `%c`
+    is non-zero; otherwise the result is the padding everywhere and no
+    memory is touched (`scf.if` around the load, with `tile.full` of the
+    padding in the else branch, which is what tile-expand-forms writes).
+
     Example:
     ```mlir
+    // The initial state when there is one, else zeros.
+    %h0 = tile.load %init[%b, %h] if %has_init : !tile.view<2, f32>, i32
+        -> !tile.tile<64 x 64 x f32>
     // The 64x32 tile (1, j) of a 2-D view, padded with zeros.
     %t = tile.load %v[1, %j] : !tile.view<2, bf16> -> tensor<64x32xbf16>
     // The same elements, transposed.
@@ -221,6 +230,7 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
     ```
   }];
   let arguments = (ins Tile_AnyView:$view, Variadic<Index>:$indices,
+                   Optional<AnySignlessIntegerOrIndex>:$condition,
                    OptionalAttr<DenseI64ArrayAttr>:$static_indices,
                    DefaultValuedAttr<Tile_Padding, "Padding::zero">:$padding,
                    OptionalAttr<DenseI64ArrayAttr>:$order,
@@ -229,8 +239,10 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>]> {
   let results = (outs Tile:$result);
   let assemblyFormat = [{
     $view `` custom<TileIndices>($indices, $static_indices)
+    (`if` $condition^)?
     (`padding` `=` $padding^)? (`order` `=` $order^)? (`dims` `=` $dims^)?
-    (`latency` `=` $latency^)? attr-dict `:` type($view) `->` type($result)
+    (`latency` `=` $latency^)? attr-dict `:` type($view)
+    (`,` type($condition)^)? `->` type($result)
   }];
   let hasVerifier = 1;
 }
@@ -561,6 +573,97 @@ def Tile_AddFOp : Tile_BroadcastingFloatOp<"addf", "arith.addf">;
 def Tile_SubFOp : Tile_BroadcastingFloatOp<"subf", "arith.subf">;
 def Tile_MulFOp : Tile_BroadcastingFloatOp<"mulf", "arith.mulf">;
 def Tile_DivFOp : Tile_BroadcastingFloatOp<"divf", "arith.divf">;
+def Tile_MaximumFOp : Tile_BroadcastingFloatOp<"maximumf", "arith.maximumf">;
+def Tile_MinimumFOp : Tile_BroadcastingFloatOp<"minimumf", "arith.minimumf">;
+
+//===----------------------------------------------------------------------===//
+// Integer arithmetic and comparisons with broadcasting
+//===----------------------------------------------------------------------===//
+
+def Tile_Integer : RankedTensorOf<[I1, I8, I16, I32, I64]>;
+// An operand of the broadcasting integer ops: an integer tile or scalar.
+def Tile_IntegerOperand : AnyTypeOf<[Tile_Integer, I1, I8, I16, I32, I64]>;
+
+class Tile_BroadcastingIntegerOp<string mnemonic, string arithOp>
+    : Tile_Op<mnemonic, [Pure]> {
+  let summary = "`" # arithOp # "` of operands broadcast to the result";
+  let description = !strconcat("`tile.", mnemonic, " %a, %b` is `", arithOp,
+      [{` of `%a` and `%b` broadcast to the result's shape, by the rule of
+    the broadcasting float ops (`tile.addf`): each operand is a scalar of
+    the result's element type or a tile of it whose shape, aligned with the
+    result's last dimensions, has the result's extent or 1 at each
+    dimension. tile-expand-forms writes it out as `tile.broadcast` or
+    `tile.full` of each operand and the arith op, so it wraps exactly as
+    that op does.
+
+    Example:
+    ```mlir
+    %kept = tile.}], mnemonic, [{ %causal, %same : !tile.tile<M x K x i1>,
+        !tile.tile<M x K x i1> -> !tile.tile<M x K x i1>
+    ```
+  }]);
+  let arguments = (ins Tile_IntegerOperand:$lhs, Tile_IntegerOperand:$rhs);
+  let results = (outs Tile_Integer:$result);
+  let assemblyFormat = [{
+    $lhs `,` $rhs attr-dict `:` type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_AddIOp : Tile_BroadcastingIntegerOp<"addi", "arith.addi">;
+def Tile_SubIOp : Tile_BroadcastingIntegerOp<"subi", "arith.subi">;
+def Tile_MulIOp : Tile_BroadcastingIntegerOp<"muli", "arith.muli">;
+def Tile_AndIOp : Tile_BroadcastingIntegerOp<"andi", "arith.andi">;
+def Tile_OrIOp : Tile_BroadcastingIntegerOp<"ori", "arith.ori">;
+
+class Tile_BroadcastingCompareOp<string mnemonic, string arithOp,
+                                 Type operand, string example>
+    : Tile_Op<mnemonic, [Pure]> {
+  let summary = "`" # arithOp # "` of operands broadcast to the result";
+  let description = !strconcat("`tile.", mnemonic, " pred, %a, %b` is `",
+      arithOp, [{` with predicate `pred` (arith's names: `eq`, `slt`, ...)
+    of `%a` and `%b` broadcast to the result's shape. The operands have one
+    element type; each is a scalar of it or a tile of it that broadcasts to
+    the result's shape by the rule of `tile.addf`. The result is an i1 tile.
+    tile-expand-forms writes it out as the broadcasts and the arith op.
+
+    Example:
+    ```mlir
+    }], example, [{
+    ```
+  }]);
+  let arguments = (ins I64Attr:$predicate, operand:$lhs, operand:$rhs);
+  let results = (outs Tile_Mask:$result);
+  let hasVerifier = 1;
+}
+
+def Tile_CmpIOp : Tile_BroadcastingCompareOp<"cmpi", "arith.cmpi",
+    Tile_IntegerOperand, [{%same = tile.cmpi eq, %rowSeq, %colSeq
+        : !tile.tile<M x 1 x i32>, !tile.tile<K x i32> -> !tile.tile<M x K x i1>}]> {
+  let assemblyFormat = [{
+    custom<CmpIPredicate>($predicate) `,` $lhs `,` $rhs attr-dict `:`
+    type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::arith::CmpIPredicate getCmpPredicate() {
+      return static_cast<::mlir::arith::CmpIPredicate>(getPredicate());
+    }
+  }];
+}
+
+def Tile_CmpFOp : Tile_BroadcastingCompareOp<"cmpf", "arith.cmpf",
+    Tile_FloatOperand, [{%small = tile.cmpf ole, %x, %threshold
+        : !tile.tile<M x N x f32>, f32 -> !tile.tile<M x N x i1>}]> {
+  let assemblyFormat = [{
+    custom<CmpFPredicate>($predicate) `,` $lhs `,` $rhs attr-dict `:`
+    type($lhs) `,` type($rhs) `->` type($result)
+  }];
+  let extraClassDeclaration = [{
+    ::mlir::arith::CmpFPredicate getCmpPredicate() {
+      return static_cast<::mlir::arith::CmpFPredicate>(getPredicate());
+    }
+  }];
+}
 
 def Tile_WhereOp : Tile_Op<"where", [Pure, AllTypesMatch<["true_value", "false_value", "result"]>]> {
   let summary = "chooses elementwise between two tiles";

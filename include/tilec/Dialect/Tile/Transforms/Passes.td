@@ -29,7 +29,9 @@ def TileBindParams : Pass<"tile-bind-params", "::mlir::ModuleOp"> {
 def TileExpandForms : Pass<"tile-expand-forms"> {
   let summary = "writes the kernel language's shorthands out";
   let description = [{
-    Rewrites each shorthand into the ops it is defined as: a `tile.load` with
+    Rewrites each shorthand into the ops it is defined as: a `tile.load ...
+    if %c` into `scf.if` of the unconditional load with `tile.full` of the
+    padding in the else branch; a `tile.load` with
     `dims` into the full-rank load (extent 1 along the view dimensions `dims`
     leaves out, `order` where `dims` transposes) and a `tile.reshape`, a
     `tile.store` with `dims` likewise; literal tile indices into
@@ -48,7 +50,8 @@ def TileExpandForms : Pass<"tile-expand-forms"> {
 
     Example: `tile-opt --tile-bind-params --tile-expand-forms`
   }];
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 #endif // TILE_TRANSFORMS_PASSES
