@@ -8,7 +8,7 @@
 // PARSE: cumsum {{.*}} axis = 0 : tensor<?x?xf32, #tile.dims<[CHUNK, BLOCK_H]>>
 
 // CHECK-LABEL: kernel @chunk_cumsum
-// CHECK-SAME: params = {BLOCK_H = [[BH]] : i64, CHUNK = [[CHUNK]] : i64}
+// CHECK-SAME: params = {BLOCK_H = [[BH]] : i64, CHUNK = [[CHUNK]] : i64, DT = f32}
 // CHECK: load %{{.*}}<3, f32> -> tensor<1x[[CHUNK]]x[[BH]]xf32>
 // CHECK: cumsum %{{.*}} axis = 0 : tensor<[[CHUNK]]x[[BH]]xf32>
 // CHECK: store %{{.*}} order = [0, 2, 3, 1] : tensor<1x1x[[CHUNK]]x[[BH]]xf32>, {{.*}}<4, f32>
