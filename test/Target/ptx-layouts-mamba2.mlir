@@ -16,7 +16,7 @@
 // RUN: done
 // RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=OUT
 // RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=OUT
-// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a | FileCheck %s --check-prefix=ASYNC
+// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=ASYNC
 // RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=STATE
 // RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=STATE
 // RUN: tilec %tilec_src/kernels/mamba2/chunk_cumsum.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=CUMSUM

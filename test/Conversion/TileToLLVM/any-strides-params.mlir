@@ -9,10 +9,12 @@
 // BOUND-SAME: (%{{.*}}: !tile.view<2, f32> {tile.any_strides}, %{{.*}}: !tile.view<2, f32>, %{{.*}}: !tile.view<2, f32>)
 
 // 16 x 64 f32 on 2 warps: 16 elements per thread. The marked view is read an
-// element at a time, the other 16 bytes at a time; the store is vectorised.
+// element at a time, the other 16 bytes at a time (by cp.async: its tile goes
+// through shared memory to meet D's layout, tilegpu-pipeline); the store is
+// vectorised.
 // CHECK-LABEL: llvm.func @scale_rows(
 // CHECK-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
-// CHECK-COUNT-4: llvm.load %{{.*}} {alignment = 16 : i64} : !llvm.ptr<1> -> vector<4xf32>
+// CHECK-COUNT-4: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg
 // CHECK-NOT: !llvm.ptr<1> -> f32
 // CHECK-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 // CHECK: llvm.return

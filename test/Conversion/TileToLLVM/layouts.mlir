@@ -53,11 +53,12 @@ tile.kernel @copy_rows(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>) attribute
 // -----
 
 // The vec variant with a view marked tile.any_strides: the marked view is
-// read an element at a time (it may be a broadcast with stride 0), the
-// other written 16 bytes at a time (the layouts differ: a conversion
-// through shared memory between them).
+// read an element at a time (it may be a broadcast with stride 0: one
+// 4-byte cp.async per element, each at its own strided address, since its
+// tile goes to shared memory to meet the store's layout), the other written
+// 16 bytes at a time.
 // VEC-LABEL: llvm.func @copy_any_strides(
-// VEC-COUNT-16: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<1> -> f32
+// VEC-COUNT-16: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 4, cache =  ca
 // VEC-NOT: !llvm.ptr<1> -> vector
 // VEC-COUNT-4: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<1>
 // VEC-NOT: f32, !llvm.ptr<1>
@@ -236,16 +237,16 @@ tile.kernel @scan(%x: !tile.view<1, f32>, %y: !tile.view<1, f32>) attributes {nu
 
 // The vec variant moves mma operands by cp.async (tilegpu-pipeline): every
 // copy is one 16-byte cp.async.cg whose src-size is 0 outside the view (the
-// source then the view's base), into a buffer above the scratch area (512
-// bytes: the accumulator's conversion for the store); commit, wait, barrier,
+// source then the view's base), into a buffer at offset 0 (there is no
+// scratch area: the accumulator's conversion for the store is warp
+// shuffles); commit, wait, barrier,
 // then the fragments are read from the buffer (A in bf16 pairs). The three
 // buffers live one after another, so they share bytes, with a barrier
 // before each copy.
 // VEC-LABEL: llvm.func @mma_operands_async(
-// VEC-SAME: tile.shared_bytes = 1024
+// VEC-SAME: tile.shared_bytes = 512
 // VEC: nvvm.barrier0
-// VEC: %[[BUF:.*]] = llvm.getelementptr %{{.*}}[512] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
-// VEC: %[[DST:.*]] = llvm.getelementptr %[[BUF]][%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, bf16
+// VEC: %[[DST:.*]] = llvm.getelementptr %{{.*}}[%{{.*}}] : (!llvm.ptr<3>, i32) -> !llvm.ptr<3>, bf16
 // VEC: %[[SRC:.*]] = llvm.select %[[IN:.*]], %{{.*}}, %arg0 : i1, !llvm.ptr<1>
 // VEC: %[[SIZE:.*]] = llvm.select %[[IN]], %{{.*}}, %{{.*}} : i1, i32
 // VEC: nvvm.cp.async.shared.global %[[DST]], %[[SRC]], 16, cache =  cg, %[[SIZE]]
@@ -269,7 +270,9 @@ tile.kernel @mma_operands_async(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>
 
 // -----
 
-// mma.sync operands through shared memory. With 16-byte loads (VEC) A (16
+// mma.sync operands computed in registers (negated: a loaded operand would
+// go global -> shared by cp.async instead) through shared memory. With
+// 16-byte loads (VEC) A (16
 // x 16, K contiguous) comes back by one ldmatrix.x4 and B (16 x 8, N
 // contiguous) by one ldmatrix.x2.trans, after 16-byte stores, and no plain
 // ld.shared feeds the product. One element per load (CHECK): the source's 8
@@ -298,15 +301,17 @@ tile.kernel @ldmatrix_operands(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
   %f0 = arith.constant 0.0 : f32
   %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x16xbf16>
   %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x8xbf16>
+  %na = arith.negf %ta : tensor<16x16xbf16>
+  %nb = arith.negf %tb : tensor<16x8xbf16>
   %zero = tile.full %f0 : tensor<16x8xf32>
-  %d = tile.mma %ta, %tb, %zero : tensor<16x16xbf16>, tensor<16x8xbf16>, tensor<16x8xf32>
+  %d = tile.mma %na, %nb, %zero : tensor<16x16xbf16>, tensor<16x8xbf16>, tensor<16x8xf32>
   tile.store %d, %c[%c0, %c0] : tensor<16x8xf32>, !tile.view<2, f32>
   tile.return
 }
 
 // -----
 
-// tf32 operands on 4 warps: A (64 x 32, K contiguous) by ldmatrix on
+// Computed tf32 operands on 4 warps: A (64 x 32, K contiguous) by ldmatrix on
 // 32-bit pairs (each f32 is two 16-bit halves of a row), after 16-byte
 // stores.
 // VEC-LABEL: llvm.func @ldmatrix_tf32(
@@ -320,8 +325,10 @@ tile.kernel @ldmatrix_tf32(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>,
   %f0 = arith.constant 0.0 : f32
   %ta = tile.load %a[%c0, %c0] : !tile.view<2, f32> -> tensor<64x32xf32>
   %tb = tile.load %b[%c0, %c0] : !tile.view<2, f32> -> tensor<32x32xf32>
-  %a32 = tile.convert %ta : tensor<64x32xf32> -> tensor<64x32xtf32>
-  %b32 = tile.convert %tb : tensor<32x32xf32> -> tensor<32x32xtf32>
+  %na = arith.negf %ta : tensor<64x32xf32>
+  %nb = arith.negf %tb : tensor<32x32xf32>
+  %a32 = tile.convert %na : tensor<64x32xf32> -> tensor<64x32xtf32>
+  %b32 = tile.convert %nb : tensor<32x32xf32> -> tensor<32x32xtf32>
   %zero = tile.full %f0 : tensor<64x32xf32>
   %d = tile.mma %a32, %b32, %zero : tensor<64x32xtf32>, tensor<32x32xtf32>, tensor<64x32xf32>
   tile.store %d, %c[%c0, %c0] : tensor<64x32xf32>, !tile.view<2, f32>

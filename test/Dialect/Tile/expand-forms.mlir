@@ -110,8 +110,8 @@ tile.kernel @broadcasting(%x: !tile.view<2, f32>, %r: !tile.view<1, f32>, %s: f3
 // CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
 // CHECK: %[[NE:.*]] = arith.cmpi ne, %{{.*}}, %[[ZERO]] : i32
 // CHECK: %[[A:.*]] = scf.if %[[NE]] -> (tensor<8x4xf32>) {
-// CHECK: %[[FULL:.*]] = tile.load %{{.*}} order = [1, 0] : <2, f32> -> tensor<4x8xf32>
-// CHECK: %[[R:.*]] = tile.reshape %[[FULL]] : tensor<4x8xf32> -> tensor<8x4xf32>
+// CHECK: %[[FULL:.*]] = tile.load %{{.*}} order = [1, 0] : <2, f32> -> tensor<8x4xf32>
+// CHECK: %[[R:.*]] = tile.reshape %[[FULL]] : tensor<8x4xf32> -> tensor<8x4xf32>
 // CHECK: scf.yield %[[R]] : tensor<8x4xf32>
 // CHECK: } else {
 // CHECK: %[[CST:.*]] = arith.constant 0.000000e+00 : f32
@@ -141,9 +141,9 @@ tile.kernel @conditional_load(%x: !tile.view<2, f32>, %y: !tile.view<1, bf16>,
 // The broadcasting comparison broadcasts each operand in its own element
 // type to the result's shape; the integer ops and clamps as tile.addf does.
 // CHECK-LABEL: tile.kernel @broadcasting_compare
-// CHECK: %[[COL:.*]] = broadcast %{{.*}} : tensor<4x1xi32> -> tensor<4x8xi32>
 // CHECK: %[[R:.*]] = reshape %{{.*}} : tensor<8xi32> -> tensor<1x8xi32>
 // CHECK: %[[ROW:.*]] = broadcast %[[R]] : tensor<1x8xi32> -> tensor<4x8xi32>
+// CHECK: %[[COL:.*]] = broadcast %{{.*}} : tensor<4x1xi32> -> tensor<4x8xi32>
 // CHECK: %[[LT:.*]] = arith.cmpi slt, %[[COL]], %[[ROW]] : tensor<4x8xi32>
 // CHECK: %[[S:.*]] = full %{{.*}} : tensor<4x8xf32>
 // CHECK: arith.cmpf ole, %{{.*}}, %[[S]] : tensor<4x8xf32>
