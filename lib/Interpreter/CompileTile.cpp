@@ -22,6 +22,21 @@ using namespace tilec::interp::detail;
 
 namespace {
 
+/// The value a load yields outside its view (tile.load, tile.load_scalar).
+float paddingValue(tile::Padding padding) {
+  switch (padding) {
+  case tile::Padding::zero:
+    return 0.0f;
+  case tile::Padding::nan:
+    return std::numeric_limits<float>::quiet_NaN();
+  case tile::Padding::neg_inf:
+    return -INFINITY;
+  case tile::Padding::pos_inf:
+    return INFINITY;
+  }
+  return 0.0f;
+}
+
 /// Row-major strides of `shape`.
 SmallVector<int64_t, 4> rowMajor(ArrayRef<int64_t> shape) {
   SmallVector<int64_t, 4> strides(shape.size(), 1);
@@ -102,20 +117,7 @@ LogicalResult Compiler::compileAccess(Operation *op, Value view,
     shape[k] = type->shape[k];
   }
   bool isFloatElem = isFloat(type->elem);
-  float pad = 0.0f;
-  switch (padding) {
-  case tile::Padding::zero:
-    break;
-  case tile::Padding::nan:
-    pad = std::numeric_limits<float>::quiet_NaN();
-    break;
-  case tile::Padding::neg_inf:
-    pad = -INFINITY;
-    break;
-  case tile::Padding::pos_inf:
-    pad = INFINITY;
-    break;
-  }
+  float pad = paddingValue(padding);
   int64_t n = type->numElements;
 
   // For tile dimension k, view dimension perm[k]: the tile's element r_k
@@ -204,20 +206,7 @@ LogicalResult Compiler::compileLoadScalar(tile::LoadScalarOp op, Instrs &out) {
       return failure();
     slot[d] = *s;
   }
-  float pad = 0.0f;
-  switch (op.getPadding()) {
-  case tile::Padding::zero:
-    break;
-  case tile::Padding::nan:
-    pad = std::numeric_limits<float>::quiet_NaN();
-    break;
-  case tile::Padding::neg_inf:
-    pad = -INFINITY;
-    break;
-  case tile::Padding::pos_inf:
-    pad = INFINITY;
-    break;
-  }
+  float pad = paddingValue(op.getPadding());
   auto geometry = [=](Frame &f, TileGeometry &g) {
     const ViewArg &v = f.views[*arg];
     g.rank = rank;
