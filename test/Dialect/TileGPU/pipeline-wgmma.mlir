@@ -39,10 +39,11 @@ tile.kernel @ring(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.vi
 // -----
 
 // The same ring in a loop nested in another: the product is not marked
-// (ptxas would serialize every wgmma, docs/codegen-layouts.md).
+// (ptxas would serialize every wgmma, docs/codegen-layouts.md), and the
+// ring has no spare stage.
 // CHECK-LABEL: kernel @nested
 // CHECK: scf.for
-// CHECK: tilegpu.local_alloc : () -> !tilegpu.smem<4x64x32xbf16
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.smem<3x64x32xbf16
 // CHECK: scf.for
 // CHECK: tilegpu.fence_async_shared
 // CHECK: tile.mma %{{.*}}, %{{.*}}, %{{.*}} {tilegpu.wgmma} :

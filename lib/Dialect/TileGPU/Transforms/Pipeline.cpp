@@ -367,7 +367,7 @@ SmallVector<Value> indicesAt(OpBuilder &b, scf::ForOp loop, tile::LoadOp load,
 /// argument of the loop used by it alone, and its result is only yielded
 /// back into that argument. Then nothing but the next product reads the
 /// accumulator inside the loop, and a product left in flight is waited for
-/// after the loop.
+/// in the loop's last iteration.
 bool accumulatesAlong(scf::ForOp loop, tile::MmaOp mma) {
   auto acc = dyn_cast<BlockArgument>(mma.getAcc());
   if (!acc || acc.getOwner() != loop.getBody() || acc.getArgNumber() == 0 ||
@@ -378,9 +378,28 @@ bool accumulatesAlong(scf::ForOp loop, tile::MmaOp mma) {
          use.getOperandNumber() + 1 == acc.getArgNumber();
 }
 
+/// The wgmma products that may stay in flight for one iteration of
+/// `loop`: both operands come from its ring (`loads`), and the accumulator
+/// only from one product to the next. Not in a loop nested in another:
+/// ptxas cannot see that the last iteration waited for every product, so
+/// the accumulator's initialisation in the next outer iteration looks to
+/// it like a register access inside an unfinished wgmma, and it serializes
+/// every wgmma of the kernel (C7514/C7515).
+SetVector<Operation *> productsLeftInFlight(scf::ForOp loop,
+                                            ArrayRef<StagedLoad> loads) {
+  SetVector<Operation *> fromRing, oneOperand;
+  if (loop->getParentOfType<LoopLikeOpInterface>())
+    return fromRing;
+  for (const StagedLoad &staged : loads)
+    if (staged.wgmma && !oneOperand.insert(staged.wgmma) &&
+        accumulatesAlong(loop, staged.wgmma))
+      fromRing.insert(staged.wgmma);
+  return fromRing;
+}
+
 /// The (latency+1)-stage ring of `loop` for `loads`; (latency+2) stages
-/// where wgmma products read it, whose products may then stay in flight
-/// for one iteration: the copy issued in iteration i+1 fills the stage
+/// where productsLeftInFlight finds wgmma products, which may then stay in
+/// flight for one iteration: the copy issued in iteration i+1 fills the stage
 /// read in iteration i-1, not the one the product of iteration i may still
 /// be reading.
 void pipelineLoop(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
@@ -389,7 +408,8 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
   MLIRContext *context = loop.getContext();
   bool feedsWgmma = llvm::any_of(
       loads, [](const StagedLoad &staged) { return bool(staged.wgmma); });
-  int64_t stages = latency + (feedsWgmma ? 2 : 1);
+  SetVector<Operation *> inFlight = productsLeftInFlight(loop, loads);
+  int64_t stages = latency + (inFlight.empty() ? 1 : 2);
   OpBuilder b(loop);
   Type token = TokenType::get(context);
   auto constant = [&](int64_t value) -> Value {
@@ -439,20 +459,8 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
   Value stage = arith::RemUIOp::create(b, loc, iteration, constant(stages));
   issue(buffers, ahead, aheadStage);
 
-  // Products whose operands both come from this ring may stay in flight
-  // for one iteration (the spare stage above). Not in a loop nested in
-  // another: ptxas cannot see that the last iteration waited for every
-  // product, so the accumulator's initialisation in the next outer
-  // iteration looks to it like a register access inside an unfinished
-  // wgmma, and it serializes every wgmma of the kernel (C7514/C7515).
-  SetVector<Operation *> fromRing, oneOperand;
-  for (StagedLoad &staged : loads)
-    if (staged.wgmma && !oneOperand.insert(staged.wgmma))
-      fromRing.insert(staged.wgmma);
-  bool nested = loop->getParentOfType<LoopLikeOpInterface>() != nullptr;
-  for (Operation *op : fromRing)
-    if (!nested && accumulatesAlong(loop, cast<tile::MmaOp>(op)))
-      op->setAttr(kWgmmaPendingAttrName, b.getI32IntegerAttr(1));
+  for (Operation *op : inFlight)
+    op->setAttr(kWgmmaPendingAttrName, b.getI32IntegerAttr(1));
 
   for (auto [staged, buffer] : llvm::zip(loads, buffers)) {
     b.setInsertionPoint(staged.load);
