@@ -92,6 +92,16 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::ModuleOp"> {
     first. Loads whose copy would move less than 4 bytes per thread are left
     alone.
 
+    A bf16/f16 operand of a `tile.mma` marked `tilegpu.wgmma` (reached
+    through single-use reshapes of unit dims only) is copied the same way,
+    with no conversion: the buffer's swizzled rows are what wgmma's matrix
+    descriptors read, so the lowering hands the buffer to wgmma (K-major,
+    or M/N-major through the descriptor's transpose bits) and the
+    `local_load` in the operand's layout is dead. After the wait for such a
+    buffer each thread fences its copies for the async proxy
+    (`tilegpu.fence_async_shared`) before the barrier. tf32 operands stay
+    in registers (wgmma reads the f32 bits of rounded values).
+
     Inside an `scf.for`, loads with `latency = n >= 2` whose indices are
     loop-invariant or computed from the induction variable by pure ops in
     the body become an (n+1)-stage ring (one ring depth per loop: the
@@ -99,7 +109,13 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::ModuleOp"> {
     0 .. n-1 (one commit group each), the body waits until at most n-1 groups
     are pending, passes a barrier, issues iteration i+n into stage
     (i+n) mod (n+1) (guarded by i+n < upper bound; the commit is not, so
-    every iteration commits one group) and reads stage i mod (n+1).
+    every iteration commits one group) and reads stage i mod (n+1). In a
+    loop that no other loop encloses, a wgmma product whose A and B both
+    come from the ring and whose accumulator only passes from one product to
+    the next gets `tilegpu.wgmma_pending = 1` (it may stay in flight for
+    one iteration), and the ring one stage more (n+2), so that the copy
+    issued in iteration i+1 fills the stage read in i-1, not the one the
+    product of iteration i may still read.
 
     Example: `tile-opt --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-pipeline`
   }];
