@@ -51,11 +51,25 @@ Counter counter() {
   return found;
 }
 
-const char *const kSymbols[] = {
-    "cuCtxGetCurrent",    "cuCtxGetId",          "cuLaunchKernel",
-    "cuPointerGetAttributes", "cuModuleLoadData", "cuModuleGetFunction",
-    "cuFuncGetAttribute", "cuFuncSetAttribute", "cuDeviceGetAttribute",
-    "cuMemAllocAsync",    "cuMemFreeAsync",      ""};
+const char *const kSymbols[] = {"cuCtxGetCurrent",
+                                "cuCtxGetId",
+                                "cuLaunchKernel",
+                                "cuStreamIsCapturing",
+                                "cuGraphLaunch",
+                                "cuGraphExecKernelNodeSetParams",
+                                "cuGraphCreate",
+                                "cuGraphAddKernelNode",
+                                "cuGraphInstantiateWithFlags",
+                                "cuGraphExecDestroy",
+                                "cuPointerGetAttributes",
+                                "cuModuleLoadData",
+                                "cuModuleGetFunction",
+                                "cuFuncGetAttribute",
+                                "cuFuncSetAttribute",
+                                "cuDeviceGetAttribute",
+                                "cuMemAllocAsync",
+                                "cuMemFreeAsync",
+                                ""};
 
 /// The calls of each symbol ("" for all) that `work` makes.
 template <typename Work> std::map<std::string, unsigned long long>
@@ -97,20 +111,26 @@ protected:
 /// (docs/mamba2.md), the only one it runs.
 constexpr unsigned long long kKernels = 4;
 
-/// The calls every forward pass makes: cuCtxGetCurrent and cuCtxGetId in
-/// the library, then per kernel cuCtxGetCurrent, cuCtxGetId and the launch.
+/// The calls every forward pass makes once its kernels' graph is cached:
+/// cuCtxGetCurrent and cuCtxGetId once for the call (the launch group's),
+/// whether the stream is being captured, and one graph launch of the four
+/// kernels, whose parameters are those the graph holds.
 void expectSteadyState(const std::map<std::string, unsigned long long> &calls,
                        unsigned long long pointerQueries) {
-  EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
-  EXPECT_EQ(calls.at("cuCtxGetCurrent"), 1 + kKernels);
-  EXPECT_EQ(calls.at("cuCtxGetId"), 1 + kKernels);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+  EXPECT_EQ(calls.at("cuLaunchKernel"), 0u);
+  EXPECT_EQ(calls.at("cuCtxGetCurrent"), 1u);
+  EXPECT_EQ(calls.at("cuCtxGetId"), 1u);
+  EXPECT_EQ(calls.at("cuStreamIsCapturing"), 1u);
   EXPECT_EQ(calls.at("cuPointerGetAttributes"), pointerQueries);
   for (const char *loading :
        {"cuModuleLoadData", "cuModuleGetFunction", "cuFuncGetAttribute",
         "cuFuncSetAttribute", "cuDeviceGetAttribute", "cuMemAllocAsync",
-        "cuMemFreeAsync"})
+        "cuMemFreeAsync", "cuGraphExecKernelNodeSetParams", "cuGraphCreate",
+        "cuGraphAddKernelNode", "cuGraphInstantiateWithFlags",
+        "cuGraphExecDestroy"})
     EXPECT_EQ(calls.at(loading), 0u) << loading;
-  EXPECT_EQ(calls.at(""), 2 + 3 * kKernels + pointerQueries);
+  EXPECT_EQ(calls.at(""), 4 + pointerQueries);
 }
 
 TEST_F(HostCost, EachRangeIsAskedAboutOnce) {
@@ -123,7 +143,7 @@ TEST_F(HostCost, EachRangeIsAskedAboutOnce) {
   auto first = callsOf([&] {
     EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
   });
-  expectSteadyState(first, 10);
+  EXPECT_EQ(first.at("cuPointerGetAttributes"), 10u);
   for (int call = 0; call < 3; ++call) {
     auto later = callsOf([&] {
       EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
@@ -149,7 +169,7 @@ TEST_F(HostCost, OptionsAddOnlyTheirRanges) {
   auto first = callsOf([&] {
     EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
   });
-  expectSteadyState(first, 12);
+  EXPECT_EQ(first.at("cuPointerGetAttributes"), 12u);
   auto later = callsOf([&] {
     EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
   });
@@ -257,7 +277,11 @@ TEST_F(HostCost, WithoutWorkspaceEachCallAllocatesOnTheStream) {
   EXPECT_EQ(calls.at("cuMemAllocAsync"), 1u);
   EXPECT_EQ(calls.at("cuMemFreeAsync"), 1u);
   EXPECT_EQ(calls.at("cuPointerGetAttributes"), 0u);
-  EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
+  // A new workspace each call: the node of state_passing, whose first
+  // parameter (the counting driver's one) is in it, is updated.
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 1u);
+  EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 0u);
 }
 
 /// The launches of each kernel of the four-kernel structure, for chunk 128,
@@ -369,6 +393,174 @@ TEST_F(HostCost, BadModeIsRefused) {
             std::string::npos)
       << tilec_mamba2_last_error();
   EXPECT_EQ(calls.at("cuLaunchKernel"), 0u);
+}
+
+/// Makes the counting driver's context `id` current on this thread (its
+/// id is its value).
+void makeContextCurrent(uintptr_t id) {
+  void *entry = nullptr;
+  ASSERT_EQ(tilec_driver_entry_point("cuCtxSetCurrent", &entry),
+            TILEC_SUCCESS);
+  ASSERT_EQ(reinterpret_cast<CUresult (*)(CUcontext)>(entry)(
+                reinterpret_cast<CUcontext>(id)),
+            CUDA_SUCCESS);
+}
+
+/// The counting driver's context of every other test.
+constexpr uintptr_t kDefaultContext = 0x1000;
+
+// The graph of a call is found by its kernels and their grids; a parameter
+// that differs from the one the graph holds is updated before it runs, node
+// by node. The counting driver shows each kernel's first parameter to the
+// runtime, a view's data pointer: x's is chunk_state's and compute_out's,
+// dt's chunk_cumsum's.
+TEST_F(HostCost, ChangedPointersUpdateTheirNodesOnly) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  void *const firstX = args.x.descriptor.data;
+  // In a range of its own, past CArguments::fake's and the workspace's.
+  args.x.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(8) << 32));
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 2u);
+  EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 0u);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+  calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 0u);
+  args.dt.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(9) << 32));
+  calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 1u);
+  args.x.descriptor.data = firstX;
+  calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 2u);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+}
+
+// Other grids are another graph, built once; the first problem's is still
+// cached, with the parameters of its last call.
+TEST_F(HostCost, AnotherGridIsAnotherGraph) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  tilec_mamba2_problem longer = args.problem;
+  longer.seqlen = 3 * args.problem.seqlen;
+  CArguments other = CArguments::fake(longer);
+  ASSERT_EQ(tilec_mamba2_workspace_size(&longer, &other.workspaceBytes),
+            TILEC_MAMBA2_SUCCESS);
+  other.workspace = args.workspace;
+  for (int call = 0; call < 2; ++call) {
+    auto calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS(other.forward(), TILEC_MAMBA2_SUCCESS);
+    });
+    EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), call == 0 ? 1u : 0u);
+    EXPECT_EQ(calls.at("cuGraphAddKernelNode"), call == 0 ? kKernels : 0u);
+    EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+  }
+  auto back = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(back.at("cuGraphInstantiateWithFlags"), 0u);
+  EXPECT_EQ(back.at("cuGraphExecKernelNodeSetParams"), 0u);
+  EXPECT_EQ(back.at("cuGraphLaunch"), 1u);
+}
+
+// A graph per stream: one graph launched on two streams would order each
+// stream's work behind the other's.
+TEST_F(HostCost, AnotherStreamIsAnotherGraph) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  args.stream = reinterpret_cast<void *>(0x5000);
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 1u);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+}
+
+// While the stream is being captured into the caller's graph, the kernels
+// are launched one by one, as without a launch group: they become its
+// nodes. The context is still asked for once.
+TEST_F(HostCost, ACapturedStreamGetsTheKernelsOneByOne) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  args.stream = reinterpret_cast<void *>(0x6000); // the driver's "capturing"
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 0u);
+  EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 0u);
+  EXPECT_EQ(calls.at("cuCtxGetCurrent"), 1u);
+  EXPECT_EQ(calls.at("cuCtxGetId"), 1u);
+}
+
+TEST_F(HostCost, WithGraphsOffTheKernelsGoOneByOne) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  tilec_set_launch_graphs(false);
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  tilec_set_launch_graphs(true);
+  EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 0u);
+  EXPECT_EQ(calls.at("cuStreamIsCapturing"), 0u);
+  EXPECT_EQ(calls.at("cuCtxGetCurrent"), 1u);
+  EXPECT_EQ(calls.at("cuCtxGetId"), 1u);
+  EXPECT_EQ(calls.at(""),
+            2 + kKernels + calls.at("cuPointerGetAttributes"));
+}
+
+// At most 16 graphs per context: the least recently used one is destroyed
+// for the 17th; it is built again when its kernels come back.
+TEST_F(HostCost, GraphsPerContextAreBounded) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  makeContextCurrent(0x1300); // one of its own: no graph of other tests
+  auto callFor = [&](int64_t chunks) {
+    CArguments args = arguments();
+    args.problem.seqlen = chunks * args.problem.chunk;
+    args = CArguments::fake(args.problem);
+    EXPECT_EQ(tilec_mamba2_workspace_size(&args.problem,
+                                          &args.workspaceBytes),
+              TILEC_MAMBA2_SUCCESS);
+    args.workspace = reinterpret_cast<void *>(uintptr_t(1) << 44);
+    return callsOf([&] {
+      EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+    });
+  };
+  for (int64_t chunks = 1; chunks <= 16; ++chunks) {
+    auto calls = callFor(chunks);
+    EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 1u) << chunks;
+    EXPECT_EQ(calls.at("cuGraphExecDestroy"), 0u) << chunks;
+  }
+  auto seventeenth = callFor(17);
+  EXPECT_EQ(seventeenth.at("cuGraphInstantiateWithFlags"), 1u);
+  EXPECT_EQ(seventeenth.at("cuGraphExecDestroy"), 1u);
+  auto first = callFor(1);
+  EXPECT_EQ(first.at("cuGraphInstantiateWithFlags"), 1u);
+  EXPECT_EQ(first.at("cuGraphExecDestroy"), 1u);
+  auto recent = callFor(17);
+  EXPECT_EQ(recent.at("cuGraphInstantiateWithFlags"), 0u);
+  makeContextCurrent(kDefaultContext);
 }
 
 } // namespace

@@ -495,24 +495,28 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     return load.code;
   }
   const gpu::DriverApi &api = load.api;
-  CUcontext context = nullptr;
-  if (CUresult result = api.ctxGetCurrent(&context);
-      result != CUDA_SUCCESS || !context) {
+  // The kernels go to the stream as one launch group (one CUDA graph launch,
+  // Runtime.h), which asks for the current context once for the call.
+  unsigned long long contextId = 0;
+  if (tilec_status status = tilec_begin_launch_group(stream, &contextId)) {
+    if (status == TILEC_ERROR_INVALID_ARGUMENT) {
+      message = tilec_last_error();
+      return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+    }
     message = "no current CUDA context on this thread (make one current, "
               "e.g. cudaSetDevice or cuCtxSetCurrent)";
-    if (result != CUDA_SUCCESS)
-      message += ": cuCtxGetCurrent: " + gpu::describe(api, result);
+    if (status != TILEC_ERROR_NO_CONTEXT)
+      message += std::string(": ") + tilec_last_error();
     return TILEC_MAMBA2_ERROR_NO_CONTEXT;
   }
+  // Whatever returns before the group's end drops it (nothing of it is
+  // enqueued then).
+  struct GroupGuard {
+    ~GroupGuard() { tilec_cancel_launch_group(); }
+  } groupGuard;
   gpu::PointerCheck mode;
   if (!gpu::pointerCheckMode(mode, message))
     return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
-  unsigned long long contextId = 0;
-  if (CUresult result = api.ctxGetId(context, &contextId);
-      result != CUDA_SUCCESS) {
-    message = "cuCtxGetId failed: " + gpu::describe(api, result);
-    return TILEC_MAMBA2_ERROR_NO_CONTEXT;
-  }
   const gpu::PointerQueries queries{api.pointerGetAttributes,
                                     api.getErrorName};
   for (const Role &role : tensors)
@@ -544,6 +548,12 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   }
   tilec_mamba2_status code = launch(p, in, out, *instance, structure, grids,
                                     workspace, layout, stream, message);
+  if (code == TILEC_MAMBA2_SUCCESS)
+    if (tilec_status status = tilec_end_launch_group()) {
+      message = std::string("launching the kernels (") +
+                tilec_status_name(status) + "): " + tilec_last_error();
+      code = TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
+    }
   if (!options.workspace) {
     // Stream-ordered: freed once the kernels enqueued before it are done,
     // also when a later one failed to launch.
