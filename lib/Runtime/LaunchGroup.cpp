@@ -8,7 +8,8 @@
 // of that sequence of kernels in the cache, updates the kernel nodes whose
 // parameters differ from those the graph holds, and launches it. A sequence
 // seen for the first time is built into a graph (a chain of kernel nodes)
-// and instantiated.
+// and instantiated when it comes the second time (the first time its
+// kernels are launched one by one).
 //
 // The cache is keyed by context, stream and the kernels with their launch
 // shapes: a graph launched on two streams would order them behind each
@@ -26,6 +27,7 @@
 #include <atomic>
 #include <cstdlib>
 #include <cstring>
+#include <functional>
 #include <mutex>
 #include <string>
 #include <vector>
@@ -35,7 +37,13 @@ using namespace tilec::runtime::detail;
 namespace {
 
 /// At most this many graphs per context; the least recently used goes.
-constexpr size_t kGraphsPerContext = 16;
+constexpr size_t kGraphsPerContext = 64;
+
+/// A sequence is built into a graph the second time it comes: building one
+/// costs tens of µs, more than launching its kernels one by one, so
+/// sequences that do not repeat (a new shape each call) must not pay it.
+/// The sequences seen once, as hashes, the last kSeenOnce of them.
+constexpr size_t kSeenOnce = 256;
 
 /// A kernel launch's shape: what a graph's kernel node is built with and
 /// cannot change by a parameter update.
@@ -98,6 +106,8 @@ struct CachedGraph {
 std::mutex graphsMutex;
 std::vector<CachedGraph> graphs;
 unsigned long long useClock = 0;
+std::vector<size_t> seenOnce;
+size_t nextSeen = 0;
 
 /// Graphs on unless TILEC_LAUNCH_GRAPHS=0 (read once) or turned off.
 std::atomic<int> graphsEnabled{-1};
@@ -181,6 +191,38 @@ CachedGraph *findGraph() {
   return nullptr;
 }
 
+/// The hash of the group's context, stream and launch shapes.
+size_t groupHash() {
+  std::hash<unsigned long long> hashWord;
+  size_t h = hashWord(group.context) * 31 +
+             hashWord(reinterpret_cast<uintptr_t>(group.stream));
+  for (const RecordedLaunch &launch : group.launches) {
+    const LaunchShape &shape = launch.shape;
+    for (unsigned long long word :
+         {(unsigned long long)reinterpret_cast<uintptr_t>(shape.function),
+          (unsigned long long)shape.grid[0], (unsigned long long)shape.grid[1],
+          (unsigned long long)shape.grid[2], (unsigned long long)shape.block,
+          (unsigned long long)shape.sharedBytes,
+          (unsigned long long)shape.paramBytes})
+      h = h * 31 + hashWord(word);
+  }
+  return h;
+}
+
+/// Whether the group's sequence came before (and so is worth a graph);
+/// remembers it otherwise. graphsMutex held.
+bool seenBefore() {
+  const size_t hash = groupHash();
+  for (size_t seen : seenOnce)
+    if (seen == hash)
+      return true;
+  if (seenOnce.size() < kSeenOnce)
+    seenOnce.push_back(hash);
+  else
+    seenOnce[nextSeen++ % kSeenOnce] = hash;
+  return false;
+}
+
 /// Builds and instantiates the graph of the group's launches, evicting the
 /// context's least recently used graph when it has kGraphsPerContext; null
 /// when the driver refuses (the group then launches one by one).
@@ -231,7 +273,7 @@ CachedGraph *buildGraph() {
 tilec_status replayGroup() {
   std::lock_guard<std::mutex> lock(graphsMutex);
   CachedGraph *cached = findGraph();
-  if (!cached)
+  if (!cached && seenBefore())
     cached = buildGraph();
   if (!cached)
     return launchRecorded();

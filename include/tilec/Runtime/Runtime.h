@@ -91,8 +91,10 @@ tilec_status tilec_launch(const tilec_kernel *kernel, tilec_grid grid,
  * parameters of each launch are compared with those the cached graph holds:
  * a kernel node whose parameters (pointers, shapes, scalars) differ is
  * updated before the launch (cuGraphExecKernelNodeSetParams), so a cached
- * graph never runs stale arguments. At most 16 graphs per context are kept;
- * the least recently used one is destroyed to make room. Graphs live until
+ * graph never runs stale arguments. A sequence is made a graph the second
+ * time it comes (the first time its launches go one by one: building a
+ * graph costs more than that). At most 64 graphs per context are kept; the
+ * least recently used one is destroyed to make room. Graphs live until
  * then or their context is destroyed (or tilec_forget_fatbin of one of
  * their images).
  *

@@ -18,6 +18,7 @@
 #include "Driver.h"
 #include "ElementAlignment.h"
 #include "KernelViews.h"
+#include "LaunchGroup.h"
 #include "StateUpdateGpu.h"
 #include "VarlenStatesGpu.h"
 
@@ -495,25 +496,12 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     return load.code;
   }
   const gpu::DriverApi &api = load.api;
-  // The kernels go to the stream as one launch group (one CUDA graph launch,
-  // Runtime.h), which asks for the current context once for the call.
+  // The kernels go to the stream as one launch group (one CUDA graph
+  // launch), which asks for the current context once for the call.
   unsigned long long contextId = 0;
-  if (tilec_status status = tilec_begin_launch_group(stream, &contextId)) {
-    if (status == TILEC_ERROR_INVALID_ARGUMENT) {
-      message = tilec_last_error();
-      return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
-    }
-    message = "no current CUDA context on this thread (make one current, "
-              "e.g. cudaSetDevice or cuCtxSetCurrent)";
-    if (status != TILEC_ERROR_NO_CONTEXT)
-      message += std::string(": ") + tilec_last_error();
-    return TILEC_MAMBA2_ERROR_NO_CONTEXT;
-  }
-  // Whatever returns before the group's end drops it (nothing of it is
-  // enqueued then).
-  struct GroupGuard {
-    ~GroupGuard() { tilec_cancel_launch_group(); }
-  } groupGuard;
+  gpu::LaunchGroup group;
+  if (tilec_mamba2_status code = group.open(stream, contextId, message))
+    return code;
   gpu::PointerCheck mode;
   if (!gpu::pointerCheckMode(mode, message))
     return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
@@ -549,11 +537,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   tilec_mamba2_status code = launch(p, in, out, *instance, structure, grids,
                                     workspace, layout, stream, message);
   if (code == TILEC_MAMBA2_SUCCESS)
-    if (tilec_status status = tilec_end_launch_group()) {
-      message = std::string("launching the kernels (") +
-                tilec_status_name(status) + "): " + tilec_last_error();
-      code = TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
-    }
+    code = group.end(message);
   if (!options.workspace) {
     // Stream-ordered: freed once the kernels enqueued before it are done,
     // also when a later one failed to launch.

@@ -14,6 +14,7 @@
 #include "Driver.h"
 #include "ElementAlignment.h"
 #include "KernelViews.h"
+#include "LaunchGroup.h"
 
 #include "tilec/Runtime/Runtime.h"
 #include "tilec_mamba2_kernels.h"
@@ -152,24 +153,15 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
     return load.code;
   }
   const DriverApi &api = load.api;
-  CUcontext context = nullptr;
-  if (CUresult result = api.ctxGetCurrent(&context);
-      result != CUDA_SUCCESS || !context) {
-    message = "no current CUDA context on this thread (make one current, "
-              "e.g. cudaSetDevice or cuCtxSetCurrent)";
-    if (result != CUDA_SUCCESS)
-      message += ": cuCtxGetCurrent: " + describe(api, result);
-    return TILEC_MAMBA2_ERROR_NO_CONTEXT;
-  }
+  // One launch, as a launch group: one graph launch once the step's shape
+  // repeats, and the current context asked for once.
+  unsigned long long contextId = 0;
+  LaunchGroup group;
+  if (tilec_mamba2_status code = group.open(stream, contextId, message))
+    return code;
   PointerCheck mode;
   if (!pointerCheckMode(mode, message))
     return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
-  unsigned long long contextId = 0;
-  if (CUresult result = api.ctxGetId(context, &contextId);
-      result != CUDA_SUCCESS) {
-    message = "cuCtxGetId failed: " + describe(api, result);
-    return TILEC_MAMBA2_ERROR_NO_CONTEXT;
-  }
   const PointerQueries queries{api.pointerGetAttributes, api.getErrorName};
   for (const Named &t : named)
     if (t.tensor)
@@ -219,7 +211,7 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
               tilec_status_name(status) + "): " + tilec_last_error();
     return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
   }
-  return TILEC_MAMBA2_SUCCESS;
+  return group.end(message);
 }
 
 tilec_mamba2_status gpu::prepareStateUpdate(std::string &message) {
