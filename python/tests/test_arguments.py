@@ -98,14 +98,32 @@ def test_varlen_states_need_cu_seqlens():
 
 def test_cu_seqlens_on_a_device_the_library_cannot_read():
     offsets = torch.tensor([0, 64], dtype=torch.int32)
+    x = torch.empty(1, 64, 1, 1)
     with pytest.raises(Mamba2ArgumentError) as caught:
-        mamba2._host_offsets(offsets.to("meta"), torch.device("cuda", 0),
-                             None)
+        mamba2._device_offsets(offsets.to("meta"), torch.device("cuda", 0), x)
     assert caught.value.status == Status.NOT_DEVICE_POINTER
     assert "cu_seqlens is on meta" in str(caught.value)
-    # A CPU tensor is what the library reads: passed as it is.
-    assert mamba2._host_offsets(offsets, torch.device("cuda", 0),
-                                None) is offsets
+    # Already on x's device: passed as it is (the kernel reads it there).
+    assert mamba2._device_offsets(offsets, torch.device("cpu"), x) is offsets
+
+
+@pytest.mark.parametrize("offsets, words", [
+    ([1, 30, 64, 100], "cu seqlens starts at 1; the first offset must be 0"),
+    ([0, 64, 30, 100], "cu seqlens is not increasing: offset 2 is 30 after 64"),
+    ([0, 30, 30, 100], "offset 2 is 30 after 30"),
+    ([0, 30, 64, 99], "cu seqlens ends at 99; the last offset must be seqlen "
+     "(100)"),
+])
+def test_cpu_cu_seqlens_values_are_checked_on_the_host(offsets, words):
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        mamba2._check_host_offsets(torch.tensor(offsets, dtype=torch.int32),
+                                   100)
+    assert caught.value.status == Status.INVALID_ARGUMENT
+    assert words in str(caught.value)
+    # Good ones pass; a form the library refuses is left to it.
+    mamba2._check_host_offsets(torch.tensor([0, 30, 64, 100],
+                                            dtype=torch.int32), 100)
+    mamba2._check_host_offsets(torch.tensor(offsets), 100)
 
 
 @pytest.mark.skipif(mamba2.HAS_OP, reason="torch is new enough for the op")

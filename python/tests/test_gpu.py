@@ -830,29 +830,80 @@ def _relabel_last_step(inputs):
     inputs["seq_idx"][0, -1] += 1
 
 
+# Rules on the descriptors, wherever cu_seqlens is.
 @requires_op
+@pytest.mark.parametrize("offsets_device", ["cuda", "cpu"])
 @pytest.mark.parametrize("change, status, words", [
-    (lambda i: i.update(cu_seqlens=_swap_two_offsets(i["cu_seqlens"])),
-     Status.INVALID_ARGUMENT, "cu seqlens is not increasing"),
     (lambda i: i.update(cu_seqlens=i["cu_seqlens"].long()),
      Status.INVALID_DTYPE, "cu_seqlens is torch.int64"),
     (lambda i: i.update(cu_seqlens=i["cu_seqlens"][None]),
      Status.INVALID_SHAPE, "cu seqlens (nseq + 1) has rank 2, not 1"),
-    (lambda i: i.update(cu_seqlens=i["cu_seqlens"][:-1]),
-     Status.INVALID_ARGUMENT, "the last offset must be seqlen"),
-    (_relabel_last_step, Status.INVALID_ARGUMENT,
-     "which cu_seqlens puts in sequence"),
     (lambda i: i.pop("seq_idx"), Status.INVALID_ARGUMENT,
      "cu seqlens: needs seq idx"),
 ])
-def test_bad_cu_seqlens_through_the_op(change, status, words,
-                                       cuda_generator):
-    inputs, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator)
+def test_bad_cu_seqlens_descriptor_through_the_op(change, status, words,
+                                                  offsets_device,
+                                                  cuda_generator):
+    inputs, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator,
+                                offsets_device=offsets_device)
     change(inputs)
     with pytest.raises(Mamba2ArgumentError) as caught:
         run_op(inputs, chunk, return_varlen_states=True)
     assert caught.value.status == status, str(caught.value)
     assert words in str(caught.value)
+
+
+# Values on the CPU: checked on the host before the copy to the device.
+@requires_op
+@pytest.mark.parametrize("change, words", [
+    (lambda i: i.update(cu_seqlens=_swap_two_offsets(i["cu_seqlens"])),
+     "cu seqlens is not increasing"),
+    (lambda i: i.update(cu_seqlens=i["cu_seqlens"][:-1]),
+     "the last offset must be seqlen"),
+])
+def test_bad_cpu_cu_seqlens_values_through_the_op(change, words,
+                                                  cuda_generator):
+    inputs, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator,
+                                offsets_device="cpu")
+    change(inputs)
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        run_op(inputs, chunk, return_varlen_states=True)
+    assert caught.value.status == Status.INVALID_ARGUMENT, str(caught.value)
+    assert words in str(caught.value)
+
+
+def _shorten_last_offset(inputs):
+    inputs["cu_seqlens"][-1] -= 1
+
+
+def _start_at_one(inputs):
+    inputs["cu_seqlens"][0] = 1
+
+
+# Values on the GPU: not read on the host (no wait for the stream); the
+# kernel gives NaN states for the sequences they concern, the others as
+# with good offsets.
+@requires_op
+@pytest.mark.parametrize("change, bad", [
+    (_shorten_last_offset, [-1]),
+    (_start_at_one, [0]),
+    (_relabel_last_step, [-1]),
+    (lambda i: i.update(cu_seqlens=_swap_two_offsets(i["cu_seqlens"])),
+     [0, 1, 2]),
+])
+def test_bad_cuda_cu_seqlens_values_give_nan_varlen_states(change, bad,
+                                                           cuda_generator):
+    inputs, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator)
+    _, good = run_op(inputs, chunk, return_varlen_states=True)
+    change(inputs)
+    _, got = run_op(inputs, chunk, return_varlen_states=True)
+    nseq = good.shape[0]
+    bad = {s % nseq for s in bad}
+    for s in range(nseq):
+        if s in bad:
+            assert torch.isnan(got[s]).all(), f"sequence {s}"
+        else:
+            assert torch.equal(got[s], good[s]), f"sequence {s}"
 
 
 @requires_op
@@ -864,31 +915,46 @@ def test_cu_seqlens_needs_one_row(cuda_generator):
     assert "one row (batch 1)" in str(caught.value)
 
 
+def _offsets(boundaries, seqlen):
+    """(cu_seqlens, seq_idx) on the GPU for sequences starting at 0 and at
+    `boundaries`."""
+    cu = torch.tensor([0] + boundaries + [seqlen], dtype=torch.int32)
+    seq_idx = torch.repeat_interleave(
+        torch.arange(len(boundaries) + 1, dtype=torch.int32),
+        (cu[1:] - cu[:-1]).long())
+    return cu.cuda(), seq_idx[None].cuda()
+
+
 @requires_op
 def test_cuda_graph_with_varlen_states(cuda_generator):
-    # cu_seqlens on the CPU: read when the graph is captured, as the
-    # launches it makes are.
-    static, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator, "all",
-                                offsets_device="cpu")
+    # cu_seqlens on the GPU: the capture reads nothing on the host, and each
+    # replay reads the offsets of the moment.
+    static, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator, "all")
+    seqlen = static["x"].shape[1]
+    static["cu_seqlens"], static["seq_idx"] = _offsets([1, 256, 257], seqlen)
     run_op(static, chunk, return_varlen_states=True)
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         y, varlen = run_op(static, chunk, return_varlen_states=True)
-    fresh, _ = make_with(VARLEN_SHAPES[2], cuda_generator, "all")
-    for k, v in fresh.items():
-        if isinstance(v, torch.Tensor):
-            static[k].copy_(v)
-    graph.replay()
-    torch.cuda.synchronize()
-    eager_y, eager_varlen = run_op(static, chunk, return_varlen_states=True)
-    assert torch.equal(y, eager_y) and torch.equal(varlen, eager_varlen)
-    # cu_seqlens on the GPU cannot be read during capture.
-    on_gpu = dict(static, cu_seqlens=static["cu_seqlens"].cuda())
+    for boundaries in ([100, 101, 599], [255, 256, 512]):
+        fresh, _ = make_with(VARLEN_SHAPES[2], cuda_generator, "all")
+        fresh["cu_seqlens"], fresh["seq_idx"] = _offsets(boundaries, seqlen)
+        for k, v in fresh.items():
+            if isinstance(v, torch.Tensor):
+                static[k].copy_(v)
+        graph.replay()
+        torch.cuda.synchronize()
+        eager_y, eager_varlen = run_op(static, chunk,
+                                       return_varlen_states=True)
+        assert torch.equal(y, eager_y) and torch.equal(varlen, eager_varlen)
+        assert relative_error(varlen, varlen_states(**static)) <= BOUND_F32
+    # cu_seqlens on the CPU would be a copy, which capture cannot take.
+    on_cpu = dict(static, cu_seqlens=static["cu_seqlens"].cpu())
     refused = None
     with torch.cuda.graph(torch.cuda.CUDAGraph()):
         try:
-            run_op(on_gpu, chunk, return_varlen_states=True)
+            run_op(on_cpu, chunk, return_varlen_states=True)
         except NotImplementedError as error:
             refused = error
     assert refused is not None and "graph capture" in str(refused)

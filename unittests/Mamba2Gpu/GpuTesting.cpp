@@ -202,6 +202,7 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
       allocate(z, std::max<size_t>(host.storedBytes(host.z, host.zWide), 4)) &&
       allocate(dtBias, std::max<size_t>(host.dtBias.size() * 4, 4)) &&
       allocate(seqIdx, std::max<size_t>(host.seqIdx.size() * 4, 4)) &&
+      allocate(cuSeqlens, std::max<size_t>(host.cuSeqlens.size() * 4, 4)) &&
       (y = DeviceBuffer(cu, yBytes, kOutputGuard)).ok() &&
       (finalState =
            DeviceBuffer(cu, host.finalState.size() * 4, kOutputGuard))
@@ -227,7 +228,8 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
       {&initialState, host.initialState.data()},
       {&z, host.storedData(host.z, host.zWide)},
       {&dtBias, host.dtBias.data()},
-      {&seqIdx, host.seqIdx.data()}};
+      {&seqIdx, host.seqIdx.data()},
+      {&cuSeqlens, host.cuSeqlens.data()}};
   for (auto [to, from] : copies)
     if (from)
       if (CUresult result = copy(*to, from))
@@ -297,6 +299,8 @@ Inputs DeviceProblem::inputs(bool withInitialState) const {
     in.dtBias->data = dtBias.get();
   if (in.seqIdx)
     in.seqIdx->data = seqIdx.get();
+  if (in.cuSeqlens)
+    in.cuSeqlens->data = cuSeqlens.get();
   return in;
 }
 

@@ -166,8 +166,8 @@ public:
 private:
   const Driver &cu;
   HostProblem &host;
-  DeviceBuffer x, dt, A, B, C, D, initialState, z, dtBias, seqIdx, y,
-      finalState, varlenStates;
+  DeviceBuffer x, dt, A, B, C, D, initialState, z, dtBias, seqIdx,
+      cuSeqlens, y, finalState, varlenStates;
   bool allocated = false;
 };
 

@@ -243,8 +243,7 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     if (Status s = validateSequenceIndexValues(p, *in.seqIdx); !s)
       return s;
   if (in.cuSeqlens)
-    if (Status s = validateSequenceIndexMatchesOffsets(*in.seqIdx,
-                                                       *in.cuSeqlens);
+    if (Status s = validateSequenceOffsetValues(p, *in.seqIdx, *in.cuSeqlens);
         !s)
       return s;
   const TileConfig t = chooseTiles(p, options.tiles);
@@ -351,25 +350,16 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     return s;
   if (!out.varlenStates)
     return Status::success();
-  const std::array<int64_t, 3> varlenGrid = detail::varlenStateGrid(
-      p, t.chunkStateBlockP, t.chunkStateBlockN);
-  for (int64_t sequence = 0; sequence < in.numSequences(); ++sequence) {
-    const detail::VarlenStateLaunch launch =
-        detail::varlenStateLaunch(p, *in.cuSeqlens, sequence);
-    const detail::VarlenStateViews views = detail::varlenStateViews(
-        p, launch, sequence, in.x, in.B, dtChunksTensor, gTensor,
-        statesTensor, *out.varlenStates);
-    if (Status s = run("varlen_state", *kernels->varlenState,
-                       {hostView(views.x), hostView(views.B),
-                        hostView(views.dtChunks), hostView(views.G),
-                        hostView(views.entering), flag(launch.hasEntering),
-                        interp::Scalar(int64_t(launch.first)),
-                        interp::Scalar(int64_t(launch.last)),
-                        hostView(views.varlen)},
-                       {varlenGrid}, threads);
-        !s)
-      return s;
-  }
+  // One launch for every sequence: each program reads its offsets.
+  const std::array<int64_t, 3> varlenGrid =
+      detail::varlenStateGrid(p, in.numSequences(), t.chunkStateBlockP,
+                              t.chunkStateBlockN);
+  if (Status s = run("varlen_state", *kernels->varlenState,
+                     {x, B, dtChunks, g, states, seqIdx,
+                      hostView(*in.cuSeqlens), hostView(*out.varlenStates)},
+                     {varlenGrid}, threads);
+      !s)
+    return s;
   return Status::success();
 }
 
