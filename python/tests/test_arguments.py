@@ -34,7 +34,7 @@ def call(**overrides):
 
 
 @pytest.mark.parametrize("argument, value, named", [
-    ("state_dtype", torch.bfloat16, "state_dtype=torch.bfloat16"),
+    ("state_dtype", torch.float64, "state_dtype=torch.float64"),
     ("y_dtype", torch.float16, "y_dtype=torch.float16"),
 ])
 def test_unsupported_option_is_named(argument, value, named):
@@ -59,6 +59,7 @@ def test_wrong_python_type_is_named(argument, value):
 
 @pytest.mark.parametrize("options", [
     dict(state_dtype=torch.float32, dt_limit=(0.0, float("inf"))),
+    dict(state_dtype=torch.bfloat16), dict(state_dtype=torch.float16),
     dict(z=torch.zeros(2, 64, 4, 32, dtype=torch.bfloat16),
          dt_bias=torch.zeros(4), dt_softplus=True, dt_limit=(1e-4, 0.1),
          D=torch.zeros(4, 32), y_dtype=torch.float32),

@@ -12,6 +12,7 @@ f32 final states (docs/mamba2-gpu.md); 1e-2 leaves a margin of 5 and
 still catches any wrong term (a missing chunk state or D x is O(1))."""
 
 import ctypes
+import importlib
 import os
 import subprocess
 import sys
@@ -64,6 +65,42 @@ def run_op(inputs, chunk, **options):
     return mamba2.chunk_scan_combined(
         inputs.pop("x"), inputs.pop("dt"), inputs.pop("A"), inputs.pop("B"),
         inputs.pop("C"), chunk, **inputs, **options)
+
+
+def mamba_ssm_module(name):
+    """mamba_ssm.ops.triton.<name> from the baselines folder that
+    TILEC_MAMBA_SSM_PATH names; skips the test when it is not set."""
+    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
+    if not path:
+        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
+                    "mamba_ssm/) is not set")
+    sys.path.insert(0, path)
+    return importlib.import_module(f"mamba_ssm.ops.triton.{name}")
+
+
+def run_mamba_ssm(inputs, chunk, **options):
+    """mamba_ssm's mamba_chunk_scan_combined on the inputs run_op takes."""
+    combined = mamba_ssm_module("ssd_combined").mamba_chunk_scan_combined
+    inputs = dict(inputs)
+    return combined(
+        inputs.pop("x"), inputs.pop("dt"), inputs.pop("A"), inputs.pop("B"),
+        inputs.pop("C"), chunk, **inputs, **options)
+
+
+def check_against_mamba_ssm(inputs, chunk):
+    """y and the final states of the op and of mamba_ssm on the same
+    tensors: the same shapes and dtypes, both y within BOUND of the f64
+    recurrence, and of each other."""
+    ours = run_op(inputs, chunk, return_final_states=True)
+    theirs = run_mamba_ssm(inputs, chunk, return_final_states=True)
+    assert len(ours) == len(theirs) == 2
+    for a, b in zip(ours, theirs):
+        assert a.shape == b.shape and a.dtype == b.dtype
+    y_ref, _ = recurrence(**inputs)
+    assert relative_error(theirs[0], y_ref) <= BOUND
+    assert relative_error(ours[0], y_ref) <= BOUND
+    assert relative_error(ours[0], theirs[0]) <= BOUND
+    assert relative_error(ours[1], theirs[1]) <= BOUND
 
 
 @requires_op
@@ -154,32 +191,6 @@ def test_capi_writes_poisoned_outputs(cuda_generator):
                   stream=torch.cuda.current_stream().cuda_stream)
     torch.cuda.synchronize()
     check(y, final, inputs)
-
-
-@requires_op
-def test_against_mamba_ssm(cuda_generator):
-    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
-    if not path:
-        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
-                    "mamba_ssm/) is not set")
-    sys.path.insert(0, path)
-    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
-
-    for shape in (SHAPES[1], SHAPES[4]):
-        inputs, chunk = make(shape, cuda_generator)
-        ours = run_op(inputs, chunk, return_final_states=True)
-        args = dict(inputs)
-        theirs = mamba_chunk_scan_combined(
-            args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
-            args.pop("C"), chunk, **args, return_final_states=True)
-        assert len(ours) == len(theirs) == 2
-        for a, b in zip(ours, theirs):
-            assert a.shape == b.shape and a.dtype == b.dtype
-        y_ref, final_ref = recurrence(**inputs)
-        assert relative_error(theirs[0], y_ref) <= BOUND
-        assert relative_error(ours[0], y_ref) <= BOUND
-        assert relative_error(ours[0], theirs[0]) <= BOUND
-        assert relative_error(ours[1], theirs[1]) <= BOUND
 
 
 @requires_op
@@ -480,8 +491,9 @@ FEATURES = {
 
 
 def make_with(shape, generator, feature):
+    """Inputs with the options of FEATURES[feature] (None: none)."""
     *sizes, chunk, with_init = shape
-    flags, limit = FEATURES[feature]
+    flags, limit = FEATURES[feature] if feature is not None else ({}, None)
     inputs = random_inputs(*sizes, "cuda", generator, with_init, **flags)
     if limit is not None:
         inputs["dt_limit"] = limit
@@ -558,29 +570,10 @@ def test_bf16_y_is_the_f32_y_rounded(cuda_generator):
 
 
 @requires_op
-@pytest.mark.parametrize("feature", list(FEATURES))
+@pytest.mark.parametrize("feature", [None] + list(FEATURES))
 def test_options_against_mamba_ssm(feature, cuda_generator):
-    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
-    if not path:
-        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
-                    "mamba_ssm/) is not set")
-    sys.path.insert(0, path)
-    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
-
     for shape in (SHAPES[1], SHAPES[4]):
-        inputs, chunk = make_with(shape, cuda_generator, feature)
-        ours = run_op(inputs, chunk, return_final_states=True)
-        args = dict(inputs)
-        theirs = mamba_chunk_scan_combined(
-            args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
-            args.pop("C"), chunk, **args, return_final_states=True)
-        for a, b in zip(ours, theirs):
-            assert a.shape == b.shape and a.dtype == b.dtype
-        y_ref, final_ref = recurrence(**inputs)
-        assert relative_error(theirs[0], y_ref) <= BOUND
-        assert relative_error(ours[0], y_ref) <= BOUND
-        assert relative_error(ours[0], theirs[0]) <= BOUND
-        assert relative_error(ours[1], theirs[1]) <= BOUND
+        check_against_mamba_ssm(*make_with(shape, cuda_generator, feature))
 
 
 @requires_op
@@ -680,27 +673,8 @@ def test_seq_idx_of_one_sequence_is_no_seq_idx(cuda_generator):
 @requires_op
 @pytest.mark.parametrize("feature", [None, "all"])
 def test_seq_idx_against_mamba_ssm(feature, cuda_generator):
-    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
-    if not path:
-        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
-                    "mamba_ssm/) is not set")
-    sys.path.insert(0, path)
-    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
-
     for shape in (SHAPES[1], SHAPES[2], SHAPES[4]):
-        inputs, chunk = make_packed(shape, cuda_generator, feature)
-        ours = run_op(inputs, chunk, return_final_states=True)
-        args = dict(inputs)
-        theirs = mamba_chunk_scan_combined(
-            args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
-            args.pop("C"), chunk, **args, return_final_states=True)
-        for a, b in zip(ours, theirs):
-            assert a.shape == b.shape and a.dtype == b.dtype
-        y_ref, final_ref = recurrence(**inputs)
-        assert relative_error(theirs[0], y_ref) <= BOUND
-        assert relative_error(ours[0], y_ref) <= BOUND
-        assert relative_error(ours[0], theirs[0]) <= BOUND
-        assert relative_error(ours[1], theirs[1]) <= BOUND
+        check_against_mamba_ssm(*make_packed(shape, cuda_generator, feature))
 
 
 @requires_op
@@ -787,13 +761,6 @@ def test_varlen_states_match_the_f64_recurrence(shape, feature,
 @requires_op
 @pytest.mark.parametrize("feature", [None, "all"])
 def test_varlen_states_against_mamba_ssm(feature, cuda_generator):
-    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
-    if not path:
-        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
-                    "mamba_ssm/) is not set")
-    sys.path.insert(0, path)
-    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
-
     # Without an initial state: mamba_ssm drops it from sequence 0's varlen
     # state when that sequence ends inside the first chunk (tilec keeps it).
     for shape in (VARLEN_SHAPES[1], VARLEN_SHAPES[2], VARLEN_SHAPES[4]):
@@ -801,11 +768,8 @@ def test_varlen_states_against_mamba_ssm(feature, cuda_generator):
                                     feature)
         ours = run_op(inputs, chunk, return_final_states=True,
                       return_varlen_states=True)
-        args = dict(inputs)
-        theirs = mamba_chunk_scan_combined(
-            args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
-            args.pop("C"), chunk, **args, return_final_states=True,
-            return_varlen_states=True)
+        theirs = run_mamba_ssm(inputs, chunk, return_final_states=True,
+                               return_varlen_states=True)
         assert len(ours) == len(theirs) == 3
         # y and the final states in mamba_ssm's dtypes; the varlen states
         # stay f32 in tilec (mamba_ssm rounds them to C's dtype).
@@ -818,6 +782,63 @@ def test_varlen_states_against_mamba_ssm(feature, cuda_generator):
         assert relative_error(ours[2], varlen_ref) <= BOUND_F32
         assert relative_error(ours[2], theirs[2]) <= BOUND
         assert relative_error(ours[0], theirs[0]) <= BOUND
+
+
+# state_dtype: the kernels keep the states in f32; the varlen and chunk
+# states come back rounded to it (mamba_ssm materializes its states in it).
+@requires_op
+@pytest.mark.parametrize("state_dtype", [torch.bfloat16, torch.float16])
+def test_varlen_state_dtype_rounds_the_returned_states(state_dtype,
+                                                      cuda_generator):
+    inputs, chunk = make_varlen(VARLEN_SHAPES[1], cuda_generator, "all")
+    options = dict(return_final_states=True, return_varlen_states=True,
+                   return_chunk_states=True)
+    y32, final32, varlen32, chunks32 = run_op(inputs, chunk, **options)
+    y, final, varlen, chunks = run_op(inputs, chunk, **options,
+                                      state_dtype=state_dtype)
+    # y and the final states (f32, as in mamba_ssm) do not change.
+    assert torch.equal(y, y32) and torch.equal(final, final32)
+    assert final.dtype == torch.float32
+    assert varlen.dtype == chunks.dtype == state_dtype
+    assert torch.equal(varlen, varlen32.to(state_dtype))
+    assert torch.equal(chunks, chunks32.to(state_dtype))
+    # One rounding of 2^-9 (bf16) or 2^-12 (f16) relative on top.
+    assert relative_error(varlen, varlen_states(**inputs)) <= BOUND
+
+
+@requires_op
+@pytest.mark.parametrize("state_dtype", [torch.bfloat16, torch.float32])
+def test_varlen_state_dtype_against_mamba_ssm(state_dtype, cuda_generator):
+    # Without an initial state (see test_varlen_states_against_mamba_ssm).
+    inputs, chunk = make_varlen(VARLEN_SHAPES[1][:7] + (False,),
+                                cuda_generator, "all")
+    ours = run_op(inputs, chunk, return_varlen_states=True,
+                  state_dtype=state_dtype)
+    theirs = run_mamba_ssm(inputs, chunk, return_varlen_states=True,
+                           state_dtype=state_dtype)
+    for a, b in zip(ours, theirs):
+        assert a.shape == b.shape and a.dtype == b.dtype
+    assert relative_error(ours[0], theirs[0]) <= BOUND
+    assert relative_error(ours[1], theirs[1]) <= BOUND
+    assert relative_error(ours[1], varlen_states(**inputs)) <= BOUND
+
+
+# The chunk states (tilec's return_chunk_states) are mamba_ssm's internal
+# `states`, the state entering each chunk, which its forward returns.
+@requires_op
+@pytest.mark.parametrize("feature", [None, "all"])
+def test_chunk_states_against_mamba_ssm(feature, cuda_generator):
+    combined = mamba_ssm_module("ssd_combined")
+    inputs, chunk = make_with(SHAPES[2], cuda_generator, feature)
+    _, states = run_op(inputs, chunk, return_chunk_states=True)
+    args = dict(inputs)
+    theirs = combined._mamba_chunk_scan_combined_fwd(
+        args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
+        args.pop("C"), chunk, **args, state_dtype=torch.float32)
+    assert theirs[4].shape == states.shape
+    assert relative_error(states, theirs[4]) <= BOUND
+    assert relative_error(states, chunk_states_reference(inputs, chunk)) \
+        <= BOUND_F32
 
 
 def _swap_two_offsets(t):
@@ -990,25 +1011,10 @@ def test_dtypes_match_the_f64_recurrence(x_dtype, dt_dtype, y_dtype,
 @requires_op
 @pytest.mark.parametrize("x_dtype", [torch.float16, torch.float32])
 def test_dtypes_against_mamba_ssm(x_dtype, cuda_generator):
-    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
-    if not path:
-        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
-                    "mamba_ssm/) is not set")
-    sys.path.insert(0, path)
-    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
-
     *sizes, chunk, with_init = SHAPES[1]
     inputs = random_inputs(*sizes, "cuda", cuda_generator, with_init,
                            z=True, x_dtype=x_dtype)
-    ours = run_op(inputs, chunk, return_final_states=True)
-    args = dict(inputs)
-    theirs = mamba_chunk_scan_combined(
-        args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
-        args.pop("C"), chunk, **args, return_final_states=True)
-    for a, b in zip(ours, theirs):
-        assert a.shape == b.shape and a.dtype == b.dtype
-    assert relative_error(ours[0], theirs[0]) <= BOUND
-    assert relative_error(ours[1], theirs[1]) <= BOUND
+    check_against_mamba_ssm(inputs, chunk)
 
 
 @requires_op

@@ -342,6 +342,12 @@ def _unsupported(argument, why):
         f"yet ({why})")
 
 
+# state_dtype: the dtype of the varlen and chunk states returned (mamba_ssm's
+# dtype of the states it materializes between chunks); None keeps tilec's
+# f32.
+_STATE_DTYPES = (None, torch.float32, torch.bfloat16, torch.float16)
+
+
 def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
@@ -370,9 +376,10 @@ def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
     if y_dtype not in (None, torch.float32, torch.bfloat16):
         raise _unsupported(f"y_dtype={y_dtype}",
                            "y is x's dtype (None) or torch.float32")
-    if state_dtype is not None and state_dtype != torch.float32:
+    if state_dtype not in _STATE_DTYPES:
         raise _unsupported(f"state_dtype={state_dtype}",
-                           "the states are f32: pass None or torch.float32")
+                           "the states are returned in f32 (None, "
+                           "torch.float32), bf16 or f16")
     for name, value in (("return_final_states", return_final_states),
                         ("return_varlen_states", return_varlen_states),
                         ("return_chunk_states", return_chunk_states)):
@@ -469,8 +476,9 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     returns the f32 result instead); with return_final_states=True the
     tuple (y, final_states) with final_states (batch, heads, headdim,
     dstate) f32; with return_varlen_states=True (needs cu_seqlens) the
-    states at the end of each sequence, (nseq, heads, headdim, dstate) f32,
-    after them: (y, varlen_states) or (y, final_states, varlen_states), as
+    states at the end of each sequence, (nseq, heads, headdim, dstate) f32
+    (rounded to state_dtype when that is torch.bfloat16 or torch.float16;
+    the kernels keep every state in f32 whatever it is), after them: (y, varlen_states) or (y, final_states, varlen_states), as
     mamba_ssm does. return_chunk_states=True (tilec's) appends the states
     entering each chunk, (batch, nchunks, heads, headdim, dstate) f32
     (mamba_ssm's internal `states`, what a backward pass needs).
@@ -507,6 +515,12 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                 return_final_states, z, dt_bias, dt_softplus, low, high,
                 y_dtype == torch.float32, return_chunk_states, seq_idx,
                 cu_seqlens, return_varlen_states))
+    if state_dtype not in (None, torch.float32):
+        # The kernels carry the states in f32 whatever state_dtype is (so y
+        # and the final states are at least as accurate as mamba_ssm's);
+        # the returned ones are rounded once, to nearest even.
+        varlen_states = varlen_states.to(state_dtype)
+        chunk_states = chunk_states.to(state_dtype)
     result = (y,) + ((final_states,) if return_final_states else ()) + (
         (varlen_states,) if return_varlen_states else ()) + (
         (chunk_states,) if return_chunk_states else ())
