@@ -313,6 +313,50 @@ Outputs DeviceProblem::outputs() const {
   return out;
 }
 
+tilec::mamba2::testing::CapturedForward::~CapturedForward() {
+  if (exec)
+    cu.graphExecDestroy(exec);
+  if (graph)
+    cu.graphDestroy(graph);
+}
+
+::testing::AssertionResult tilec::mamba2::testing::CapturedForward::capture(CUstream stream, const Problem &problem,
+                         const Inputs &inputs, const Outputs &outputs,
+                         const GpuOptions &options) {
+  if (CUresult result =
+          cu.streamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL))
+    return ::testing::AssertionFailure()
+           << "cuStreamBeginCapture: " << resultName(result);
+  Status status = forwardGpu(problem, inputs, outputs, options, stream);
+  if (CUresult result = cu.streamEndCapture(stream, &graph))
+    return ::testing::AssertionFailure()
+           << "cuStreamEndCapture: " << resultName(result)
+           << (status.ok() ? "" : "; forwardGpu: " + status.message());
+  if (!status.ok())
+    return ::testing::AssertionFailure() << "forwardGpu: " << status.message();
+  if (CUresult result = cu.graphInstantiate(&exec, graph, 0))
+    return ::testing::AssertionFailure()
+           << "cuGraphInstantiateWithFlags: " << resultName(result);
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult
+tilec::mamba2::testing::CapturedForward::replay(CUstream stream) const {
+  if (CUresult result = cu.graphLaunch(exec, stream))
+    return ::testing::AssertionFailure()
+           << "cuGraphLaunch: " << resultName(result);
+  if (CUresult result = cu.streamSynchronize(stream))
+    return ::testing::AssertionFailure()
+           << "cuStreamSynchronize: " << resultName(result);
+  return ::testing::AssertionSuccess();
+}
+
+std::vector<Shape> tilec::mamba2::testing::withLargeShape(
+    std::vector<Shape> shapes, const Shape &large) {
+  shapes.push_back(large);
+  return shapes;
+}
+
 ForwardRun tilec::mamba2::testing::gpuRun(const Driver &cu, CUstream stream,
                                           const GpuOptions &options) {
   return [&cu, stream, options](HostProblem &host, bool withInitialState)

@@ -50,12 +50,9 @@ TEST_P(VarlenShapesGpu, MatchesTheF64Reference) {
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, VarlenShapesGpu,
-    ::testing::Combine(::testing::Values(Shape{1, 100, 1, 4, 16, 32, 64},
-                                         Shape{1, 300, 2, 4, 64, 64, 128},
-                                         Shape{1, 77, 1, 2, 24, 40, 128},
-                                         Shape{1, 600, 2, 4, 64, 64, 256},
-                                         Shape{1, 10, 1, 2, 16, 16, 64},
-                                         Shape{1, 4099, 1, 8, 128, 64, 128}),
+    ::testing::Combine(::testing::ValuesIn(withLargeShape(
+                           oneRow(packedShapes()),
+                           {1, 4099, 1, 8, 128, 64, 128})),
                        ::testing::Bool()),
     [](const ::testing::TestParamInfo<std::tuple<Shape, bool>> &info) {
       return shapeName(std::get<0>(info.param), std::get<1>(info.param));
@@ -76,13 +73,11 @@ TEST_F(VarlenGpuTest, ChosenBoundaries) {
 }
 
 TEST_F(VarlenGpuTest, EveryOptionAtOnce) {
-  HostFeatures features = featureCases().back().features;
-  features.packedSequences = features.sequenceOffsets = true;
   const uint64_t seed = tilec::testing::testSeed();
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
-  for (Shape shape : featureShapes()) {
-    shape.batch = 1;
-    HostProblem host = HostProblem::random(shape.problem(), seed, features);
+  for (const Shape &shape : oneRow(featureShapes())) {
+    HostProblem host =
+        HostProblem::random(shape.problem(), seed, everyOptionPacked(true));
     ASSERT_TRUE(gpuRun(cu(), stream)(host, true));
     EXPECT_TRUE(matchesReference(host, true)) << shapeName(shape, true);
     EXPECT_TRUE(varlenStatesMatchReference(host, true))
@@ -151,15 +146,9 @@ TEST_F(VarlenGpuTest, GraphCaptureReadsTheOffsetsOfEachReplay) {
   GpuOptions options;
   options.workspace = workspace.get();
   options.workspaceBytes = bytes;
-  TILEC_CU_ASSERT(
-      cu().streamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL));
-  Status status =
-      forwardGpu(p, device.inputs(true), device.outputs(), options, stream);
-  CUgraph graph = nullptr;
-  TILEC_CU_ASSERT(cu().streamEndCapture(stream, &graph));
-  ASSERT_TRUE(status.ok()) << status.message();
-  CUgraphExec exec = nullptr;
-  TILEC_CU_ASSERT(cu().graphInstantiate(&exec, graph, 0));
+  CapturedForward graph(cu());
+  ASSERT_TRUE(
+      graph.capture(stream, p, device.inputs(true), device.outputs(), options));
   const std::vector<int32_t> boundaries[] = {
       {0, 1, 128, 129, 300, 600},
       {0, 200, 255, 256, 599, 600},
@@ -169,15 +158,12 @@ TEST_F(VarlenGpuTest, GraphCaptureReadsTheOffsetsOfEachReplay) {
     setSequenceOffsets(host, offsets);
     ASSERT_TRUE(device.upload());
     ASSERT_TRUE(device.poisonOutputs());
-    TILEC_CU_ASSERT(cu().graphLaunch(exec, stream));
-    TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+    ASSERT_TRUE(graph.replay(stream));
     ASSERT_TRUE(device.checkGuards());
     ASSERT_TRUE(device.download());
     EXPECT_TRUE(matchesReference(host, true));
     EXPECT_TRUE(varlenStatesMatchReference(host, true));
   }
-  cu().graphExecDestroy(exec);
-  cu().graphDestroy(graph);
 }
 
 // Offsets that break the rules, which the host does not read: the pass
