@@ -67,6 +67,15 @@ def run_op(inputs, chunk, **options):
         inputs.pop("C"), chunk, **inputs, **options)
 
 
+def expect_argument_error(inputs, chunk, status, words, **options):
+    """run_op refuses the inputs: Mamba2ArgumentError of `status`, with
+    `words` in its message."""
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        run_op(inputs, chunk, **options)
+    assert caught.value.status == status, str(caught.value)
+    assert words in caught.value.message
+
+
 def mamba_ssm_module(name):
     """mamba_ssm.ops.triton.<name> from the baselines folder that
     TILEC_MAMBA_SSM_PATH names; skips the test when it is not set."""
@@ -349,18 +358,14 @@ def test_bad_input_through_the_op(change, status, words, cuda_generator):
             chunk = f(chunk)
         else:
             inputs[k] = f(inputs[k])
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk)
-    assert caught.value.status == status, str(caught.value)
-    assert words in caught.value.message
+    expect_argument_error(inputs, chunk, status, words)
 
 
 @requires_op
 def test_groups_not_dividing_heads_through_the_op(cuda_generator):
     inputs = random_inputs(1, 64, 6, 32, 4, 16, "cuda", cuda_generator)
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, 64)
-    assert caught.value.status == Status.GROUPS_DO_NOT_DIVIDE_HEADS
+    expect_argument_error(inputs, 64, Status.GROUPS_DO_NOT_DIVIDE_HEADS,
+                          "must be a multiple of groups")
 
 
 def test_host_pointers_with_a_context_are_not_device_pointers(
@@ -598,10 +603,7 @@ def test_bad_option_through_the_op(change, status, words, cuda_generator):
     inputs, chunk = make_with(SHAPES[2], cuda_generator, "all")
     for k, f in change.items():
         inputs[k] = f(inputs[k])
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk)
-    assert caught.value.status == status, str(caught.value)
-    assert words in caught.value.message
+    expect_argument_error(inputs, chunk, status, words)
 
 
 @requires_op
@@ -690,10 +692,7 @@ def test_seq_idx_against_mamba_ssm(feature, cuda_generator):
 def test_bad_seq_idx_through_the_op(change, status, words, cuda_generator):
     inputs, chunk = make_packed(SHAPES[2], cuda_generator)
     inputs["seq_idx"] = change(inputs["seq_idx"])
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk)
-    assert caught.value.status == status, str(caught.value)
-    assert words in str(caught.value)
+    expect_argument_error(inputs, chunk, status, words)
 
 
 @requires_op
@@ -868,10 +867,8 @@ def test_bad_cu_seqlens_descriptor_through_the_op(change, status, words,
     inputs, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator,
                                 offsets_device=offsets_device)
     change(inputs)
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk, return_varlen_states=True)
-    assert caught.value.status == status, str(caught.value)
-    assert words in str(caught.value)
+    expect_argument_error(inputs, chunk, status, words,
+                          return_varlen_states=True)
 
 
 # Values on the CPU: checked on the host before the copy to the device.
@@ -887,10 +884,8 @@ def test_bad_cpu_cu_seqlens_values_through_the_op(change, words,
     inputs, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator,
                                 offsets_device="cpu")
     change(inputs)
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk, return_varlen_states=True)
-    assert caught.value.status == Status.INVALID_ARGUMENT, str(caught.value)
-    assert words in str(caught.value)
+    expect_argument_error(inputs, chunk, Status.INVALID_ARGUMENT, words,
+                          return_varlen_states=True)
 
 
 def _shorten_last_offset(inputs):
@@ -931,9 +926,8 @@ def test_bad_cuda_cu_seqlens_values_give_nan_varlen_states(change, bad,
 def test_cu_seqlens_needs_one_row(cuda_generator):
     inputs, chunk = make_packed(SHAPES[2], cuda_generator)
     inputs["cu_seqlens"] = torch.tensor([0, 600], dtype=torch.int32)
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk, return_varlen_states=True)
-    assert "one row (batch 1)" in str(caught.value)
+    expect_argument_error(inputs, chunk, Status.INVALID_ARGUMENT,
+                          "one row (batch 1)", return_varlen_states=True)
 
 
 def _offsets(boundaries, seqlen):
@@ -1021,7 +1015,5 @@ def test_dtypes_against_mamba_ssm(x_dtype, cuda_generator):
 def test_b_in_another_dtype_than_x_through_the_op(cuda_generator):
     inputs, chunk = make(SHAPES[0], cuda_generator)
     inputs["B"] = inputs["B"].half()
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk)
-    assert caught.value.status == Status.INVALID_DTYPE
-    assert "only x's dtype (bf16) is supported" in str(caught.value)
+    expect_argument_error(inputs, chunk, Status.INVALID_DTYPE,
+                          "only x's dtype (bf16) is supported")
