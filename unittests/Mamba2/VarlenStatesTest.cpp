@@ -22,7 +22,6 @@
 #include "gtest/gtest.h"
 
 #include <algorithm>
-#include <cmath>
 #include <string>
 #include <vector>
 
@@ -140,16 +139,7 @@ protected:
 
   void expectError(const Inputs &in, const Outputs &out,
                    std::vector<const char *> parts) {
-    host.poisonOutputs();
-    Status status = forwardCpu(host.problem, in, out);
-    ASSERT_FALSE(status.ok());
-    for (const char *part : parts)
-      EXPECT_NE(status.message().find(part), std::string::npos)
-          << "'" << part << "' is not in: " << status.message();
-    for (float v : host.y)
-      ASSERT_TRUE(std::isnan(v)) << "an output was written";
-    for (float v : host.varlenStates)
-      ASSERT_TRUE(std::isnan(v)) << "a varlen state was written";
+    EXPECT_TRUE(refusedUntouched(host, in, out, parts));
   }
   void expectError(const Inputs &in, std::vector<const char *> parts) {
     expectError(in, host.outputs(), std::move(parts));
