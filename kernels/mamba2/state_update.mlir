@@ -13,7 +13,8 @@
 // (ceil(headdim / BLOCK_P), heads, batch); a program owns BLOCK_P rows of
 // one state and walks dstate BLOCK_N columns at a time, summing y's rows as
 // it goes, so no state element is touched twice.
-//   state:  (stateRows, heads, headdim, dstate) f32, read and written:
+//   state:  (stateRows, heads, headdim, dstate) ST (f32, bf16 or f16: a type
+//           parameter, one instance per dtype), read and written:
 //           entry b updates row state_indices[b] when has_indices != 0
 //           (read on the device with tile.load_scalar), else row b. A row
 //           equal to pad_slot_id or outside [0, stateRows) makes the entry a
@@ -32,16 +33,17 @@
 // kernel serves every combination, and a branch on a uniform scalar costs
 // nothing next to the state's traffic.
 //
-// Precision: f32 throughout (the state is f32 and every product rounds to
-// f32); only y is rounded to bf16 at the end.
+// Precision: f32 throughout (a bf16 or f16 state converts to f32 exactly when
+// it is loaded, and every product rounds to f32); the new state is rounded to
+// ST once when it is stored (nothing for f32), y to bf16 at the end.
 
 !State = !tile.tile<BLOCK_P x BLOCK_N x f32>
 !Rows = !tile.tile<BLOCK_P x f32>
 !Cols = !tile.tile<BLOCK_N x f32>
 !One = !tile.tile<1 x f32>
 
-tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
-    %state: !tile.view<4, f32>, %x: !tile.view<3, bf16>,
+tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128, ST : type = f32>(
+    %state: !tile.view<4, ST>, %x: !tile.view<3, bf16>,
     %dt: !tile.view<2, f32>, %dt_bias: !tile.view<1, f32>,
     %A: !tile.view<1, f32>, %B: !tile.view<3, bf16>, %C: !tile.view<3, bf16>,
     %D: !tile.view<2, f32>, %z: !tile.view<3, bf16>, %y: !tile.view<3, bf16>,
@@ -69,7 +71,7 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
     scf.yield %r : i64
   }
   %row = arith.index_cast %rowI64 : i64 to index
-  %stateRows = tile.dim %state[0] : !tile.view<4, f32>
+  %stateRows = tile.dim %state[0] : !tile.view<4, ST>
   // Unsigned: a negative row is outside too.
   %inState = arith.cmpi ult, %row, %stateRows : index
   %notPadding = arith.cmpi ne, %rowI64, %pad_slot_id : i64
@@ -114,8 +116,9 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
   %yZero = tile.full 0.0 : !Rows
   %yState = scf.for %n = %c0 to %numN step %c1 iter_args(%acc = %yZero) -> !Rows {
     %h0 = scf.if %hasState -> !State {
-      %s = tile.load %state[%row, %h, %pt, %n] dims = [2, 3]
-          : !tile.view<4, f32> -> !State
+      %stored = tile.load %state[%row, %h, %pt, %n] dims = [2, 3]
+          : !tile.view<4, ST> -> !tile.tile<BLOCK_P x BLOCK_N x ST>
+      %s = tile.convert %stored : !tile.tile<BLOCK_P x BLOCK_N x ST> -> !State
       scf.yield %s : !State
     } else {
       %s = tile.full 0.0 : !State
@@ -129,8 +132,9 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
     %kept = arith.mulf %h0, %decayState : !State
     %h1 = arith.addf %kept, %input : !State
     scf.if %hasState {
-      tile.store %h1, %state[%row, %h, %pt, %n] dims = [2, 3]
-          : !State, !tile.view<4, f32>
+      %h1Stored = tile.convert %h1 : !State -> !tile.tile<BLOCK_P x BLOCK_N x ST>
+      tile.store %h1Stored, %state[%row, %h, %pt, %n] dims = [2, 3]
+          : !tile.tile<BLOCK_P x BLOCK_N x ST>, !tile.view<4, ST>
     }
 
     %cBf16 = tile.load %C[%b, %g, %n] dims = [2]

@@ -567,8 +567,8 @@ def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
     """The decode op's implementation (any torch): updates `state` in place
     and returns y (batch, heads, headdim) in x's dtype. The arguments are
     in the kernels' forms (dt (batch, heads), A and dt_bias (heads), D
-    (heads) or (heads, headdim), state f32, x/z/B/C bf16); the C ABI checks
-    everything else. The kernel reads state_batch_indices on the device
+    (heads) or (heads, headdim), state f32, bf16 or f16, x/z/B/C bf16);
+    the C ABI checks everything else. The kernel reads state_batch_indices on the device
     (docs/mamba2.md): a CUDA int64 tensor is passed as it is (another
     integer dtype is converted on the device), so nothing waits for the
     stream and the call can be captured in a CUDA graph."""
@@ -634,7 +634,8 @@ def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
     each sequence, `state` updated in place; returns y, shaped like x, in
     x's dtype.
 
-    state (batch or cache slots, nheads, headdim, dstate) f32; x and z
+    state (batch or cache slots, nheads, headdim, dstate) f32, bf16 or f16
+    (computed in f32, the new state rounded once to its dtype); x and z
     (batch, nheads, headdim) bf16; dt (batch, nheads) or mamba_ssm's
     (batch, nheads, headdim) expanded from one value per head; A (nheads,)
     or (nheads, headdim, dstate) expanded likewise; B, C (batch, ngroups,

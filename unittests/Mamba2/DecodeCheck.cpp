@@ -16,6 +16,11 @@ namespace {
 constexpr double kUnitRoundoff = 0x1p-24;
 constexpr double kRoundings = 16;
 
+/// The unit roundoff of a state stored in `dtype`, beyond f32's.
+double storageRoundoff(DType dtype) {
+  return dtype == DType::BF16 ? 0x1p-8 : dtype == DType::F16 ? 0x1p-11 : 0.0;
+}
+
 std::vector<uint16_t> normalBF16(std::mt19937_64 &rng, size_t count) {
   std::normal_distribution<float> normal;
   std::vector<uint16_t> values(count);
@@ -35,9 +40,18 @@ DecodeData DecodeData::random(const DecodeProblem &p,
   std::mt19937_64 &rng = data.rng;
   std::normal_distribution<float> normal;
   std::uniform_real_distribution<float> unit;
-  data.state.resize(size_t(p.stateRows * p.heads * p.headdim * p.dstate));
-  for (float &v : data.state)
-    v = normal(rng);
+  const size_t stateSize =
+      size_t(p.stateRows * p.heads * p.headdim * p.dstate);
+  if (options.stateDType == DType::F32) {
+    data.state.resize(stateSize);
+    for (float &v : data.state)
+      v = normal(rng);
+  } else {
+    data.stateHalf.resize(stateSize);
+    for (uint16_t &v : data.stateHalf)
+      v = options.stateDType == DType::BF16 ? toBF16(normal(rng))
+                                            : toF16(normal(rng));
+  }
   data.A.resize(size_t(p.heads));
   for (int64_t h = 0; h < p.heads; ++h)
     data.A[h] = h % 2 ? -std::exp(unit(rng) * std::log(16.0f))
@@ -71,6 +85,7 @@ DecodeData DecodeData::random(const DecodeProblem &p,
 }
 
 void DecodeData::drawStep() {
+  ++steps;
   const DecodeProblem &p = problem;
   std::normal_distribution<float> normal;
   std::uniform_real_distribution<float> unit;
@@ -98,7 +113,7 @@ void DecodeData::drawStep() {
 StateUpdateArgs DecodeData::args() {
   const DecodeProblem &p = problem;
   StateUpdateArgs args;
-  args.state = Tensor::contiguous(state.data(), DType::F32,
+  args.state = Tensor::contiguous(stateData(), options.stateDType,
                                   {p.stateRows, p.heads, p.headdim, p.dstate});
   args.x =
       Tensor::contiguous(x.data(), DType::BF16, {p.batch, p.heads, p.headdim});
@@ -130,11 +145,39 @@ void DecodeData::poisonY() {
             toBF16(std::numeric_limits<float>::quiet_NaN()));
 }
 
+size_t DecodeData::stateSize() const {
+  return options.stateDType == DType::F32 ? state.size() : stateHalf.size();
+}
+
+double DecodeData::stateValue(size_t i) const {
+  switch (options.stateDType) {
+  case DType::BF16:
+    return fromBF16(stateHalf[i]);
+  case DType::F16:
+    return fromF16(stateHalf[i]);
+  default:
+    return state[i];
+  }
+}
+
+void *DecodeData::stateData() {
+  return options.stateDType == DType::F32
+             ? static_cast<void *>(state.data())
+             : static_cast<void *>(stateHalf.data());
+}
+
+size_t DecodeData::stateBytes() const {
+  return options.stateDType == DType::F32 ? state.size() * 4
+                                          : stateHalf.size() * 2;
+}
+
 ReferenceDecodeState
 tilec::mamba2::testing::startReference(const DecodeData &data) {
   ReferenceDecodeState reference;
-  reference.state.assign(data.state.begin(), data.state.end());
-  reference.stateScale.assign(data.state.size(), 0.0);
+  reference.state.resize(data.stateSize());
+  for (size_t i = 0; i < reference.state.size(); ++i)
+    reference.state[i] = data.stateValue(i);
+  reference.stateScale.assign(reference.state.size(), 0.0);
   return reference;
 }
 
@@ -150,20 +193,27 @@ tilec::mamba2::testing::startReference(const DecodeData &data) {
              << " (error " << std::fabs(got - want) << ", bound " << bound
              << ")";
   };
+  const double storage = 2 * storageRoundoff(data.options.stateDType);
+  const double subnormals =
+      data.options.stateDType == DType::F16 ? 0x1p-24 * double(data.steps) : 0;
   double worstState = 0, worstY = 0;
-  for (size_t i = 0; i < data.state.size(); ++i) {
-    const double bound = kRoundings * kUnitRoundoff * reference.stateScale[i];
-    const double error = std::fabs(data.state[i] - reference.state[i]);
+  for (size_t i = 0; i < data.stateSize(); ++i) {
+    const double bound =
+        (kRoundings * kUnitRoundoff + storage) * reference.stateScale[i] +
+        (reference.stateScale[i] > 0 ? subnormals : 0);
+    const double got = data.stateValue(i);
+    const double error = std::fabs(got - reference.state[i]);
     if (!(error <= bound))
-      fail("state", i, data.state[i], reference.state[i], bound);
+      fail("state", i, got, reference.state[i], bound);
     else if (bound > 0)
       worstState = std::max(worstState, error / bound);
   }
   for (size_t i = 0; i < data.y.size(); ++i) {
     const double got = fromBF16(data.y[i]), want = reference.y[i];
     const double bound =
-        0x1p-7 * std::fabs(want) + 2 * (kRoundings + double(p.dstate)) *
-                                       kUnitRoundoff * reference.yScale[i];
+        0x1p-7 * std::fabs(want) +
+        (2 * (kRoundings + double(p.dstate)) * kUnitRoundoff + storage) *
+            reference.yScale[i];
     const double error = std::fabs(got - want);
     if (!(error <= bound))
       fail("y", i, got, want, bound);

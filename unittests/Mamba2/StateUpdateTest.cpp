@@ -58,6 +58,45 @@ TEST(StateUpdateCpu, ThousandStepsWithoutOptions) {
   runSteps(data, 1000);
 }
 
+// A bf16 or f16 state (mamba_ssm's inference cache in the model's dtype).
+class StateUpdateStateDType : public ::testing::TestWithParam<DType> {};
+
+TEST_P(StateUpdateStateDType, ThousandStepsWithEveryOption) {
+  DecodeOptions options{true, true, true, D::PerChannel, true, GetParam()};
+  DecodeData data = DecodeData::random(smallProblem(7), options, 13);
+  runSteps(data, 1000);
+}
+
+// The kernel computes in f32 whatever the state's dtype and rounds the new
+// state once: one step from the same state is the f32 state's step rounded,
+// bit for bit, and the same y.
+TEST_P(StateUpdateStateDType, OneStepIsTheF32StepRounded) {
+  DecodeOptions options{true, true, true, D::PerChannel, true, GetParam()};
+  DecodeData half = DecodeData::random(smallProblem(7), options, 14);
+  options.stateDType = DType::F32;
+  DecodeData full = DecodeData::random(smallProblem(7), options, 14);
+  // The same draws after the state's (as many of them): the same inputs.
+  ASSERT_EQ(half.x, full.x);
+  for (size_t i = 0; i < full.state.size(); ++i)
+    full.state[i] = float(half.stateValue(i));
+  ASSERT_TRUE(stateUpdateCpu(half.problem, half.args()).ok());
+  ASSERT_TRUE(stateUpdateCpu(full.problem, full.args()).ok());
+  for (size_t i = 0; i < full.state.size(); ++i) {
+    const uint16_t want = GetParam() == DType::BF16 ? toBF16(full.state[i])
+                                                    : toF16(full.state[i]);
+    ASSERT_EQ(half.stateHalf[i], want)
+        << "element " << i << ": " << half.stateValue(i) << ", want "
+        << full.state[i] << " rounded";
+  }
+  EXPECT_EQ(half.y, full.y);
+}
+
+INSTANTIATE_TEST_SUITE_P(StateDTypes, StateUpdateStateDType,
+                         ::testing::Values(DType::BF16, DType::F16),
+                         [](const ::testing::TestParamInfo<DType> &info) {
+                           return std::string(dtypeName(info.param));
+                         });
+
 struct OptionCase {
   const char *name;
   DecodeOptions options;
@@ -238,6 +277,10 @@ TEST_F(StateUpdateValidation, ShapesAreTheProblems) {
 TEST_F(StateUpdateValidation, DtypesAreChecked) {
   args.x.dtype = DType::F32;
   expectError({"x (batch, heads, headdim) is f32", "only bf16"});
+  args = data.args();
+  args.state.dtype = DType::I32;
+  expectError({"state (stateRows, heads, headdim, dstate) is i32",
+               "only f32, bf16 and f16 are supported"});
 }
 
 TEST_F(StateUpdateValidation, YIsBF16) {

@@ -34,7 +34,7 @@ public:
       buffer = DeviceBuffer(cu, std::max<size_t>(bytes, 4), guard);
       allocated = allocated && buffer.ok();
     };
-    make(state, host.state.size() * 4);
+    make(state, host.stateBytes());
     make(x, host.x.size() * 2);
     make(z, host.z.size() * 2);
     make(dt, host.dt.size() * 4);
@@ -61,7 +61,7 @@ public:
          {host.dtBias.data(), host.dtBias.size() * 4, &dtBias},
          {host.indices.data(), host.indices.size() * 8, &indices}};
     if (withState)
-      copies.push_back({host.state.data(), host.state.size() * 4, &state});
+      copies.push_back({host.stateData(), host.stateBytes(), &state});
     for (auto [from, bytes, to] : copies)
       if (bytes)
         if (CUresult result = cu.memcpyHtoD(to->address(), from, bytes))
@@ -84,8 +84,7 @@ public:
     if (auto guards = y.checkGuards("y"); !guards)
       return guards;
     for (auto [to, from, bytes] :
-         {std::tuple{static_cast<void *>(host.state.data()), &state,
-                     host.state.size() * 4},
+         {std::tuple{host.stateData(), &state, host.stateBytes()},
           std::tuple{static_cast<void *>(host.y.data()), &y,
                      host.y.size() * 2}})
       if (CUresult result = cu.memcpyDtoH(to, from->address(), bytes))
@@ -152,6 +151,52 @@ TEST_F(StateUpdateGpuTest, ThousandStepsWithEveryOption) {
       DecodeData::random(DecodeProblem{4, 8, 2, 40, 96, 11},
                          {true, true, true, D::PerChannel, true}, 61);
   runSteps(cu(), stream, data, 1000);
+}
+
+// A bf16 or f16 state: 1000 steps with every option, and one step the f32
+// state's step rounded bit for bit (the kernel computes in f32 and rounds
+// the stored state once).
+TEST_F(StateUpdateGpuTest, HalfStatesThousandSteps) {
+  for (DType dtype : {DType::BF16, DType::F16}) {
+    SCOPED_TRACE(dtypeName(dtype));
+    DecodeData data = DecodeData::random(
+        DecodeProblem{4, 8, 2, 40, 96, 11},
+        {true, true, true, D::PerChannel, true, dtype}, 63);
+    runSteps(cu(), stream, data, 1000);
+  }
+}
+
+TEST_F(StateUpdateGpuTest, HalfStatesOneStepIsTheF32StepRounded) {
+  ASSERT_TRUE(prepareGpu().ok());
+  for (DType dtype : {DType::BF16, DType::F16}) {
+    SCOPED_TRACE(dtypeName(dtype));
+    DecodeOptions options{true, true, true, D::PerChannel, true, dtype};
+    const DecodeProblem p{4, 8, 2, 40, 96, 11};
+    DecodeData half = DecodeData::random(p, options, 64);
+    options.stateDType = DType::F32;
+    DecodeData full = DecodeData::random(p, options, 64);
+    ASSERT_EQ(half.x, full.x);
+    for (size_t i = 0; i < full.state.size(); ++i)
+      full.state[i] = float(half.stateValue(i));
+    for (DecodeData *data : {&half, &full}) {
+      DeviceDecode device(cu(), *data);
+      ASSERT_TRUE(device.ok());
+      ASSERT_TRUE(device.upload(true));
+      ASSERT_TRUE(device.poisonY());
+      Status status = stateUpdateGpu(p, device.args(), stream);
+      ASSERT_TRUE(status.ok()) << status.message();
+      TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+      ASSERT_TRUE(device.download());
+    }
+    for (size_t i = 0; i < full.state.size(); ++i) {
+      const uint16_t want = dtype == DType::BF16 ? toBF16(full.state[i])
+                                                 : toF16(full.state[i]);
+      ASSERT_EQ(half.stateHalf[i], want)
+          << "element " << i << ": " << half.stateValue(i) << ", want "
+          << full.state[i] << " rounded";
+    }
+    EXPECT_EQ(half.y, full.y);
+  }
 }
 
 TEST_F(StateUpdateGpuTest, ThousandStepsWithoutOptions) {

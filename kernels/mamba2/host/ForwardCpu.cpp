@@ -36,6 +36,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 
 using namespace mlir;
 using namespace tilec::mamba2;
@@ -369,20 +370,23 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
 
 namespace {
 
-/// The compiled state_update kernel for a tile configuration, compiled on
-/// first use and kept for the life of the process.
-Status getStateUpdateKernel(const StateUpdateTiles &t,
+/// The compiled state_update kernel for a tile configuration and the
+/// state's dtype, compiled on first use and kept for the life of the
+/// process.
+Status getStateUpdateKernel(const StateUpdateTiles &t, DType stateDType,
                             const interp::Executable *&kernel) {
   static std::mutex mutex;
-  static std::map<std::pair<int64_t, int64_t>,
+  static std::map<std::tuple<int64_t, int64_t, DType>,
                   std::unique_ptr<interp::Executable>>
       cache;
   std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<interp::Executable> &entry = cache[{t.blockP, t.blockN}];
+  std::unique_ptr<interp::Executable> &entry =
+      cache[{t.blockP, t.blockN, stateDType}];
   if (!entry)
     if (Status s = compileKernel("state_update",
                                  {binding("BLOCK_P", t.blockP),
-                                  binding("BLOCK_N", t.blockN)},
+                                  binding("BLOCK_N", t.blockN),
+                                  typeBinding("ST", stateDType)},
                                  entry);
         !s)
       return s;
@@ -410,7 +414,7 @@ Status tilec::mamba2::stateUpdateCpu(const DecodeProblem &p,
   if (!t.blockN)
     t.blockN = std::min<int64_t>(llvm::PowerOf2Ceil(p.dstate), 128);
   const interp::Executable *kernel = nullptr;
-  if (Status s = getStateUpdateKernel(t, kernel); !s)
+  if (Status s = getStateUpdateKernel(t, args.state.dtype, kernel); !s)
     return s;
 
   // Absent optional tensors: the kernel does not read their views, which

@@ -399,6 +399,7 @@ LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
 
 Status tilec::mamba2::detail::checkTensorArgument(
     const char *name, const Tensor &tensor, DType dtype,
-    const std::vector<int64_t> &shape, const char *layout, bool output) {
-  return checkTensor(name, tensor, dtype, shape, layout, output);
+    const std::vector<int64_t> &shape, const char *layout, bool output,
+    const char *supported) {
+  return checkTensor(name, tensor, dtype, shape, layout, output, supported);
 }

@@ -58,7 +58,8 @@ Status checkProblem(const DecodeProblem &p, bool hasIndices) {
   return Status::success();
 }
 
-/// Element `index` of a validated host tensor (f32 or bf16) as a double.
+/// Element `index` of a validated host tensor (f32, bf16 or f16) as a
+/// double.
 double element(const Tensor &tensor, std::initializer_list<int64_t> index) {
   int64_t offset = 0;
   size_t d = 0;
@@ -66,6 +67,8 @@ double element(const Tensor &tensor, std::initializer_list<int64_t> index) {
     offset += i * tensor.strides[d++];
   if (tensor.dtype == DType::BF16)
     return fromBF16(static_cast<const uint16_t *>(tensor.data)[offset]);
+  if (tensor.dtype == DType::F16)
+    return fromF16(static_cast<const uint16_t *>(tensor.data)[offset]);
   return static_cast<const float *>(tensor.data)[offset];
 }
 
@@ -84,16 +87,21 @@ Status tilec::mamba2::validateStateUpdate(const DecodeProblem &p,
     std::vector<int64_t> shape;
     const char *layout;
     bool output;
+    const char *supported = nullptr;
   };
   // D may be per head or per channel: its rank picks the layout.
   const bool dPerChannel = args.D && args.D->shape.size() == 2;
   const Check checks[] = {
+      // The state in any of the kernel's dtypes (one instance per dtype).
       {"state",
        &args.state,
-       DType::F32,
+       args.state.dtype == DType::BF16 || args.state.dtype == DType::F16
+           ? args.state.dtype
+           : DType::F32,
        {p.stateRows, p.heads, p.headdim, p.dstate},
        "(stateRows, heads, headdim, dstate)",
-       true},
+       true,
+       "f32, bf16 and f16 are"},
       {"x", &args.x, DType::BF16, rows, "(batch, heads, headdim)", false},
       {"dt", &args.dt, DType::F32, {p.batch, p.heads}, "(batch, heads)", false},
       {"A", &args.A, DType::F32, {p.heads}, "(heads)", false},
@@ -116,7 +124,7 @@ Status tilec::mamba2::validateStateUpdate(const DecodeProblem &p,
     if (check.tensor)
       if (Status status = detail::checkTensorArgument(
               check.name, *check.tensor, check.dtype, check.shape, check.layout,
-              check.output);
+              check.output, check.supported);
           !status)
         return status;
 

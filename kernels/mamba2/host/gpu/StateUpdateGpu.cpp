@@ -26,10 +26,12 @@ namespace {
 
 using gpu::makeView;
 
-/// The launcher's type, spelled out so that a kernel whose signature drifts
-/// from what this file passes fails to compile here.
+/// The launcher's type for a state of view type StateView (one instance per
+/// dtype), spelled out so that a kernel whose signature drifts from what
+/// this file passes fails to compile here.
+template <typename StateView>
 using StateUpdateLauncher = tilec_status (*)(
-    const tilec_view_f32_4d &state, const tilec_view_bf16_3d &x,
+    const StateView &state, const tilec_view_bf16_3d &x,
     const tilec_view_f32_2d &dt, const tilec_view_f32_1d &dtBias,
     const tilec_view_f32_1d &A, const tilec_view_bf16_3d &B,
     const tilec_view_bf16_3d &C, const tilec_view_f32_2d &D,
@@ -37,7 +39,6 @@ using StateUpdateLauncher = tilec_status (*)(
     const tilec_view_i64_1d &stateIndices, int32_t hasIndices,
     int64_t padSlotId, int32_t hasDtBias, int32_t dtSoftplus, int32_t hasD,
     int32_t hasZ, tilec_grid, CUstream);
-constexpr StateUpdateLauncher kLaunch = &tile_state_update;
 constexpr int64_t kBlockP = TILEC_MAMBA2_STATE_UPDATE_BLOCK_P;
 constexpr int64_t kBlockN = TILEC_MAMBA2_STATE_UPDATE_BLOCK_N;
 
@@ -74,7 +75,11 @@ tilec_mamba2_status classifyInvalid(const DecodeProblem &p,
     return TILEC_MAMBA2_ERROR_GROUPS_DO_NOT_DIVIDE_HEADS;
   if (!a.stateIndices && p.stateRows != p.batch)
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
-  const DType dtypes[] = {DType::F32,  DType::BF16, DType::F32, DType::F32,
+  const DType stateDType =
+      a.state.dtype == DType::BF16 || a.state.dtype == DType::F16
+          ? a.state.dtype
+          : DType::F32;
+  const DType dtypes[] = {stateDType,  DType::BF16, DType::F32, DType::F32,
                           DType::BF16, DType::BF16, DType::F32, DType::BF16,
                           DType::F32,  DType::BF16};
   const std::vector<int64_t> rows = {p.batch, p.heads, p.headdim};
@@ -204,16 +209,30 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
                                   {1}};
   const tilec_grid grid{p.headdim / kBlockP + (p.headdim % kBlockP != 0),
                         p.heads, p.batch};
-  const tilec_status status = kLaunch(
-      makeView<tilec_view_f32_4d>(args.state),
-      makeView<tilec_view_bf16_3d>(args.x),
-      makeView<tilec_view_f32_2d>(args.dt), dtBias, A,
-      makeView<tilec_view_bf16_3d>(args.B),
-      makeView<tilec_view_bf16_3d>(args.C), D,
-      args.z ? makeView<tilec_view_bf16_3d>(*args.z) : noZ,
-      makeView<tilec_view_bf16_3d>(args.y), indices, args.stateIndices ? 1 : 0,
-      args.stateIndices ? args.padSlotId : int64_t(-1), args.dtBias ? 1 : 0,
-      args.dtSoftplus ? 1 : 0, args.D ? 1 : 0, args.z ? 1 : 0, grid, stream);
+  // The instance for the state's dtype (validated).
+  auto launch = [&](auto launcher, auto stateView) {
+    return launcher(
+        stateView, makeView<tilec_view_bf16_3d>(args.x),
+        makeView<tilec_view_f32_2d>(args.dt), dtBias, A,
+        makeView<tilec_view_bf16_3d>(args.B),
+        makeView<tilec_view_bf16_3d>(args.C), D,
+        args.z ? makeView<tilec_view_bf16_3d>(*args.z) : noZ,
+        makeView<tilec_view_bf16_3d>(args.y), indices,
+        args.stateIndices ? 1 : 0,
+        args.stateIndices ? args.padSlotId : int64_t(-1), args.dtBias ? 1 : 0,
+        args.dtSoftplus ? 1 : 0, args.D ? 1 : 0, args.z ? 1 : 0, grid, stream);
+  };
+  const tilec_status status =
+      args.state.dtype == DType::BF16
+          ? launch(StateUpdateLauncher<tilec_view_bf16_4d>(
+                       &tile_state_update_sbf16),
+                   makeView<tilec_view_bf16_4d>(args.state))
+      : args.state.dtype == DType::F16
+          ? launch(StateUpdateLauncher<tilec_view_f16_4d>(
+                       &tile_state_update_sf16),
+                   makeView<tilec_view_f16_4d>(args.state))
+          : launch(StateUpdateLauncher<tilec_view_f32_4d>(&tile_state_update),
+                   makeView<tilec_view_f32_4d>(args.state));
   if (status != TILEC_SUCCESS) {
     message = std::string("launching state_update (") +
               tilec_status_name(status) + "): " + tilec_last_error();
@@ -223,12 +242,14 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
 }
 
 tilec_mamba2_status gpu::prepareStateUpdate(std::string &message) {
-  if (tilec_status status = tile_state_update_prepare();
-      status != TILEC_SUCCESS) {
-    message = std::string("loading the state_update kernel (") +
-              tilec_status_name(status) + "): " + tilec_last_error();
-    return fromKernelPrepare(status);
-  }
+  for (auto prepare : {&tile_state_update_prepare,
+                       &tile_state_update_sbf16_prepare,
+                       &tile_state_update_sf16_prepare})
+    if (tilec_status status = prepare(); status != TILEC_SUCCESS) {
+      message = std::string("loading the state_update kernels (") +
+                tilec_status_name(status) + "): " + tilec_last_error();
+      return fromKernelPrepare(status);
+    }
   return TILEC_MAMBA2_SUCCESS;
 }
 

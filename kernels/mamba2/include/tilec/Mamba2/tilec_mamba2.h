@@ -273,7 +273,8 @@ typedef struct tilec_mamba2_decode_problem {
  * enqueued on `stream` in the calling thread's current context; returns
  * without waiting for the kernel.
  *
- *   state    (state_rows, heads, headdim, dstate)  f32, read and written
+ *   state    (state_rows, heads, headdim, dstate)  f32, bf16 or f16, read and
+ *            written (computed in f32; the new state rounded once to its dtype)
  *   x        (batch, heads, headdim)               bf16
  *   dt       (batch, heads)                        f32, before dt_bias and
  *                                                  softplus
