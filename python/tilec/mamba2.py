@@ -567,7 +567,8 @@ def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
     """The decode op's implementation (any torch): updates `state` in place
     and returns y (batch, heads, headdim) in x's dtype. The arguments are
     in the kernels' forms (dt (batch, heads), A and dt_bias (heads), D
-    (heads) or (heads, headdim), state f32, bf16 or f16, x/z/B/C bf16);
+    (heads) or (heads, headdim), state f32, bf16 or f16, x/z/B/C bf16 or
+    f16);
     the C ABI checks everything else. The kernel reads state_batch_indices on the device
     (docs/mamba2.md): a CUDA int64 tensor is passed as it is (another
     integer dtype is converted on the device), so nothing waits for the
@@ -636,11 +637,11 @@ def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
 
     state (batch or cache slots, nheads, headdim, dstate) f32, bf16 or f16
     (computed in f32, the new state rounded once to its dtype); x and z
-    (batch, nheads, headdim) bf16; dt (batch, nheads) or mamba_ssm's
+    (batch, nheads, headdim) bf16 or f16; dt (batch, nheads) or mamba_ssm's
     (batch, nheads, headdim) expanded from one value per head; A (nheads,)
     or (nheads, headdim, dstate) expanded likewise; B, C (batch, ngroups,
-    dstate) bf16; D (nheads,) or (nheads, headdim); dt_bias (nheads,) or
-    (nheads, headdim) expanded; dt, A, D, dt_bias f32 (bf16 and f16 are
+    dstate) in x's dtype; D (nheads,) or (nheads, headdim); dt_bias
+    (nheads,) or (nheads, headdim) expanded; dt, A, D, dt_bias f32 (bf16 and f16 are
     widened exactly). dt_softplus applies softplus(dt + dt_bias) as
     mamba_ssm does. state_batch_indices (batch,) picks each entry's state
     row; an entry equal to pad_slot_id (vLLM's PAD_SLOT_ID, -1) is skipped:

@@ -31,9 +31,12 @@ struct DecodeOptions {
   bool indices = false;
   /// The state's dtype: f32, bf16 or f16.
   DType stateDType = DType::F32;
+  /// The dtype of x, B, C, z and y: bf16 or f16.
+  DType xDType = DType::BF16;
 };
 
-/// Host buffers of one step, contiguous. x, B, C, z standard normal (bf16);
+/// Host buffers of one step, contiguous. x, B, C, z standard normal (in
+/// options.xDType, as is y);
 /// the state standard normal; D in [0.5, 1.5); dt_bias in [-1, 1) with
 /// softplus, [0, 0.1) without. Decays
 /// alternate between heads as in HostProblem: even heads slow (-A in
@@ -73,7 +76,7 @@ struct DecodeData {
 /// The f64 recurrence from `data`'s initial state.
 ReferenceDecodeState startReference(const DecodeData &data);
 
-/// The kernel's state (in `data`, of its dtype) and y (bf16) against the
+/// The kernel's state (in `data`, of its dtype) and y against the
 /// reference. A step rounds each magnitude of the reference's scale a
 /// handful of times (f32 products and sums, exp, log1p: at most about ten
 /// roundings), so each state element must be within (K u + 2 s) stateScale,
@@ -84,8 +87,10 @@ ReferenceDecodeState startReference(const DecodeData &data);
 /// absolute rounding of an f16 subnormal, below 2^-14, which a slow head
 /// does not decay); each y element within 2^-7 |y| (its bf16
 /// rounding, of relative error up to 2^-8, twice over) plus (2 (K + dstate)
-/// u + 2 s) yScale (its f32 sum over dstate and the state's error). A state
-/// row no entry updates has scale 0, so it must keep its bits.
+/// u + 2 s) yScale (its f32 sum over dstate and the state's error); a y in
+/// f16 rounds less than that (2^-11) and takes the same bound plus 2^-24
+/// (twice an f16 subnormal's absolute rounding). A state row no entry
+/// updates has scale 0, so it must keep its bits.
 ::testing::AssertionResult
 matchesReference(const DecodeData &data, const ReferenceDecodeState &reference);
 

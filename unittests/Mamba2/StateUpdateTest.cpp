@@ -14,6 +14,8 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <string>
+#include <tuple>
 
 using namespace tilec::mamba2;
 using namespace tilec::mamba2::testing;
@@ -58,14 +60,32 @@ TEST(StateUpdateCpu, ThousandStepsWithoutOptions) {
   runSteps(data, 1000);
 }
 
-// A bf16 or f16 state (mamba_ssm's inference cache in the model's dtype).
-class StateUpdateStateDType : public ::testing::TestWithParam<DType> {};
+// The state in f32, bf16 or f16 (mamba_ssm's inference cache is in the
+// model's dtype), x, B, C, z and y in bf16 or f16.
+class StateUpdateDTypes
+    : public ::testing::TestWithParam<std::tuple<DType, DType>> {};
 
-TEST_P(StateUpdateStateDType, ThousandStepsWithEveryOption) {
-  DecodeOptions options{true, true, true, D::PerChannel, true, GetParam()};
+TEST_P(StateUpdateDTypes, ThousandStepsWithEveryOption) {
+  auto [stateType, xType] = GetParam();
+  DecodeOptions options{true, true, true, D::PerChannel, true, stateType,
+                        xType};
   DecodeData data = DecodeData::random(smallProblem(7), options, 13);
   runSteps(data, 1000);
 }
+
+INSTANTIATE_TEST_SUITE_P(
+    Combinations, StateUpdateDTypes,
+    ::testing::Values(std::tuple{DType::BF16, DType::BF16},
+                      std::tuple{DType::F16, DType::BF16},
+                      std::tuple{DType::F32, DType::F16},
+                      std::tuple{DType::BF16, DType::F16},
+                      std::tuple{DType::F16, DType::F16}),
+    [](const ::testing::TestParamInfo<std::tuple<DType, DType>> &info) {
+      return std::string("state_") + dtypeName(std::get<0>(info.param)) +
+             "_x_" + dtypeName(std::get<1>(info.param));
+    });
+
+class StateUpdateStateDType : public ::testing::TestWithParam<DType> {};
 
 // The kernel computes in f32 whatever the state's dtype and rounds the new
 // state once: one step from the same state is the f32 state's step rounded,
@@ -276,7 +296,12 @@ TEST_F(StateUpdateValidation, ShapesAreTheProblems) {
 
 TEST_F(StateUpdateValidation, DtypesAreChecked) {
   args.x.dtype = DType::F32;
-  expectError({"x (batch, heads, headdim) is f32", "only bf16"});
+  expectError({"x (batch, heads, headdim) is f32",
+               "only bf16 and f16 are supported"});
+  args = data.args();
+  args.B.dtype = DType::F16;
+  expectError({"B (batch, groups, dstate) is f16",
+               "only x's dtype (bf16) is supported"});
   args = data.args();
   args.state.dtype = DType::I32;
   expectError({"state (stateRows, heads, headdim, dstate) is i32",

@@ -16,7 +16,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <tuple>
+#include <utility>
 
 using namespace tilec::mamba2;
 using namespace tilec::mamba2::testing;
@@ -153,15 +155,20 @@ TEST_F(StateUpdateGpuTest, ThousandStepsWithEveryOption) {
   runSteps(cu(), stream, data, 1000);
 }
 
-// A bf16 or f16 state: 1000 steps with every option, and one step the f32
-// state's step rounded bit for bit (the kernel computes in f32 and rounds
-// the stored state once).
-TEST_F(StateUpdateGpuTest, HalfStatesThousandSteps) {
-  for (DType dtype : {DType::BF16, DType::F16}) {
-    SCOPED_TRACE(dtypeName(dtype));
+// The state in bf16 or f16, x, B, C, z and y in f16: 1000 steps with every
+// option for each pair of dtypes but the default one; then one step with a
+// half state, the f32 state's step rounded bit for bit (the kernel computes
+// in f32 and rounds the stored state once).
+TEST_F(StateUpdateGpuTest, DTypesThousandSteps) {
+  for (auto [stateType, xType] :
+       {std::pair{DType::BF16, DType::BF16}, {DType::F16, DType::BF16},
+        {DType::F32, DType::F16}, {DType::BF16, DType::F16},
+        {DType::F16, DType::F16}}) {
+    SCOPED_TRACE(std::string("state ") + dtypeName(stateType) + ", x " +
+                 dtypeName(xType));
     DecodeData data = DecodeData::random(
         DecodeProblem{4, 8, 2, 40, 96, 11},
-        {true, true, true, D::PerChannel, true, dtype}, 63);
+        {true, true, true, D::PerChannel, true, stateType, xType}, 63);
     runSteps(cu(), stream, data, 1000);
   }
 }

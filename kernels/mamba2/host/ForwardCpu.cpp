@@ -371,22 +371,23 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
 namespace {
 
 /// The compiled state_update kernel for a tile configuration and the
-/// state's dtype, compiled on first use and kept for the life of the
-/// process.
+/// dtypes of the state and of x, compiled on first use and kept for the
+/// life of the process.
 Status getStateUpdateKernel(const StateUpdateTiles &t, DType stateDType,
-                            const interp::Executable *&kernel) {
+                            DType xDType, const interp::Executable *&kernel) {
   static std::mutex mutex;
-  static std::map<std::tuple<int64_t, int64_t, DType>,
+  static std::map<std::tuple<int64_t, int64_t, DType, DType>,
                   std::unique_ptr<interp::Executable>>
       cache;
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<interp::Executable> &entry =
-      cache[{t.blockP, t.blockN, stateDType}];
+      cache[{t.blockP, t.blockN, stateDType, xDType}];
   if (!entry)
     if (Status s = compileKernel("state_update",
                                  {binding("BLOCK_P", t.blockP),
                                   binding("BLOCK_N", t.blockN),
-                                  typeBinding("ST", stateDType)},
+                                  typeBinding("ST", stateDType),
+                                  typeBinding("XT", xDType)},
                                  entry);
         !s)
       return s;
@@ -414,7 +415,9 @@ Status tilec::mamba2::stateUpdateCpu(const DecodeProblem &p,
   if (!t.blockN)
     t.blockN = std::min<int64_t>(llvm::PowerOf2Ceil(p.dstate), 128);
   const interp::Executable *kernel = nullptr;
-  if (Status s = getStateUpdateKernel(t, args.state.dtype, kernel); !s)
+  if (Status s =
+          getStateUpdateKernel(t, args.state.dtype, args.x.dtype, kernel);
+      !s)
     return s;
 
   // Absent optional tensors: the kernel does not read their views, which
