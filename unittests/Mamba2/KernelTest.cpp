@@ -1,10 +1,9 @@
-//===- KernelTest.cpp - the four-kernel structure's new kernels alone -----===//
+//===- KernelTest.cpp - Mamba-2 kernels alone in the interpreter ---------===//
 //
-// chunk_state and state_passing (kernels/mamba2), each bound to tiles smaller
-// than the problem and run in the interpreter on fresh random inputs (seed
-// printed; TILEC_TEST_SEED replays it) with outputs poisoned with NaN, and
-// compared element by element with an f64 computation of what it must
-// produce:
+// chunk_state, state_passing and varlen_state (kernels/mamba2), each bound to
+// tiles smaller than the problem and run in the interpreter on fresh random
+// inputs (seed printed; TILEC_TEST_SEED replays it) with outputs poisoned,
+// and compared element by element with what it must produce:
 //   - chunk_state: each chunk's own state is the f64 recurrence
 //     (referenceForward) run over that chunk's steps alone, from a zero
 //     state; dt_chunks and G come from chunk_cumsum (dt as given), run
