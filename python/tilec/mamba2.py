@@ -412,7 +412,9 @@ def _device_offsets(cu_seqlens, device, x):
             "cu_seqlens on the CPU during CUDA graph capture",
             f"the kernel reads the offsets on the device: pass them on "
             f"{device}")
-    if x.dim() == 4:  # otherwise the library reports x first
+    # Not for an x of another rank (the library reports x first), nor while
+    # torch.compile traces (reading the values would break the graph).
+    if x.dim() == 4 and not torch.compiler.is_compiling():
         _check_host_offsets(cu_seqlens, x.shape[1])
     return cu_seqlens.to(device, non_blocking=True)
 
