@@ -139,16 +139,10 @@ TEST_F(VarlenGpuTest, GraphCaptureReadsTheOffsetsOfEachReplay) {
   DeviceProblem device(cu(), host);
   ASSERT_TRUE(device.ok());
   ASSERT_TRUE(device.upload());
-  size_t bytes = 0;
-  ASSERT_TRUE(gpuWorkspaceSize(p, bytes).ok());
-  DeviceBuffer workspace(cu(), bytes);
-  ASSERT_TRUE(workspace.ok());
-  GpuOptions options;
-  options.workspace = workspace.get();
-  options.workspaceBytes = bytes;
+  // The workspace allocated on the stream: a memory node of the graph.
   CapturedForward graph(cu());
   ASSERT_TRUE(
-      graph.capture(stream, p, device.inputs(true), device.outputs(), options));
+      graph.capture(stream, p, device.inputs(true), device.outputs(), {}));
   const std::vector<int32_t> boundaries[] = {
       {0, 1, 128, 129, 300, 600},
       {0, 200, 255, 256, 599, 600},
