@@ -228,9 +228,11 @@ TEST(StateUpdateCpu, IndicesOutsideTheStateArePadding) {
   const std::vector<float> before = data.state;
   runSteps(data, 3);
   const size_t row = data.state.size() / 6;
-  for (size_t i = 0; i < data.state.size(); ++i)
-    if (i / row != 2)
+  for (size_t i = 0; i < data.state.size(); ++i) {
+    if (i / row != 2) {
       ASSERT_EQ(data.state[i], before[i]) << "element " << i;
+    }
+  }
   EXPECT_NE(0, std::memcmp(data.state.data() + 2 * row, before.data() + 2 * row,
                            row * sizeof(float)));
 }

@@ -258,9 +258,11 @@ TEST_F(StateUpdateGpuTest, IndicesOutsideTheStateArePadding) {
   const std::vector<float> before = data.state;
   runSteps(cu(), stream, data, 3);
   const size_t row = data.state.size() / 13;
-  for (size_t i = 0; i < data.state.size(); ++i)
-    if (i / row != 0 && i / row != 7)
+  for (size_t i = 0; i < data.state.size(); ++i) {
+    if (i / row != 0 && i / row != 7) {
       ASSERT_EQ(data.state[i], before[i]) << "element " << i;
+    }
+  }
 }
 
 TEST_F(StateUpdateGpuTest, DefaultStream) {
