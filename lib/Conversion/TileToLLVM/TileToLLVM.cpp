@@ -288,6 +288,12 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
                   rewriter.getUnitAttr());
     func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                   rewriter.getDenseI32ArrayAttr({numThreads, 1, 1}));
+    // `.minnctapersm`: ptxas then holds each thread to the registers that
+    // let `occupancy` CTAs share a multiprocessor (65536 / (threads *
+    // occupancy), rounded down to its allocation unit), spilling if it must.
+    if (op.getOccupancy() > 1)
+      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    rewriter.getI32IntegerAttr(op.getOccupancy()));
     func->setAttr(kNumWarpsAttrName,
                   rewriter.getI32IntegerAttr(op.getNumWarps()));
     auto shared = op->getAttrOfType<IntegerAttr>(kSharedBytesAttrName);
