@@ -30,9 +30,9 @@
 //      read by ordinary instructions after the product), or the
 //      kWgmmaPendingAttrName count tilegpu-pipeline gave a product that
 //      reads both operands from its loop's ring and accumulates along the
-//      loop (then wait_group 0 after the loop); bar.sync only where an
-//      operand went through the scratch area (no warpgroup may overwrite
-//      it while another one still reads it).
+//      loop (then wait_group 0 in the loop's last iteration); bar.sync
+//      only where an operand went through the scratch area (no warpgroup
+//      may overwrite it while another one still reads it).
 //
 // The accumulator stays in its registers across scf.for.
 //
@@ -71,8 +71,8 @@ struct SharedOperand {
   /// The descriptor's fields other than the start address.
   uint64_t descriptorBits = 0;
   /// Whether M (A) or N (B) is the contiguous dim: the instruction's
-  /// transpose bit for this operand (A: imm-trans-a; B: the complement of
-  /// imm-trans-b, whose 0 is K-major).
+  /// transpose bit for this operand (imm-trans-a, imm-trans-b; 0 is
+  /// K-major).
   bool mnMajor = false;
   /// Whether the operand is read from its cp.async buffer (not stored).
   bool inBuffer = false;
