@@ -188,7 +188,12 @@ SharedOperand planOperand(bool isA, Value operand, int64_t offsetBytes) {
   SmallVector<int64_t> shape = tilegpu::getPaddedShape(type.getShape());
   int64_t bytes = elementBytes(type.getElementType());
   SmallVector<SharedOperand> ways = candidates(isA, shape, bytes, offsetBytes);
-  if (std::optional<BufferRead> found = findBufferRead(operand))
+  // A buffer's padding is not written (cp.async copies the tile's elements
+  // only): padding along K would reach every sum, so such an operand is
+  // stored with its padding zeroed instead.
+  bool paddedK = !llvm::isPowerOf2_64(uint64_t(type.getDimSize(isA ? 1 : 0)));
+  if (std::optional<BufferRead> found = findBufferRead(operand);
+      found && !paddedK)
     for (SharedOperand &way : ways)
       if (readableAs(*found, way, bytes)) {
         way.inBuffer = true;

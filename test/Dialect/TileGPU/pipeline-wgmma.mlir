@@ -5,6 +5,7 @@
 // latency asks, and a top-level product reading both operands from it is
 // marked to stay in flight for one iteration.
 // RUN: tile-opt %s -split-input-file --tilegpu-assign-layouts="sm=90" --tilegpu-remove-layout-conversions --tilegpu-pipeline | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tilegpu-assign-layouts="sm=90" --tilegpu-remove-layout-conversions --tilegpu-pipeline --tilegpu-allocate-shared="conversions=false" | FileCheck %s --check-prefix=ALLOC
 
 // A ring of latency 2 read by wgmma: 2 + 2 stages; the loads are replaced
 // by reads of the current stage in the operands' own layouts (B, read
@@ -103,6 +104,51 @@ tile.kernel @tf32(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>, %c: !tile.view
   %ta = tile.convert %fa : tensor<64x32xf32> -> tensor<64x32xtf32>
   %tb = tile.convert %fb : tensor<32x64xf32> -> tensor<32x64xtf32>
   %d = tile.mma %ta, %tb, %init : tensor<64x32xtf32>, tensor<32x64xtf32>, tensor<64x64xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// test/gpu/kernels/mma_bf16.mlir: N = 48 (B's rows padded to 64 columns,
+// 128 bytes). wgmma reads A's and B's buffers at the product, after the
+// accumulator's buffer was read: tilegpu-allocate-shared keeps A and B
+// alive until the product, so neither shares bytes with the other or with
+// the accumulator's (which the product does not read).
+// CHECK-LABEL: kernel @n48
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.smem<64x32xbf16
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.smem<32x48xbf16
+// ALLOC-LABEL: kernel @n48
+// ALLOC-SAME: tilegpu.shared_bytes = 24576
+// ALLOC: local_alloc {tilegpu.offset = 16384 : i64} : () -> !tilegpu.smem<64x32xbf16
+// ALLOC: local_alloc {tilegpu.offset = 20480 : i64} : () -> !tilegpu.smem<32x48xbf16
+// ALLOC: local_alloc {tilegpu.offset = 0 : i64} : () -> !tilegpu.smem<64x48xf32
+// ALLOC: mma {{.*}} {tilegpu.wgmma}
+tile.kernel @n48(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<64x32xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<32x48xbf16>
+  %tc = tile.load %c[%c0, %c0] : !tile.view<2, f32> -> tensor<64x48xf32>
+  %d = tile.mma %ta, %tb, %tc : tensor<64x32xbf16>, tensor<32x48xbf16>, tensor<64x48xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<64x48xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// K = 24 is padded to 32: the copy would leave K's padding unwritten, which
+// every sum would read, so both operands stay in registers (the lowering
+// stores them with the padding zeroed).
+// CHECK-LABEL: kernel @padded_k
+// CHECK-NOT: async_copy
+// CHECK: mma {{.*}} {tilegpu.wgmma} :
+tile.kernel @padded_k(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %zero = arith.constant 0.0 : f32
+  %init = tile.full %zero : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<64x24xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<24x64xbf16>
+  %d = tile.mma %ta, %tb, %init : tensor<64x24xbf16>, tensor<24x64xbf16>, tensor<64x64xf32>
   tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
   tile.return
 }

@@ -4,12 +4,15 @@
 // planner stages through shared memory gets a byte offset; buffers whose
 // lifetimes overlap never share bytes. Lifetimes are intervals over the ops
 // numbered in program order; a buffer used inside a loop it was not
-// allocated in lives for the whole loop (the next iteration reads it again).
+// allocated in lives for the whole loop (the next iteration reads it again),
+// and a buffer whose read feeds a wgmma product lives until that product
+// (wgmma reads the buffer itself).
 // Offsets: largest buffer first, each at the lowest aligned offset that
 // does not meet a placed buffer it overlaps in time.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/TileGPU/Transforms/LayoutRules.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -82,6 +85,22 @@ private:
     return end;
   }
 
+  /// The wgmma products that take `read`'s tile (through tile.permute and
+  /// tile.reshape) as an operand: the lowering reads such an operand from
+  /// the buffer itself (MmaWgmma.cpp), so the buffer lives until them.
+  SmallVector<Operation *> wgmmaReaders(LocalLoadOp read) {
+    SmallVector<Operation *> products;
+    SmallVector<Value> work{read.getResult()};
+    while (!work.empty())
+      for (Operation *user : work.pop_back_val().getUsers()) {
+        if (isa<tile::PermuteOp, tile::ReshapeOp>(user))
+          work.push_back(user->getResult(0));
+        else if (isa<tile::MmaOp>(user) && user->hasAttr(kWgmmaAttrName))
+          products.push_back(user);
+      }
+    return products;
+  }
+
   bool conversions;
   DenseMap<Operation *, int64_t> number, lastInside;
   SmallVector<Buffer> buffers;
@@ -108,6 +127,9 @@ LogicalResult SharedAllocator::collect(tile::KernelOp kernel) {
           return WalkResult::interrupt();
         }
         buffer.end = std::max(buffer.end, lastUse(op, user));
+        if (auto read = dyn_cast<LocalLoadOp>(user))
+          for (Operation *product : wgmmaReaders(read))
+            buffer.end = std::max(buffer.end, lastUse(op, product));
       }
       buffers.push_back(buffer);
       return WalkResult::advance();

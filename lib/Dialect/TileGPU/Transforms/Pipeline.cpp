@@ -129,15 +129,21 @@ bool isIdentity(ArrayRef<int64_t> order) {
 /// Whether `mma`, marked for wgmma, takes `value` (reached from the load
 /// through `chain`) as its A or B operand as it is in memory: 16-bit
 /// elements (wgmma reads bf16/f16 from shared memory as stored, while tf32
-/// needs the f32 bits of rounded values) and no element conversion on the
-/// way.
+/// needs the f32 bits of rounded values), no element conversion on the way,
+/// and a K extent that needs no padding.
 bool readsBufferAsWgmmaOperand(tile::MmaOp mma, Value value,
                                ArrayRef<Operation *> chain) {
   if (!mma->hasAttr(kWgmmaAttrName) ||
       (value != mma.getA() && value != mma.getB()) || value == mma.getAcc())
     return false;
-  Type element = cast<RankedTensorType>(value.getType()).getElementType();
+  auto type = cast<RankedTensorType>(value.getType());
+  Type element = type.getElementType();
   if (!element.isBF16() && !element.isF16())
+    return false;
+  // The copy leaves the tile's padding unwritten: along M or N it only
+  // reaches padding of the accumulator, along K it would reach every sum.
+  int64_t k = type.getDimSize(value == mma.getA() ? 1 : 0);
+  if (!llvm::isPowerOf2_64(uint64_t(k)))
     return false;
   return llvm::all_of(chain,
                       [](Operation *op) { return isa<tile::ReshapeOp>(op); });
