@@ -133,8 +133,7 @@ def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "::mlir::ModuleOp"> 
     A buffer lives from its allocation to its last use, extended to the end
     of every loop that uses it but does not allocate it and to every wgmma
     product that takes a read of it as an operand (wgmma reads the buffer
-    itself); a conversion's
-    staging buffer lives at the conversion only. Largest buffer first, each
+    itself); a conversion's staging buffer lives at the conversion only. Largest buffer first, each
     at the lowest offset, aligned to 16 bytes (1024 for a layout that is
     not row-major: the swizzle atom of TMA and wgmma), that no buffer
     alive at the same time occupies.
