@@ -326,7 +326,7 @@ int main(int argc, char **argv) {
               "batch; µs per launch, median over the batches\n",
               batches, calls);
   for (const Row &row : rows)
-    std::printf("  %-58s %8.2f\n", row.what,
+    std::printf("  %-66s %8.2f\n", row.what,
                 medianMicroseconds(calls, batches, row.launch,
                                    row.synchronize));
   return 0;
