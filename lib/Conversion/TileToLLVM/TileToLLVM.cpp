@@ -488,7 +488,10 @@ struct ConvertTileToLLVMPass
       if (auto buffers = kernel->getAttrOfType<IntegerAttr>(
               tilegpu::kKernelSharedBytesAttrName);
           buffers && buffers.getInt() > 0) {
-        int64_t base = llvm::alignTo(bytes, 16);
+        // 1024: the repeat of the 128-byte swizzle, on which wgmma reads a
+        // swizzled buffer (tilegpu-allocate-shared aligns them relative to
+        // this base).
+        int64_t base = llvm::alignTo(bytes, 1024);
         kernel.walk([&](tilegpu::LocalAllocOp alloc) {
           if (auto offset = alloc->getAttrOfType<IntegerAttr>(
                   tilegpu::kSharedOffsetAttrName))
