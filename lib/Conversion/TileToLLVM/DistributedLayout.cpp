@@ -74,6 +74,7 @@ ThreadLayout::ThreadLayout(Emitter &e, const LinearLayout &layout)
   Value warp = e.udiv(thread, 32);
   for (unsigned d = 0; d < numOuts; ++d) {
     Value part;
+    int64_t mask = 0;
     auto addTerms = [&](StringRef name, Value input) {
       if (!layout.hasInDim(name))
         return;
@@ -84,11 +85,13 @@ ThreadLayout::ThreadLayout(Emitter &e, const LinearLayout &layout)
           continue;
         Value term = placeBit(e, input, bit, image);
         part = part ? e.bitXor(part, term) : term;
+        mask |= image;
       }
     };
     addTerms(kLane, lane);
     addTerms(kWarp, warp);
     threadPart.push_back(part ? part : e.i32(0));
+    threadMask.push_back(mask);
   }
 }
 
@@ -105,8 +108,21 @@ SmallVector<int64_t> ThreadLayout::registerImage(int64_t reg) const {
 
 SmallVector<Value> ThreadLayout::outputs(Emitter &e, int64_t reg) const {
   SmallVector<Value> result;
-  for (auto [part, image] : llvm::zip(threadPart, registerImage(reg)))
-    result.push_back(image == 0 ? part : e.bitXor(part, e.i32(image)));
+  for (auto [part, mask, image] :
+       llvm::zip(threadPart, threadMask, registerImage(reg))) {
+    // The bits of the register's image that no lane or warp bit reaches
+    // are zero in the thread's part, so XOR with them is an add: an add of
+    // a constant, which the address modes take as an immediate, instead of
+    // one more live value per register (the swizzled bits stay XORs).
+    int64_t swizzled = image & mask;
+    int64_t disjoint = image & ~mask;
+    Value value = swizzled == 0 ? part : e.bitXor(part, e.i32(swizzled));
+    if (disjoint != 0)
+      value = arith::AddIOp::create(
+          e.b, e.loc, value, e.i32(disjoint),
+          arith::IntegerOverflowFlags::nuw | arith::IntegerOverflowFlags::nsw);
+    result.push_back(value);
+  }
   return result;
 }
 

@@ -171,6 +171,8 @@ public:
 private:
   LinearLayout layout;
   llvm::SmallVector<mlir::Value> threadPart;
+  /// Per output dim, the bits any lane or warp bit of the layout sets.
+  llvm::SmallVector<int64_t> threadMask;
 };
 
 /// One thread's registers of a tile in a distributed layout.
