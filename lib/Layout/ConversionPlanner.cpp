@@ -70,11 +70,15 @@ SmallVector<uint64_t> flatBases(const LinearLayout &layout, StringRef dim) {
   return result;
 }
 
-unsigned rankOf(ArrayRef<uint64_t> vectors) {
+Gf2Basis basisOf(ArrayRef<uint64_t> vectors) {
   Gf2Basis basis;
   for (uint64_t v : vectors)
     basis.insert(v, 0);
-  return basis.getRank();
+  return basis;
+}
+
+unsigned rankOf(ArrayRef<uint64_t> vectors) {
+  return basisOf(vectors).getRank();
 }
 
 /// The vectors of the form (popcount, value) ascending: single bits first,
@@ -131,12 +135,6 @@ searchColumns(unsigned n, unsigned elementBits, ArrayRef<uint64_t> word,
   unsigned wordBits = word.size();
   unsigned bankBits =
       below128 > wordBits ? std::min(below128 - wordBits, n - wordBits) : 0;
-  auto basisOf = [](ArrayRef<uint64_t> vectors) {
-    Gf2Basis basis;
-    for (uint64_t v : vectors)
-      basis.insert(v, 0);
-    return basis;
-  };
   auto lowOf = [&](const AccessSide &side) {
     unsigned lowBits = std::max(2u, side.accessBytesLog2);
     lowBits = lowBits > elementBits ? lowBits - elementBits : 0;
@@ -399,10 +397,10 @@ SharedStaging planShared(const LinearLayout &src, const LinearLayout &dst,
     // The rest of the 4-byte word (any vectors: lanes that differ only
     // there read one word).
     while ((elementBytes << word.size()) < 4 && word.size() < n) {
+      Gf2Basis basis = basisOf(word);
+      bool independent = basis.getRank() == word.size();
       std::optional<uint64_t> next = firstVector(n, [&](uint64_t v) {
-        SmallVector<uint64_t> more(word.begin(), word.end());
-        more.push_back(v);
-        return !(v & plan.fixedBits) && rankOf(more) == word.size() + 1;
+        return independent && !(v & plan.fixedBits) && !basis.solve(v);
       });
       if (!next)
         return std::nullopt;
