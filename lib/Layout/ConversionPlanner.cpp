@@ -70,11 +70,15 @@ SmallVector<uint64_t> flatBases(const LinearLayout &layout, StringRef dim) {
   return result;
 }
 
-unsigned rankOf(ArrayRef<uint64_t> vectors) {
+Gf2Basis basisOf(ArrayRef<uint64_t> vectors) {
   Gf2Basis basis;
   for (uint64_t v : vectors)
     basis.insert(v, 0);
-  return basis.getRank();
+  return basis;
+}
+
+unsigned rankOf(ArrayRef<uint64_t> vectors) {
+  return basisOf(vectors).getRank();
 }
 
 /// The vectors of the form (popcount, value) ascending: single bits first,
@@ -131,11 +135,6 @@ searchColumns(unsigned n, unsigned elementBits, ArrayRef<uint64_t> word,
   unsigned wordBits = word.size();
   unsigned bankBits =
       below128 > wordBits ? std::min(below128 - wordBits, n - wordBits) : 0;
-  auto independentOf = [](ArrayRef<uint64_t> base, uint64_t v) {
-    SmallVector<uint64_t> more(base.begin(), base.end());
-    more.push_back(v);
-    return rankOf(more) == rankOf(base) + 1;
-  };
   auto lowOf = [&](const AccessSide &side) {
     unsigned lowBits = std::max(2u, side.accessBytesLog2);
     lowBits = lowBits > elementBits ? lowBits - elementBits : 0;
@@ -143,19 +142,23 @@ searchColumns(unsigned n, unsigned elementBits, ArrayRef<uint64_t> word,
   };
   SmallVector<uint64_t> high;
   while (wordBits + bankBits + high.size() < n) {
+    // The spans a candidate must stay out of, eliminated once per column
+    // rather than once per candidate (the candidates number up to 2^n).
+    SmallVector<uint64_t> nonBank(word.begin(), word.end());
+    nonBank.append(high.begin(), high.end());
+    Gf2Basis nonBankBasis = basisOf(nonBank);
+    SmallVector<Gf2Basis, 2> sideBases;
+    for (const AccessSide &side : sides) {
+      SmallVector<uint64_t> base(lowOf(side));
+      base.append(side.phase.begin(), side.phase.end());
+      base.append(high.begin(), high.end());
+      sideBases.push_back(basisOf(base));
+    }
     std::optional<uint64_t> next = firstVector(n, [&](uint64_t v) {
-      if (v & fixedBits)
-        return false;
-      SmallVector<uint64_t> nonBank(word.begin(), word.end());
-      nonBank.append(high.begin(), high.end());
-      if (!independentOf(nonBank, v))
-        return false;
-      return llvm::all_of(sides, [&](const AccessSide &side) {
-        SmallVector<uint64_t> base(lowOf(side));
-        base.append(side.phase.begin(), side.phase.end());
-        base.append(high.begin(), high.end());
-        return independentOf(base, v);
-      });
+      return !(v & fixedBits) && !nonBankBasis.solve(v) &&
+             llvm::none_of(sideBases, [&](const Gf2Basis &basis) {
+               return basis.solve(v).has_value();
+             });
     });
     if (!next)
       return std::nullopt;
@@ -394,10 +397,10 @@ SharedStaging planShared(const LinearLayout &src, const LinearLayout &dst,
     // The rest of the 4-byte word (any vectors: lanes that differ only
     // there read one word).
     while ((elementBytes << word.size()) < 4 && word.size() < n) {
+      Gf2Basis basis = basisOf(word);
+      bool independent = basis.getRank() == word.size();
       std::optional<uint64_t> next = firstVector(n, [&](uint64_t v) {
-        SmallVector<uint64_t> more(word.begin(), word.end());
-        more.push_back(v);
-        return !(v & plan.fixedBits) && rankOf(more) == word.size() + 1;
+        return independent && !(v & plan.fixedBits) && !basis.solve(v);
       });
       if (!next)
         return std::nullopt;
