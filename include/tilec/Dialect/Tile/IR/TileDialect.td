@@ -33,7 +33,10 @@ def Tile_Dialect : Dialect {
   let hasConstantMaterializer = 1;
   // `tile.any_strides` on kernel arguments.
   let hasRegionArgAttrVerify = 1;
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  // tile.softplus and tile.silu are written out as math ops
+  // (tile-expand-forms), wherever a kernel is expanded.
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect"];
 }
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>
