@@ -1169,6 +1169,40 @@ tile.kernel @activations(%a: !tile.view<2, f32>, %r: !tile.view<1, f32>,
   }
 }
 
+TEST_F(ComputeTest, FormsRunWhereOnlyTheTileDialectIsLoaded) {
+  // The `if %c` forms expand into scf.if and the activations into math ops
+  // even when the kernel's text has neither (the tile dialect loads both),
+  // as the Mamba-2 library's chunk_cumsum needs.
+  const char *source = R"(
+tile.kernel @forms(%a: !tile.view<1, f32>, %flag: i32, %o: !tile.view<1, f32>) {
+  %x = tile.load %a[0] if %flag : !tile.view<1, f32>, i32 -> !tile.tile<16 x f32>
+  %s = tile.softplus %x if %flag : !tile.tile<16 x f32>, i32
+  %g = tile.silu %s : !tile.tile<16 x f32>
+  tile.store %g, %o[0] : !tile.tile<16 x f32>, !tile.view<1, f32>
+  tile.return
+}
+)";
+  mlir::MLIRContext bare;
+  bare.loadDialect<mlir::tile::TileDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> parsed =
+      mlir::parseSourceString<mlir::ModuleOp>(source, &bare);
+  ASSERT_TRUE(parsed);
+  auto kernel = *parsed->getOps<mlir::tile::KernelOp>().begin();
+  std::vector<float> a = randomFloats(16, -30, 30), o(16, kPoison);
+  std::string error;
+  ASSERT_TRUE(mlir::succeeded(runKernel(
+      kernel,
+      {viewOf(a, DType::F32, {16}), Scalar(int64_t(1)),
+       viewOf(o, DType::F32, {16})},
+      {}, error)))
+      << error;
+  for (int i = 0; i < 16; ++i) {
+    float soft = a[i] <= 20 ? std::log1p(std::exp(a[i])) : a[i];
+    ASSERT_TRUE(sameFloat(o[i], soft / (1.0f + std::exp(-soft))))
+        << a[i] << " gave " << o[i];
+  }
+}
+
 TEST_F(ComputeTest, ArangeAlongADimension) {
   // Rows and columns of a 3 x 5 x 2 tile counted from a start along each
   // dimension; q[k] holds the count along dimension k.
