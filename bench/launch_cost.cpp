@@ -13,9 +13,13 @@
 // (CU_LAUNCH_PARAM_BUFFER_POINTER), the legacy default stream against a
 // non-blocking one, tilec_launch against the bare driver call, and four
 // launches replayed as one CUDA graph (cuGraphLaunch), the forward's
-// structure. Batches of N launches with no synchronization inside (the
-// stream is synchronized between batches, outside the timed loop); µs per
-// launch (per graph for the graph row), median over K batches.
+// structure, also with one or all four of its nodes' parameters set before
+// each launch (cuGraphExecKernelNodeSetParams), and four tilec_launch calls
+// with and without a launch group of the runtime (which records them and
+// replays its cached graph, updating nodes whose parameters changed).
+// Batches of N launches with no synchronization inside (the stream is
+// synchronized between batches, outside the timed loop); µs per launch (per
+// graph or group of four for the rows of four), median over K batches.
 //
 // Exits 77 without a driver or device.
 //
@@ -53,6 +57,10 @@ struct Entries {
   decltype(&::cuStreamEndCapture) endCapture = nullptr;
   decltype(&::cuGraphInstantiateWithFlags) graphInstantiate = nullptr;
   decltype(&::cuGraphLaunch) graphLaunch = nullptr;
+  decltype(&::cuGraphCreate) graphCreate = nullptr;
+  decltype(&::cuGraphAddKernelNode) graphAddKernelNode = nullptr;
+  decltype(&::cuGraphExecKernelNodeSetParams) graphExecKernelNodeSetParams =
+      nullptr;
 
   bool load() {
     return entry("cuModuleLoadData", moduleLoadData) &&
@@ -62,7 +70,11 @@ struct Entries {
            entry("cuStreamBeginCapture", beginCapture) &&
            entry("cuStreamEndCapture", endCapture) &&
            entry("cuGraphInstantiateWithFlags", graphInstantiate) &&
-           entry("cuGraphLaunch", graphLaunch);
+           entry("cuGraphLaunch", graphLaunch) &&
+           entry("cuGraphCreate", graphCreate) &&
+           entry("cuGraphAddKernelNode", graphAddKernelNode) &&
+           entry("cuGraphExecKernelNodeSetParams",
+                 graphExecKernelNodeSetParams);
   }
 
 private:
@@ -193,6 +205,75 @@ int main(int argc, char **argv) {
     check(e.graphInstantiate(&graph, captured, 0), "cuGraphInstantiate");
   }
 
+  // The same four launches as a graph built node by node, whose nodes'
+  // parameters are set before each launch (what a cached graph of the
+  // runtime's launch groups does when a call's pointers change): half the
+  // calls with one set of values, half with another, so that every update
+  // changes them.
+  std::vector<uint64_t> otherValues(kManyParams);
+  std::vector<void *> otherPointers(kManyParams);
+  for (int i = 0; i < kManyParams; ++i) {
+    otherValues[i] = uint64_t(i) * 64 + 4096;
+    otherPointers[i] = &otherValues[i];
+  }
+  auto nodeParams = [&](void **params) {
+    CUDA_KERNEL_NODE_PARAMS p{};
+    p.func = many;
+    p.gridDimX = p.gridDimY = p.gridDimZ = 1;
+    p.blockDimX = 256;
+    p.blockDimY = p.blockDimZ = 1;
+    p.kernelParams = params;
+    return p;
+  };
+  CUgraphExec updatable = nullptr;
+  CUgraphNode nodes[4] = {};
+  {
+    CUgraph built = nullptr;
+    check(e.graphCreate(&built, 0), "cuGraphCreate");
+    for (int k = 0; k < 4; ++k) {
+      CUDA_KERNEL_NODE_PARAMS p = nodeParams(pointers.data());
+      check(e.graphAddKernelNode(&nodes[k], built, k ? &nodes[k - 1] : nullptr,
+                                 k ? 1 : 0, &p),
+            "cuGraphAddKernelNode");
+    }
+    check(e.graphInstantiate(&updatable, built, 0), "cuGraphInstantiate");
+  }
+  // One launch as a graph: what the decode step's launch group replays.
+  CUgraphExec single = nullptr;
+  {
+    CUgraph built = nullptr;
+    CUgraphNode node = nullptr;
+    check(e.graphCreate(&built, 0), "cuGraphCreate");
+    CUDA_KERNEL_NODE_PARAMS p = nodeParams(pointers.data());
+    check(e.graphAddKernelNode(&node, built, nullptr, 0, &p),
+          "cuGraphAddKernelNode");
+    check(e.graphInstantiate(&single, built, 0), "cuGraphInstantiate");
+  }
+  bool flip = false;
+  auto updatedLaunch = [&](int updatedNodes) {
+    flip = !flip;
+    CUDA_KERNEL_NODE_PARAMS p =
+        nodeParams(flip ? otherPointers.data() : pointers.data());
+    for (int k = 0; k < updatedNodes; ++k)
+      check(e.graphExecKernelNodeSetParams(updatable, nodes[k], &p),
+            "cuGraphExecKernelNodeSetParams");
+    check(e.graphLaunch(updatable, own), "cuGraphLaunch");
+  };
+  // Four tilec_launch calls in a launch group (Runtime.h): the runtime's
+  // own cost of recording them and replaying its cached graph.
+  auto group = [&](bool changing) {
+    flip = !flip;
+    void **params =
+        changing && flip ? otherPointers.data() : pointers.data();
+    if (tilec_begin_launch_group(own, nullptr))
+      check(CUDA_ERROR_UNKNOWN, tilec_last_error());
+    for (int k = 0; k < 4; ++k)
+      if (tilec_launch(&descriptor, {1, 1, 1}, own, params))
+        check(CUDA_ERROR_UNKNOWN, tilec_last_error());
+    if (tilec_end_launch_group())
+      check(CUDA_ERROR_UNKNOWN, tilec_last_error());
+  };
+
   struct Row {
     const char *what;
     std::function<void()> launch;
@@ -223,12 +304,29 @@ int main(int argc, char **argv) {
        sync(nullptr)},
       {"4 x 95 parameters as one graph (per graph), own stream",
        [&] { check(e.graphLaunch(graph, own), "cuGraphLaunch"); }, sync(own)},
+      {"1 x 95 parameters as a graph (per graph), own stream",
+       [&] { check(e.graphLaunch(single, own), "cuGraphLaunch"); }, sync(own)},
+      {"the graph, 1 node's parameters set per launch, own stream",
+       [&] { updatedLaunch(1); }, sync(own)},
+      {"the graph, 4 nodes' parameters set per launch, own stream",
+       [&] { updatedLaunch(4); }, sync(own)},
+      {"4 x tilec_launch in a launch group, same parameters, own stream",
+       [&] { group(false); }, sync(own)},
+      {"4 x tilec_launch in a launch group, new parameters, own stream",
+       [&] { group(true); }, sync(own)},
+      {"4 x tilec_launch without a group, own stream",
+       [&] {
+         for (int k = 0; k < 4; ++k)
+           if (tilec_launch(&descriptor, grid, own, pointers.data()))
+             check(CUDA_ERROR_UNKNOWN, tilec_last_error());
+       },
+       sync(own)},
   };
   std::printf("%d batches of %d launches, no synchronization inside a "
               "batch; µs per launch, median over the batches\n",
               batches, calls);
   for (const Row &row : rows)
-    std::printf("  %-58s %8.2f\n", row.what,
+    std::printf("  %-66s %8.2f\n", row.what,
                 medianMicroseconds(calls, batches, row.launch,
                                    row.synchronize));
   return 0;

@@ -1,6 +1,6 @@
 //===- mamba2_decode_bench.cpp - the decode step against memory bandwidth -===//
 //
-// mamba2_decode_bench [--reps N]
+// mamba2_decode_bench [--reps N] [--state-dtype f32|bf16]
 //
 // The decode step (stateUpdateGpu) is bound by memory: each state element
 // is read and written once, and everything else is a few vectors per
@@ -13,7 +13,8 @@
 // 8 groups) at batch 1 to 256, with every option on (dt_bias, softplus, D,
 // z), and one with state indices picking a shuffled half of a cache twice
 // the batch (read by the kernel from device memory: one launch as well).
-// Exits 77 without a GPU.
+// The state is f32 unless --state-dtype bf16 (mamba_ssm's cache in the
+// model's dtype: half the bytes). Exits 77 without a GPU.
 //
 //===----------------------------------------------------------------------===//
 
@@ -99,11 +100,17 @@ double medianMs(const Driver &d, const std::function<void()> &enqueue,
 
 int main(int argc, char **argv) {
   int reps = 200;
-  for (int i = 1; i + 1 < argc; i += 2) {
-    if (std::string(argv[i]) == "--reps")
-      reps = std::atoi(argv[i + 1]);
+  DType stateDType = DType::F32;
+  for (int i = 1; i < argc; i += 2) {
+    const std::string option = argv[i];
+    const std::string value = i + 1 < argc ? argv[i + 1] : "";
+    if (option == "--reps" && !value.empty())
+      reps = std::atoi(value.c_str());
+    else if (option == "--state-dtype" && (value == "f32" || value == "bf16"))
+      stateDType = value == "bf16" ? DType::BF16 : DType::F32;
     else {
-      std::fprintf(stderr, "usage: mamba2_decode_bench [--reps N]\n");
+      std::fprintf(stderr, "usage: mamba2_decode_bench [--reps N] "
+                           "[--state-dtype f32|bf16]\n");
       return 2;
     }
   }
@@ -140,9 +147,10 @@ int main(int argc, char **argv) {
       {"codestral-7b", {64, 128, 8, 64, 128, 64}, false},
       {"codestral-7b", {256, 128, 8, 64, 128, 256}, false},
       {"2.7b shuffled", {32, 80, 1, 64, 128, 64}, true}};
-  std::printf("decode step, every option on; GPU ms: CUDA events around one "
-              "call, median of %d\n",
-              reps);
+  std::printf("decode step, every option on, %s state; GPU ms: CUDA events "
+              "around one call, median of %d\n",
+              dtypeName(stateDType), reps);
+  const size_t stateElementBytes = stateDType == DType::F32 ? 4 : 2;
   std::printf("%-15s %6s %6s %6s %5s %5s %10s %10s %9s %10s %8s\n", "model",
               "batch", "heads", "groups", "P", "N", "MB moved", "step ms",
               "GB/s", "copy GB/s", "of copy");
@@ -158,8 +166,9 @@ int main(int argc, char **argv) {
                                 std::move(s));
     };
     StateUpdateArgs args;
-    args.state = tensor(randomBuffer(d, all, stateElements, 4, rng), DType::F32,
-                        {p.stateRows, p.heads, p.headdim, p.dstate});
+    args.state =
+        tensor(randomBuffer(d, all, stateElements, stateElementBytes, rng),
+               stateDType, {p.stateRows, p.heads, p.headdim, p.dstate});
     args.x = tensor(randomBuffer(d, all, rows, 2, rng), DType::BF16,
                     {p.batch, p.heads, p.headdim});
     args.z = tensor(randomBuffer(d, all, rows, 2, rng), DType::BF16,
@@ -195,7 +204,8 @@ int main(int argc, char **argv) {
     // Bytes the step must move: the updated state rows read and written,
     // x, z and y, B and C, dt, and the per-head vectors.
     const double stateBytes =
-        double(p.batch * p.heads * p.headdim * p.dstate) * 4;
+        double(p.batch * p.heads * p.headdim * p.dstate) *
+        double(stateElementBytes);
     const double moved = 2 * stateBytes + 3.0 * double(rows) * 2 +
                          2.0 * double(p.batch * p.groups * p.dstate) * 2 +
                          double(p.batch * p.heads) * 4 +

@@ -12,6 +12,11 @@
 // one pointer query each). The tensors are device allocations of the right
 // sizes, never initialized: the time of a call does not depend on the data.
 //
+// "C++ 2 sets" alternates between two sets of tensors, so that every call
+// updates the parameters of the cached graph's kernel nodes; "C++ no graph"
+// is the C++ call with launch groups' graphs turned off
+// (tilec_set_launch_graphs): four cuLaunchKernel.
+//
 // Then the same for the decode step (stateUpdateGpu and
 // tilec_mamba2_state_update, one launch) on Mamba-2 2.7B's layer, and the
 // forward's C++ call on a stream of its own (non-blocking) beside the legacy
@@ -103,6 +108,27 @@ void allocate(const Driver &d, Buffers &b, DeviceTensor &t, DType dtype,
   t.descriptor.strides = t.strides.data();
 }
 
+/// The tensors and workspace of the forward pass of `p`.
+bool allocateProblem(const Driver &d, Buffers &b, const Problem &p) {
+  const std::vector<int64_t> tokens = {p.batch, p.seqlen, p.heads, p.headdim};
+  const std::vector<int64_t> groups = {p.batch, p.seqlen, p.groups, p.dstate};
+  const std::vector<int64_t> state = {p.batch, p.heads, p.headdim, p.dstate};
+  allocate(d, b, b.x, DType::BF16, tokens);
+  allocate(d, b, b.dt, DType::F32, {p.batch, p.seqlen, p.heads});
+  allocate(d, b, b.A, DType::F32, {p.heads});
+  allocate(d, b, b.B, DType::BF16, groups);
+  allocate(d, b, b.C, DType::BF16, groups);
+  allocate(d, b, b.D, DType::F32, {p.heads});
+  allocate(d, b, b.init, DType::F32, state);
+  allocate(d, b, b.y, DType::F32, tokens);
+  allocate(d, b, b.final, DType::F32, state);
+  if (!gpuWorkspaceSize(p, b.workspaceBytes).ok())
+    return false;
+  CHECK_CU(d.memAlloc(&b.workspace, b.workspaceBytes));
+  b.allocations.push_back(b.workspace);
+  return true;
+}
+
 /// Median µs per call of `call`, and the time of its first call.
 struct Timing {
   double first, median;
@@ -128,11 +154,20 @@ Timing time(const Driver &d, const std::function<bool()> &call, int calls,
   return timing;
 }
 
-const char *const kCounted[] = {
-    "cuCtxGetCurrent",  "cuCtxGetId",          "cuLaunchKernel",
-    "cuPointerGetAttributes", "cuModuleLoadData", "cuModuleGetFunction",
-    "cuFuncGetAttribute", "cuFuncSetAttribute", "cuMemAllocAsync",
-    "cuMemFreeAsync"};
+const char *const kCounted[] = {"cuCtxGetCurrent",
+                                "cuCtxGetId",
+                                "cuStreamIsCapturing",
+                                "cuLaunchKernel",
+                                "cuGraphLaunch",
+                                "cuGraphExecKernelNodeSetParams",
+                                "cuGraphInstantiateWithFlags",
+                                "cuPointerGetAttributes",
+                                "cuModuleLoadData",
+                                "cuModuleGetFunction",
+                                "cuFuncGetAttribute",
+                                "cuFuncSetAttribute",
+                                "cuMemAllocAsync",
+                                "cuMemFreeAsync"};
 
 /// The decode step's host cost: stateUpdateGpu and the C ABI, every option
 /// on, on Mamba-2 2.7B's layer at batch 1 and 64.
@@ -258,28 +293,14 @@ int main(int argc, char **argv) {
       {4, 4096, 8, 1, 64, 128, 128},     {4, 16384, 8, 1, 64, 128, 128},
       {4, 65536, 8, 1, 64, 128, 128},    {4, 16384, 8, 1, 64, 64, 128},
       {4, 4096, 80, 1, 64, 128, 256}};
-  std::printf("%-30s %10s %10s %10s %10s %12s\n", "problem (B,L,H,G,P,N,Q)",
-              "first us", "C++ us", "C ABI us", "C ABI 1st", "C++ own str");
+  std::printf("%-30s %10s %10s %10s %10s %12s %11s %11s\n",
+              "problem (B,L,H,G,P,N,Q)", "first us", "C++ us", "C ABI us",
+              "C ABI 1st", "C++ own str", "C++ 2 sets", "C++ no graph");
   bool firstOfProcess = true;
   for (const Problem &p : problems) {
-    Buffers b;
-    const std::vector<int64_t> tokens = {p.batch, p.seqlen, p.heads, p.headdim};
-    const std::vector<int64_t> groups = {p.batch, p.seqlen, p.groups, p.dstate};
-    const std::vector<int64_t> state = {p.batch, p.heads, p.headdim, p.dstate};
-    allocate(d, b, b.x, DType::BF16, tokens);
-    allocate(d, b, b.dt, DType::F32, {p.batch, p.seqlen, p.heads});
-    allocate(d, b, b.A, DType::F32, {p.heads});
-    allocate(d, b, b.B, DType::BF16, groups);
-    allocate(d, b, b.C, DType::BF16, groups);
-    allocate(d, b, b.D, DType::F32, {p.heads});
-    allocate(d, b, b.init, DType::F32, state);
-    allocate(d, b, b.y, DType::F32, tokens);
-    allocate(d, b, b.final, DType::F32, state);
-    if (!gpuWorkspaceSize(p, b.workspaceBytes).ok())
+    Buffers b, other;
+    if (!allocateProblem(d, b, p) || !allocateProblem(d, other, p))
       return 1;
-    CHECK_CU(d.memAlloc(&b.workspace, b.workspaceBytes));
-    b.allocations.push_back(b.workspace);
-
     Inputs in{b.x.tensor, b.dt.tensor, b.A.tensor, b.B.tensor,
               b.C.tensor, b.D.tensor, b.init.tensor};
     Outputs out{b.y.tensor, b.final.tensor};
@@ -314,22 +335,50 @@ int main(int argc, char **argv) {
                      status.message().c_str());
       return status.ok();
     };
+    // Every call on other tensors than the last: the graph's nodes are
+    // updated each time.
+    Inputs otherIn{other.x.tensor, other.dt.tensor, other.A.tensor,
+                   other.B.tensor, other.C.tensor, other.D.tensor,
+                   other.init.tensor};
+    Outputs otherOut{other.y.tensor, other.final.tensor};
+    GpuOptions otherOptions = options;
+    otherOptions.workspace = reinterpret_cast<void *>(other.workspace);
+    bool useOther = false;
+    auto cppAlternating = [&] {
+      useOther = !useOther;
+      Status status =
+          useOther ? forwardGpu(p, otherIn, otherOut, otherOptions, nullptr)
+                   : forwardGpu(p, in, out, options, nullptr);
+      if (!status.ok())
+        std::fprintf(stderr, "mamba2_host_cost: %s\n",
+                     status.message().c_str());
+      return status.ok();
+    };
     const Timing cppTiming = time(d, cpp, calls, batches);
     const Timing cTiming = time(d, c, calls, batches);
     const Timing ownTiming = time(d, cppOwnStream, calls, batches, ownStream);
+    const Timing alternatingTiming = time(d, cppAlternating, calls, batches);
+    tilec_set_launch_graphs(false);
+    const Timing plainTiming = time(d, cpp, calls, batches);
+    tilec_set_launch_graphs(true);
     char name[64];
     std::snprintf(name, sizeof name, "(%lld,%lld,%lld,%lld,%lld,%lld,%lld)",
                   (long long)p.batch, (long long)p.seqlen, (long long)p.heads,
                   (long long)p.groups, (long long)p.headdim,
                   (long long)p.dstate, (long long)p.chunk);
-    std::printf("%-30s %10.1f %10.2f %10.2f %10.1f %12.2f%s\n", name,
-                cppTiming.first, cppTiming.median, cTiming.median,
-                cTiming.first, ownTiming.median,
+    std::printf("%-30s %10.1f %10.2f %10.2f %10.1f %12.2f %11.2f %11.2f%s\n",
+                name, cppTiming.first, cppTiming.median, cTiming.median,
+                cTiming.first, ownTiming.median, alternatingTiming.median,
+                plainTiming.median,
                 firstOfProcess ? "  (first of the process: loads kernels)"
                                : "");
     firstOfProcess = false;
 
     if (counter) {
+      // The call before the counted one has the same tensors: the steady
+      // state of a caller that calls with the same tensors again.
+      if (!c())
+        return 1;
       unsigned long long before[std::size(kCounted)], total = counter("");
       for (size_t i = 0; i < std::size(kCounted); ++i)
         before[i] = counter(kCounted[i]);
@@ -343,8 +392,9 @@ int main(int argc, char **argv) {
       std::printf("\n");
     }
     CHECK_CU(d.streamSynchronize(nullptr));
-    for (CUdeviceptr allocation : b.allocations)
-      d.memFree(allocation);
+    for (const Buffers *buffers : {&b, &other})
+      for (CUdeviceptr allocation : buffers->allocations)
+        d.memFree(allocation);
   }
   return decodeHostCost(d, counter, calls, batches);
 }

@@ -36,8 +36,10 @@
 // zeros and dt_chunks holds zeros (no contribution), and G stays at its last
 // real value.
 //
-// Eight warps: with four, the current lowering (tiles in registers) spills
-// at 64 x 64 state tiles, as fwd_pass_state does, whose inner loop this is.
+// WARPS (warps per CTA) and OCC (CTAs per multiprocessor that ptxas must
+// leave registers for) are parameters: each instance's are in the table of
+// kernels/mamba2/CMakeLists.txt with the ptxas -v numbers they were chosen
+// by. The defaults, 8 and 1, are what the kernel ran with before.
 //
 // Precision: as fwd_pass_state. B * dt * exp2(...) is an f32 product of XT
 // and f32 values, so the product with x^T runs in tf32 (10-bit mantissa)
@@ -49,10 +51,11 @@
 !One = !tile.tile<1 x f32>
 
 tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
-                         BLOCK_K = 64, XT : type = bf16>(
+                         BLOCK_K = 64, XT : type = bf16,
+                         WARPS = 8, OCC = 1>(
     %x: !tile.view<4, XT>, %B: !tile.view<4, XT>, %dt: !tile.view<4, f32>,
     %G: !tile.view<4, f32>, %seq_idx: !tile.view<2, i32>,
-    %local: !tile.view<5, f32>) warps 8 {
+    %local: !tile.view<5, f32>) warps WARPS occupancy OCC {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %cpn, %h, %b = tile.block_id x, y, z

@@ -44,8 +44,10 @@
 // instance per dtype. y's dtype is a flag and a view per choice instead: one
 // launch-uniform branch costs nothing next to a second instance per dtype.
 //
-// Eight warps: with four, the current lowering (tiles in registers) spills
-// at 64 x 64 tiles; with eight it does not, for every chunk size.
+// WARPS (warps per CTA) and OCC (CTAs per multiprocessor that ptxas must
+// leave registers for) are parameters: each instance's are in the table of
+// kernels/mamba2/CMakeLists.txt with the ptxas -v numbers they were chosen
+// by. The defaults, 8 and 1, are what the kernel ran with before.
 //
 // Precision: C B^T multiplies bf16 or f16 inputs exactly (f32 sums), f32
 // ones in f32 (fused multiply-adds). The f32 state and the f32 weights of X
@@ -60,14 +62,15 @@
 !Cols = !tile.tile<BLOCK_K x f32>
 
 tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
-                         BLOCK_N = 64, XT : type = bf16>(
+                         BLOCK_N = 64, XT : type = bf16, WARPS = 8,
+                         OCC = 1>(
     %x: !tile.view<4, XT>, %B: !tile.view<4, XT>, %C: !tile.view<4, XT>,
     %dt: !tile.view<4, f32>, %G: !tile.view<4, f32>,
     %D: !tile.view<2, f32> {tile.any_strides},
     %z: !tile.view<4, XT>, %has_z: i32, %seq_idx: !tile.view<2, i32>,
     %states: !tile.view<5, f32>,
     %y: !tile.view<4, f32>, %y_xt: !tile.view<4, XT>, %y_is_xt: i32)
-    warps 8 {
+    warps WARPS occupancy OCC {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %negInf = arith.constant 0xFF800000 : f32

@@ -24,8 +24,10 @@
 //   states:  (batch, nchunks, heads, headdim, dstate) f32
 //   final:   (batch, heads, headdim, dstate) f32
 //
-// Eight warps: with four, the current lowering (tiles in registers) spills
-// at 64 x 64 state tiles; with eight it does not, for every chunk size.
+// WARPS (warps per CTA) and OCC (CTAs per multiprocessor that ptxas must
+// leave registers for) are parameters: each instance's are in the table of
+// kernels/mamba2/CMakeLists.txt with the ptxas -v numbers they were chosen
+// by. The defaults, 8 and 1, are what the kernel ran with before.
 //
 // Precision: B * dt * exp2(...) is an f32 product of XT and f32 values, so
 // the update multiplies in tf32 (10-bit mantissa) rather than bf16 (7-bit):
@@ -38,10 +40,11 @@
 !One = !tile.tile<1 x f32>
 
 tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
-                            BLOCK_K = 64, XT : type = bf16>(
+                            BLOCK_K = 64, XT : type = bf16,
+                            WARPS = 8, OCC = 1>(
     %x: !tile.view<4, XT>, %B: !tile.view<4, XT>, %dt: !tile.view<4, f32>,
     %G: !tile.view<4, f32>, %init: !tile.view<4, f32>, %has_init: i32,
-    %states: !tile.view<5, f32>, %final: !tile.view<4, f32>) warps 8 {
+    %states: !tile.view<5, f32>, %final: !tile.view<4, f32>) warps WARPS occupancy OCC {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %pn, %h, %b = tile.block_id x, y, z

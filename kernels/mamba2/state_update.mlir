@@ -13,38 +13,42 @@
 // (ceil(headdim / BLOCK_P), heads, batch); a program owns BLOCK_P rows of
 // one state and walks dstate BLOCK_N columns at a time, summing y's rows as
 // it goes, so no state element is touched twice.
-//   state:  (stateRows, heads, headdim, dstate) f32, read and written:
+//   state:  (stateRows, heads, headdim, dstate) ST (f32, bf16 or f16: a type
+//           parameter, one instance per dtype), read and written:
 //           entry b updates row state_indices[b] when has_indices != 0
 //           (read on the device with tile.load_scalar), else row b. A row
 //           equal to pad_slot_id or outside [0, stateRows) makes the entry a
 //           padding one: it starts from a zero state and writes no state
 //   state_indices: (batch) i64, read when has_indices != 0
-//   x:      (batch, heads, headdim) bf16
+//   x:      (batch, heads, headdim) XT (bf16 or f16: a type parameter, one
+//           instance per dtype)
 //   dt:     (batch, heads) f32
 //   dt_bias:(heads) f32, read when has_dt_bias != 0
 //   A:      (heads) f32
-//   B, C:   (batch, groups, dstate) bf16
+//   B, C:   (batch, groups, dstate) XT
 //   D:      (heads, headdim) f32 (stride 0 along headdim for a D per head),
 //           read when has_D != 0
-//   z:      (batch, heads, headdim) bf16, read when has_z != 0
-//   y:      (batch, heads, headdim) bf16, written (mamba_ssm: x's dtype)
+//   z:      (batch, heads, headdim) XT, read when has_z != 0
+//   y:      (batch, heads, headdim) XT, written (mamba_ssm: x's dtype)
 // The flags are scalars rather than compile-time parameters: one compiled
 // kernel serves every combination, and a branch on a uniform scalar costs
 // nothing next to the state's traffic.
 //
-// Precision: f32 throughout (the state is f32 and every product rounds to
-// f32); only y is rounded to bf16 at the end.
+// Precision: f32 throughout (a bf16 or f16 state converts to f32 exactly when
+// it is loaded, and every product rounds to f32); the new state is rounded to
+// ST once when it is stored (nothing for f32), y to XT at the end.
 
 !State = !tile.tile<BLOCK_P x BLOCK_N x f32>
 !Rows = !tile.tile<BLOCK_P x f32>
 !Cols = !tile.tile<BLOCK_N x f32>
 !One = !tile.tile<1 x f32>
 
-tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
-    %state: !tile.view<4, f32>, %x: !tile.view<3, bf16>,
+tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128, ST : type = f32,
+                           XT : type = bf16>(
+    %state: !tile.view<4, ST>, %x: !tile.view<3, XT>,
     %dt: !tile.view<2, f32>, %dt_bias: !tile.view<1, f32>,
-    %A: !tile.view<1, f32>, %B: !tile.view<3, bf16>, %C: !tile.view<3, bf16>,
-    %D: !tile.view<2, f32>, %z: !tile.view<3, bf16>, %y: !tile.view<3, bf16>,
+    %A: !tile.view<1, f32>, %B: !tile.view<3, XT>, %C: !tile.view<3, XT>,
+    %D: !tile.view<2, f32>, %z: !tile.view<3, XT>, %y: !tile.view<3, XT>,
     %state_indices: !tile.view<1, i64>, %has_indices: i32, %pad_slot_id: i64,
     %has_dt_bias: i32, %dt_softplus: i32, %has_D: i32, %has_z: i32) warps 4 {
   %c0 = arith.constant 0 : index
@@ -52,8 +56,8 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
   %zero_i32 = arith.constant 0 : i32
   %pt, %h, %b = tile.block_id x, y, z
 
-  %heads = tile.dim %x[1] : !tile.view<3, bf16>
-  %groups, %dstate = tile.dim %B[1, 2] : !tile.view<3, bf16>
+  %heads = tile.dim %x[1] : !tile.view<3, XT>
+  %groups, %dstate = tile.dim %B[1, 2] : !tile.view<3, XT>
   %blockN = tile.param "BLOCK_N"
   %numN = arith.ceildivui %dstate, %blockN : index
   %headsPerGroup = arith.divui %heads, %groups : index
@@ -69,7 +73,7 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
     scf.yield %r : i64
   }
   %row = arith.index_cast %rowI64 : i64 to index
-  %stateRows = tile.dim %state[0] : !tile.view<4, f32>
+  %stateRows = tile.dim %state[0] : !tile.view<4, ST>
   // Unsigned: a negative row is outside too.
   %inState = arith.cmpi ult, %row, %stateRows : index
   %notPadding = arith.cmpi ne, %rowI64, %pad_slot_id : i64
@@ -91,30 +95,32 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
   %decay = math.exp %adt : !One
 
   // dt * x, one value per row of the state.
-  %xBf16 = tile.load %x[%b, %h, %pt] dims = [2]
-      : !tile.view<3, bf16> -> !tile.tile<BLOCK_P x bf16>
-  %xRows = tile.convert %xBf16 : !tile.tile<BLOCK_P x bf16> -> !Rows
+  %xXt = tile.load %x[%b, %h, %pt] dims = [2]
+      : !tile.view<3, XT> -> !tile.tile<BLOCK_P x XT>
+  %xRows = tile.convert %xXt : !tile.tile<BLOCK_P x XT> -> !Rows
   %dtx = tile.mulf %xRows, %dtStep : !Rows, !One -> !Rows
   %dtxState = tile.broadcast %dtx new_dims = [1] : !Rows -> !State
 
   %yZero = tile.full 0.0 : !Rows
   %yState = scf.for %n = %c0 to %numN step %c1 iter_args(%acc = %yZero) -> !Rows {
-    %h0 = tile.load %state[%row, %h, %pt, %n] if %hasState dims = [2, 3]
-        : !tile.view<4, f32>, i1 -> !State
-    %bBf16 = tile.load %B[%b, %g, %n] dims = [2]
-        : !tile.view<3, bf16> -> !tile.tile<BLOCK_N x bf16>
-    %bCols = tile.convert %bBf16 : !tile.tile<BLOCK_N x bf16> -> !Cols
+    %stored = tile.load %state[%row, %h, %pt, %n] if %hasState dims = [2, 3]
+        : !tile.view<4, ST>, i1 -> !tile.tile<BLOCK_P x BLOCK_N x ST>
+    %h0 = tile.convert %stored : !tile.tile<BLOCK_P x BLOCK_N x ST> -> !State
+    %bXt = tile.load %B[%b, %g, %n] dims = [2]
+        : !tile.view<3, XT> -> !tile.tile<BLOCK_N x XT>
+    %bCols = tile.convert %bXt : !tile.tile<BLOCK_N x XT> -> !Cols
     %input = tile.mulf %dtxState, %bCols : !State, !Cols -> !State
     %kept = tile.mulf %h0, %decay : !State, !One -> !State
     %h1 = arith.addf %kept, %input : !State
     scf.if %hasState {
-      tile.store %h1, %state[%row, %h, %pt, %n] dims = [2, 3]
-          : !State, !tile.view<4, f32>
+      %h1Stored = tile.convert %h1 : !State -> !tile.tile<BLOCK_P x BLOCK_N x ST>
+      tile.store %h1Stored, %state[%row, %h, %pt, %n] dims = [2, 3]
+          : !tile.tile<BLOCK_P x BLOCK_N x ST>, !tile.view<4, ST>
     }
 
-    %cBf16 = tile.load %C[%b, %g, %n] dims = [2]
-        : !tile.view<3, bf16> -> !tile.tile<BLOCK_N x bf16>
-    %cCols = tile.convert %cBf16 : !tile.tile<BLOCK_N x bf16> -> !Cols
+    %cXt = tile.load %C[%b, %g, %n] dims = [2]
+        : !tile.view<3, XT> -> !tile.tile<BLOCK_N x XT>
+    %cCols = tile.convert %cXt : !tile.tile<BLOCK_N x XT> -> !Cols
     %hc = tile.mulf %h1, %cCols : !State, !Cols -> !State
     %part = tile.reduce sum %hc axis = 1 : !State -> !Rows
     %next = arith.addf %acc, %part : !Rows
@@ -132,17 +138,17 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128>(
   }
   %hasZ = arith.cmpi ne, %has_z, %zero_i32 : i32
   %yGated = scf.if %hasZ -> !Rows {
-    %zBf16 = tile.load %z[%b, %h, %pt] dims = [2]
-        : !tile.view<3, bf16> -> !tile.tile<BLOCK_P x bf16>
-    %zRows = tile.convert %zBf16 : !tile.tile<BLOCK_P x bf16> -> !Rows
+    %zXt = tile.load %z[%b, %h, %pt] dims = [2]
+        : !tile.view<3, XT> -> !tile.tile<BLOCK_P x XT>
+    %zRows = tile.convert %zXt : !tile.tile<BLOCK_P x XT> -> !Rows
     %silu = tile.silu %zRows : !Rows
     %gated = arith.mulf %ySkip, %silu : !Rows
     scf.yield %gated : !Rows
   } else {
     scf.yield %ySkip : !Rows
   }
-  %yBf16 = tile.convert %yGated : !Rows -> !tile.tile<BLOCK_P x bf16>
-  tile.store %yBf16, %y[%b, %h, %pt] dims = [2]
-      : !tile.tile<BLOCK_P x bf16>, !tile.view<3, bf16>
+  %yXt = tile.convert %yGated : !Rows -> !tile.tile<BLOCK_P x XT>
+  tile.store %yXt, %y[%b, %h, %pt] dims = [2]
+      : !tile.tile<BLOCK_P x XT>, !tile.view<3, XT>
   tile.return
 }

@@ -7,6 +7,8 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "RuntimeInternal.h"
+
 #include "tilec/Runtime/Runtime.h"
 #include "tilec/Support/ViewByteSpan.h"
 
@@ -14,6 +16,7 @@
 
 #include <dlfcn.h>
 
+#include <algorithm>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -28,6 +31,10 @@
 #include <type_traits>
 #include <unordered_map>
 
+using namespace tilec::runtime::detail;
+
+tilec::runtime::detail::Driver tilec::runtime::detail::driver;
+
 namespace {
 
 thread_local std::string lastError;
@@ -38,47 +45,11 @@ thread_local const tilec_kernel *lastLaunched = nullptr;
 /// code was compiled for (lib/Target, translateToLLVMIR).
 constexpr const char *kImageTargetSymbol = "tilec_image_target";
 
-tilec_status fail(tilec_status status, const char *format, ...)
-    __attribute__((format(printf, 2, 3)));
-
-tilec_status fail(tilec_status status, const char *format, ...) {
-  char buffer[1024];
-  va_list args;
-  va_start(args, format);
-  std::vsnprintf(buffer, sizeof(buffer), format, args);
-  va_end(args);
-  lastError = buffer;
-  return status;
-}
-
-/// The driver entry points the runtime uses, each at an explicit ABI
-/// version: a newer driver returns the newest ABI of a name unless asked for
-/// an older one, and that need not be cuda.h's prototype.
-struct Driver {
-  PFN_cuGetProcAddress_v12000 getProcAddress = nullptr;
-  PFN_cuInit_v2000 init = nullptr;
-  PFN_cuGetErrorName_v6000 getErrorName = nullptr;
-  PFN_cuGetErrorString_v6000 getErrorString = nullptr;
-  PFN_cuDeviceGetCount_v2000 deviceGetCount = nullptr;
-  PFN_cuDeviceGetAttribute_v2000 deviceGetAttribute = nullptr;
-  PFN_cuCtxGetCurrent_v4000 ctxGetCurrent = nullptr;
-  PFN_cuCtxGetDevice_v2000 ctxGetDevice = nullptr;
-  PFN_cuCtxGetId_v12000 ctxGetId = nullptr;
-  PFN_cuModuleLoadData_v2000 moduleLoadData = nullptr;
-  PFN_cuModuleGetFunction_v2000 moduleGetFunction = nullptr;
-  PFN_cuModuleUnload_v2000 moduleUnload = nullptr;
-  PFN_cuFuncGetAttribute_v2020 funcGetAttribute = nullptr;
-  PFN_cuFuncSetAttribute_v9000 funcSetAttribute = nullptr;
-  // The legacy-stream ABI: stream 0 is the legacy default stream.
-  PFN_cuLaunchKernel_v4000 launchKernel = nullptr;
-};
-
 struct InitResult {
   tilec_status status = TILEC_SUCCESS;
   std::string message;
 };
 
-Driver driver;
 InitResult initResult;
 std::once_flag initOnce;
 
@@ -123,11 +94,28 @@ tilec_status classify(CUresult result) {
   }
 }
 
-tilec_status failDriver(CUresult result, const char *what, const char *kernel) {
+} // namespace
+
+tilec_status tilec::runtime::detail::fail(tilec_status status,
+                                          const char *format, ...) {
+  char buffer[1024];
+  va_list args;
+  va_start(args, format);
+  std::vsnprintf(buffer, sizeof(buffer), format, args);
+  va_end(args);
+  lastError = buffer;
+  return status;
+}
+
+tilec_status tilec::runtime::detail::failDriver(CUresult result,
+                                                const char *what,
+                                                const char *kernel) {
   return fail(classify(result), "tilec: %s%s%s failed: %s",
               kernel ? kernel : "", kernel ? ": " : "", what,
               describe(result).c_str());
 }
+
+namespace {
 
 CUresult getEntryPoint(const char *symbol, int version, void **function) {
   CUdriverProcAddressQueryResult found;
@@ -186,6 +174,19 @@ InitResult loadDriver() {
     return {TILEC_ERROR_NO_DRIVER,
             std::string("tilec: no CUDA driver: ") + path + " lacks " +
                 missing + "; a CUDA 12.0 or newer driver is needed"};
+  // Launch groups replay as CUDA graphs with all of these, else launch one
+  // kernel at a time.
+  need(driver.funcGetParamInfo, "cuFuncGetParamInfo", 12040);
+  need(driver.streamIsCapturing, "cuStreamIsCapturing", 10000);
+  need(driver.graphCreate, "cuGraphCreate", 10000);
+  need(driver.graphAddKernelNode, "cuGraphAddKernelNode", 12000);
+  need(driver.graphInstantiate, "cuGraphInstantiateWithFlags", 11040);
+  need(driver.graphExecKernelNodeSetParams, "cuGraphExecKernelNodeSetParams",
+       12000);
+  need(driver.graphLaunch, "cuGraphLaunch", 10000);
+  need(driver.graphDestroy, "cuGraphDestroy", 10000);
+  need(driver.graphExecDestroy, "cuGraphExecDestroy", 10000);
+  driver.hasGraphs = !missing;
 
   CUresult result = driver.init(0);
   if (result != CUDA_SUCCESS) {
@@ -254,6 +255,7 @@ struct LoadedFunction {
   CUfunction function;
   size_t staticBytes;
   size_t dynamicLimit;
+  ParamLayout params;
   /// The kernel's name, which the entry's key views: on the heap, so that
   /// it stays put while the map rehashes.
   std::unique_ptr<std::string> name;
@@ -262,6 +264,28 @@ std::unordered_map<FunctionKey, LoadedFunction, FunctionKeyHash> functions;
 
 /// The shared memory a block may use without opting in to more.
 constexpr size_t kDefaultSharedLimit = 48 * 1024;
+
+/// The parameter layout of `function`, where the driver can tell it (12.4
+/// and newer): cuFuncGetParamInfo answers for each index up to the last
+/// parameter, then CUDA_ERROR_INVALID_VALUE.
+void readParamLayout(CUfunction function, ParamLayout &layout) {
+  layout = ParamLayout{};
+  if (!driver.hasGraphs)
+    return;
+  for (size_t index = 0;; ++index) {
+    size_t offset = 0, size = 0;
+    CUresult result = driver.funcGetParamInfo(function, index, &offset, &size);
+    // Past the last parameter. At index 0 it may also mean that the driver
+    // cannot tell: a kernel without parameters is launched one at a time.
+    if (result == CUDA_ERROR_INVALID_VALUE && index > 0)
+      break;
+    if (result != CUDA_SUCCESS || offset > UINT32_MAX || size > UINT32_MAX)
+      return;
+    layout.params.emplace_back(uint32_t(offset), uint32_t(size));
+    layout.bytes = std::max(layout.bytes, offset + size);
+  }
+  layout.known = true;
+}
 
 /// Loads the kernel's function in the current context. Called with
 /// cacheMutex held exclusively.
@@ -293,6 +317,7 @@ tilec_status loadFunction(const tilec_kernel &kernel,
   loaded.dynamicLimit = loaded.staticBytes < kDefaultSharedLimit
                             ? kDefaultSharedLimit - loaded.staticBytes
                             : 0;
+  readParamLayout(loaded.function, loaded.params);
   return TILEC_SUCCESS;
 }
 
@@ -341,24 +366,31 @@ tilec_status checkKernel(const tilec_kernel *kernel) {
   return TILEC_SUCCESS;
 }
 
-/// The kernel's function in the current context, loaded on first use.
-tilec_status getFunction(const tilec_kernel &kernel, CUfunction &function) {
+} // namespace
+
+tilec_status tilec::runtime::detail::currentContextId(const char *kernel,
+                                                      unsigned long long &id) {
   if (tilec_status status = tilec_init())
     return status;
   CUcontext context = nullptr;
   CUresult result = driver.ctxGetCurrent(&context);
   if (result != CUDA_SUCCESS)
-    return failDriver(result, "cuCtxGetCurrent", kernel.name);
+    return failDriver(result, "cuCtxGetCurrent", kernel);
   if (!context)
     return fail(TILEC_ERROR_NO_CONTEXT,
-                "tilec: %s: no current CUDA context on this thread (make one "
+                "tilec: %s%sno current CUDA context on this thread (make one "
                 "current, e.g. cudaSetDevice or cuCtxSetCurrent)",
-                kernel.name);
-  unsigned long long contextId = 0;
-  result = driver.ctxGetId(context, &contextId);
+                kernel ? kernel : "", kernel ? ": " : "");
+  result = driver.ctxGetId(context, &id);
   if (result != CUDA_SUCCESS)
-    return failDriver(result, "cuCtxGetId", kernel.name);
+    return failDriver(result, "cuCtxGetId", kernel);
+  return TILEC_SUCCESS;
+}
 
+tilec_status tilec::runtime::detail::functionIn(const tilec_kernel &kernel,
+                                                unsigned long long contextId,
+                                                CUfunction &function,
+                                                const ParamLayout *&layout) {
   FunctionKey key{kernel.fatbin, kernel.name, contextId};
   {
     std::shared_lock<std::shared_mutex> lock(cacheMutex);
@@ -366,6 +398,7 @@ tilec_status getFunction(const tilec_kernel &kernel, CUfunction &function) {
     if (it != functions.end() &&
         kernel.shared_bytes <= it->second.dynamicLimit) {
       function = it->second.function;
+      layout = &it->second.params;
       return TILEC_SUCCESS;
     }
   }
@@ -385,7 +418,23 @@ tilec_status getFunction(const tilec_kernel &kernel, CUfunction &function) {
     if (tilec_status status = raiseSharedLimit(kernel, it->second))
       return status;
   function = it->second.function;
+  layout = &it->second.params;
   return TILEC_SUCCESS;
+}
+
+void tilec::runtime::detail::setLastLaunched(const tilec_kernel *kernel) {
+  lastLaunched = kernel;
+}
+
+namespace {
+
+/// The kernel's function in the current context, loaded on first use.
+tilec_status getFunction(const tilec_kernel &kernel, CUfunction &function) {
+  unsigned long long contextId = 0;
+  if (tilec_status status = currentContextId(kernel.name, contextId))
+    return status;
+  const ParamLayout *layout = nullptr;
+  return functionIn(kernel, contextId, function, layout);
 }
 
 } // namespace
@@ -442,6 +491,8 @@ tilec_status tilec_launch(const tilec_kernel *kernel, tilec_grid grid,
                 "[1, 65535] x [1, 65535]",
                 kernel->name, (long long)grid.x, (long long)grid.y,
                 (long long)grid.z);
+  if (inLaunchGroup())
+    return launchInGroup(*kernel, grid, stream, args);
   CUfunction function;
   if (tilec_status status = getFunction(*kernel, function))
     return status;
@@ -519,6 +570,8 @@ tilec_status tilec_forget_fatbin(const void *fatbin) {
   unsigned long long current = 0;
   bool hasCurrent = driver.ctxGetCurrent(&context) == CUDA_SUCCESS && context &&
                     driver.ctxGetId(context, &current) == CUDA_SUCCESS;
+  // The graphs first: they launch the functions about to be unloaded.
+  forgetGraphsOf(fatbin, hasCurrent, current);
   std::unique_lock<std::shared_mutex> lock(cacheMutex);
   for (auto it = functions.begin(); it != functions.end();)
     it = it->first.fatbin == fatbin ? functions.erase(it) : std::next(it);

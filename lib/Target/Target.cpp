@@ -137,9 +137,11 @@ LogicalResult linkLibdevice(Location loc, llvm::Module &module,
     return emitError(loc) << "the kernel calls libdevice functions and no "
                              "libdevice.10.bc was found (configure with "
                              "-DTILEC_CUDA_ROOT=<CUDA toolkit>)";
+  // Lazily: the linker materializes only the functions the module calls,
+  // not the whole of libdevice (about 500 KB of bitcode) per target.
   llvm::SMDiagnostic diag;
-  std::unique_ptr<llvm::Module> libdevice =
-      llvm::parseIRFile(toolkit.libdevice, diag, module.getContext());
+  std::unique_ptr<llvm::Module> libdevice = llvm::getLazyIRFileModule(
+      toolkit.libdevice, diag, module.getContext());
   if (!libdevice) {
     std::string message;
     llvm::raw_string_ostream os(message);

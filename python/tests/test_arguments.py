@@ -34,7 +34,7 @@ def call(**overrides):
 
 
 @pytest.mark.parametrize("argument, value, named", [
-    ("state_dtype", torch.bfloat16, "state_dtype=torch.bfloat16"),
+    ("state_dtype", torch.float64, "state_dtype=torch.float64"),
     ("y_dtype", torch.float16, "y_dtype=torch.float16"),
 ])
 def test_unsupported_option_is_named(argument, value, named):
@@ -59,6 +59,7 @@ def test_wrong_python_type_is_named(argument, value):
 
 @pytest.mark.parametrize("options", [
     dict(state_dtype=torch.float32, dt_limit=(0.0, float("inf"))),
+    dict(state_dtype=torch.bfloat16), dict(state_dtype=torch.float16),
     dict(z=torch.zeros(2, 64, 4, 32, dtype=torch.bfloat16),
          dt_bias=torch.zeros(4), dt_softplus=True, dt_limit=(1e-4, 0.1),
          D=torch.zeros(4, 32), y_dtype=torch.float32),
@@ -98,14 +99,32 @@ def test_varlen_states_need_cu_seqlens():
 
 def test_cu_seqlens_on_a_device_the_library_cannot_read():
     offsets = torch.tensor([0, 64], dtype=torch.int32)
+    x = torch.empty(1, 64, 1, 1)
     with pytest.raises(Mamba2ArgumentError) as caught:
-        mamba2._host_offsets(offsets.to("meta"), torch.device("cuda", 0),
-                             None)
+        mamba2._device_offsets(offsets.to("meta"), torch.device("cuda", 0), x)
     assert caught.value.status == Status.NOT_DEVICE_POINTER
     assert "cu_seqlens is on meta" in str(caught.value)
-    # A CPU tensor is what the library reads: passed as it is.
-    assert mamba2._host_offsets(offsets, torch.device("cuda", 0),
-                                None) is offsets
+    # Already on x's device: passed as it is (the kernel reads it there).
+    assert mamba2._device_offsets(offsets, torch.device("cpu"), x) is offsets
+
+
+@pytest.mark.parametrize("offsets, words", [
+    ([1, 30, 64, 100], "cu seqlens starts at 1; the first offset must be 0"),
+    ([0, 64, 30, 100], "cu seqlens is not increasing: offset 2 is 30 after 64"),
+    ([0, 30, 30, 100], "offset 2 is 30 after 30"),
+    ([0, 30, 64, 99], "cu seqlens ends at 99; the last offset must be seqlen "
+     "(100)"),
+])
+def test_cpu_cu_seqlens_values_are_checked_on_the_host(offsets, words):
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        mamba2._check_host_offsets(torch.tensor(offsets, dtype=torch.int32),
+                                   100)
+    assert caught.value.status == Status.INVALID_ARGUMENT
+    assert words in str(caught.value)
+    # Good ones pass; a form the library refuses is left to it.
+    mamba2._check_host_offsets(torch.tensor([0, 30, 64, 100],
+                                            dtype=torch.int32), 100)
+    mamba2._check_host_offsets(torch.tensor(offsets), 100)
 
 
 @pytest.mark.skipif(mamba2.HAS_OP, reason="torch is new enough for the op")

@@ -12,6 +12,7 @@ f32 final states (docs/mamba2-gpu.md); 1e-2 leaves a margin of 5 and
 still catches any wrong term (a missing chunk state or D x is O(1))."""
 
 import ctypes
+import importlib
 import os
 import subprocess
 import sys
@@ -64,6 +65,51 @@ def run_op(inputs, chunk, **options):
     return mamba2.chunk_scan_combined(
         inputs.pop("x"), inputs.pop("dt"), inputs.pop("A"), inputs.pop("B"),
         inputs.pop("C"), chunk, **inputs, **options)
+
+
+def expect_argument_error(inputs, chunk, status, words, **options):
+    """run_op refuses the inputs: Mamba2ArgumentError of `status`, with
+    `words` in its message."""
+    with pytest.raises(Mamba2ArgumentError) as caught:
+        run_op(inputs, chunk, **options)
+    assert caught.value.status == status, str(caught.value)
+    assert words in caught.value.message
+
+
+def mamba_ssm_module(name):
+    """mamba_ssm.ops.triton.<name> from the baselines folder that
+    TILEC_MAMBA_SSM_PATH names; skips the test when it is not set."""
+    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
+    if not path:
+        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
+                    "mamba_ssm/) is not set")
+    sys.path.insert(0, path)
+    return importlib.import_module(f"mamba_ssm.ops.triton.{name}")
+
+
+def run_mamba_ssm(inputs, chunk, **options):
+    """mamba_ssm's mamba_chunk_scan_combined on the inputs run_op takes."""
+    combined = mamba_ssm_module("ssd_combined").mamba_chunk_scan_combined
+    inputs = dict(inputs)
+    return combined(
+        inputs.pop("x"), inputs.pop("dt"), inputs.pop("A"), inputs.pop("B"),
+        inputs.pop("C"), chunk, **inputs, **options)
+
+
+def check_against_mamba_ssm(inputs, chunk):
+    """y and the final states of the op and of mamba_ssm on the same
+    tensors: the same shapes and dtypes, both y within BOUND of the f64
+    recurrence, and of each other."""
+    ours = run_op(inputs, chunk, return_final_states=True)
+    theirs = run_mamba_ssm(inputs, chunk, return_final_states=True)
+    assert len(ours) == len(theirs) == 2
+    for a, b in zip(ours, theirs):
+        assert a.shape == b.shape and a.dtype == b.dtype
+    y_ref, _ = recurrence(**inputs)
+    assert relative_error(theirs[0], y_ref) <= BOUND
+    assert relative_error(ours[0], y_ref) <= BOUND
+    assert relative_error(ours[0], theirs[0]) <= BOUND
+    assert relative_error(ours[1], theirs[1]) <= BOUND
 
 
 @requires_op
@@ -154,32 +200,6 @@ def test_capi_writes_poisoned_outputs(cuda_generator):
                   stream=torch.cuda.current_stream().cuda_stream)
     torch.cuda.synchronize()
     check(y, final, inputs)
-
-
-@requires_op
-def test_against_mamba_ssm(cuda_generator):
-    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
-    if not path:
-        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
-                    "mamba_ssm/) is not set")
-    sys.path.insert(0, path)
-    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
-
-    for shape in (SHAPES[1], SHAPES[4]):
-        inputs, chunk = make(shape, cuda_generator)
-        ours = run_op(inputs, chunk, return_final_states=True)
-        args = dict(inputs)
-        theirs = mamba_chunk_scan_combined(
-            args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
-            args.pop("C"), chunk, **args, return_final_states=True)
-        assert len(ours) == len(theirs) == 2
-        for a, b in zip(ours, theirs):
-            assert a.shape == b.shape and a.dtype == b.dtype
-        y_ref, final_ref = recurrence(**inputs)
-        assert relative_error(theirs[0], y_ref) <= BOUND
-        assert relative_error(ours[0], y_ref) <= BOUND
-        assert relative_error(ours[0], theirs[0]) <= BOUND
-        assert relative_error(ours[1], theirs[1]) <= BOUND
 
 
 @requires_op
@@ -338,18 +358,14 @@ def test_bad_input_through_the_op(change, status, words, cuda_generator):
             chunk = f(chunk)
         else:
             inputs[k] = f(inputs[k])
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk)
-    assert caught.value.status == status, str(caught.value)
-    assert words in caught.value.message
+    expect_argument_error(inputs, chunk, status, words)
 
 
 @requires_op
 def test_groups_not_dividing_heads_through_the_op(cuda_generator):
     inputs = random_inputs(1, 64, 6, 32, 4, 16, "cuda", cuda_generator)
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, 64)
-    assert caught.value.status == Status.GROUPS_DO_NOT_DIVIDE_HEADS
+    expect_argument_error(inputs, 64, Status.GROUPS_DO_NOT_DIVIDE_HEADS,
+                          "must be a multiple of groups")
 
 
 def test_host_pointers_with_a_context_are_not_device_pointers(
@@ -480,8 +496,9 @@ FEATURES = {
 
 
 def make_with(shape, generator, feature):
+    """Inputs with the options of FEATURES[feature] (None: none)."""
     *sizes, chunk, with_init = shape
-    flags, limit = FEATURES[feature]
+    flags, limit = FEATURES[feature] if feature is not None else ({}, None)
     inputs = random_inputs(*sizes, "cuda", generator, with_init, **flags)
     if limit is not None:
         inputs["dt_limit"] = limit
@@ -558,29 +575,10 @@ def test_bf16_y_is_the_f32_y_rounded(cuda_generator):
 
 
 @requires_op
-@pytest.mark.parametrize("feature", list(FEATURES))
+@pytest.mark.parametrize("feature", [None] + list(FEATURES))
 def test_options_against_mamba_ssm(feature, cuda_generator):
-    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
-    if not path:
-        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
-                    "mamba_ssm/) is not set")
-    sys.path.insert(0, path)
-    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
-
     for shape in (SHAPES[1], SHAPES[4]):
-        inputs, chunk = make_with(shape, cuda_generator, feature)
-        ours = run_op(inputs, chunk, return_final_states=True)
-        args = dict(inputs)
-        theirs = mamba_chunk_scan_combined(
-            args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
-            args.pop("C"), chunk, **args, return_final_states=True)
-        for a, b in zip(ours, theirs):
-            assert a.shape == b.shape and a.dtype == b.dtype
-        y_ref, final_ref = recurrence(**inputs)
-        assert relative_error(theirs[0], y_ref) <= BOUND
-        assert relative_error(ours[0], y_ref) <= BOUND
-        assert relative_error(ours[0], theirs[0]) <= BOUND
-        assert relative_error(ours[1], theirs[1]) <= BOUND
+        check_against_mamba_ssm(*make_with(shape, cuda_generator, feature))
 
 
 @requires_op
@@ -605,10 +603,7 @@ def test_bad_option_through_the_op(change, status, words, cuda_generator):
     inputs, chunk = make_with(SHAPES[2], cuda_generator, "all")
     for k, f in change.items():
         inputs[k] = f(inputs[k])
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk)
-    assert caught.value.status == status, str(caught.value)
-    assert words in caught.value.message
+    expect_argument_error(inputs, chunk, status, words)
 
 
 @requires_op
@@ -680,27 +675,8 @@ def test_seq_idx_of_one_sequence_is_no_seq_idx(cuda_generator):
 @requires_op
 @pytest.mark.parametrize("feature", [None, "all"])
 def test_seq_idx_against_mamba_ssm(feature, cuda_generator):
-    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
-    if not path:
-        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
-                    "mamba_ssm/) is not set")
-    sys.path.insert(0, path)
-    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
-
     for shape in (SHAPES[1], SHAPES[2], SHAPES[4]):
-        inputs, chunk = make_packed(shape, cuda_generator, feature)
-        ours = run_op(inputs, chunk, return_final_states=True)
-        args = dict(inputs)
-        theirs = mamba_chunk_scan_combined(
-            args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
-            args.pop("C"), chunk, **args, return_final_states=True)
-        for a, b in zip(ours, theirs):
-            assert a.shape == b.shape and a.dtype == b.dtype
-        y_ref, final_ref = recurrence(**inputs)
-        assert relative_error(theirs[0], y_ref) <= BOUND
-        assert relative_error(ours[0], y_ref) <= BOUND
-        assert relative_error(ours[0], theirs[0]) <= BOUND
-        assert relative_error(ours[1], theirs[1]) <= BOUND
+        check_against_mamba_ssm(*make_packed(shape, cuda_generator, feature))
 
 
 @requires_op
@@ -716,10 +692,7 @@ def test_seq_idx_against_mamba_ssm(feature, cuda_generator):
 def test_bad_seq_idx_through_the_op(change, status, words, cuda_generator):
     inputs, chunk = make_packed(SHAPES[2], cuda_generator)
     inputs["seq_idx"] = change(inputs["seq_idx"])
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk)
-    assert caught.value.status == status, str(caught.value)
-    assert words in str(caught.value)
+    expect_argument_error(inputs, chunk, status, words)
 
 
 @requires_op
@@ -787,13 +760,6 @@ def test_varlen_states_match_the_f64_recurrence(shape, feature,
 @requires_op
 @pytest.mark.parametrize("feature", [None, "all"])
 def test_varlen_states_against_mamba_ssm(feature, cuda_generator):
-    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
-    if not path:
-        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
-                    "mamba_ssm/) is not set")
-    sys.path.insert(0, path)
-    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
-
     # Without an initial state: mamba_ssm drops it from sequence 0's varlen
     # state when that sequence ends inside the first chunk (tilec keeps it).
     for shape in (VARLEN_SHAPES[1], VARLEN_SHAPES[2], VARLEN_SHAPES[4]):
@@ -801,11 +767,8 @@ def test_varlen_states_against_mamba_ssm(feature, cuda_generator):
                                     feature)
         ours = run_op(inputs, chunk, return_final_states=True,
                       return_varlen_states=True)
-        args = dict(inputs)
-        theirs = mamba_chunk_scan_combined(
-            args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
-            args.pop("C"), chunk, **args, return_final_states=True,
-            return_varlen_states=True)
+        theirs = run_mamba_ssm(inputs, chunk, return_final_states=True,
+                               return_varlen_states=True)
         assert len(ours) == len(theirs) == 3
         # y and the final states in mamba_ssm's dtypes; the varlen states
         # stay f32 in tilec (mamba_ssm rounds them to C's dtype).
@@ -820,6 +783,63 @@ def test_varlen_states_against_mamba_ssm(feature, cuda_generator):
         assert relative_error(ours[0], theirs[0]) <= BOUND
 
 
+# state_dtype: the kernels keep the states in f32; the varlen and chunk
+# states come back rounded to it (mamba_ssm materializes its states in it).
+@requires_op
+@pytest.mark.parametrize("state_dtype", [torch.bfloat16, torch.float16])
+def test_varlen_state_dtype_rounds_the_returned_states(state_dtype,
+                                                      cuda_generator):
+    inputs, chunk = make_varlen(VARLEN_SHAPES[1], cuda_generator, "all")
+    options = dict(return_final_states=True, return_varlen_states=True,
+                   return_chunk_states=True)
+    y32, final32, varlen32, chunks32 = run_op(inputs, chunk, **options)
+    y, final, varlen, chunks = run_op(inputs, chunk, **options,
+                                      state_dtype=state_dtype)
+    # y and the final states (f32, as in mamba_ssm) do not change.
+    assert torch.equal(y, y32) and torch.equal(final, final32)
+    assert final.dtype == torch.float32
+    assert varlen.dtype == chunks.dtype == state_dtype
+    assert torch.equal(varlen, varlen32.to(state_dtype))
+    assert torch.equal(chunks, chunks32.to(state_dtype))
+    # One rounding of 2^-9 (bf16) or 2^-12 (f16) relative on top.
+    assert relative_error(varlen, varlen_states(**inputs)) <= BOUND
+
+
+@requires_op
+@pytest.mark.parametrize("state_dtype", [torch.bfloat16, torch.float32])
+def test_varlen_state_dtype_against_mamba_ssm(state_dtype, cuda_generator):
+    # Without an initial state (see test_varlen_states_against_mamba_ssm).
+    inputs, chunk = make_varlen(VARLEN_SHAPES[1][:7] + (False,),
+                                cuda_generator, "all")
+    ours = run_op(inputs, chunk, return_varlen_states=True,
+                  state_dtype=state_dtype)
+    theirs = run_mamba_ssm(inputs, chunk, return_varlen_states=True,
+                           state_dtype=state_dtype)
+    for a, b in zip(ours, theirs):
+        assert a.shape == b.shape and a.dtype == b.dtype
+    assert relative_error(ours[0], theirs[0]) <= BOUND
+    assert relative_error(ours[1], theirs[1]) <= BOUND
+    assert relative_error(ours[1], varlen_states(**inputs)) <= BOUND
+
+
+# The chunk states (tilec's return_chunk_states) are mamba_ssm's internal
+# `states`, the state entering each chunk, which its forward returns.
+@requires_op
+@pytest.mark.parametrize("feature", [None, "all"])
+def test_chunk_states_against_mamba_ssm(feature, cuda_generator):
+    combined = mamba_ssm_module("ssd_combined")
+    inputs, chunk = make_with(SHAPES[2], cuda_generator, feature)
+    _, states = run_op(inputs, chunk, return_chunk_states=True)
+    args = dict(inputs)
+    theirs = combined._mamba_chunk_scan_combined_fwd(
+        args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
+        args.pop("C"), chunk, **args, state_dtype=torch.float32)
+    assert theirs[4].shape == states.shape
+    assert relative_error(states, theirs[4]) <= BOUND
+    assert relative_error(states, chunk_states_reference(inputs, chunk)) \
+        <= BOUND_F32
+
+
 def _swap_two_offsets(t):
     t = t.clone()
     t[1], t[2] = t[2].clone(), t[1].clone()
@@ -830,65 +850,126 @@ def _relabel_last_step(inputs):
     inputs["seq_idx"][0, -1] += 1
 
 
+# Rules on the descriptors, wherever cu_seqlens is.
 @requires_op
+@pytest.mark.parametrize("offsets_device", ["cuda", "cpu"])
 @pytest.mark.parametrize("change, status, words", [
-    (lambda i: i.update(cu_seqlens=_swap_two_offsets(i["cu_seqlens"])),
-     Status.INVALID_ARGUMENT, "cu seqlens is not increasing"),
     (lambda i: i.update(cu_seqlens=i["cu_seqlens"].long()),
      Status.INVALID_DTYPE, "cu_seqlens is torch.int64"),
     (lambda i: i.update(cu_seqlens=i["cu_seqlens"][None]),
      Status.INVALID_SHAPE, "cu seqlens (nseq + 1) has rank 2, not 1"),
-    (lambda i: i.update(cu_seqlens=i["cu_seqlens"][:-1]),
-     Status.INVALID_ARGUMENT, "the last offset must be seqlen"),
-    (_relabel_last_step, Status.INVALID_ARGUMENT,
-     "which cu_seqlens puts in sequence"),
     (lambda i: i.pop("seq_idx"), Status.INVALID_ARGUMENT,
      "cu seqlens: needs seq idx"),
 ])
-def test_bad_cu_seqlens_through_the_op(change, status, words,
-                                       cuda_generator):
-    inputs, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator)
+def test_bad_cu_seqlens_descriptor_through_the_op(change, status, words,
+                                                  offsets_device,
+                                                  cuda_generator):
+    inputs, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator,
+                                offsets_device=offsets_device)
     change(inputs)
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk, return_varlen_states=True)
-    assert caught.value.status == status, str(caught.value)
-    assert words in str(caught.value)
+    expect_argument_error(inputs, chunk, status, words,
+                          return_varlen_states=True)
+
+
+# Values on the CPU: checked on the host before the copy to the device.
+@requires_op
+@pytest.mark.parametrize("change, words", [
+    (lambda i: i.update(cu_seqlens=_swap_two_offsets(i["cu_seqlens"])),
+     "cu seqlens is not increasing"),
+    (lambda i: i.update(cu_seqlens=i["cu_seqlens"][:-1]),
+     "the last offset must be seqlen"),
+])
+def test_bad_cpu_cu_seqlens_values_through_the_op(change, words,
+                                                  cuda_generator):
+    inputs, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator,
+                                offsets_device="cpu")
+    change(inputs)
+    expect_argument_error(inputs, chunk, Status.INVALID_ARGUMENT, words,
+                          return_varlen_states=True)
+
+
+def _shorten_last_offset(inputs):
+    inputs["cu_seqlens"][-1] -= 1
+
+
+def _start_at_one(inputs):
+    inputs["cu_seqlens"][0] = 1
+
+
+# Values on the GPU: not read on the host (no wait for the stream); the
+# kernel gives NaN states for the sequences they concern, the others as
+# with good offsets.
+@requires_op
+@pytest.mark.parametrize("change, bad", [
+    (_shorten_last_offset, [-1]),
+    (_start_at_one, [0]),
+    (_relabel_last_step, [-1]),
+    (lambda i: i.update(cu_seqlens=_swap_two_offsets(i["cu_seqlens"])),
+     [0, 1, 2]),
+])
+def test_bad_cuda_cu_seqlens_values_give_nan_varlen_states(change, bad,
+                                                           cuda_generator):
+    inputs, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator)
+    _, good = run_op(inputs, chunk, return_varlen_states=True)
+    change(inputs)
+    _, got = run_op(inputs, chunk, return_varlen_states=True)
+    nseq = good.shape[0]
+    bad = {s % nseq for s in bad}
+    for s in range(nseq):
+        if s in bad:
+            assert torch.isnan(got[s]).all(), f"sequence {s}"
+        else:
+            assert torch.equal(got[s], good[s]), f"sequence {s}"
 
 
 @requires_op
 def test_cu_seqlens_needs_one_row(cuda_generator):
     inputs, chunk = make_packed(SHAPES[2], cuda_generator)
     inputs["cu_seqlens"] = torch.tensor([0, 600], dtype=torch.int32)
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk, return_varlen_states=True)
-    assert "one row (batch 1)" in str(caught.value)
+    expect_argument_error(inputs, chunk, Status.INVALID_ARGUMENT,
+                          "one row (batch 1)", return_varlen_states=True)
+
+
+def _offsets(boundaries, seqlen):
+    """(cu_seqlens, seq_idx) on the GPU for sequences starting at 0 and at
+    `boundaries`."""
+    cu = torch.tensor([0] + boundaries + [seqlen], dtype=torch.int32)
+    seq_idx = torch.repeat_interleave(
+        torch.arange(len(boundaries) + 1, dtype=torch.int32),
+        (cu[1:] - cu[:-1]).long())
+    return cu.cuda(), seq_idx[None].cuda()
 
 
 @requires_op
 def test_cuda_graph_with_varlen_states(cuda_generator):
-    # cu_seqlens on the CPU: read when the graph is captured, as the
-    # launches it makes are.
-    static, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator, "all",
-                                offsets_device="cpu")
+    # cu_seqlens on the GPU: the capture reads nothing on the host, and each
+    # replay reads the offsets of the moment.
+    static, chunk = make_varlen(VARLEN_SHAPES[2], cuda_generator, "all")
+    seqlen = static["x"].shape[1]
+    static["cu_seqlens"], static["seq_idx"] = _offsets([1, 256, 257], seqlen)
     run_op(static, chunk, return_varlen_states=True)
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         y, varlen = run_op(static, chunk, return_varlen_states=True)
-    fresh, _ = make_with(VARLEN_SHAPES[2], cuda_generator, "all")
-    for k, v in fresh.items():
-        if isinstance(v, torch.Tensor):
-            static[k].copy_(v)
-    graph.replay()
-    torch.cuda.synchronize()
-    eager_y, eager_varlen = run_op(static, chunk, return_varlen_states=True)
-    assert torch.equal(y, eager_y) and torch.equal(varlen, eager_varlen)
-    # cu_seqlens on the GPU cannot be read during capture.
-    on_gpu = dict(static, cu_seqlens=static["cu_seqlens"].cuda())
+    for boundaries in ([100, 101, 599], [255, 256, 512]):
+        fresh, _ = make_with(VARLEN_SHAPES[2], cuda_generator, "all")
+        fresh["cu_seqlens"], fresh["seq_idx"] = _offsets(boundaries, seqlen)
+        for k, v in fresh.items():
+            if isinstance(v, torch.Tensor):
+                static[k].copy_(v)
+        graph.replay()
+        torch.cuda.synchronize()
+        eager_y, eager_varlen = run_op(static, chunk,
+                                       return_varlen_states=True)
+        assert torch.equal(y, eager_y) and torch.equal(varlen, eager_varlen)
+        assert relative_error(varlen, varlen_states(**static)) <= BOUND_F32
+    # cu_seqlens on the CPU would be a copy, which capture cannot take.
+    on_cpu = dict(static, cu_seqlens=static["cu_seqlens"].cpu())
     refused = None
     with torch.cuda.graph(torch.cuda.CUDAGraph()):
         try:
-            run_op(on_gpu, chunk, return_varlen_states=True)
+            run_op(on_cpu, chunk, return_varlen_states=True)
         except NotImplementedError as error:
             refused = error
     assert refused is not None and "graph capture" in str(refused)
@@ -924,32 +1005,15 @@ def test_dtypes_match_the_f64_recurrence(x_dtype, dt_dtype, y_dtype,
 @requires_op
 @pytest.mark.parametrize("x_dtype", [torch.float16, torch.float32])
 def test_dtypes_against_mamba_ssm(x_dtype, cuda_generator):
-    path = os.environ.get("TILEC_MAMBA_SSM_PATH")
-    if not path:
-        pytest.skip("TILEC_MAMBA_SSM_PATH (the baselines folder holding "
-                    "mamba_ssm/) is not set")
-    sys.path.insert(0, path)
-    from mamba_ssm.ops.triton.ssd_combined import mamba_chunk_scan_combined
-
     *sizes, chunk, with_init = SHAPES[1]
     inputs = random_inputs(*sizes, "cuda", cuda_generator, with_init,
                            z=True, x_dtype=x_dtype)
-    ours = run_op(inputs, chunk, return_final_states=True)
-    args = dict(inputs)
-    theirs = mamba_chunk_scan_combined(
-        args.pop("x"), args.pop("dt"), args.pop("A"), args.pop("B"),
-        args.pop("C"), chunk, **args, return_final_states=True)
-    for a, b in zip(ours, theirs):
-        assert a.shape == b.shape and a.dtype == b.dtype
-    assert relative_error(ours[0], theirs[0]) <= BOUND
-    assert relative_error(ours[1], theirs[1]) <= BOUND
+    check_against_mamba_ssm(inputs, chunk)
 
 
 @requires_op
 def test_b_in_another_dtype_than_x_through_the_op(cuda_generator):
     inputs, chunk = make(SHAPES[0], cuda_generator)
     inputs["B"] = inputs["B"].half()
-    with pytest.raises(Mamba2ArgumentError) as caught:
-        run_op(inputs, chunk)
-    assert caught.value.status == Status.INVALID_DTYPE
-    assert "only x's dtype (bf16) is supported" in str(caught.value)
+    expect_argument_error(inputs, chunk, Status.INVALID_DTYPE,
+                          "only x's dtype (bf16) is supported")

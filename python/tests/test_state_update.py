@@ -110,10 +110,16 @@ def test_valid_call_reaches_the_driver(call):
     assert caught.value.status in REACHED_DRIVER, str(caught.value)
 
 
+@pytest.mark.parametrize("dtype", [BF16, torch.float16])
+def test_half_state_reaches_the_driver(call, dtype):
+    call.t["state"] = call.t["state"].to(dtype)
+    test_valid_call_reaches_the_driver(call)
+
+
 def test_state_dtype(call):
-    call.t["state"] = call.t["state"].to(BF16)
+    call.t["state"] = call.t["state"].to(torch.int32)
     call.expect(Status.INVALID_DTYPE, "state (stateRows, heads, headdim, "
-                "dstate) is bf16")
+                "dstate) is i32; only f32, bf16 and f16 are supported")
 
 
 def test_x_dtype_unknown_to_the_c_abi(call):
@@ -209,6 +215,48 @@ def test_thousand_steps_with_every_option(cuda_generator):
     # Row 1, 2, 4, ... were never picked: their bits are the initial ones.
     untouched = [r for r in range(9) if r not in (7, 0, 3)]
     assert torch.equal(state[untouched].double(), want[untouched])
+
+
+def _in_dtype(t, x_dtype):
+    for name in ("x", "B", "C", "z"):
+        t[name] = t[name].to(x_dtype)
+    return t
+
+
+@requires_gpu
+@requires_op
+@pytest.mark.parametrize("state_dtype, x_dtype", [
+    (BF16, BF16), (torch.float16, BF16), (torch.float32, torch.float16),
+    (torch.float16, torch.float16)])
+def test_state_and_x_dtypes_steps(state_dtype, x_dtype, cuda_generator):
+    # mamba_ssm's inference cache in the model's dtype, x, B, C, z in bf16 or
+    # f16 (y in x's). The kernel computes in f32 and rounds the stored state
+    # once per step (2^-8 relative for bf16, 2^-11 for f16); over 20 steps
+    # of these decays (0.8 or less per step) the error stays within a few
+    # roundings of the largest element.
+    t = _in_dtype(inputs(4, 8, 2, 64, 128, device="cuda",
+                         generator=cuda_generator), x_dtype)
+    state = t["state"].to(state_dtype)
+    want = state.double()
+    for step in range(20):
+        if step:
+            fresh = _in_dtype(inputs(4, 8, 2, 64, 128, device="cuda",
+                                     generator=cuda_generator), x_dtype)
+            for name in ("x", "dt", "B", "C", "z"):
+                t[name] = fresh[name]
+        args = dict(D=t["D"], z=t["z"], dt_bias=t["dt_bias"], dt_softplus=True)
+        want, want_y = recurrence(want, t["x"], t["dt"], t["A"], t["B"],
+                                  t["C"], **args)
+        y = mamba2.selective_state_update(state, t["x"], t["dt"], t["A"],
+                                          t["B"], t["C"], **args)
+    assert state.dtype == state_dtype and y.dtype == x_dtype
+    unit = {BF16: 2**-8, torch.float16: 2**-11, torch.float32: 2**-24}[
+        state_dtype]
+    scale = want.abs().max().item()
+    assert (state.double() - want).abs().max().item() <= 4 * unit * scale
+    floor = 2**-7 * want_y.abs().mean().item()
+    error = (y.double() - want_y).abs()
+    assert (error <= 2**-6 * want_y.abs() + floor).all(), error.max()
 
 
 @requires_gpu

@@ -69,8 +69,7 @@ class Descriptor:
 class Options(ctypes.Structure):
     """tilec_mamba2_options (version 3): mamba_ssm's options of
     tilec_mamba2_forward_with_options (z, dt_bias, chunk_states, seq_idx,
-    cu_seqlens and varlen_states are descriptors; cu_seqlens' data is host
-    memory)."""
+    cu_seqlens and varlen_states are descriptors, all in device memory)."""
     _fields_ = [("size", ctypes.c_size_t),
                 ("z", ctypes.POINTER(_Tensor)),
                 ("dt_bias", ctypes.POINTER(_Tensor)),
@@ -331,7 +330,7 @@ def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
                     stream=None, dt_softplus=False, dt_limit=None):
     """tilec_mamba2_forward_with_options on torch tensors: `tensors` holds
     x, dt, A, B, C, D, initial_state, y, final_state, z, dt_bias,
-    chunk_states, seq_idx, cu_seqlens (a CPU tensor), varlen_states in that
+    chunk_states, seq_idx, cu_seqlens, varlen_states in that
     order, None for an absent optional one (those after final_state may be
     left off); dt_limit is (low, high) or None (no clamp). The same call as forward_with_options() on their describe()d
     descriptors, with the descriptors and the options struct built in one

@@ -63,7 +63,7 @@ def _check_chunk(chunk_size):
 
 
 def _tensor_arguments(x, dt, A, B, C, D, initial_states, z=None,
-                      dt_bias=None, seq_idx=None):
+                      dt_bias=None, seq_idx=None, cu_seqlens=None):
     """(name, tensor) of every tensor given, in the C ABI's order."""
     named = [("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C)]
     return named + [(name, t) for name, t in (("D", D),
@@ -71,7 +71,8 @@ def _tensor_arguments(x, dt, A, B, C, D, initial_states, z=None,
                                                initial_states),
                                               ("dt_bias", dt_bias),
                                               ("z", z),
-                                              ("seq_idx", seq_idx))
+                                              ("seq_idx", seq_idx),
+                                              ("cu_seqlens", cu_seqlens))
                     if t is not None]
 
 
@@ -166,7 +167,7 @@ def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
          return_chunk_states=False, seq_idx=None, cu_seqlens=None,
          return_varlen_states=False):
     """tilec_mamba2_forward_with_options on tensors already known to be on
-    `device`, a CUDA device (cu_seqlens, if given, on the CPU): makes its
+    `device`, a CUDA device (cu_seqlens too): makes its
     context current and calls the C ABI on its current stream with a
     workspace from the torch allocator. Returns (y in x's dtype, or f32
     with y_f32; the final states or None; the states entering each chunk
@@ -235,12 +236,12 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     x's dtype, or f32 with y_f32; final states in f32; the states entering
     each chunk (batch, nchunks, heads, headdim, dstate) f32; the states at
     the end of each sequence (nseq, heads, headdim, dstate) f32), the last
-    three empty f32 tensors when not asked for. cu_seqlens is a CPU
-    tensor. dt is clamped to [dt_limit_low,
+    three empty f32 tensors when not asked for. cu_seqlens is on x's
+    device, like every tensor. dt is clamped to [dt_limit_low,
     dt_limit_high] (infinite bounds clamp nothing). Works with any torch;
     chunk_scan_combined is the public entry."""
     device = _check_devices(_tensor_arguments(
-        x, dt, A, B, C, D, initial_states, z, dt_bias, seq_idx))
+        x, dt, A, B, C, D, initial_states, z, dt_bias, seq_idx, cu_seqlens))
     y, final, states, varlen = _run(
         device, x, dt, A, B, C, chunk_size, D, initial_states,
         return_final_states, z, dt_bias, dt_softplus, dt_limit_low,
@@ -341,6 +342,12 @@ def _unsupported(argument, why):
         f"yet ({why})")
 
 
+# state_dtype: the dtype of the varlen and chunk states returned (mamba_ssm's
+# dtype of the states it materializes between chunks); None keeps tilec's
+# f32.
+_STATE_DTYPES = (None, torch.float32, torch.bfloat16, torch.float16)
+
+
 def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
@@ -369,9 +376,10 @@ def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
     if y_dtype not in (None, torch.float32, torch.bfloat16):
         raise _unsupported(f"y_dtype={y_dtype}",
                            "y is x's dtype (None) or torch.float32")
-    if state_dtype is not None and state_dtype != torch.float32:
+    if state_dtype not in _STATE_DTYPES:
         raise _unsupported(f"state_dtype={state_dtype}",
-                           "the states are f32: pass None or torch.float32")
+                           "the states are returned in f32 (None, "
+                           "torch.float32), bf16 or f16")
     for name, value in (("return_final_states", return_final_states),
                         ("return_varlen_states", return_varlen_states),
                         ("return_chunk_states", return_chunk_states)):
@@ -385,59 +393,55 @@ def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
             "end of each sequence it gives), as in mamba_ssm")
 
 
-def _host_offsets(cu_seqlens, device, seq_idx):
-    """cu_seqlens in host memory, where the library reads it (it launches
-    one kernel per sequence from the offsets): a CPU tensor as it is, one
-    on x's CUDA device copied, which waits for the stream and is refused
-    during graph capture. On the GPU seq_idx is checked against it here
-    (the library cannot read device memory), outside graph capture and
-    torch.compile's tracing."""
-    if cu_seqlens.device.type == "cuda":
-        if cu_seqlens.device != device:
-            raise _capi.error(
-                Status.NOT_DEVICE_POINTER,
-                f"cu_seqlens is on {cu_seqlens.device} but x is on {device}: "
-                "pass it on x's device or on the CPU")
-        if torch.cuda.is_current_stream_capturing():
-            raise _unsupported(
-                "cu_seqlens on the GPU during CUDA graph capture",
-                "the offsets are read on the host: pass a CPU tensor")
-        cu_seqlens = cu_seqlens.cpu()
-    elif cu_seqlens.device.type != "cpu":
+def _device_offsets(cu_seqlens, device, x):
+    """cu_seqlens on x's device, where the kernel reads it: a tensor there as
+    it is (nothing waits for the stream; the call can be captured in a CUDA
+    graph), a CPU one checked here (its values are on the host: no wait)
+    and copied without waiting, which is refused during graph capture. On
+    the device the kernel checks the offsets itself and gives NaN states
+    for the sequences of bad ones (docs/mamba2.md)."""
+    if cu_seqlens.device == device:
+        return cu_seqlens
+    if cu_seqlens.device.type != "cpu":
         raise _capi.error(
             Status.NOT_DEVICE_POINTER,
-            f"cu_seqlens is on {cu_seqlens.device}: it must be a CPU tensor "
-            "or on x's CUDA device")
-    if (seq_idx is not None and seq_idx.device.type == "cuda"
-            and not torch.cuda.is_current_stream_capturing()
-            and not torch.compiler.is_compiling()):
-        _check_seq_idx_matches(seq_idx, cu_seqlens)
-    return cu_seqlens
+            f"cu_seqlens is on {cu_seqlens.device} but x is on {device}: "
+            "pass it on x's device or on the CPU")
+    if torch.cuda.is_current_stream_capturing():
+        raise _unsupported(
+            "cu_seqlens on the CPU during CUDA graph capture",
+            f"the kernel reads the offsets on the device: pass them on "
+            f"{device}")
+    # Not for an x of another rank (the library reports x first), nor while
+    # torch.compile traces (reading the values would break the graph).
+    if x.dim() == 4 and not torch.compiler.is_compiling():
+        _check_host_offsets(cu_seqlens, x.shape[1])
+    return cu_seqlens.to(device, non_blocking=True)
 
 
-def _check_seq_idx_matches(seq_idx, cu_seqlens):
-    """seq_idx[0, t] = s on the steps of sequence s, where both are of the
-    forms the library takes (otherwise it reports them)."""
+def _check_host_offsets(cu_seqlens, seqlen):
+    """0 = cu[0] < cu[1] < ... < cu[nseq] = seqlen for offsets of the form
+    the library takes (it reports the others), in the library's words."""
     if (cu_seqlens.dim() != 1 or cu_seqlens.dtype != torch.int32
-            or cu_seqlens.shape[0] < 2 or seq_idx.dim() != 2
-            or seq_idx.shape[0] != 1 or seq_idx.dtype != torch.int32):
+            or cu_seqlens.shape[0] < 2):
         return
-    offsets = cu_seqlens.to(torch.int64)
-    lengths = offsets[1:] - offsets[:-1]
-    if (offsets[0] != 0 or offsets[-1] != seq_idx.shape[1]
-            or (lengths <= 0).any()):
-        return
-    expected = torch.repeat_interleave(
-        torch.arange(lengths.shape[0], dtype=torch.int32),
-        lengths).to(seq_idx.device)
-    wrong = (seq_idx[0] != expected).nonzero()
-    if wrong.numel():
-        t = int(wrong[0, 0])
+    offsets = cu_seqlens.tolist()
+    if offsets[0] != 0:
         raise _capi.error(
             Status.INVALID_ARGUMENT,
-            f"seq_idx is {int(seq_idx[0, t])} at step {t}, which cu_seqlens "
-            f"puts in sequence {int(expected[t])}; the two must describe the "
-            "same sequences")
+            f"cu seqlens starts at {offsets[0]}; the first offset must be 0")
+    for s in range(1, len(offsets)):
+        if offsets[s] <= offsets[s - 1]:
+            raise _capi.error(
+                Status.INVALID_ARGUMENT,
+                f"cu seqlens is not increasing: offset {s} is {offsets[s]} "
+                f"after {offsets[s - 1]} (every sequence needs one step or "
+                "more)")
+    if offsets[-1] != seqlen:
+        raise _capi.error(
+            Status.INVALID_ARGUMENT,
+            f"cu seqlens ends at {offsets[-1]}; the last offset must be "
+            f"seqlen ({seqlen})")
 
 
 def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
@@ -462,18 +466,21 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     which is the caller's contract as in mamba_ssm (it is on the GPU and
     not read back to check), no state or output mixing two sequences, the
     initial state sequence 0's; cu_seqlens (nseq + 1,) int32 or None:
-    the same sequences as offsets into the one packed row (batch 1), 0 =
-    cu[0] < ... < cu[nseq] = seqlen, on the CPU or x's device (copied to
-    the host, where the library reads it: from the GPU that waits for the
-    stream, and is refused during graph capture), with seq_idx consistent
-    with it (checked, which also waits for the stream). Any strides.
+    the same sequences as offsets into one packed row (batch 1), 0 =
+    cu[0] < ... < cu[nseq] = seqlen, with seq_idx consistent with it
+    (seq_idx = s on the steps of sequence s), on x's device (read there by
+    the kernel: nothing waits for the stream and the call can be captured
+    in a CUDA graph; offsets that break these rules give NaN varlen states
+    for the sequences concerned) or on the CPU (checked, then copied
+    without waiting; refused during graph capture). Any strides.
     Returns y (batch, seqlen, heads, headdim) in x's dtype, stored by the
     kernel in that dtype (y_dtype=torch.float32, a tilec extension,
     returns the f32 result instead); with return_final_states=True the
     tuple (y, final_states) with final_states (batch, heads, headdim,
     dstate) f32; with return_varlen_states=True (needs cu_seqlens) the
-    states at the end of each sequence, (nseq, heads, headdim, dstate) f32,
-    after them: (y, varlen_states) or (y, final_states, varlen_states), as
+    states at the end of each sequence, (nseq, heads, headdim, dstate) f32
+    (rounded to state_dtype when that is torch.bfloat16 or torch.float16;
+    the kernels keep every state in f32 whatever it is), after them: (y, varlen_states) or (y, final_states, varlen_states), as
     mamba_ssm does. return_chunk_states=True (tilec's) appends the states
     entering each chunk, (batch, nchunks, heads, headdim, dstate) f32
     (mamba_ssm's internal `states`, what a backward pass needs).
@@ -496,7 +503,7 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
             f"and needs torch >= {MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}"
             f"; this is torch {torch.__version__}")
     if cu_seqlens is not None:
-        cu_seqlens = _host_offsets(cu_seqlens, device, seq_idx)
+        cu_seqlens = _device_offsets(cu_seqlens, device, x)
     if _eager(device, x):
         y, final_states, chunk_states, varlen_states = _run(
             device, x, dt, A, B, C, chunk_size, D, initial_states,
@@ -510,6 +517,12 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                 return_final_states, z, dt_bias, dt_softplus, low, high,
                 y_dtype == torch.float32, return_chunk_states, seq_idx,
                 cu_seqlens, return_varlen_states))
+    if state_dtype not in (None, torch.float32):
+        # The kernels carry the states in f32 whatever state_dtype is (so y
+        # and the final states are at least as accurate as mamba_ssm's);
+        # the returned ones are rounded once, to nearest even.
+        varlen_states = varlen_states.to(state_dtype)
+        chunk_states = chunk_states.to(state_dtype)
     result = (y,) + ((final_states,) if return_final_states else ()) + (
         (varlen_states,) if return_varlen_states else ()) + (
         (chunk_states,) if return_chunk_states else ())
@@ -556,8 +569,9 @@ def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
     """The decode op's implementation (any torch): updates `state` in place
     and returns y (batch, heads, headdim) in x's dtype. The arguments are
     in the kernels' forms (dt (batch, heads), A and dt_bias (heads), D
-    (heads) or (heads, headdim), state f32, x/z/B/C bf16); the C ABI checks
-    everything else. The kernel reads state_batch_indices on the device
+    (heads) or (heads, headdim), state f32, bf16 or f16, x/z/B/C bf16 or
+    f16);
+    the C ABI checks everything else. The kernel reads state_batch_indices on the device
     (docs/mamba2.md): a CUDA int64 tensor is passed as it is (another
     integer dtype is converted on the device), so nothing waits for the
     stream and the call can be captured in a CUDA graph."""
@@ -623,12 +637,13 @@ def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
     each sequence, `state` updated in place; returns y, shaped like x, in
     x's dtype.
 
-    state (batch or cache slots, nheads, headdim, dstate) f32; x and z
-    (batch, nheads, headdim) bf16; dt (batch, nheads) or mamba_ssm's
+    state (batch or cache slots, nheads, headdim, dstate) f32, bf16 or f16
+    (computed in f32, the new state rounded once to its dtype); x and z
+    (batch, nheads, headdim) bf16 or f16; dt (batch, nheads) or mamba_ssm's
     (batch, nheads, headdim) expanded from one value per head; A (nheads,)
     or (nheads, headdim, dstate) expanded likewise; B, C (batch, ngroups,
-    dstate) bf16; D (nheads,) or (nheads, headdim); dt_bias (nheads,) or
-    (nheads, headdim) expanded; dt, A, D, dt_bias f32 (bf16 and f16 are
+    dstate) in x's dtype; D (nheads,) or (nheads, headdim); dt_bias
+    (nheads,) or (nheads, headdim) expanded; dt, A, D, dt_bias f32 (bf16 and f16 are
     widened exactly). dt_softplus applies softplus(dt + dt_bias) as
     mamba_ssm does. state_batch_indices (batch,) picks each entry's state
     row; an entry equal to pad_slot_id (vLLM's PAD_SLOT_ID, -1) is skipped:

@@ -16,15 +16,27 @@
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.chunk.ptx
 
 // compute_out: the state term (tf32, K = 64: eight m64n32k8), the C B^T
-// product of the inner loop (bf16: four m64n32k16, B N-major) and the
-// output product (tf32).
+// product of the inner loop (bf16: four m64n32k16) and the output product
+// (tf32). C and B^T arrive by cp.async in the inner loop's ring and wgmma
+// reads them there: per step one wait for the copies, their fence for the
+// async proxy and one barrier, no st.shared of an operand, B K-major
+// (imm-trans-b 0: B^T is stored with dstate contiguous), the group waited
+// for (wait_group 0: the loop is nested, tilegpu-pipeline leaves
+// wait_group 1 to loops at the top level) and no barrier after it.
 // OUT-LABEL: .entry compute_out_vec(
 // OUT: fence.proxy.async.shared::cta
 // OUT: wgmma.fence.sync.aligned
 // OUT-COUNT-8: wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32
 // OUT-NOT: wgmma.mma_async
 // OUT: wgmma.commit_group.sync.aligned
-// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
+// The k loop's ring (the rows of G, dt and seq_idx), then the inner loop
+// (in block order: its products, then its head).
+// OUT: cp.async.wait_group 1
+// OUT-NEXT: bar.sync 0
+// OUT-NOT: st.shared
+// OUT: wgmma.fence.sync.aligned
+// OUT-NOT: bar.sync
+// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
 // OUT-NOT: bar.sync
 // OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
 // OUT-NOT: bar.sync
@@ -34,6 +46,11 @@
 // OUT-NOT: bar.sync
 // OUT: wgmma.commit_group.sync.aligned
 // OUT-NEXT: wgmma.wait_group.sync.aligned 0
+// OUT-NOT: bar.sync
+// OUT-NOT: st.shared
+// OUT: cp.async.wait_group 1
+// OUT-NEXT: fence.proxy.async.shared::cta
+// OUT-NEXT: bar.sync 0
 
 // fwd_pass_state and chunk_state: one tf32 product of K = 64 per step.
 // STATE: wgmma.fence.sync.aligned

@@ -35,22 +35,34 @@
 // LAYOUTS-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // On sm_90a, wgmma: per k-step of the 128 x 128 x 32 tile one m64n128k16
 // per warpgroup (two k-steps) with no barrier between them, B N-major
-// (imm-trans-b 1), the operands stored with st.shared.v4 and fenced for
-// the async proxy (the loop's loads come after it in block order); no
-// mma.sync anywhere.
+// (imm-trans-b 1), both operands read by their descriptors straight from
+// the stages of the cp.async ring (latency 3: four stages, and a fifth so
+// that a product may stay in flight), no st.shared of an operand. In
+// block order the loop's head waits for this step's copies, fences them
+// for the async proxy and passes the one barrier of the step; the next
+// copies are issued; the group is committed and one left pending
+// (wait_group 1), all waited for in the last iteration. No mma.sync
+// anywhere.
 // WGMMA-LABEL: .entry gemm_vec(
-// WGMMA: st.shared.v4
-// WGMMA: fence.proxy.async.shared::cta
+// WGMMA: cp.async.wait_group 2
+// WGMMA-NEXT: fence.proxy.async.shared::cta
 // WGMMA-NEXT: bar.sync 0
-// WGMMA-NEXT: wgmma.fence.sync.aligned
+// WGMMA-NOT: bar.sync
+// WGMMA-NOT: st.shared
+// WGMMA: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
+// WGMMA-NOT: bar.sync
+// WGMMA-NOT: st.shared
+// WGMMA: wgmma.fence.sync.aligned
 // WGMMA-NOT: bar.sync
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 1;
 // WGMMA-NOT: bar.sync
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // WGMMA-NOT: bar.sync
 // WGMMA: wgmma.commit_group.sync.aligned
+// WGMMA-NEXT: wgmma.wait_group.sync.aligned 1
+// WGMMA-NEXT: setp
+// WGMMA-NEXT: @%p{{[0-9]+}} bra
 // WGMMA-NEXT: wgmma.wait_group.sync.aligned 0
-// WGMMA: ld.global.v4
 // WGMMA-LABEL: .entry gemm_bf16_vec(
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // NOSYNC-NOT: mma.sync

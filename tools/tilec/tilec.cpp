@@ -35,6 +35,7 @@
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "mlir/Support/Timing.h"
+#include "llvm/ADT/DenseMap.h"
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Config/llvm-config.h"
 #include "llvm/IR/LLVMContext.h"
@@ -301,14 +302,19 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
 
   SmallVector<tilec::FatbinImage> images;
   std::optional<tilec::FatbinImage> portablePTX;
+  // The lowering depends on a target only through its lowering path
+  // (GpuTarget::loweringSm): sm_80 and sm_90 share one lowered module, which
+  // the steps after it only read.
+  llvm::SmallDenseMap<int, OwningOpRef<ModuleOp>> loweredFor;
   for (const tilec::GpuTarget *target : targets) {
-    OwningOpRef<ModuleOp> copy;
-    if (lowered)
+    OwningOpRef<ModuleOp> &copy = loweredFor[target->loweringSm];
+    if (!copy && lowered)
       copy = module->clone();
     // Each variant is lowered on its own (its options hold for all its
     // kernels), then all go into one module: one image per target.
     for (const tilec::KernelVariant *variant :
-         lowered ? ArrayRef<const tilec::KernelVariant *>() : variants) {
+         lowered || copy ? ArrayRef<const tilec::KernelVariant *>()
+                         : variants) {
       auto instance = tilec::cloneForVariant(*module, *variant);
       if (failed(instance))
         return failure();

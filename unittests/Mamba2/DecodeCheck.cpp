@@ -16,11 +16,25 @@ namespace {
 constexpr double kUnitRoundoff = 0x1p-24;
 constexpr double kRoundings = 16;
 
-std::vector<uint16_t> normalBF16(std::mt19937_64 &rng, size_t count) {
+/// The unit roundoff of a state stored in `dtype`, beyond f32's.
+double storageRoundoff(DType dtype) {
+  return dtype == DType::BF16 ? 0x1p-8 : dtype == DType::F16 ? 0x1p-11 : 0.0;
+}
+
+/// The bits of `value` in a 16-bit dtype (bf16 or f16), and back.
+uint16_t toHalf(DType dtype, float value) {
+  return dtype == DType::F16 ? toF16(value) : toBF16(value);
+}
+double fromHalf(DType dtype, uint16_t bits) {
+  return dtype == DType::F16 ? fromF16(bits) : fromBF16(bits);
+}
+
+std::vector<uint16_t> normalHalf(std::mt19937_64 &rng, DType dtype,
+                                 size_t count) {
   std::normal_distribution<float> normal;
   std::vector<uint16_t> values(count);
   for (uint16_t &v : values)
-    v = toBF16(normal(rng));
+    v = toHalf(dtype, normal(rng));
   return values;
 }
 
@@ -35,9 +49,17 @@ DecodeData DecodeData::random(const DecodeProblem &p,
   std::mt19937_64 &rng = data.rng;
   std::normal_distribution<float> normal;
   std::uniform_real_distribution<float> unit;
-  data.state.resize(size_t(p.stateRows * p.heads * p.headdim * p.dstate));
-  for (float &v : data.state)
-    v = normal(rng);
+  const size_t stateSize =
+      size_t(p.stateRows * p.heads * p.headdim * p.dstate);
+  if (options.stateDType == DType::F32) {
+    data.state.resize(stateSize);
+    for (float &v : data.state)
+      v = normal(rng);
+  } else {
+    data.stateHalf.resize(stateSize);
+    for (uint16_t &v : data.stateHalf)
+      v = toHalf(options.stateDType, normal(rng));
+  }
   data.A.resize(size_t(p.heads));
   for (int64_t h = 0; h < p.heads; ++h)
     data.A[h] = h % 2 ? -std::exp(unit(rng) * std::log(16.0f))
@@ -71,15 +93,17 @@ DecodeData DecodeData::random(const DecodeProblem &p,
 }
 
 void DecodeData::drawStep() {
+  ++steps;
   const DecodeProblem &p = problem;
   std::normal_distribution<float> normal;
   std::uniform_real_distribution<float> unit;
   const size_t rows = size_t(p.batch * p.heads * p.headdim);
   const size_t groups = size_t(p.batch * p.groups * p.dstate);
-  x = normalBF16(rng, rows);
-  B = normalBF16(rng, groups);
-  C = normalBF16(rng, groups);
-  z = options.z ? normalBF16(rng, rows) : std::vector<uint16_t>();
+  const DType xType = options.xDType;
+  x = normalHalf(rng, xType, rows);
+  B = normalHalf(rng, xType, groups);
+  C = normalHalf(rng, xType, groups);
+  z = options.z ? normalHalf(rng, xType, rows) : std::vector<uint16_t>();
   dt.resize(size_t(p.batch * p.heads));
   for (int64_t b = 0; b < p.batch; ++b)
     for (int64_t h = 0; h < p.heads; ++h) {
@@ -98,43 +122,62 @@ void DecodeData::drawStep() {
 StateUpdateArgs DecodeData::args() {
   const DecodeProblem &p = problem;
   StateUpdateArgs args;
-  args.state = Tensor::contiguous(state.data(), DType::F32,
+  args.state = Tensor::contiguous(stateData(), options.stateDType,
                                   {p.stateRows, p.heads, p.headdim, p.dstate});
-  args.x =
-      Tensor::contiguous(x.data(), DType::BF16, {p.batch, p.heads, p.headdim});
+  const DType xType = options.xDType;
+  args.x = Tensor::contiguous(x.data(), xType, {p.batch, p.heads, p.headdim});
   args.dt = Tensor::contiguous(dt.data(), DType::F32, {p.batch, p.heads});
   args.A = Tensor::contiguous(A.data(), DType::F32, {p.heads});
-  args.B =
-      Tensor::contiguous(B.data(), DType::BF16, {p.batch, p.groups, p.dstate});
-  args.C =
-      Tensor::contiguous(C.data(), DType::BF16, {p.batch, p.groups, p.dstate});
+  args.B = Tensor::contiguous(B.data(), xType, {p.batch, p.groups, p.dstate});
+  args.C = Tensor::contiguous(C.data(), xType, {p.batch, p.groups, p.dstate});
   if (options.d == DecodeOptions::D::PerHead)
     args.D = Tensor::contiguous(D.data(), DType::F32, {p.heads});
   else if (options.d == DecodeOptions::D::PerChannel)
     args.D = Tensor::contiguous(D.data(), DType::F32, {p.heads, p.headdim});
   if (options.z)
-    args.z = Tensor::contiguous(z.data(), DType::BF16,
-                                {p.batch, p.heads, p.headdim});
+    args.z = Tensor::contiguous(z.data(), xType, {p.batch, p.heads, p.headdim});
   if (options.dtBias)
     args.dtBias = Tensor::contiguous(dtBias.data(), DType::F32, {p.heads});
   args.dtSoftplus = options.dtSoftplus;
   if (options.indices)
     args.stateIndices = indices.data();
-  args.y =
-      Tensor::contiguous(y.data(), DType::BF16, {p.batch, p.heads, p.headdim});
+  args.y = Tensor::contiguous(y.data(), xType, {p.batch, p.heads, p.headdim});
   return args;
 }
 
 void DecodeData::poisonY() {
   std::fill(y.begin(), y.end(),
-            toBF16(std::numeric_limits<float>::quiet_NaN()));
+            toHalf(options.xDType, std::numeric_limits<float>::quiet_NaN()));
+}
+
+size_t DecodeData::stateSize() const {
+  return options.stateDType == DType::F32 ? state.size() : stateHalf.size();
+}
+
+double DecodeData::stateValue(size_t i) const {
+  return options.stateDType == DType::F32
+             ? state[i]
+             : fromHalf(options.stateDType, stateHalf[i]);
+}
+
+void *DecodeData::stateData() {
+  return options.stateDType == DType::F32
+             ? static_cast<void *>(state.data())
+             : static_cast<void *>(stateHalf.data());
+}
+
+size_t DecodeData::stateBytes() const {
+  return options.stateDType == DType::F32 ? state.size() * 4
+                                          : stateHalf.size() * 2;
 }
 
 ReferenceDecodeState
 tilec::mamba2::testing::startReference(const DecodeData &data) {
   ReferenceDecodeState reference;
-  reference.state.assign(data.state.begin(), data.state.end());
-  reference.stateScale.assign(data.state.size(), 0.0);
+  reference.state.resize(data.stateSize());
+  for (size_t i = 0; i < reference.state.size(); ++i)
+    reference.state[i] = data.stateValue(i);
+  reference.stateScale.assign(reference.state.size(), 0.0);
   return reference;
 }
 
@@ -150,20 +193,30 @@ tilec::mamba2::testing::startReference(const DecodeData &data) {
              << " (error " << std::fabs(got - want) << ", bound " << bound
              << ")";
   };
+  const double storage = 2 * storageRoundoff(data.options.stateDType);
+  const double subnormals =
+      data.options.stateDType == DType::F16 ? 0x1p-24 * double(data.steps) : 0;
+  // An f16 y below 2^-14 is subnormal: its rounding is absolute, 2^-25.
+  const double yFloor = data.options.xDType == DType::F16 ? 0x1p-24 : 0;
   double worstState = 0, worstY = 0;
-  for (size_t i = 0; i < data.state.size(); ++i) {
-    const double bound = kRoundings * kUnitRoundoff * reference.stateScale[i];
-    const double error = std::fabs(data.state[i] - reference.state[i]);
+  for (size_t i = 0; i < data.stateSize(); ++i) {
+    const double bound =
+        (kRoundings * kUnitRoundoff + storage) * reference.stateScale[i] +
+        (reference.stateScale[i] > 0 ? subnormals : 0);
+    const double got = data.stateValue(i);
+    const double error = std::fabs(got - reference.state[i]);
     if (!(error <= bound))
-      fail("state", i, data.state[i], reference.state[i], bound);
+      fail("state", i, got, reference.state[i], bound);
     else if (bound > 0)
       worstState = std::max(worstState, error / bound);
   }
   for (size_t i = 0; i < data.y.size(); ++i) {
-    const double got = fromBF16(data.y[i]), want = reference.y[i];
+    const double got = fromHalf(data.options.xDType, data.y[i]),
+                 want = reference.y[i];
     const double bound =
-        0x1p-7 * std::fabs(want) + 2 * (kRoundings + double(p.dstate)) *
-                                       kUnitRoundoff * reference.yScale[i];
+        0x1p-7 * std::fabs(want) + yFloor +
+        (2 * (kRoundings + double(p.dstate)) * kUnitRoundoff + storage) *
+            reference.yScale[i];
     const double error = std::fabs(got - want);
     if (!(error <= bound))
       fail("y", i, got, want, bound);

@@ -29,9 +29,14 @@ struct DecodeOptions {
   /// State indices: a shuffled choice of rows of a larger state, with one
   /// padding entry when batch > 1.
   bool indices = false;
+  /// The state's dtype: f32, bf16 or f16.
+  DType stateDType = DType::F32;
+  /// The dtype of x, B, C, z and y: bf16 or f16.
+  DType xDType = DType::BF16;
 };
 
-/// Host buffers of one step, contiguous. x, B, C, z standard normal (bf16);
+/// Host buffers of one step, contiguous. x, B, C, z standard normal (in
+/// options.xDType, as is y);
 /// the state standard normal; D in [0.5, 1.5); dt_bias in [-1, 1) with
 /// softplus, [0, 0.1) without. Decays
 /// alternate between heads as in HostProblem: even heads slow (-A in
@@ -41,9 +46,15 @@ struct DecodeOptions {
 struct DecodeData {
   DecodeProblem problem;
   DecodeOptions options;
-  std::vector<float> state, dt, A, D, dtBias;
+  /// The state: `state` for an f32 one, `stateHalf` (the bits) for bf16 or
+  /// f16, the other empty.
+  std::vector<float> state;
+  std::vector<uint16_t> stateHalf;
+  std::vector<float> dt, A, D, dtBias;
   std::vector<uint16_t> x, B, C, z, y;
   std::vector<int64_t> indices;
+  /// Steps drawn so far (random draws the first).
+  int64_t steps = 0;
   std::mt19937_64 rng;
 
   static DecodeData random(const DecodeProblem &problem,
@@ -54,19 +65,32 @@ struct DecodeData {
   StateUpdateArgs args();
   /// y := NaN, so that an element the step leaves unwritten shows.
   void poisonY();
+
+  /// The state's elements, the value of element i, its storage.
+  size_t stateSize() const;
+  double stateValue(size_t i) const;
+  void *stateData();
+  size_t stateBytes() const;
 };
 
 /// The f64 recurrence from `data`'s initial state.
 ReferenceDecodeState startReference(const DecodeData &data);
 
-/// The kernel's state (f32, in `data`) and y (bf16) against the reference.
-/// A step rounds each magnitude of the reference's scale a handful of times
-/// (f32 products and sums, exp, log1p: at most about ten roundings), so each
-/// state element must be within K u stateScale, u = 2^-24, K = 16, a
-/// worst-case bound; each y element within 2^-7 |y| (its bf16 rounding, of
-/// relative error up to 2^-8, twice over) plus 2 (K + dstate) u yScale (its f32
-/// sum over dstate and the state's error). A state row no entry updates has
-/// scale 0, so it must keep its bits.
+/// The kernel's state (in `data`, of its dtype) and y against the
+/// reference. A step rounds each magnitude of the reference's scale a
+/// handful of times (f32 products and sums, exp, log1p: at most about ten
+/// roundings), so each state element must be within (K u + 2 s) stateScale,
+/// u = 2^-24, K = 16, a worst-case bound, with s the unit roundoff of the
+/// state's storage (0 for f32, 2^-8 for bf16, 2^-11 for f16: each step
+/// rounds the stored state once, an error the scale's |new h| term covers as
+/// it decays; twice over), plus, for f16, 2^-24 per step taken (twice the
+/// absolute rounding of an f16 subnormal, below 2^-14, which a slow head
+/// does not decay); each y element within 2^-7 |y| (its bf16
+/// rounding, of relative error up to 2^-8, twice over) plus (2 (K + dstate)
+/// u + 2 s) yScale (its f32 sum over dstate and the state's error); a y in
+/// f16 rounds less than that (2^-11) and takes the same bound plus 2^-24
+/// (twice an f16 subnormal's absolute rounding). A state row no entry
+/// updates has scale 0, so it must keep its bits.
 ::testing::AssertionResult
 matchesReference(const DecodeData &data, const ReferenceDecodeState &reference);
 

@@ -603,6 +603,61 @@ void tilec::mamba2::testing::PrintTo(const FeatureCase &feature,
          << (failed ? "the reference failed\n" : "") << report.describe();
 }
 
+HostFeatures tilec::mamba2::testing::packedFeatures() {
+  HostFeatures features;
+  features.packedSequences = true;
+  return features;
+}
+
+HostFeatures tilec::mamba2::testing::everyOptionPacked(bool offsets) {
+  HostFeatures features = featureCases().back().features;
+  features.packedSequences = true;
+  features.sequenceOffsets = offsets;
+  return features;
+}
+
+const std::vector<Shape> &tilec::mamba2::testing::packedShapes() {
+  static const std::vector<Shape> shapes = {
+      {2, 100, 1, 4, 16, 32, 64}, {1, 300, 2, 4, 64, 64, 128},
+      {1, 77, 1, 2, 24, 40, 128}, {2, 600, 2, 4, 64, 64, 256},
+      {2, 256, 1, 4, 32, 32, 64}, {1, 10, 1, 2, 16, 16, 64}};
+  return shapes;
+}
+
+std::vector<Shape> tilec::mamba2::testing::oneRow(std::vector<Shape> shapes) {
+  for (Shape &shape : shapes)
+    shape.batch = 1;
+  return shapes;
+}
+
+const std::vector<DTypeCombination> &
+tilec::mamba2::testing::dtypeCombinations() {
+  static const std::vector<DTypeCombination> combinations = [] {
+    std::vector<DTypeCombination> all;
+    for (DType x : {DType::BF16, DType::F16, DType::F32})
+      for (DType dt : {DType::F32, DType::BF16, DType::F16})
+        for (bool yInX : {false, true})
+          all.emplace_back(x, dt, yInX);
+    return all;
+  }();
+  return combinations;
+}
+
+HostFeatures
+tilec::mamba2::testing::dtypeFeatures(const DTypeCombination &combination) {
+  HostFeatures f;
+  std::tie(f.inputDType, f.dtDType, f.yInXType) = combination;
+  f.z = f.dPerChannel = f.dtBias = f.dtSoftplus = true;
+  return f;
+}
+
+std::string tilec::mamba2::testing::dtypeCombinationName(
+    const ::testing::TestParamInfo<DTypeCombination> &info) {
+  return std::string("x") + dtypeName(std::get<0>(info.param)) + "_dt" +
+         dtypeName(std::get<1>(info.param)) +
+         (std::get<2>(info.param) ? "_yx" : "_yf32");
+}
+
 HostFeatures tilec::mamba2::testing::sequenceOffsetFeatures() {
   HostFeatures features;
   features.packedSequences = true;

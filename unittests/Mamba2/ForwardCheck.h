@@ -19,6 +19,7 @@
 #include <functional>
 #include <ostream>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -163,9 +164,33 @@ chunkStatesMatchReference(HostProblem &host, bool withInitialState,
 ::testing::AssertionResult varlenStatesMatchReference(HostProblem &host,
                                                       bool withInitialState);
 
+/// The features of the seq_idx tests: packed sequences
+/// (HostFeatures::packedSequences), nothing else.
+HostFeatures packedFeatures();
+
 /// The features of the cu_seqlens tests: packed sequences given by offsets
 /// too (HostFeatures::sequenceOffsets), nothing else.
 HostFeatures sequenceOffsetFeatures();
+
+/// Every option of featureCases() at once, with packed sequences, given by
+/// offsets too when `offsets`: the packed tests' "every option" case.
+HostFeatures everyOptionPacked(bool offsets);
+
+/// The shapes of the packed tests (CPU and GPU): ragged, one chunk and
+/// several, every chunk size, several groups, batch 1 and 2.
+const std::vector<Shape> &packedShapes();
+
+/// `shapes` with batch 1 (cu_seqlens packs one row).
+std::vector<Shape> oneRow(std::vector<Shape> shapes);
+
+/// The dtype tests' combinations (CPU and GPU): x's dtype (bf16, f16, f32),
+/// dt's (f32, bf16, f16), y in x's dtype or f32; each test's features with
+/// z, D per channel, dt bias and softplus.
+using DTypeCombination = std::tuple<DType, DType, bool>;
+const std::vector<DTypeCombination> &dtypeCombinations();
+HostFeatures dtypeFeatures(const DTypeCombination &combination);
+std::string
+dtypeCombinationName(const ::testing::TestParamInfo<DTypeCombination> &info);
 
 /// Replaces the random boundaries of `host` (drawn with sequenceOffsets) by
 /// `offsets`, seq_idx included, and sizes its varlen states for them.

@@ -18,6 +18,7 @@
 #include "tilec/Mamba2/Reference.h"
 
 #include "../Support/TestSeed.h"
+#include "CpuRun.h"
 #include "ForwardCheck.h"
 
 #include "gtest/gtest.h"
@@ -33,27 +34,13 @@ using namespace tilec::mamba2::testing;
 
 namespace {
 
-/// forwardCpu as the forward run of the shared check.
-ForwardRun cpuRun(ForwardStructure structure, const TileConfig &tiles = {}) {
-  return [structure, tiles](HostProblem &host, bool withInitialState) {
-    CpuOptions options;
-    options.tiles = tiles;
-    options.structure = structure;
-    Status status = forwardCpu(host.problem, host.inputs(withInitialState),
-                               host.outputs(), options);
-    if (!status.ok())
-      return ::testing::AssertionFailure() << "forwardCpu: " << status.message();
-    return ::testing::AssertionSuccess();
-  };
-}
-
 class ForwardTest : public ::testing::TestWithParam<
                         std::tuple<Shape, bool, ForwardStructure>> {};
 
 TEST_P(ForwardTest, MatchesRecurrence) {
   auto [shape, withInitialState, structure] = GetParam();
   EXPECT_TRUE(forwardMatchesReference(shape.problem(), withInitialState,
-                                      cpuRun(structure)));
+                                      cpuRun({}, structure)));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -76,7 +63,7 @@ class ForwardFeatures
 
 TEST_P(ForwardFeatures, MatchesRecurrence) {
   auto [feature, shape, structure] = GetParam();
-  EXPECT_TRUE(forwardMatchesReference(shape.problem(), true, cpuRun(structure),
+  EXPECT_TRUE(forwardMatchesReference(shape.problem(), true, cpuRun({}, structure),
                                       {}, feature.features));
 }
 
@@ -186,7 +173,7 @@ TEST_P(ForwardStructures, SmallTiles) {
   tiles.statePassingBlockP = 8;
   tiles.statePassingBlockN = 32;
   EXPECT_TRUE(forwardMatchesReference(problem, /*withInitialState=*/true,
-                                      cpuRun(GetParam(), tiles)));
+                                      cpuRun(tiles, GetParam())));
 }
 
 // Inputs in the memory layout mamba_ssm hands over: x, B and C are slices of

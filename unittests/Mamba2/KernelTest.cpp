@@ -1,10 +1,9 @@
-//===- KernelTest.cpp - the four-kernel structure's new kernels alone -----===//
+//===- KernelTest.cpp - Mamba-2 kernels alone in the interpreter ---------===//
 //
-// chunk_state and state_passing (kernels/mamba2), each bound to tiles smaller
-// than the problem and run in the interpreter on fresh random inputs (seed
-// printed; TILEC_TEST_SEED replays it) with outputs poisoned with NaN, and
-// compared element by element with an f64 computation of what it must
-// produce:
+// chunk_state, state_passing and varlen_state (kernels/mamba2), each bound to
+// tiles smaller than the problem and run in the interpreter on fresh random
+// inputs (seed printed; TILEC_TEST_SEED replays it) with outputs poisoned,
+// and compared element by element with what it must produce:
 //   - chunk_state: each chunk's own state is the f64 recurrence
 //     (referenceForward) run over that chunk's steps alone, from a zero
 //     state; dt_chunks and G come from chunk_cumsum (dt as given), run
@@ -12,6 +11,12 @@
 //   - state_passing: the recurrence over chunks h_{c+1} = exp2(G_last,c) h_c
 //     + local_c, in f64, from random chunk states, decay exponents and an
 //     initial state (or none).
+//   - varlen_state: its check of the offsets it reads on the device. Each
+//     way cu_seqlens can break the rules (or disagree with seq_idx) makes
+//     the state of the sequences it concerns NaN, over outputs poisoned
+//     with a finite value, and leaves every other sequence's bit for bit as
+//     with good offsets (the values themselves are checked against the f64
+//     recurrence by the forward tests, VarlenStatesTest.cpp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -36,6 +41,7 @@
 #include "gtest/gtest.h"
 
 #include <cmath>
+#include <cstring>
 #include <fstream>
 #include <limits>
 #include <memory>
@@ -270,5 +276,141 @@ INSTANTIATE_TEST_SUITE_P(InitialState, StatePassingKernel, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool> &info) {
                            return info.param ? "with" : "without";
                          });
+
+
+/// varlen_state alone on random f32 inputs of one packed row (seqlen 100,
+/// chunk 64), tiles of 16 over headdim 20 and dstate 24.
+class VarlenStateKernel : public ::testing::Test {
+protected:
+  static constexpr int64_t seqlen = 100, heads = 2, headdim = 20, dstate = 24,
+                           chunk = 64, nchunks = 2, tile = 16;
+  /// Written over the outputs before each run: finite, so that a NaN in
+  /// the result was written by the kernel.
+  static constexpr float kPoison = 12345.0f;
+
+  VarlenStateKernel() : rng(seed) {
+    std::normal_distribution<float> normal;
+    std::uniform_real_distribution<float> step(0.01f, 0.1f);
+    x.resize(seqlen * heads * headdim);
+    B.resize(seqlen * dstate);
+    dt.resize(heads * nchunks * chunk);
+    G.resize(dt.size());
+    states.resize(nchunks * heads * headdim * dstate);
+    for (std::vector<float> *v : {&x, &B, &states})
+      for (float &e : *v)
+        e = normal(rng);
+    // G falls along each chunk (A dt log2 e with A < 0).
+    for (int64_t h = 0; h < heads; ++h)
+      for (int64_t c = 0; c < nchunks; ++c) {
+        float g = 0;
+        for (int64_t t = 0; t < chunk; ++t) {
+          const int64_t i = (h * nchunks + c) * chunk + t;
+          dt[i] = step(rng);
+          g -= dt[i];
+          G[i] = g;
+        }
+      }
+    kernel = compileKernel("varlen_state",
+                           {"BLOCK_P=16", "BLOCK_N=16", "BLOCK_K=16",
+                            "XT=f32"});
+  }
+
+  /// The kernel's states for `offsets` and `sequences` (seq_idx).
+  std::vector<float> run(std::vector<int32_t> offsets,
+                         std::vector<int32_t> sequences) {
+    const int64_t nseq = int64_t(offsets.size()) - 1;
+    std::vector<float> varlen(nseq * heads * headdim * dstate, kPoison);
+    const int64_t tiles = ((headdim + tile - 1) / tile) *
+                          ((dstate + tile - 1) / tile);
+    std::string error;
+    EXPECT_TRUE(mlir::succeeded(kernel->run(
+        {f32View(x, {1, seqlen, heads, headdim}),
+         f32View(B, {1, seqlen, 1, dstate}),
+         f32View(dt, {1, heads, nchunks, chunk}),
+         f32View(G, {1, heads, nchunks, chunk}),
+         f32View(states, {1, nchunks, heads, headdim, dstate}),
+         view(sequences.data(), interp::DType::I32, {1, seqlen}),
+         view(offsets.data(), interp::DType::I32, {nseq + 1}),
+         f32View(varlen, {nseq, heads, headdim, dstate})},
+        {{nseq * tiles, heads, 1}}, error)))
+        << error;
+    return varlen;
+  }
+
+  /// seq_idx for `offsets` that keep the rules.
+  static std::vector<int32_t> sequencesOf(const std::vector<int32_t> &offsets) {
+    std::vector<int32_t> sequences(seqlen);
+    for (size_t s = 0; s + 1 < offsets.size(); ++s)
+      for (int32_t t = offsets[s]; t < offsets[s + 1]; ++t)
+        sequences[t] = int32_t(s);
+    return sequences;
+  }
+
+  /// Sequence `s` of `got` is NaN throughout (`nan`) or, bit for bit,
+  /// sequence `s` of `want`.
+  static ::testing::AssertionResult
+  sequenceIs(const std::vector<float> &got, const std::vector<float> &want,
+             int64_t s, bool nan) {
+    const int64_t size = heads * headdim * dstate;
+    for (int64_t i = s * size; i < (s + 1) * size; ++i) {
+      const bool ok = nan ? std::isnan(got[i])
+                          : std::memcmp(&got[i], &want[i], 4) == 0;
+      if (!ok)
+        return ::testing::AssertionFailure()
+               << "sequence " << s << ", element " << i - s * size << ": "
+               << got[i] << (nan ? ", want NaN" : ", want ") << want[i];
+    }
+    return ::testing::AssertionSuccess();
+  }
+
+  const uint64_t seed = tilec::testing::testSeed();
+  std::mt19937_64 rng;
+  std::vector<float> x, B, dt, G, states;
+  std::unique_ptr<interp::Executable> kernel;
+};
+
+TEST_F(VarlenStateKernel, BadOffsetsGiveNaNStates) {
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  ASSERT_TRUE(kernel);
+  const std::vector<int32_t> good = {0, 30, 64, 100};
+  const std::vector<int32_t> goodSequences = sequencesOf(good);
+  const std::vector<float> want = run(good, goodSequences);
+  for (int64_t s = 0; s < 3; ++s)
+    for (int64_t i = 0; i < heads * headdim * dstate; ++i)
+      ASSERT_TRUE(std::isfinite(want[s * heads * headdim * dstate + i]) &&
+                  want[s * heads * headdim * dstate + i] != kPoison)
+          << "good offsets: sequence " << s << " element " << i;
+
+  struct Case {
+    const char *what;
+    std::vector<int32_t> offsets;
+    /// seq_idx: good's unless given.
+    std::vector<int32_t> sequences;
+    /// The sequences whose state must be NaN.
+    std::vector<bool> nan;
+  };
+  std::vector<int32_t> startMismatch = goodSequences;
+  startMismatch[64] = 1;
+  std::vector<int32_t> endMismatch = goodSequences;
+  endMismatch[29] = 1;
+  const Case cases[] = {
+      {"first offset not 0", {5, 30, 64, 100}, {}, {true, false, false}},
+      {"last offset not seqlen", {0, 30, 64, 99}, {}, {false, false, true}},
+      {"last offset past seqlen", {0, 30, 64, 101}, {}, {false, false, true}},
+      {"an empty sequence", {0, 30, 30, 100}, {}, {false, true, true}},
+      {"decreasing", {0, 64, 30, 100}, {}, {true, true, true}},
+      {"negative", {0, -5, 64, 100}, {}, {true, true, false}},
+      {"seq_idx differs at a sequence's first step", good, startMismatch,
+       {false, false, true}},
+      {"seq_idx differs at a sequence's last step", good, endMismatch,
+       {true, false, false}}};
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.what);
+    const std::vector<float> got =
+        run(c.offsets, c.sequences.empty() ? goodSequences : c.sequences);
+    for (int64_t s = 0; s < 3; ++s)
+      EXPECT_TRUE(sequenceIs(got, want, s, c.nan[s]));
+  }
+}
 
 } // namespace

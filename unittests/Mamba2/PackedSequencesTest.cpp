@@ -16,11 +16,11 @@
 #include "tilec/Mamba2/Reference.h"
 
 #include "../Support/TestSeed.h"
+#include "CpuRun.h"
 #include "ForwardCheck.h"
 
 #include "gtest/gtest.h"
 
-#include <cmath>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -30,41 +30,13 @@ using namespace tilec::mamba2::testing;
 
 namespace {
 
-ForwardRun packedRun(const TileConfig &tiles = {}) {
-  return [tiles](HostProblem &host, bool withInitialState) {
-    CpuOptions options;
-    options.tiles = tiles;
-    Status status = forwardCpu(host.problem, host.inputs(withInitialState),
-                               host.outputs(), options);
-    if (!status.ok())
-      return ::testing::AssertionFailure() << "forwardCpu: " << status.message();
-    return ::testing::AssertionSuccess();
-  };
-}
-
-HostFeatures packed() {
-  HostFeatures features;
-  features.packedSequences = true;
-  return features;
-}
-
-/// The shapes of the packed tests: ragged, one chunk and several, every
-/// chunk size, several groups.
-const std::vector<Shape> &packedShapes() {
-  static const std::vector<Shape> shapes = {
-      {2, 100, 1, 4, 16, 32, 64},  {1, 300, 2, 4, 64, 64, 128},
-      {1, 77, 1, 2, 24, 40, 128},  {2, 600, 2, 4, 64, 64, 256},
-      {2, 256, 1, 4, 32, 32, 64},  {1, 10, 1, 2, 16, 16, 64}};
-  return shapes;
-}
-
 class PackedSequences
     : public ::testing::TestWithParam<std::tuple<Shape, bool>> {};
 
 TEST_P(PackedSequences, MatchesRecurrence) {
   auto [shape, withInitialState] = GetParam();
   EXPECT_TRUE(forwardMatchesReference(shape.problem(), withInitialState,
-                                      packedRun(), {}, packed()));
+                                      cpuRun(), {}, packedFeatures()));
 }
 
 // 16-step row and column tiles: a chunk spans several of each, so
@@ -79,7 +51,7 @@ TEST_P(PackedSequences, SmallTiles) {
   tiles.statePassingBlockP = 8;
   tiles.statePassingBlockN = 16;
   EXPECT_TRUE(forwardMatchesReference(shape.problem(), withInitialState,
-                                      packedRun(tiles), {}, packed()));
+                                      cpuRun(tiles), {}, packedFeatures()));
 }
 
 INSTANTIATE_TEST_SUITE_P(
@@ -90,11 +62,9 @@ INSTANTIATE_TEST_SUITE_P(
     });
 
 TEST(PackedSequencesOptions, EveryOptionAtOnce) {
-  HostFeatures features = featureCases().back().features;
-  features.packedSequences = true;
   for (const Shape &shape : featureShapes())
-    EXPECT_TRUE(forwardMatchesReference(shape.problem(), true, packedRun(), {},
-                                        features))
+    EXPECT_TRUE(forwardMatchesReference(shape.problem(), true, cpuRun(), {},
+                                        everyOptionPacked(false)))
         << shapeName(shape, true);
 }
 
@@ -106,7 +76,7 @@ TEST(PackedSequencesOptions, OneSequenceIsNoSeqIdx) {
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
   HostProblem host = HostProblem::random(p, seed);
   host.poisonOutputs();
-  ASSERT_TRUE(packedRun()(host, true));
+  ASSERT_TRUE(cpuRun()(host, true));
   const std::vector<float> y = host.y, finalState = host.finalState;
   std::vector<int32_t> zeros(p.batch * p.seqlen, 0);
   Inputs in = host.inputs(true);
@@ -134,7 +104,7 @@ TEST(PackedSequencesOptions, IgnoringSeqIdxFails) {
       return ::testing::AssertionSuccess();
     };
     EXPECT_FALSE(forwardMatchesReference(shape.problem(), true, ignoring, {},
-                                         packed()))
+                                         packedFeatures()))
         << shapeName(shape, true);
   }
 }
@@ -145,7 +115,7 @@ TEST(PackedSequencesReference, LastSequenceAlone) {
   const Problem p{1, 200, 2, 1, 8, 8, 64};
   const uint64_t seed = tilec::testing::testSeed();
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
-  HostProblem host = HostProblem::random(p, seed, packed());
+  HostProblem host = HostProblem::random(p, seed, packedFeatures());
   int64_t start = p.seqlen - 1;
   while (start > 0 && host.seqIdx[start - 1] == host.seqIdx[p.seqlen - 1])
     --start;
@@ -175,18 +145,12 @@ TEST(PackedSequencesReference, LastSequenceAlone) {
 class PackedValidation : public ::testing::Test {
 protected:
   PackedValidation()
-      : host(HostProblem::random({2, 100, 4, 2, 16, 32, 64}, 7, packed())) {}
+      : host(HostProblem::random({2, 100, 4, 2, 16, 32, 64}, 7,
+                                 packedFeatures())) {}
 
   void expectError(const Inputs &in, const CpuOptions &options,
                    std::vector<const char *> parts) {
-    host.poisonOutputs();
-    Status status = forwardCpu(host.problem, in, host.outputs(), options);
-    ASSERT_FALSE(status.ok());
-    for (const char *part : parts)
-      EXPECT_NE(status.message().find(part), std::string::npos)
-          << "'" << part << "' is not in: " << status.message();
-    for (float v : host.y)
-      ASSERT_TRUE(std::isnan(v)) << "an output was written";
+    EXPECT_TRUE(refusedUntouched(host, in, host.outputs(), parts, options));
   }
 
   HostProblem host;

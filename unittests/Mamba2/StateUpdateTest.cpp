@@ -14,6 +14,8 @@
 #include <cmath>
 #include <cstring>
 #include <numeric>
+#include <string>
+#include <tuple>
 
 using namespace tilec::mamba2;
 using namespace tilec::mamba2::testing;
@@ -57,6 +59,63 @@ TEST(StateUpdateCpu, ThousandStepsWithoutOptions) {
   DecodeData data = DecodeData::random(smallProblem(), {}, 12);
   runSteps(data, 1000);
 }
+
+// The state in f32, bf16 or f16 (mamba_ssm's inference cache is in the
+// model's dtype), x, B, C, z and y in bf16 or f16.
+class StateUpdateDTypes
+    : public ::testing::TestWithParam<std::tuple<DType, DType>> {};
+
+TEST_P(StateUpdateDTypes, ThousandStepsWithEveryOption) {
+  auto [stateType, xType] = GetParam();
+  DecodeOptions options{true, true, true, D::PerChannel, true, stateType,
+                        xType};
+  DecodeData data = DecodeData::random(smallProblem(7), options, 13);
+  runSteps(data, 1000);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    Combinations, StateUpdateDTypes,
+    ::testing::Values(std::tuple{DType::BF16, DType::BF16},
+                      std::tuple{DType::F16, DType::BF16},
+                      std::tuple{DType::F32, DType::F16},
+                      std::tuple{DType::BF16, DType::F16},
+                      std::tuple{DType::F16, DType::F16}),
+    [](const ::testing::TestParamInfo<std::tuple<DType, DType>> &info) {
+      return std::string("state_") + dtypeName(std::get<0>(info.param)) +
+             "_x_" + dtypeName(std::get<1>(info.param));
+    });
+
+class StateUpdateStateDType : public ::testing::TestWithParam<DType> {};
+
+// The kernel computes in f32 whatever the state's dtype and rounds the new
+// state once: one step from the same state is the f32 state's step rounded,
+// bit for bit, and the same y.
+TEST_P(StateUpdateStateDType, OneStepIsTheF32StepRounded) {
+  DecodeOptions options{true, true, true, D::PerChannel, true, GetParam()};
+  DecodeData half = DecodeData::random(smallProblem(7), options, 14);
+  options.stateDType = DType::F32;
+  DecodeData full = DecodeData::random(smallProblem(7), options, 14);
+  // The same draws after the state's (as many of them): the same inputs.
+  ASSERT_EQ(half.x, full.x);
+  for (size_t i = 0; i < full.state.size(); ++i)
+    full.state[i] = float(half.stateValue(i));
+  ASSERT_TRUE(stateUpdateCpu(half.problem, half.args()).ok());
+  ASSERT_TRUE(stateUpdateCpu(full.problem, full.args()).ok());
+  for (size_t i = 0; i < full.state.size(); ++i) {
+    const uint16_t want = GetParam() == DType::BF16 ? toBF16(full.state[i])
+                                                    : toF16(full.state[i]);
+    ASSERT_EQ(half.stateHalf[i], want)
+        << "element " << i << ": " << half.stateValue(i) << ", want "
+        << full.state[i] << " rounded";
+  }
+  EXPECT_EQ(half.y, full.y);
+}
+
+INSTANTIATE_TEST_SUITE_P(StateDTypes, StateUpdateStateDType,
+                         ::testing::Values(DType::BF16, DType::F16),
+                         [](const ::testing::TestParamInfo<DType> &info) {
+                           return std::string(dtypeName(info.param));
+                         });
 
 struct OptionCase {
   const char *name;
@@ -169,9 +228,11 @@ TEST(StateUpdateCpu, IndicesOutsideTheStateArePadding) {
   const std::vector<float> before = data.state;
   runSteps(data, 3);
   const size_t row = data.state.size() / 6;
-  for (size_t i = 0; i < data.state.size(); ++i)
-    if (i / row != 2)
+  for (size_t i = 0; i < data.state.size(); ++i) {
+    if (i / row != 2) {
       ASSERT_EQ(data.state[i], before[i]) << "element " << i;
+    }
+  }
   EXPECT_NE(0, std::memcmp(data.state.data() + 2 * row, before.data() + 2 * row,
                            row * sizeof(float)));
 }
@@ -237,7 +298,16 @@ TEST_F(StateUpdateValidation, ShapesAreTheProblems) {
 
 TEST_F(StateUpdateValidation, DtypesAreChecked) {
   args.x.dtype = DType::F32;
-  expectError({"x (batch, heads, headdim) is f32", "only bf16"});
+  expectError({"x (batch, heads, headdim) is f32",
+               "only bf16 and f16 are supported"});
+  args = data.args();
+  args.B.dtype = DType::F16;
+  expectError({"B (batch, groups, dstate) is f16",
+               "only x's dtype (bf16) is supported"});
+  args = data.args();
+  args.state.dtype = DType::I32;
+  expectError({"state (stateRows, heads, headdim, dstate) is i32",
+               "only f32, bf16 and f16 are supported"});
 }
 
 TEST_F(StateUpdateValidation, YIsBF16) {

@@ -13,8 +13,9 @@
 // ranges of 4 GiB aligned on 4 GiB (CArguments::fake puts each tensor in
 // its own); cuMemAllocHost hands out pinned host memory; every other
 // address is memory the driver does not know. Modules, functions,
-// contexts (any pointer cuCtxSetCurrent is given; its id is its value) and
-// streams are tokens; launches do nothing.
+// contexts (any pointer cuCtxSetCurrent is given; its id is its value),
+// streams and graphs are tokens; launches do nothing. A graph launch counts
+// as a launch of each of its kernels (by name), not as cuLaunchKernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,6 +29,7 @@
 #include <mutex>
 #include <set>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -130,6 +132,95 @@ CUresult launchKernel(CUfunction function, unsigned, unsigned, unsigned,
     return CUDA_ERROR_INVALID_HANDLE;
   ++launches->second;
   return CUDA_SUCCESS;
+}
+/// Every kernel reports one 8-byte parameter: a stand-in cannot know a
+/// kernel's signature, and every tilec kernel's first parameter is a view's
+/// data pointer. So a launch group's graph sees a change of that pointer
+/// (and of nothing else) as a parameter update.
+CUresult funcGetParamInfo(CUfunction, size_t index, size_t *offset,
+                          size_t *size) {
+  count("cuFuncGetParamInfo");
+  if (index > 0)
+    return CUDA_ERROR_INVALID_VALUE;
+  *offset = 0;
+  *size = 8;
+  return CUDA_SUCCESS;
+}
+/// kCapturingStream is being captured (HostCostTest's stand-in for a user's
+/// capture); every other stream is not.
+constexpr uintptr_t kCapturingStream = 0x6000;
+CUresult streamIsCapturing(CUstream stream, CUstreamCaptureStatus *status) {
+  count("cuStreamIsCapturing");
+  *status = reinterpret_cast<uintptr_t>(stream) == kCapturingStream
+                ? CU_STREAM_CAPTURE_STATUS_ACTIVE
+                : CU_STREAM_CAPTURE_STATUS_NONE;
+  return CUDA_SUCCESS;
+}
+/// Graphs and executable graphs are tokens of the kernel functions of their
+/// nodes, in order; a graph launch counts a launch of each.
+std::map<uintptr_t, std::vector<uintptr_t>> graphNodes, execNodes;
+uintptr_t nextGraph = 0x7000;
+
+CUresult graphCreate(CUgraph *graph, unsigned) {
+  count("cuGraphCreate");
+  std::lock_guard<std::mutex> lock(countsMutex);
+  graphNodes[nextGraph];
+  *graph = reinterpret_cast<CUgraph>(nextGraph);
+  nextGraph += 16;
+  return CUDA_SUCCESS;
+}
+CUresult graphAddKernelNode(CUgraphNode *node, CUgraph graph,
+                            const CUgraphNode *, size_t,
+                            const CUDA_KERNEL_NODE_PARAMS_v2 *params) {
+  count("cuGraphAddKernelNode");
+  std::lock_guard<std::mutex> lock(countsMutex);
+  auto nodes = graphNodes.find(reinterpret_cast<uintptr_t>(graph));
+  if (nodes == graphNodes.end() ||
+      !launchesOf.count(reinterpret_cast<uintptr_t>(params->func)))
+    return CUDA_ERROR_INVALID_HANDLE;
+  nodes->second.push_back(reinterpret_cast<uintptr_t>(params->func));
+  *node = reinterpret_cast<CUgraphNode>(nodes->second.size());
+  return CUDA_SUCCESS;
+}
+CUresult graphInstantiate(CUgraphExec *exec, CUgraph graph,
+                          unsigned long long) {
+  count("cuGraphInstantiateWithFlags");
+  std::lock_guard<std::mutex> lock(countsMutex);
+  auto nodes = graphNodes.find(reinterpret_cast<uintptr_t>(graph));
+  if (nodes == graphNodes.end())
+    return CUDA_ERROR_INVALID_HANDLE;
+  execNodes[nextGraph] = nodes->second;
+  *exec = reinterpret_cast<CUgraphExec>(nextGraph);
+  nextGraph += 16;
+  return CUDA_SUCCESS;
+}
+CUresult graphExecKernelNodeSetParams(CUgraphExec, CUgraphNode,
+                                      const CUDA_KERNEL_NODE_PARAMS_v2 *) {
+  return count("cuGraphExecKernelNodeSetParams"), CUDA_SUCCESS;
+}
+CUresult graphLaunch(CUgraphExec exec, CUstream) {
+  count("cuGraphLaunch");
+  std::lock_guard<std::mutex> lock(countsMutex);
+  auto nodes = execNodes.find(reinterpret_cast<uintptr_t>(exec));
+  if (nodes == execNodes.end())
+    return CUDA_ERROR_INVALID_HANDLE;
+  for (uintptr_t function : nodes->second)
+    ++launchesOf[function];
+  return CUDA_SUCCESS;
+}
+CUresult graphDestroy(CUgraph graph) {
+  count("cuGraphDestroy");
+  std::lock_guard<std::mutex> lock(countsMutex);
+  return graphNodes.erase(reinterpret_cast<uintptr_t>(graph))
+             ? CUDA_SUCCESS
+             : CUDA_ERROR_INVALID_HANDLE;
+}
+CUresult graphExecDestroy(CUgraphExec exec) {
+  count("cuGraphExecDestroy");
+  std::lock_guard<std::mutex> lock(countsMutex);
+  return execNodes.erase(reinterpret_cast<uintptr_t>(exec))
+             ? CUDA_SUCCESS
+             : CUDA_ERROR_INVALID_HANDLE;
 }
 CUresult pointerGetAttributes(unsigned n, CUpointer_attribute *attributes,
                               void **data, CUdeviceptr pointer) {
@@ -266,6 +357,16 @@ const Entry kEntries[] = {
     TILEC_ENTRY("cuFuncGetAttribute", funcGetAttribute),
     TILEC_ENTRY("cuFuncSetAttribute", funcSetAttribute),
     TILEC_ENTRY("cuLaunchKernel", launchKernel),
+    TILEC_ENTRY("cuFuncGetParamInfo", funcGetParamInfo),
+    TILEC_ENTRY("cuStreamIsCapturing", streamIsCapturing),
+    TILEC_ENTRY("cuGraphCreate", graphCreate),
+    TILEC_ENTRY("cuGraphAddKernelNode", graphAddKernelNode),
+    TILEC_ENTRY("cuGraphInstantiateWithFlags", graphInstantiate),
+    TILEC_ENTRY("cuGraphExecKernelNodeSetParams",
+                graphExecKernelNodeSetParams),
+    TILEC_ENTRY("cuGraphLaunch", graphLaunch),
+    TILEC_ENTRY("cuGraphDestroy", graphDestroy),
+    TILEC_ENTRY("cuGraphExecDestroy", graphExecDestroy),
     TILEC_ENTRY("cuPointerGetAttributes", pointerGetAttributes),
     TILEC_ENTRY("cuMemAllocAsync", memAllocAsync),
     TILEC_ENTRY("cuMemFreeAsync", memFreeAsync),
@@ -303,8 +404,10 @@ cuGetProcAddress_v2(const char *symbol, void **function, int, cuuint64_t,
 }
 
 /// How many times `symbol` was called; "" for the calls of every symbol;
-/// "launch NAME" for the launches of the kernel called NAME (not counted in
-/// "", they are cuLaunchKernel calls).
+/// "launch NAME" for the launches of the kernel called NAME, by cuLaunchKernel
+/// or as a node of a launched graph (not counted in "").
+
+
 extern "C" __attribute__((visibility("default"))) unsigned long long
 tilec_counting_driver_calls(const char *symbol) {
   std::lock_guard<std::mutex> lock(countsMutex);

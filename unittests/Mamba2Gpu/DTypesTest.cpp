@@ -13,39 +13,25 @@
 
 #include "../Mamba2/ForwardCheck.h"
 
-#include <string>
-#include <tuple>
 
 using namespace tilec::mamba2;
 using namespace tilec::mamba2::testing;
 
 namespace {
 
-/// (x's dtype, dt's dtype, y in x's dtype).
-using Combination = std::tuple<DType, DType, bool>;
-
 class DTypesGpu : public GpuStreamTest,
-                  public ::testing::WithParamInterface<Combination> {};
+                  public ::testing::WithParamInterface<DTypeCombination> {};
 
 TEST_P(DTypesGpu, MatchTheF64Reference) {
-  HostFeatures f;
-  std::tie(f.inputDType, f.dtDType, f.yInXType) = GetParam();
-  f.z = f.dPerChannel = f.dtBias = f.dtSoftplus = true;
   for (const Shape &shape : featureShapes())
     EXPECT_TRUE(gpuForwardMatchesReference(cu(), shape.problem(), true,
-                                           stream, {}, {}, f))
+                                           stream, {}, {},
+                                           dtypeFeatures(GetParam())))
         << shapeName(shape, true);
 }
 
-INSTANTIATE_TEST_SUITE_P(
-    Combinations, DTypesGpu,
-    ::testing::Combine(::testing::Values(DType::BF16, DType::F16, DType::F32),
-                       ::testing::Values(DType::F32, DType::BF16, DType::F16),
-                       ::testing::Bool()),
-    [](const ::testing::TestParamInfo<Combination> &info) {
-      return std::string("x") + dtypeName(std::get<0>(info.param)) + "_dt" +
-             dtypeName(std::get<1>(info.param)) +
-             (std::get<2>(info.param) ? "_yx" : "_yf32");
-    });
+INSTANTIATE_TEST_SUITE_P(Combinations, DTypesGpu,
+                         ::testing::ValuesIn(dtypeCombinations()),
+                         dtypeCombinationName);
 
 } // namespace

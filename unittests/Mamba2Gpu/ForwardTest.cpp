@@ -215,16 +215,9 @@ TEST_F(ForwardGpuTest, GraphCaptureAndReplay) {
       options.workspace = workspace.get();
       options.workspaceBytes = bytes;
     }
-    // Global mode: the strictest, any call unsafe during capture fails.
-    TILEC_CU_ASSERT(
-        cu().streamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL));
-    Status status =
-        forwardGpu(p, device.inputs(true), device.outputs(), options, stream);
-    CUgraph graph = nullptr;
-    TILEC_CU_ASSERT(cu().streamEndCapture(stream, &graph));
-    ASSERT_TRUE(status.ok()) << status.message();
-    CUgraphExec exec = nullptr;
-    TILEC_CU_ASSERT(cu().graphInstantiate(&exec, graph, 0));
+    CapturedForward graph(cu());
+    ASSERT_TRUE(graph.capture(stream, p, device.inputs(true),
+                              device.outputs(), options));
     // Replays see the inputs of the moment: new ones each time.
     for (int replay = 0; replay < 3; ++replay) {
       SCOPED_TRACE("replay " + std::to_string(replay));
@@ -240,14 +233,11 @@ TEST_F(ForwardGpuTest, GraphCaptureAndReplay) {
       host.initialState = fresh.initialState;
       ASSERT_TRUE(device.upload());
       ASSERT_TRUE(device.poisonOutputs());
-      TILEC_CU_ASSERT(cu().graphLaunch(exec, stream));
-      TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+      ASSERT_TRUE(graph.replay(stream));
       ASSERT_TRUE(device.checkGuards());
       ASSERT_TRUE(device.download());
       EXPECT_TRUE(matchesReference(host, true));
     }
-    cu().graphExecDestroy(exec);
-    cu().graphDestroy(graph);
   }
 }
 

@@ -202,6 +202,7 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
       allocate(z, std::max<size_t>(host.storedBytes(host.z, host.zWide), 4)) &&
       allocate(dtBias, std::max<size_t>(host.dtBias.size() * 4, 4)) &&
       allocate(seqIdx, std::max<size_t>(host.seqIdx.size() * 4, 4)) &&
+      allocate(cuSeqlens, std::max<size_t>(host.cuSeqlens.size() * 4, 4)) &&
       (y = DeviceBuffer(cu, yBytes, kOutputGuard)).ok() &&
       (finalState =
            DeviceBuffer(cu, host.finalState.size() * 4, kOutputGuard))
@@ -227,7 +228,8 @@ DeviceProblem::DeviceProblem(const Driver &cu, HostProblem &host)
       {&initialState, host.initialState.data()},
       {&z, host.storedData(host.z, host.zWide)},
       {&dtBias, host.dtBias.data()},
-      {&seqIdx, host.seqIdx.data()}};
+      {&seqIdx, host.seqIdx.data()},
+      {&cuSeqlens, host.cuSeqlens.data()}};
   for (auto [to, from] : copies)
     if (from)
       if (CUresult result = copy(*to, from))
@@ -297,6 +299,8 @@ Inputs DeviceProblem::inputs(bool withInitialState) const {
     in.dtBias->data = dtBias.get();
   if (in.seqIdx)
     in.seqIdx->data = seqIdx.get();
+  if (in.cuSeqlens)
+    in.cuSeqlens->data = cuSeqlens.get();
   return in;
 }
 
@@ -307,6 +311,50 @@ Outputs DeviceProblem::outputs() const {
   if (out.varlenStates)
     out.varlenStates->data = varlenStates.get();
   return out;
+}
+
+tilec::mamba2::testing::CapturedForward::~CapturedForward() {
+  if (exec)
+    cu.graphExecDestroy(exec);
+  if (graph)
+    cu.graphDestroy(graph);
+}
+
+::testing::AssertionResult tilec::mamba2::testing::CapturedForward::capture(CUstream stream, const Problem &problem,
+                         const Inputs &inputs, const Outputs &outputs,
+                         const GpuOptions &options) {
+  if (CUresult result =
+          cu.streamBeginCapture(stream, CU_STREAM_CAPTURE_MODE_GLOBAL))
+    return ::testing::AssertionFailure()
+           << "cuStreamBeginCapture: " << resultName(result);
+  Status status = forwardGpu(problem, inputs, outputs, options, stream);
+  if (CUresult result = cu.streamEndCapture(stream, &graph))
+    return ::testing::AssertionFailure()
+           << "cuStreamEndCapture: " << resultName(result)
+           << (status.ok() ? "" : "; forwardGpu: " + status.message());
+  if (!status.ok())
+    return ::testing::AssertionFailure() << "forwardGpu: " << status.message();
+  if (CUresult result = cu.graphInstantiate(&exec, graph, 0))
+    return ::testing::AssertionFailure()
+           << "cuGraphInstantiateWithFlags: " << resultName(result);
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult
+tilec::mamba2::testing::CapturedForward::replay(CUstream stream) const {
+  if (CUresult result = cu.graphLaunch(exec, stream))
+    return ::testing::AssertionFailure()
+           << "cuGraphLaunch: " << resultName(result);
+  if (CUresult result = cu.streamSynchronize(stream))
+    return ::testing::AssertionFailure()
+           << "cuStreamSynchronize: " << resultName(result);
+  return ::testing::AssertionSuccess();
+}
+
+std::vector<Shape> tilec::mamba2::testing::withLargeShape(
+    std::vector<Shape> shapes, const Shape &large) {
+  shapes.push_back(large);
+  return shapes;
 }
 
 ForwardRun tilec::mamba2::testing::gpuRun(const Driver &cu, CUstream stream,

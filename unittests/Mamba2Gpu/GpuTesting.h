@@ -166,8 +166,8 @@ public:
 private:
   const Driver &cu;
   HostProblem &host;
-  DeviceBuffer x, dt, A, B, C, D, initialState, z, dtBias, seqIdx, y,
-      finalState, varlenStates;
+  DeviceBuffer x, dt, A, B, C, D, initialState, z, dtBias, seqIdx,
+      cuSeqlens, y, finalState, varlenStates;
   bool allocated = false;
 };
 
@@ -176,6 +176,33 @@ private:
 /// with `options`, waits, checks the guard zones and copies the outputs back.
 ForwardRun gpuRun(const Driver &cu, CUstream stream,
                   const GpuOptions &options = {});
+
+/// A CUDA graph of one forwardGpu call on `stream`, instantiated. The
+/// capture is in global mode, the strictest: any call unsafe during capture
+/// (a host read of device memory, a synchronisation) fails it.
+class CapturedForward {
+public:
+  explicit CapturedForward(const Driver &cu) : cu(cu) {}
+  CapturedForward(const CapturedForward &) = delete;
+  CapturedForward &operator=(const CapturedForward &) = delete;
+  ~CapturedForward();
+  ::testing::AssertionResult capture(CUstream stream, const Problem &problem,
+                                     const Inputs &inputs,
+                                     const Outputs &outputs,
+                                     const GpuOptions &options);
+  /// Launches the graph on `stream` and waits for it.
+  ::testing::AssertionResult replay(CUstream stream) const;
+
+private:
+  const Driver &cu;
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+};
+
+/// `shapes` and, last, `large`: a shared list of shapes plus one the
+/// interpreter would take too long on.
+std::vector<Shape> withLargeShape(std::vector<Shape> shapes,
+                                  const Shape &large);
 
 /// C ABI arguments (CApiTesting.h) on a DeviceProblem's buffers, with its
 /// initial and final state.

@@ -51,11 +51,25 @@ Counter counter() {
   return found;
 }
 
-const char *const kSymbols[] = {
-    "cuCtxGetCurrent",    "cuCtxGetId",          "cuLaunchKernel",
-    "cuPointerGetAttributes", "cuModuleLoadData", "cuModuleGetFunction",
-    "cuFuncGetAttribute", "cuFuncSetAttribute", "cuDeviceGetAttribute",
-    "cuMemAllocAsync",    "cuMemFreeAsync",      ""};
+const char *const kSymbols[] = {"cuCtxGetCurrent",
+                                "cuCtxGetId",
+                                "cuLaunchKernel",
+                                "cuStreamIsCapturing",
+                                "cuGraphLaunch",
+                                "cuGraphExecKernelNodeSetParams",
+                                "cuGraphCreate",
+                                "cuGraphAddKernelNode",
+                                "cuGraphInstantiateWithFlags",
+                                "cuGraphExecDestroy",
+                                "cuPointerGetAttributes",
+                                "cuModuleLoadData",
+                                "cuModuleGetFunction",
+                                "cuFuncGetAttribute",
+                                "cuFuncSetAttribute",
+                                "cuDeviceGetAttribute",
+                                "cuMemAllocAsync",
+                                "cuMemFreeAsync",
+                                ""};
 
 /// The calls of each symbol ("" for all) that `work` makes.
 template <typename Work> std::map<std::string, unsigned long long>
@@ -97,20 +111,34 @@ protected:
 /// (docs/mamba2.md), the only one it runs.
 constexpr unsigned long long kKernels = 4;
 
-/// The calls every forward pass makes: cuCtxGetCurrent and cuCtxGetId in
-/// the library, then per kernel cuCtxGetCurrent, cuCtxGetId and the launch.
+/// Two calls of `forward`: the second makes the kernels' graph if no earlier
+/// call did (a sequence of launches becomes a graph the second time it
+/// comes), so that later calls find it cached.
+template <typename Forward> void makeGraph(Forward forward) {
+  for (int call = 0; call < 2; ++call)
+    EXPECT_MAMBA2_STATUS(forward(), TILEC_MAMBA2_SUCCESS);
+}
+
+/// The calls every forward pass makes once its kernels' graph is cached:
+/// cuCtxGetCurrent and cuCtxGetId once for the call (the launch group's),
+/// whether the stream is being captured, and one graph launch of the four
+/// kernels, whose parameters are those the graph holds.
 void expectSteadyState(const std::map<std::string, unsigned long long> &calls,
                        unsigned long long pointerQueries) {
-  EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
-  EXPECT_EQ(calls.at("cuCtxGetCurrent"), 1 + kKernels);
-  EXPECT_EQ(calls.at("cuCtxGetId"), 1 + kKernels);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+  EXPECT_EQ(calls.at("cuLaunchKernel"), 0u);
+  EXPECT_EQ(calls.at("cuCtxGetCurrent"), 1u);
+  EXPECT_EQ(calls.at("cuCtxGetId"), 1u);
+  EXPECT_EQ(calls.at("cuStreamIsCapturing"), 1u);
   EXPECT_EQ(calls.at("cuPointerGetAttributes"), pointerQueries);
   for (const char *loading :
        {"cuModuleLoadData", "cuModuleGetFunction", "cuFuncGetAttribute",
         "cuFuncSetAttribute", "cuDeviceGetAttribute", "cuMemAllocAsync",
-        "cuMemFreeAsync"})
+        "cuMemFreeAsync", "cuGraphExecKernelNodeSetParams", "cuGraphCreate",
+        "cuGraphAddKernelNode", "cuGraphInstantiateWithFlags",
+        "cuGraphExecDestroy"})
     EXPECT_EQ(calls.at(loading), 0u) << loading;
-  EXPECT_EQ(calls.at(""), 2 + 3 * kKernels + pointerQueries);
+  EXPECT_EQ(calls.at(""), 4 + pointerQueries);
 }
 
 TEST_F(HostCost, EachRangeIsAskedAboutOnce) {
@@ -123,7 +151,8 @@ TEST_F(HostCost, EachRangeIsAskedAboutOnce) {
   auto first = callsOf([&] {
     EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
   });
-  expectSteadyState(first, 10);
+  EXPECT_EQ(first.at("cuPointerGetAttributes"), 10u);
+  makeGraph([&] { return args.forward(); });
   for (int call = 0; call < 3; ++call) {
     auto later = callsOf([&] {
       EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
@@ -149,7 +178,8 @@ TEST_F(HostCost, OptionsAddOnlyTheirRanges) {
   auto first = callsOf([&] {
     EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
   });
-  expectSteadyState(first, 12);
+  EXPECT_EQ(first.at("cuPointerGetAttributes"), 12u);
+  makeGraph([&] { return args.forwardWithOptions(); });
   auto later = callsOf([&] {
     EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
   });
@@ -250,14 +280,18 @@ TEST_F(HostCost, WithoutWorkspaceEachCallAllocatesOnTheStream) {
   CArguments args = arguments();
   args.workspace = nullptr;
   args.workspaceBytes = 0;
-  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  makeGraph([&] { return args.forward(); });
   auto calls = callsOf([&] {
     EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
   });
   EXPECT_EQ(calls.at("cuMemAllocAsync"), 1u);
   EXPECT_EQ(calls.at("cuMemFreeAsync"), 1u);
   EXPECT_EQ(calls.at("cuPointerGetAttributes"), 0u);
-  EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
+  // A new workspace each call: the node of state_passing, whose first
+  // parameter (the counting driver's one) is in it, is updated.
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 1u);
+  EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 0u);
 }
 
 /// The launches of each kernel of the four-kernel structure, for chunk 128,
@@ -347,7 +381,7 @@ TEST_F(HostCost, PerCallChecksEveryPointerOnEveryCall) {
     GTEST_SKIP() << "run with TILEC_MAMBA2_POINTER_CHECK=call (ctest does)";
   CArguments args = arguments();
   // The first call of the process may load kernels.
-  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  makeGraph([&] { return args.forward(); });
   for (int call = 0; call < 3; ++call) {
     auto calls = callsOf([&] {
       EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
@@ -369,6 +403,180 @@ TEST_F(HostCost, BadModeIsRefused) {
             std::string::npos)
       << tilec_mamba2_last_error();
   EXPECT_EQ(calls.at("cuLaunchKernel"), 0u);
+}
+
+/// Makes the counting driver's context `id` current on this thread (its
+/// id is its value).
+void makeContextCurrent(uintptr_t id) {
+  void *entry = nullptr;
+  ASSERT_EQ(tilec_driver_entry_point("cuCtxSetCurrent", &entry),
+            TILEC_SUCCESS);
+  ASSERT_EQ(reinterpret_cast<CUresult (*)(CUcontext)>(entry)(
+                reinterpret_cast<CUcontext>(id)),
+            CUDA_SUCCESS);
+}
+
+/// The counting driver's context of every other test.
+constexpr uintptr_t kDefaultContext = 0x1000;
+
+// The graph of a call is found by its kernels and their grids; a parameter
+// that differs from the one the graph holds is updated before it runs, node
+// by node. The counting driver shows each kernel's first parameter to the
+// runtime, a view's data pointer: x's is chunk_state's and compute_out's,
+// dt's chunk_cumsum's.
+TEST_F(HostCost, ChangedPointersUpdateTheirNodesOnly) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  makeGraph([&] { return args.forward(); });
+  void *const firstX = args.x.descriptor.data;
+  // In a range of its own, past CArguments::fake's and the workspace's.
+  args.x.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(8) << 32));
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 2u);
+  EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 0u);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+  calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 0u);
+  args.dt.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(9) << 32));
+  calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 1u);
+  args.x.descriptor.data = firstX;
+  calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 2u);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+}
+
+// Other grids are another graph, built on their second call (the first
+// launches the kernels one by one); the first problem's is still cached,
+// with the parameters of its last call.
+TEST_F(HostCost, AnotherGridIsAnotherGraph) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  makeGraph([&] { return args.forward(); });
+  tilec_mamba2_problem longer = args.problem;
+  longer.seqlen = 5 * args.problem.seqlen;
+  CArguments other = CArguments::fake(longer);
+  ASSERT_EQ(tilec_mamba2_workspace_size(&longer, &other.workspaceBytes),
+            TILEC_MAMBA2_SUCCESS);
+  other.workspace = args.workspace;
+  for (int call = 0; call < 3; ++call) {
+    SCOPED_TRACE("call " + std::to_string(call));
+    auto calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS(other.forward(), TILEC_MAMBA2_SUCCESS);
+    });
+    EXPECT_EQ(calls.at("cuLaunchKernel"), call == 0 ? kKernels : 0u);
+    EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), call == 1 ? 1u : 0u);
+    EXPECT_EQ(calls.at("cuGraphAddKernelNode"), call == 1 ? kKernels : 0u);
+    EXPECT_EQ(calls.at("cuGraphLaunch"), call == 0 ? 0u : 1u);
+  }
+  auto back = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(back.at("cuGraphInstantiateWithFlags"), 0u);
+  EXPECT_EQ(back.at("cuGraphExecKernelNodeSetParams"), 0u);
+  EXPECT_EQ(back.at("cuGraphLaunch"), 1u);
+}
+
+// A graph per stream: one graph launched on two streams would order each
+// stream's work behind the other's.
+TEST_F(HostCost, AnotherStreamIsAnotherGraph) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  makeGraph([&] { return args.forward(); });
+  args.stream = reinterpret_cast<void *>(0x5000);
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 1u);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+}
+
+// While the stream is being captured into the caller's graph, the kernels
+// are launched one by one, as without a launch group: they become its
+// nodes. The context is still asked for once.
+TEST_F(HostCost, ACapturedStreamGetsTheKernelsOneByOne) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  makeGraph([&] { return args.forward(); });
+  args.stream = reinterpret_cast<void *>(0x6000); // the driver's "capturing"
+  for (int call = 0; call < 2; ++call) {
+    auto calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+    });
+    EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
+    EXPECT_EQ(calls.at("cuGraphLaunch"), 0u);
+    EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 0u);
+    EXPECT_EQ(calls.at("cuCtxGetCurrent"), 1u);
+    EXPECT_EQ(calls.at("cuCtxGetId"), 1u);
+  }
+}
+
+TEST_F(HostCost, WithGraphsOffTheKernelsGoOneByOne) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  tilec_set_launch_graphs(false);
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  tilec_set_launch_graphs(true);
+  EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 0u);
+  EXPECT_EQ(calls.at("cuStreamIsCapturing"), 0u);
+  EXPECT_EQ(calls.at("cuCtxGetCurrent"), 1u);
+  EXPECT_EQ(calls.at("cuCtxGetId"), 1u);
+  EXPECT_EQ(calls.at(""),
+            2 + kKernels + calls.at("cuPointerGetAttributes"));
+}
+
+// At most 64 graphs per context: the least recently used one is destroyed
+// for the 65th; it is built again when its kernels come back twice.
+TEST_F(HostCost, GraphsPerContextAreBounded) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  makeContextCurrent(0x1300); // one of its own: no graph of other tests
+  // The calls of two calls with `chunks` chunks.
+  auto twice = [&](int64_t chunks) {
+    CArguments args = arguments();
+    args.problem.seqlen = chunks * args.problem.chunk;
+    args = CArguments::fake(args.problem);
+    EXPECT_EQ(tilec_mamba2_workspace_size(&args.problem,
+                                          &args.workspaceBytes),
+              TILEC_MAMBA2_SUCCESS);
+    args.workspace = reinterpret_cast<void *>(uintptr_t(1) << 44);
+    return callsOf([&] { makeGraph([&] { return args.forward(); }); });
+  };
+  for (int64_t chunks = 1; chunks <= 64; ++chunks) {
+    auto calls = twice(chunks);
+    EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 1u) << chunks;
+    EXPECT_EQ(calls.at("cuGraphExecDestroy"), 0u) << chunks;
+  }
+  auto more = twice(65);
+  EXPECT_EQ(more.at("cuGraphInstantiateWithFlags"), 1u);
+  EXPECT_EQ(more.at("cuGraphExecDestroy"), 1u);
+  auto first = twice(1);
+  EXPECT_EQ(first.at("cuGraphInstantiateWithFlags"), 1u);
+  EXPECT_EQ(first.at("cuGraphExecDestroy"), 1u);
+  auto recent = twice(65);
+  EXPECT_EQ(recent.at("cuGraphInstantiateWithFlags"), 0u);
+  EXPECT_EQ(recent.at("cuGraphLaunch"), 2u);
+  makeContextCurrent(kDefaultContext);
 }
 
 } // namespace

@@ -29,12 +29,6 @@ namespace {
 
 using PackedGpuTest = GpuStreamTest;
 
-HostFeatures packed() {
-  HostFeatures features;
-  features.packedSequences = true;
-  return features;
-}
-
 class PackedShapesGpu
     : public PackedGpuTest,
       public ::testing::WithParamInterface<std::tuple<Shape, bool>> {};
@@ -43,30 +37,23 @@ TEST_P(PackedShapesGpu, MatchesTheF64Reference) {
   auto [shape, withInitialState] = GetParam();
   EXPECT_TRUE(gpuForwardMatchesReference(cu(), shape.problem(),
                                          withInitialState, stream, {}, {},
-                                         packed()));
+                                         packedFeatures()));
 }
 
 INSTANTIATE_TEST_SUITE_P(
     Shapes, PackedShapesGpu,
-    ::testing::Combine(
-        ::testing::Values(Shape{2, 100, 1, 4, 16, 32, 64},
-                          Shape{1, 300, 2, 4, 64, 64, 128},
-                          Shape{1, 77, 1, 2, 24, 40, 128},
-                          Shape{2, 600, 2, 4, 64, 64, 256},
-                          Shape{2, 256, 1, 4, 32, 32, 64},
-                          Shape{1, 10, 1, 2, 16, 16, 64},
-                          Shape{4, 2049, 2, 8, 128, 64, 128}),
-        ::testing::Bool()),
+    ::testing::Combine(::testing::ValuesIn(withLargeShape(
+                           packedShapes(), {4, 2049, 2, 8, 128, 64, 128})),
+                       ::testing::Bool()),
     [](const ::testing::TestParamInfo<std::tuple<Shape, bool>> &info) {
       return shapeName(std::get<0>(info.param), std::get<1>(info.param));
     });
 
 TEST_F(PackedGpuTest, EveryOptionAtOnce) {
-  HostFeatures features = featureCases().back().features;
-  features.packedSequences = true;
   for (const Shape &shape : featureShapes())
     EXPECT_TRUE(gpuForwardMatchesReference(cu(), shape.problem(), true,
-                                           stream, {}, {}, features))
+                                           stream, {}, {},
+                                           everyOptionPacked(false)))
         << shapeName(shape, true);
 }
 
@@ -81,7 +68,7 @@ TEST_F(PackedGpuTest, IgnoringSeqIdxFails) {
     host.features = features;
     return result;
   };
-  EXPECT_FALSE(forwardMatchesReference(p, true, ignoring, {}, packed()));
+  EXPECT_FALSE(forwardMatchesReference(p, true, ignoring, {}, packedFeatures()));
 }
 
 // seq_idx through tilec_mamba2_forward_with_options, as every 2nd column of
@@ -90,7 +77,7 @@ TEST_F(PackedGpuTest, CApiSeqIdxSlice) {
   const Problem p{2, 300, 4, 2, 64, 64, 128};
   const uint64_t seed = tilec::testing::testSeed();
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
-  HostProblem host = HostProblem::random(p, seed, packed());
+  HostProblem host = HostProblem::random(p, seed, packedFeatures());
   DeviceProblem device(cu(), host);
   ASSERT_TRUE(device.ok());
   ASSERT_TRUE(device.upload());
@@ -116,7 +103,7 @@ TEST_F(PackedGpuTest, CApiSeqIdxSlice) {
 
 TEST_F(PackedGpuTest, ThreeKernelStructureRefuses) {
   const Problem p{2, 100, 4, 1, 32, 16, 64};
-  HostProblem host = HostProblem::random(p, 3, packed());
+  HostProblem host = HostProblem::random(p, 3, packedFeatures());
   DeviceProblem device(cu(), host);
   ASSERT_TRUE(device.ok());
   GpuOptions options;

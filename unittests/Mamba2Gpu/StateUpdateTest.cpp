@@ -16,7 +16,9 @@
 
 #include <algorithm>
 #include <cstring>
+#include <string>
 #include <tuple>
+#include <utility>
 
 using namespace tilec::mamba2;
 using namespace tilec::mamba2::testing;
@@ -34,7 +36,7 @@ public:
       buffer = DeviceBuffer(cu, std::max<size_t>(bytes, 4), guard);
       allocated = allocated && buffer.ok();
     };
-    make(state, host.state.size() * 4);
+    make(state, host.stateBytes());
     make(x, host.x.size() * 2);
     make(z, host.z.size() * 2);
     make(dt, host.dt.size() * 4);
@@ -61,7 +63,7 @@ public:
          {host.dtBias.data(), host.dtBias.size() * 4, &dtBias},
          {host.indices.data(), host.indices.size() * 8, &indices}};
     if (withState)
-      copies.push_back({host.state.data(), host.state.size() * 4, &state});
+      copies.push_back({host.stateData(), host.stateBytes(), &state});
     for (auto [from, bytes, to] : copies)
       if (bytes)
         if (CUresult result = cu.memcpyHtoD(to->address(), from, bytes))
@@ -84,8 +86,7 @@ public:
     if (auto guards = y.checkGuards("y"); !guards)
       return guards;
     for (auto [to, from, bytes] :
-         {std::tuple{static_cast<void *>(host.state.data()), &state,
-                     host.state.size() * 4},
+         {std::tuple{host.stateData(), &state, host.stateBytes()},
           std::tuple{static_cast<void *>(host.y.data()), &y,
                      host.y.size() * 2}})
       if (CUresult result = cu.memcpyDtoH(to, from->address(), bytes))
@@ -154,6 +155,57 @@ TEST_F(StateUpdateGpuTest, ThousandStepsWithEveryOption) {
   runSteps(cu(), stream, data, 1000);
 }
 
+// The state in bf16 or f16, x, B, C, z and y in f16: 1000 steps with every
+// option for each pair of dtypes but the default one; then one step with a
+// half state, the f32 state's step rounded bit for bit (the kernel computes
+// in f32 and rounds the stored state once).
+TEST_F(StateUpdateGpuTest, DTypesThousandSteps) {
+  for (auto [stateType, xType] :
+       {std::pair{DType::BF16, DType::BF16}, {DType::F16, DType::BF16},
+        {DType::F32, DType::F16}, {DType::BF16, DType::F16},
+        {DType::F16, DType::F16}}) {
+    SCOPED_TRACE(std::string("state ") + dtypeName(stateType) + ", x " +
+                 dtypeName(xType));
+    DecodeData data = DecodeData::random(
+        DecodeProblem{4, 8, 2, 40, 96, 11},
+        {true, true, true, D::PerChannel, true, stateType, xType}, 63);
+    runSteps(cu(), stream, data, 1000);
+  }
+}
+
+TEST_F(StateUpdateGpuTest, HalfStatesOneStepIsTheF32StepRounded) {
+  ASSERT_TRUE(prepareGpu().ok());
+  for (DType dtype : {DType::BF16, DType::F16}) {
+    SCOPED_TRACE(dtypeName(dtype));
+    DecodeOptions options{true, true, true, D::PerChannel, true, dtype};
+    const DecodeProblem p{4, 8, 2, 40, 96, 11};
+    DecodeData half = DecodeData::random(p, options, 64);
+    options.stateDType = DType::F32;
+    DecodeData full = DecodeData::random(p, options, 64);
+    ASSERT_EQ(half.x, full.x);
+    for (size_t i = 0; i < full.state.size(); ++i)
+      full.state[i] = float(half.stateValue(i));
+    for (DecodeData *data : {&half, &full}) {
+      DeviceDecode device(cu(), *data);
+      ASSERT_TRUE(device.ok());
+      ASSERT_TRUE(device.upload(true));
+      ASSERT_TRUE(device.poisonY());
+      Status status = stateUpdateGpu(p, device.args(), stream);
+      ASSERT_TRUE(status.ok()) << status.message();
+      TILEC_CU_ASSERT(cu().streamSynchronize(stream));
+      ASSERT_TRUE(device.download());
+    }
+    for (size_t i = 0; i < full.state.size(); ++i) {
+      const uint16_t want = dtype == DType::BF16 ? toBF16(full.state[i])
+                                                 : toF16(full.state[i]);
+      ASSERT_EQ(half.stateHalf[i], want)
+          << "element " << i << ": " << half.stateValue(i) << ", want "
+          << full.state[i] << " rounded";
+    }
+    EXPECT_EQ(half.y, full.y);
+  }
+}
+
 TEST_F(StateUpdateGpuTest, ThousandStepsWithoutOptions) {
   DecodeData data =
       DecodeData::random(DecodeProblem{3, 4, 1, 64, 128, 3}, {}, 62);
@@ -206,9 +258,11 @@ TEST_F(StateUpdateGpuTest, IndicesOutsideTheStateArePadding) {
   const std::vector<float> before = data.state;
   runSteps(cu(), stream, data, 3);
   const size_t row = data.state.size() / 13;
-  for (size_t i = 0; i < data.state.size(); ++i)
-    if (i / row != 0 && i / row != 7)
+  for (size_t i = 0; i < data.state.size(); ++i) {
+    if (i / row != 0 && i / row != 7) {
       ASSERT_EQ(data.state[i], before[i]) << "element " << i;
+    }
+  }
 }
 
 TEST_F(StateUpdateGpuTest, DefaultStream) {

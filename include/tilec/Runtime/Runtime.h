@@ -12,7 +12,8 @@
  * (tilec_prepare, or any earlier launch).
  *
  * Environment: TILEC_CUDA_DRIVER names the driver library to load instead of
- * libcuda.so.1.
+ * libcuda.so.1; TILEC_LAUNCH_GRAPHS=0 launches the kernels of launch groups
+ * one at a time instead of as one CUDA graph (tilec_begin_launch_group).
  *
  *===----------------------------------------------------------------------===*/
 
@@ -81,6 +82,45 @@ tilec_status tilec_prepare(const tilec_kernel *kernel);
  * kernel parameters `args` (cuLaunchKernel's kernelParams). */
 tilec_status tilec_launch(const tilec_kernel *kernel, tilec_grid grid,
                           CUstream stream, void **args);
+
+/* Launch groups: the calling thread's tilec_launch calls between
+ * tilec_begin_launch_group and tilec_end_launch_group, all on `stream`, are
+ * recorded and enqueued at the end as one CUDA graph launch, which costs the
+ * host about as much as one kernel launch. The executable graph is cached
+ * per context, stream and sequence of kernels with their grids, and the
+ * parameters of each launch are compared with those the cached graph holds:
+ * a kernel node whose parameters (pointers, shapes, scalars) differ is
+ * updated before the launch (cuGraphExecKernelNodeSetParams), so a cached
+ * graph never runs stale arguments. A sequence is made a graph the second
+ * time it comes (the first time its launches go one by one: building a
+ * graph costs more than that). At most 64 graphs per context are kept; the
+ * least recently used one is destroyed to make room. Graphs live until
+ * then or their context is destroyed (or tilec_forget_fatbin of one of
+ * their images).
+ *
+ * While `stream` is being captured into a user's graph, while graphs are
+ * turned off (tilec_set_launch_graphs, TILEC_LAUNCH_GRAPHS=0) and with a
+ * driver older than 12.4, a group's launches go to the driver one by one as
+ * they come, as without a group. Either way the group asks for the current
+ * context once, not per launch.
+ *
+ * tilec_begin_launch_group fails (INVALID_ARGUMENT) inside a group and
+ * reports a missing context (NO_CONTEXT); on success `context_id`, when not
+ * null, receives the current context's id (cuCtxGetId). A tilec_launch on
+ * another stream inside the group fails. tilec_end_launch_group enqueues
+ * the recorded launches; when it or a launch inside the group fails, the
+ * group has ended and nothing recorded was enqueued by it. To drop a group
+ * after a failed launch call tilec_cancel_launch_group (also when none is
+ * open). */
+tilec_status tilec_begin_launch_group(CUstream stream,
+                                      unsigned long long *context_id);
+tilec_status tilec_end_launch_group(void);
+void tilec_cancel_launch_group(void);
+
+/* Turns the replay of launch groups as CUDA graphs on or off for the
+ * process (on by default unless TILEC_LAUNCH_GRAPHS=0 is set when the driver
+ * is loaded). Off, groups launch their kernels one at a time. */
+void tilec_set_launch_graphs(bool enabled);
 
 /* Forgets the modules loaded from `fatbin`, so that its memory may be freed
  * and reused for another image: the runtime identifies images by address.

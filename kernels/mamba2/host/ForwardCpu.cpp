@@ -36,6 +36,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <tuple>
 
 using namespace mlir;
 using namespace tilec::mamba2;
@@ -243,8 +244,7 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     if (Status s = validateSequenceIndexValues(p, *in.seqIdx); !s)
       return s;
   if (in.cuSeqlens)
-    if (Status s = validateSequenceIndexMatchesOffsets(*in.seqIdx,
-                                                       *in.cuSeqlens);
+    if (Status s = validateSequenceOffsetValues(p, *in.seqIdx, *in.cuSeqlens);
         !s)
       return s;
   const TileConfig t = chooseTiles(p, options.tiles);
@@ -351,25 +351,16 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
     return s;
   if (!out.varlenStates)
     return Status::success();
-  const std::array<int64_t, 3> varlenGrid = detail::varlenStateGrid(
-      p, t.chunkStateBlockP, t.chunkStateBlockN);
-  for (int64_t sequence = 0; sequence < in.numSequences(); ++sequence) {
-    const detail::VarlenStateLaunch launch =
-        detail::varlenStateLaunch(p, *in.cuSeqlens, sequence);
-    const detail::VarlenStateViews views = detail::varlenStateViews(
-        p, launch, sequence, in.x, in.B, dtChunksTensor, gTensor,
-        statesTensor, *out.varlenStates);
-    if (Status s = run("varlen_state", *kernels->varlenState,
-                       {hostView(views.x), hostView(views.B),
-                        hostView(views.dtChunks), hostView(views.G),
-                        hostView(views.entering), flag(launch.hasEntering),
-                        interp::Scalar(int64_t(launch.first)),
-                        interp::Scalar(int64_t(launch.last)),
-                        hostView(views.varlen)},
-                       {varlenGrid}, threads);
-        !s)
-      return s;
-  }
+  // One launch for every sequence: each program reads its offsets.
+  const std::array<int64_t, 3> varlenGrid =
+      detail::varlenStateGrid(p, in.numSequences(), t.chunkStateBlockP,
+                              t.chunkStateBlockN);
+  if (Status s = run("varlen_state", *kernels->varlenState,
+                     {x, B, dtChunks, g, states, seqIdx,
+                      hostView(*in.cuSeqlens), hostView(*out.varlenStates)},
+                     {varlenGrid}, threads);
+      !s)
+    return s;
   return Status::success();
 }
 
@@ -379,20 +370,24 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
 
 namespace {
 
-/// The compiled state_update kernel for a tile configuration, compiled on
-/// first use and kept for the life of the process.
-Status getStateUpdateKernel(const StateUpdateTiles &t,
-                            const interp::Executable *&kernel) {
+/// The compiled state_update kernel for a tile configuration and the
+/// dtypes of the state and of x, compiled on first use and kept for the
+/// life of the process.
+Status getStateUpdateKernel(const StateUpdateTiles &t, DType stateDType,
+                            DType xDType, const interp::Executable *&kernel) {
   static std::mutex mutex;
-  static std::map<std::pair<int64_t, int64_t>,
+  static std::map<std::tuple<int64_t, int64_t, DType, DType>,
                   std::unique_ptr<interp::Executable>>
       cache;
   std::lock_guard<std::mutex> lock(mutex);
-  std::unique_ptr<interp::Executable> &entry = cache[{t.blockP, t.blockN}];
+  std::unique_ptr<interp::Executable> &entry =
+      cache[{t.blockP, t.blockN, stateDType, xDType}];
   if (!entry)
     if (Status s = compileKernel("state_update",
                                  {binding("BLOCK_P", t.blockP),
-                                  binding("BLOCK_N", t.blockN)},
+                                  binding("BLOCK_N", t.blockN),
+                                  typeBinding("ST", stateDType),
+                                  typeBinding("XT", xDType)},
                                  entry);
         !s)
       return s;
@@ -420,7 +415,9 @@ Status tilec::mamba2::stateUpdateCpu(const DecodeProblem &p,
   if (!t.blockN)
     t.blockN = std::min<int64_t>(llvm::PowerOf2Ceil(p.dstate), 128);
   const interp::Executable *kernel = nullptr;
-  if (Status s = getStateUpdateKernel(t, kernel); !s)
+  if (Status s =
+          getStateUpdateKernel(t, args.state.dtype, args.x.dtype, kernel);
+      !s)
     return s;
 
   // Absent optional tensors: the kernel does not read their views, which

@@ -107,8 +107,9 @@ Status checkProblem(const Problem &p) {
 
 bool isPowerOfTwo(int64_t value) { return value > 0 && !(value & (value - 1)); }
 
-/// cu_seqlens: the descriptor, what it needs of the problem and the other
-/// inputs, then its values (host memory on every device).
+/// cu_seqlens: the descriptor and what it needs of the problem and the other
+/// inputs; not its values, which are in device memory on the GPU
+/// (validateSequenceOffsetValues checks them in host memory).
 Status checkSequenceOffsets(const Problem &p, const Inputs &in) {
   const Tensor &cu = *in.cuSeqlens;
   // Any extent passes the shape check here; the next one asks for two.
@@ -132,23 +133,6 @@ Status checkSequenceOffsets(const Problem &p, const Inputs &in) {
     return Status::error("cu seqlens: needs seq idx too (the sequence of "
                          "each step, consistent with the offsets), as in "
                          "mamba_ssm");
-  const auto *offsets = static_cast<const int32_t *>(cu.data);
-  auto offset = [&](int64_t s) { return offsets[s * cu.strides[0]]; };
-  if (offset(0) != 0)
-    return Status::error("cu seqlens starts at " + std::to_string(offset(0)) +
-                         "; the first offset must be 0");
-  for (int64_t s = 1; s < cu.shape[0]; ++s)
-    if (offset(s) <= offset(s - 1))
-      return Status::error(
-          "cu seqlens is not increasing: offset " + std::to_string(s) +
-          " is " + std::to_string(offset(s)) + " after " +
-          std::to_string(offset(s - 1)) +
-          " (every sequence needs one step or more)");
-  if (offset(cu.shape[0] - 1) != p.seqlen)
-    return Status::error("cu seqlens ends at " +
-                         std::to_string(offset(cu.shape[0] - 1)) +
-                         "; the last offset must be seqlen (" +
-                         std::to_string(p.seqlen) + ")");
   return Status::success();
 }
 
@@ -347,13 +331,29 @@ Status tilec::mamba2::validateSequenceIndexValues(const Problem &p,
   return Status::success();
 }
 
-Status tilec::mamba2::validateSequenceIndexMatchesOffsets(
-    const Tensor &seqIdx, const Tensor &cuSeqlens) {
+Status tilec::mamba2::validateSequenceOffsetValues(const Problem &p,
+                                                   const Tensor &seqIdx,
+                                                   const Tensor &cu) {
+  const auto *offsets = static_cast<const int32_t *>(cu.data);
+  auto offset = [&](int64_t s) { return offsets[s * cu.strides[0]]; };
+  if (offset(0) != 0)
+    return Status::error("cu seqlens starts at " + std::to_string(offset(0)) +
+                         "; the first offset must be 0");
+  for (int64_t s = 1; s < cu.shape[0]; ++s)
+    if (offset(s) <= offset(s - 1))
+      return Status::error(
+          "cu seqlens is not increasing: offset " + std::to_string(s) +
+          " is " + std::to_string(offset(s)) + " after " +
+          std::to_string(offset(s - 1)) +
+          " (every sequence needs one step or more)");
+  if (offset(cu.shape[0] - 1) != p.seqlen)
+    return Status::error("cu seqlens ends at " +
+                         std::to_string(offset(cu.shape[0] - 1)) +
+                         "; the last offset must be seqlen (" +
+                         std::to_string(p.seqlen) + ")");
   const auto *sequences = static_cast<const int32_t *>(seqIdx.data);
-  const auto *offsets = static_cast<const int32_t *>(cuSeqlens.data);
-  for (int64_t s = 0; s + 1 < cuSeqlens.shape[0]; ++s)
-    for (int64_t t = offsets[s * cuSeqlens.strides[0]];
-         t < offsets[(s + 1) * cuSeqlens.strides[0]]; ++t)
+  for (int64_t s = 0; s + 1 < cu.shape[0]; ++s)
+    for (int64_t t = offset(s); t < offset(s + 1); ++t)
       if (const int32_t got = sequences[t * seqIdx.strides[1]]; got != s)
         return Status::error(
             "seq idx (batch, seqlen) is " + std::to_string(got) +
@@ -399,6 +399,7 @@ LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
 
 Status tilec::mamba2::detail::checkTensorArgument(
     const char *name, const Tensor &tensor, DType dtype,
-    const std::vector<int64_t> &shape, const char *layout, bool output) {
-  return checkTensor(name, tensor, dtype, shape, layout, output);
+    const std::vector<int64_t> &shape, const char *layout, bool output,
+    const char *supported) {
+  return checkTensor(name, tensor, dtype, shape, layout, output, supported);
 }

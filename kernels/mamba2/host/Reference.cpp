@@ -48,7 +48,7 @@ Status tilec::mamba2::referenceForward(const Problem &p, const Inputs &in,
       return status;
   if (in.cuSeqlens)
     if (Status status =
-            validateSequenceIndexMatchesOffsets(*in.seqIdx, *in.cuSeqlens);
+            validateSequenceOffsetValues(p, *in.seqIdx, *in.cuSeqlens);
         !status)
       return status;
   // The last step of each sequence of cu_seqlens (batch 1), whose state is

@@ -58,7 +58,8 @@ Status checkProblem(const DecodeProblem &p, bool hasIndices) {
   return Status::success();
 }
 
-/// Element `index` of a validated host tensor (f32 or bf16) as a double.
+/// Element `index` of a validated host tensor (f32, bf16 or f16) as a
+/// double.
 double element(const Tensor &tensor, std::initializer_list<int64_t> index) {
   int64_t offset = 0;
   size_t d = 0;
@@ -66,6 +67,8 @@ double element(const Tensor &tensor, std::initializer_list<int64_t> index) {
     offset += i * tensor.strides[d++];
   if (tensor.dtype == DType::BF16)
     return fromBF16(static_cast<const uint16_t *>(tensor.data)[offset]);
+  if (tensor.dtype == DType::F16)
+    return fromF16(static_cast<const uint16_t *>(tensor.data)[offset]);
   return static_cast<const float *>(tensor.data)[offset];
 }
 
@@ -84,39 +87,53 @@ Status tilec::mamba2::validateStateUpdate(const DecodeProblem &p,
     std::vector<int64_t> shape;
     const char *layout;
     bool output;
+    const char *supported = nullptr;
   };
   // D may be per head or per channel: its rank picks the layout.
   const bool dPerChannel = args.D && args.D->shape.size() == 2;
+  // x in bf16 or f16, and B, C, z and y in x's dtype (one instance per
+  // dtype; a model's x, z, B and C are slices of one projection).
+  const DType xType = args.x.dtype == DType::F16 ? DType::F16 : DType::BF16;
+  const std::string xSupported =
+      std::string("x's dtype (") + dtypeName(xType) + ") is";
   const Check checks[] = {
+      // The state in any of the kernel's dtypes (one instance per dtype).
       {"state",
        &args.state,
-       DType::F32,
+       args.state.dtype == DType::BF16 || args.state.dtype == DType::F16
+           ? args.state.dtype
+           : DType::F32,
        {p.stateRows, p.heads, p.headdim, p.dstate},
        "(stateRows, heads, headdim, dstate)",
-       true},
-      {"x", &args.x, DType::BF16, rows, "(batch, heads, headdim)", false},
+       true,
+       "f32, bf16 and f16 are"},
+      {"x", &args.x, xType, rows, "(batch, heads, headdim)", false,
+       "bf16 and f16 are"},
       {"dt", &args.dt, DType::F32, {p.batch, p.heads}, "(batch, heads)", false},
       {"A", &args.A, DType::F32, {p.heads}, "(heads)", false},
-      {"B", &args.B, DType::BF16, groups, "(batch, groups, dstate)", false},
-      {"C", &args.C, DType::BF16, groups, "(batch, groups, dstate)", false},
+      {"B", &args.B, xType, groups, "(batch, groups, dstate)", false,
+       xSupported.c_str()},
+      {"C", &args.C, xType, groups, "(batch, groups, dstate)", false,
+       xSupported.c_str()},
       {"D", args.D ? &*args.D : nullptr, DType::F32,
        dPerChannel ? std::vector<int64_t>{p.heads, p.headdim}
                    : std::vector<int64_t>{p.heads},
        dPerChannel ? "(heads, headdim)" : "(heads)", false},
-      {"z", args.z ? &*args.z : nullptr, DType::BF16, rows,
-       "(batch, heads, headdim)", false},
+      {"z", args.z ? &*args.z : nullptr, xType, rows,
+       "(batch, heads, headdim)", false, xSupported.c_str()},
       {"dt_bias",
        args.dtBias ? &*args.dtBias : nullptr,
        DType::F32,
        {p.heads},
        "(heads)",
        false},
-      {"y", &args.y, DType::BF16, rows, "(batch, heads, headdim)", true}};
+      {"y", &args.y, xType, rows, "(batch, heads, headdim)", true,
+       xSupported.c_str()}};
   for (const Check &check : checks)
     if (check.tensor)
       if (Status status = detail::checkTensorArgument(
               check.name, *check.tensor, check.dtype, check.shape, check.layout,
-              check.output);
+              check.output, check.supported);
           !status)
         return status;
 

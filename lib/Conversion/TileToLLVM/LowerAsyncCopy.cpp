@@ -11,6 +11,7 @@
 //     zero-filled there; only the owning copy of a replicated element copies;
 //   - tilegpu.async_commit / async_wait: cp.async.commit_group / wait_group;
 //   - tilegpu.barrier: bar.sync;
+//   - tilegpu.fence_async_shared: fence.proxy.async.shared::cta;
 //   - tilegpu.local_load: readSharedTile, the one reader of a shared buffer
 //     into a register layout.
 //
@@ -20,6 +21,8 @@
 #include "ViewAccess.h"
 
 #include "tilec/Dialect/TileGPU/IR/TileGPU.h"
+
+#include "llvm/Support/MathExtras.h"
 
 using namespace mlir;
 using namespace tilec;
@@ -38,20 +41,6 @@ Value toI32(Emitter &e, Value index) {
   if (index.getType().isInteger(64))
     return arith::TruncIOp::create(e.b, e.loc, e.b.getI32Type(), index);
   return index;
-}
-
-/// The first element of `stage` of `buffer` (the buffer itself when it is
-/// not staged).
-Value stageBase(Emitter &e, tilegpu::SmemType type, Value buffer, Value stage) {
-  if (!stage)
-    return buffer;
-  int64_t elements = 1;
-  for (int64_t extent : tilegpu::getPaddedShape(type.getTileShape()))
-    elements *= extent;
-  Type stored = getSharedType(type.getElementType());
-  Value offset = e.mul(toI32(e, stage), e.i32(elements));
-  return LLVM::GEPOp::create(e.b, e.loc, sharedPointerType(e.b.getContext()),
-                             stored, buffer, ValueRange{offset});
 }
 
 /// Bytes per cp.async of the copy: its layout's runs along the innermost
@@ -205,6 +194,22 @@ struct BarrierLowering : TilePattern<tilegpu::BarrierOp> {
   }
 };
 
+struct FenceAsyncSharedLowering : TilePattern<tilegpu::FenceAsyncSharedOp> {
+  using TilePattern::TilePattern;
+
+  LogicalResult
+  matchAndRewrite(tilegpu::FenceAsyncSharedOp op, OpAdaptor,
+                  ConversionPatternRewriter &rewriter) const override {
+    NVVM::FenceProxyOp::create(
+        rewriter, op.getLoc(),
+        NVVM::ProxyKindAttr::get(getContext(), NVVM::ProxyKind::async_shared),
+        NVVM::SharedSpaceAttr::get(getContext(),
+                                   NVVM::SharedSpace::shared_cta));
+    rewriter.eraseOp(op);
+    return success();
+  }
+};
+
 struct LocalLoadLowering : TilePattern<tilegpu::LocalLoadOp> {
   using TilePattern::TilePattern;
 
@@ -227,6 +232,100 @@ struct LocalLoadLowering : TilePattern<tilegpu::LocalLoadOp> {
 };
 
 } // namespace
+
+Value tilec::detail::stageBase(Emitter &e, tilegpu::SmemType type,
+                               Value buffer, Value stage) {
+  if (!stage)
+    return buffer;
+  int64_t elements = 1;
+  for (int64_t extent : tilegpu::getPaddedShape(type.getTileShape()))
+    elements *= extent;
+  Type stored = getSharedType(type.getElementType());
+  Value offset = e.mul(toI32(e, stage), e.i32(elements));
+  return LLVM::GEPOp::create(e.b, e.loc, sharedPointerType(e.b.getContext()),
+                             stored, buffer, ValueRange{offset});
+}
+
+std::optional<BufferRead> tilec::detail::findBufferRead(Value tile) {
+  // source[d]: the dim of `tile` that dim d of the value at hand walks, or
+  // -1 for a unit dim.
+  auto tileType = cast<RankedTensorType>(tile.getType());
+  SmallVector<int64_t> source = llvm::to_vector(llvm::seq<int64_t>(0, tileType.getRank()));
+  Value value = tile;
+  while (true) {
+    Operation *def = value.getDefiningOp();
+    if (auto permute = dyn_cast_or_null<tile::PermuteOp>(def)) {
+      SmallVector<int64_t> from(source.size(), -1);
+      for (auto [k, d] : llvm::enumerate(permute.getPermutation()))
+        from[d] = source[k];
+      source = from;
+      value = permute.getSource();
+      continue;
+    }
+    if (auto reshape = dyn_cast_or_null<tile::ReshapeOp>(def)) {
+      // Only reshapes that add or drop unit dims: the other dims keep their
+      // extents and order.
+      ArrayRef<int64_t> to = reshape.getType().getShape();
+      ArrayRef<int64_t> from = reshape.getSource().getType().getShape();
+      SmallVector<int64_t> keptDims, keptExtents;
+      for (auto [d, extent] : llvm::enumerate(to))
+        if (extent != 1) {
+          keptDims.push_back(source[d]);
+          keptExtents.push_back(extent);
+        }
+      SmallVector<int64_t> mapped;
+      size_t next = 0;
+      for (int64_t extent : from) {
+        if (extent == 1) {
+          mapped.push_back(-1);
+          continue;
+        }
+        if (next == keptDims.size() || keptExtents[next] != extent)
+          return std::nullopt;
+        mapped.push_back(keptDims[next++]);
+      }
+      if (next != keptDims.size())
+        return std::nullopt;
+      source = mapped;
+      value = reshape.getSource();
+      continue;
+    }
+    break;
+  }
+  auto read = value.getDefiningOp<tilegpu::LocalLoadOp>();
+  if (!read)
+    return std::nullopt;
+  auto alloc = read.getBuffer().getDefiningOp<tilegpu::LocalAllocOp>();
+  if (!alloc || !alloc->hasAttr(tilegpu::kSharedOffsetAttrName))
+    return std::nullopt;
+  // tile coordinates -> coordinates of the read, then -> element offset.
+  RankedTensorType readType = read.getType();
+  SmallVector<int64_t> tileShape = tilegpu::getPaddedShape(tileType.getShape());
+  SmallVector<int64_t> readShape = tilegpu::getPaddedShape(readType.getShape());
+  SmallVector<LinearLayout::InDim> ins;
+  SmallVector<LayoutDim> outs;
+  for (auto [d, extent] : llvm::enumerate(readShape))
+    outs.push_back({tensorDimName(unsigned(d)), unsigned(llvm::Log2_64(uint64_t(extent)))});
+  for (auto [t, extent] : llvm::enumerate(tileShape)) {
+    LinearLayout::InDim in{tensorDimName(unsigned(t)), {}};
+    for (int64_t bit = 1; bit < extent; bit <<= 1) {
+      LinearLayout::Basis basis(readShape.size(), 0);
+      for (auto [d, from] : llvm::enumerate(source))
+        if (from == int64_t(t))
+          basis[d] = bit;
+      in.bases.push_back(basis);
+    }
+    ins.push_back(in);
+  }
+  LinearLayout toRead(ins, outs);
+  BufferRead found;
+  found.read = read;
+  found.alloc = alloc;
+  found.toOffset = toRead.compose(
+      read.getBuffer().getType().getLayout().getLinearLayout(readType.getShape())
+          .invert());
+  return found;
+}
 
 LogicalResult tilec::detail::checkAsyncCopies(ModuleOp module) {
   WalkResult walk = module.walk([](Operation *op) -> WalkResult {
@@ -255,6 +354,7 @@ LogicalResult tilec::detail::checkAsyncCopies(ModuleOp module) {
 void tilec::detail::populateAsyncCopyPatterns(TileTypeConverter &converter,
                                               RewritePatternSet &patterns) {
   patterns.add<LocalAllocLowering, AsyncCopyLowering, AsyncCommitLowering,
-               AsyncWaitLowering, BarrierLowering, LocalLoadLowering>(
+               AsyncWaitLowering, BarrierLowering, FenceAsyncSharedLowering,
+               LocalLoadLowering>(
       converter, patterns.getContext());
 }

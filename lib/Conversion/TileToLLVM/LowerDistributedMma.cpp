@@ -59,6 +59,20 @@ Value emitFma(Emitter &e, tile::MmaOp op, Value a, Value b, Value acc) {
   return result;
 }
 
+/// The address of the first element of the buffer stage `operand` is read
+/// from (findBufferRead), or null.
+Value lowerBufferRead(Emitter &e, ConversionPatternRewriter &rewriter,
+                      Value operand) {
+  std::optional<BufferRead> found = findBufferRead(operand);
+  if (!found)
+    return Value();
+  tilegpu::LocalLoadOp read = found->read;
+  Value stage = read.getStage() ? rewriter.getRemappedValue(read.getStage())
+                                : Value();
+  return stageBase(e, read.getBuffer().getType(),
+                   rewriter.getRemappedValue(read.getBuffer()), stage);
+}
+
 struct DistributedMmaLowering : TilePattern<tile::MmaOp> {
   using TilePattern::TilePattern;
 
@@ -68,8 +82,13 @@ struct DistributedMmaLowering : TilePattern<tile::MmaOp> {
     Emitter e(rewriter, op.getLoc());
     Value result;
     if (const MmaTarget *target = selectMmaTarget(op)) {
+      MmaSharedOperands shared;
+      if (target->readsSharedOperands()) {
+        shared.a = lowerBufferRead(e, rewriter, op.getA());
+        shared.b = lowerBufferRead(e, rewriter, op.getB());
+      }
       result = target->emitMma(e, op, adaptor.getA(), adaptor.getB(),
-                               adaptor.getAcc());
+                               adaptor.getAcc(), shared);
     } else if (op->hasAttr(tilegpu::kWgmmaAttrName)) {
       return op.emitOpError()
              << "is marked for wgmma but its accumulator is not in the "

@@ -6,6 +6,7 @@
 #include "tilec/Conversion/TileToLLVM.h"
 
 #include "tilec/Dialect/Tile/IR/Tile.h"
+#include "tilec/Dialect/TileGPU/IR/TileGPU.h"
 #include "tilec/Layout/LinearLayout.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -293,6 +294,20 @@ void populateDistributedMmaPatterns(TileTypeConverter &converter,
 /// (LowerAsyncCopy.cpp).
 void populateAsyncCopyPatterns(TileTypeConverter &converter,
                                mlir::RewritePatternSet &patterns);
+/// The first element of `stage` of the lowered `buffer` (a shared pointer;
+/// the buffer itself when `stage` is null).
+mlir::Value stageBase(Emitter &e, mlir::tilegpu::SmemType type,
+                      mlir::Value buffer, mlir::Value stage);
+/// A tile that is a read of a tilegpu-allocate-shared buffer, through
+/// tile.permute and reshapes that add or drop unit dims: the read, its
+/// buffer, and the map from the tile's (padded) coordinates to the element
+/// offset in the stage it reads.
+struct BufferRead {
+  mlir::tilegpu::LocalLoadOp read;
+  mlir::tilegpu::LocalAllocOp alloc;
+  LinearLayout toOffset;
+};
+std::optional<BufferRead> findBufferRead(mlir::Value tile);
 /// Refuses, with an error at the op, async copies and buffers the lowering
 /// cannot take (a TMA copy, no copy layout, an unplaced buffer, ...).
 mlir::LogicalResult checkAsyncCopies(mlir::ModuleOp module);

@@ -220,13 +220,14 @@ public:
   bool matches(tile::MmaOp op) const override {
     return planRegisters(op).has_value();
   }
-  Value emitMma(Emitter &e, tile::MmaOp op, Value a, Value b,
-                Value acc) const override {
+  Value emitMma(Emitter &e, tile::MmaOp op, Value a, Value b, Value acc,
+                const MmaSharedOperands &) const override {
     Value paddedA = zeroPadding(e, DistributedTile(e, op.getA().getType()), a);
     Value paddedB = zeroPadding(e, DistributedTile(e, op.getB().getType()), b);
     return emitMmaSync(e, op, *planRegisters(op), paddedA, paddedB, acc);
   }
   // mma.sync is synchronous: its result is in registers when it retires.
+  bool readsSharedOperands() const override { return false; }
   void emitWait(Emitter &, unsigned) const override {}
   int64_t getScratchBytes(tile::MmaOp) const override { return 0; }
 };

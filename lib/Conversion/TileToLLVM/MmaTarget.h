@@ -7,9 +7,10 @@
 // layouts:
 //   - MmaSync (sm_80 and later, MmaSync.cpp): mma.sync on the registers of
 //     A, B and the accumulator, all in the mma.sync fragment layouts;
-//   - Wgmma (sm_90a, MmaWgmma.cpp): A and B stored into swizzled shared
-//     memory and read by wgmma.mma_async through matrix descriptors, the
-//     accumulator in the warpgroup accumulator layout.
+//   - Wgmma (sm_90a, MmaWgmma.cpp): A and B read by wgmma.mma_async
+//     through matrix descriptors from the swizzled cp.async buffers they
+//     were read from (tilegpu-pipeline), or stored there from registers
+//     first; the accumulator in the warpgroup accumulator layout.
 // A product neither takes (f32 operands, layouts that are not the
 // fragments) is computed by FMAs (LowerDistributedMma.cpp). The Blackwell
 // tcgen05 path is the next implementation: its accumulator lives in tensor
@@ -27,6 +28,14 @@
 
 namespace tilec::detail {
 
+/// Where the operands of a product lie in shared memory already: for A and
+/// B, the lowered address of the first element of the buffer stage that
+/// findBufferRead found them read from, null where they are only in
+/// registers.
+struct MmaSharedOperands {
+  mlir::Value a, b;
+};
+
 class MmaTarget {
 public:
   virtual ~MmaTarget() = default;
@@ -36,8 +45,13 @@ public:
   /// acc + A B on the registers of A, B and acc (the lowered operands of
   /// `op`), in the accumulator's layout. The result may still be in flight
   /// until emitWait (the next product of the same accumulator may use it).
+  /// `shared` says where A and B lie in shared memory too (only asked of
+  /// a target that readsSharedOperands).
   virtual mlir::Value emitMma(Emitter &e, mlir::tile::MmaOp op, mlir::Value a,
-                              mlir::Value b, mlir::Value acc) const = 0;
+                              mlir::Value b, mlir::Value acc,
+                              const MmaSharedOperands &shared) const = 0;
+  /// Whether emitMma may read operands from the buffers they came from.
+  virtual bool readsSharedOperands() const = 0;
   /// Waits until at most `pending` products issued by this thread are in
   /// flight: before their accumulator is read by anything but a product, or
   /// their operands' memory is written again.

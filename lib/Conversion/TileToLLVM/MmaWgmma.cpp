@@ -6,27 +6,35 @@
 // along M, then side by side along N), A and B in whatever layouts their
 // producers gave them. One product:
 //
-//   1. every thread stores its elements of A and B (padding zeroed, one
-//      copy of replicated elements) into the scratch area, A K-major and B
-//      N-major, each in the swizzled layout of swizzledSharedLayout with the
-//      widest swizzle its rows span (128, 64 or 32 bytes), in vectors of up
-//      to 16 bytes;
-//   2. fence.proxy.async (the generic-proxy stores become visible to wgmma,
-//      which reads through the async proxy), bar.sync;
-//   3. wgmma.fence (the accumulator registers were written by other
+//   1. each operand is read where it lies: an operand that tilegpu-pipeline
+//      copied by cp.async into a swizzled buffer (findBufferRead) is read
+//      from that buffer's stage, in the orientation the buffer holds it
+//      (A K-major or M-major, B N-major or K-major: the descriptor's
+//      transpose bits; tf32 K-major only); any other operand is stored by
+//      every thread (padding zeroed, one copy of replicated elements) into
+//      the scratch area in the orientation that keeps the widest vectors of
+//      its registers together, in the swizzled layout of
+//      swizzledSharedLayout with the widest swizzle its rows span (128, 64
+//      or 32 bytes), then fence.proxy.async (the generic-proxy stores
+//      become visible to wgmma, which reads through the async proxy) and
+//      bar.sync;
+//   2. wgmma.fence (the accumulator registers were written by other
 //      instructions since the last wgmma), then per k-step of 16 and per
 //      64 x instrN block of the accumulator this warpgroup holds one
 //      wgmma.mma_async.m64nNk16 with matrix descriptors: start address >> 4,
-//      leading byte offset (B: between the swizzle-wide column blocks along
-//      N; A: unused), stride byte offset (8 rows of the swizzle span apart),
-//      swizzle mode (PTX ISA, "Matrix Descriptor Format");
-//   4. wgmma.commit_group, wgmma.wait_group 0 (the accumulator is read by
-//      ordinary instructions after the product), bar.sync (no warpgroup
-//      may overwrite the operands another one still reads).
+//      leading byte offset (MN-major: between the swizzle-wide column
+//      blocks along M or N; K-major: unused), stride byte offset (8 rows of
+//      the swizzle span apart), swizzle mode (PTX ISA, "Matrix Descriptor
+//      Format");
+//   3. wgmma.commit_group, then wgmma.wait_group: 0 (the accumulator is
+//      read by ordinary instructions after the product), or the
+//      kWgmmaPendingAttrName count tilegpu-pipeline gave a product that
+//      reads both operands from its loop's ring and accumulates along the
+//      loop (then wait_group 0 after the loop); bar.sync only where an
+//      operand went through the scratch area (no warpgroup may overwrite
+//      it while another one still reads it).
 //
-// The accumulator stays in its registers across scf.for. Step 1 goes away
-// where the operands arrive in shared memory already (cp.async or TMA into
-// the same swizzled layout: docs/codegen-layouts.md).
+// The accumulator stays in its registers across scf.for.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,16 +60,22 @@ int64_t elementBytes(Type element) {
   return isa<FloatTF32Type>(element) ? 4 : 2;
 }
 
-/// One operand in the scratch area: a rows x cols tile with cols contiguous
-/// (A: M x K; B: K x N, or N x K for tf32) in swizzledSharedLayout's
-/// layout.
+/// One operand in shared memory: a rows x cols tile with cols contiguous
+/// (A: M x K or K x M; B: K x N or N x K) in swizzledSharedLayout's layout.
 struct SharedOperand {
-  /// Tile coordinates (dim0, dim1) -> element offset in the tile.
+  /// Operand coordinates (dim0, dim1) -> element offset in the tile.
   LinearLayout toOffset;
-  /// Where the tile starts in the scratch area (a multiple of 1024).
+  /// Where the tile starts in the scratch area (a multiple of 1024), for an
+  /// operand stored from registers.
   int64_t offsetBytes = 0;
   /// The descriptor's fields other than the start address.
   uint64_t descriptorBits = 0;
+  /// Whether M (A) or N (B) is the contiguous dim: the instruction's
+  /// transpose bit for this operand (A: imm-trans-a; B: the complement of
+  /// imm-trans-b, whose 0 is K-major).
+  bool mnMajor = false;
+  /// Whether the operand is read from its cp.async buffer (not stored).
+  bool inBuffer = false;
 };
 
 /// The descriptor's swizzle mode (bits 62-63).
@@ -78,11 +92,11 @@ uint64_t swizzleMode(int64_t swizzleBytes) {
 
 /// `shape` padded, rows x contiguous cols of `bytes`-byte elements;
 /// `contiguousIsK`: the cols are the K dim (K-major), else the rows are
-/// (N-major). With `transposed`, the tile's coordinates are (col, row) of
-/// the stored tile (a K x N operand B stored K-major as N x K).
+/// (M/N-major). With `transposed`, the operand's coordinates are (col, row)
+/// of the stored tile (a K x N operand B stored K-major as N x K).
 SharedOperand makeOperand(ArrayRef<int64_t> shape, int64_t bytes,
                           int64_t offsetBytes, bool contiguousIsK,
-                          bool transposed = false) {
+                          bool transposed) {
   int64_t swizzleBytes = std::min<int64_t>(128, shape[1] * bytes);
   LinearLayout stored =
       swizzledSharedLayout(shape, unsigned(bytes), unsigned(swizzleBytes));
@@ -99,12 +113,13 @@ SharedOperand makeOperand(ArrayRef<int64_t> shape, int64_t bytes,
   SharedOperand operand;
   operand.toOffset = stored.invert();
   operand.offsetBytes = offsetBytes;
+  operand.mnMajor = !contiguousIsK;
   // Rows are swizzleBytes apart inside a column block, so 8 rows (the
-  // stride byte offset: K-major the next 8 rows of M or N, N-major the next
-  // 8 rows of K) are 8 * swizzleBytes apart. The leading byte offset is
-  // unused for swizzled K-major operands (the PTX ISA says to assume 1);
-  // N-major it steps from one swizzle-wide column block to the next, which
-  // holds every row.
+  // stride byte offset: K-major the next 8 rows of M or N, M/N-major the
+  // next 8 rows of K) are 8 * swizzleBytes apart. The leading byte offset
+  // is unused for swizzled K-major operands (the PTX ISA says to assume 1);
+  // M/N-major it steps from one swizzle-wide column block to the next,
+  // which holds every row.
   int64_t strideBytes = 8 * swizzleBytes;
   int64_t leadingBytes = contiguousIsK ? 16 : shape[0] * swizzleBytes;
   operand.descriptorBits = (uint64_t(leadingBytes >> 4) << 16) |
@@ -113,28 +128,105 @@ SharedOperand makeOperand(ArrayRef<int64_t> shape, int64_t bytes,
   return operand;
 }
 
+/// The ways wgmma can read an operand of `shape` (A: M x K, B: K x N) from
+/// shared memory, the default first: K-major (the stored tile is M x K or
+/// N x K) and, for 16-bit elements, M/N-major (K x M or K x N) through the
+/// transpose bit; tf32 has no transpose.
+SmallVector<SharedOperand> candidates(bool isA, ArrayRef<int64_t> shape,
+                                      int64_t bytes, int64_t offsetBytes) {
+  int64_t k = isA ? shape[1] : shape[0], mn = isA ? shape[0] : shape[1];
+  SharedOperand kMajor = makeOperand({mn, k}, bytes, offsetBytes,
+                                     /*contiguousIsK=*/true,
+                                     /*transposed=*/!isA);
+  if (bytes == 4)
+    return {kMajor};
+  SharedOperand mnMajor = makeOperand({k, mn}, bytes, offsetBytes,
+                                      /*contiguousIsK=*/false,
+                                      /*transposed=*/isA);
+  // A's default is K-major, B's N-major (the orientations of row-major
+  // operands).
+  if (isA)
+    return {kMajor, mnMajor};
+  return {mnMajor, kMajor};
+}
+
+/// Whether a buffer read can be a wgmma operand as `shared` lays it out:
+/// the same element offsets, and starts on the swizzle's repeat (wgmma
+/// swizzles absolute address bits): the buffer at a multiple of 1024
+/// bytes, every stage a multiple of 1024 bytes long.
+bool readableAs(BufferRead found, const SharedOperand &shared,
+                int64_t bytes) {
+  if (found.toOffset != shared.toOffset)
+    return false;
+  auto offset = found.alloc->getAttrOfType<IntegerAttr>(
+      tilegpu::kSharedOffsetAttrName);
+  tilegpu::SmemType type = found.read.getBuffer().getType();
+  int64_t stageBytes = bytes;
+  for (int64_t extent : tilegpu::getPaddedShape(type.getTileShape()))
+    stageBytes *= extent;
+  return offset && offset.getInt() % 1024 == 0 &&
+         (!found.read.getStage() || stageBytes % 1024 == 0);
+}
+
+/// The widest vector (in elements, up to 16 bytes) in which `layout`'s
+/// registers can be stored into `shared`.
+int64_t storeWidth(const LinearLayout &layout, const SharedOperand &shared,
+                   int64_t bytes) {
+  LinearLayout storeLayout = layout.compose(shared.toOffset);
+  int64_t width = 16 / bytes;
+  while (width > 1 && !keepsVectors(storeLayout, width))
+    width /= 2;
+  return width;
+}
+
+/// How operand A or B (`operand`, of type `type`) is read: from its buffer
+/// where one of the candidates lays it out as it lies there, else stored
+/// at `offsetBytes` of the scratch area in the candidate with the widest
+/// store vectors (the first on a tie).
+SharedOperand planOperand(bool isA, Value operand, int64_t offsetBytes) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  SmallVector<int64_t> shape = tilegpu::getPaddedShape(type.getShape());
+  int64_t bytes = elementBytes(type.getElementType());
+  SmallVector<SharedOperand> ways = candidates(isA, shape, bytes, offsetBytes);
+  if (std::optional<BufferRead> found = findBufferRead(operand))
+    for (SharedOperand &way : ways)
+      if (readableAs(*found, way, bytes)) {
+        way.inBuffer = true;
+        way.offsetBytes = 0;
+        return way;
+      }
+  LinearLayout registers = getDistributedLinearLayout(type);
+  SharedOperand *best = &ways.front();
+  for (SharedOperand &way : ways)
+    if (storeWidth(registers, way, bytes) > storeWidth(registers, *best, bytes))
+      best = &way;
+  return *best;
+}
+
+/// Bytes of an operand stored in the scratch area (its padded tile).
+int64_t storedBytes(RankedTensorType type) {
+  int64_t bytes = elementBytes(type.getElementType());
+  for (int64_t extent : tilegpu::getPaddedShape(type.getShape()))
+    bytes *= extent;
+  return bytes;
+}
+
 struct WgmmaOperands {
   SharedOperand a, b;
   int64_t scratchBytes = 0;
 };
 
 WgmmaOperands planOperands(tile::MmaOp op) {
-  SmallVector<int64_t> aShape =
-      tilegpu::getPaddedShape(op.getA().getType().getShape());
-  SmallVector<int64_t> bShape =
-      tilegpu::getPaddedShape(op.getB().getType().getShape());
-  int64_t bytes = elementBytes(op.getA().getType().getElementType());
-  int64_t aBytes = aShape[0] * aShape[1] * bytes;
-  int64_t bOffset = llvm::alignTo(aBytes, 1024);
   WgmmaOperands operands;
-  operands.a = makeOperand(aShape, bytes, 0, /*contiguousIsK=*/true);
-  // tf32 wgmma reads B K-major only: stored transposed, N x K.
-  if (bytes == 4)
-    operands.b = makeOperand({bShape[1], bShape[0]}, bytes, bOffset,
-                             /*contiguousIsK=*/true, /*transposed=*/true);
-  else
-    operands.b = makeOperand(bShape, bytes, bOffset, /*contiguousIsK=*/false);
-  operands.scratchBytes = bOffset + bShape[0] * bShape[1] * bytes;
+  operands.a = planOperand(/*isA=*/true, op.getA(), 0);
+  int64_t aBytes = 0;
+  if (!operands.a.inBuffer)
+    aBytes = storedBytes(op.getA().getType());
+  int64_t bOffset = llvm::alignTo(aBytes, 1024);
+  operands.b = planOperand(/*isA=*/false, op.getB(), bOffset);
+  operands.scratchBytes = bOffset;
+  if (!operands.b.inBuffer)
+    operands.scratchBytes += storedBytes(op.getB().getType());
   return operands;
 }
 
@@ -143,13 +235,10 @@ WgmmaOperands planOperands(tile::MmaOp op) {
 /// caller), in the widest vectors the two layouts keep together.
 void storeOperand(Emitter &e, const DistributedTile &tile, Value registers,
                   const SharedOperand &shared) {
-  LinearLayout storeLayout = tile.getLayout().compose(shared.toOffset);
   Type element = cast<VectorType>(registers.getType()).getElementType();
   int64_t bytes = element.getIntOrFloatBitWidth() / 8;
-  int64_t width = 16 / bytes;
-  while (width > 1 && !keepsVectors(storeLayout, width))
-    width /= 2;
-  ThreadLayout offsets(e, storeLayout);
+  int64_t width = storeWidth(tile.getLayout(), shared, bytes);
+  ThreadLayout offsets(e, tile.getLayout().compose(shared.toOffset));
   Value notACopy =
       threadBitsClear(e, tile.getCopyLaneMask(), tile.getCopyWarpMask());
   SharedLayout base;
@@ -194,17 +283,28 @@ Value warpgroupOffset(Emitter &e, const LinearLayout &accumulator,
   return ThreadLayout(e, toOperand.compose(shared.toOffset)).threadImage()[0];
 }
 
+/// The address of element 0 of an operand: its buffer stage's (`buffer`)
+/// or its place in the scratch area.
+Value operandBase(Emitter &e, const SharedOperand &shared, Value buffer,
+                  Type element) {
+  if (shared.inBuffer)
+    return buffer;
+  SharedLayout base;
+  base.offset = shared.offsetBytes;
+  return e.sharedAddress(base, element, e.i32(0));
+}
+
 /// The matrix descriptor (i64) of the operand tile part starting at
-/// element offset `warpgroupPart` XOR `constantPart` of `shared`, whose
-/// elements are `element` in registers.
-Value descriptor(Emitter &e, const SharedOperand &shared, Type element,
-                 Value warpgroupPart, int64_t constantPart) {
+/// element offset `warpgroupPart` XOR `constantPart` from `base` (the
+/// operand's element 0), whose elements are `element` in registers.
+Value descriptor(Emitter &e, const SharedOperand &shared, Value base,
+                 Type element, Value warpgroupPart, int64_t constantPart) {
   Value offset = constantPart == 0
                      ? warpgroupPart
                      : e.bitXor(warpgroupPart, e.i32(constantPart));
-  SharedLayout base;
-  base.offset = shared.offsetBytes;
-  Value address = e.sharedAddress(base, element, offset);
+  Value address = LLVM::GEPOp::create(
+      e.b, e.loc, LLVM::LLVMPointerType::get(e.b.getContext(), 3),
+      getSharedType(element), base, ValueRange{offset});
   Type i64 = e.b.getI64Type();
   Value bits = LLVM::PtrToIntOp::create(e.b, e.loc, i64, address);
   // Start address bits [4, 18) in descriptor bits [0, 14).
@@ -235,25 +335,38 @@ public:
     return layouts && layouts->acc == tilegpu::getDistributedLayout(acc);
   }
 
-  Value emitMma(Emitter &e, tile::MmaOp op, Value a, Value b,
-                Value acc) const override {
+  bool readsSharedOperands() const override { return true; }
+
+  Value emitMma(Emitter &e, tile::MmaOp op, Value a, Value b, Value acc,
+                const MmaSharedOperands &shared) const override {
     RankedTensorType aType = op.getA().getType(), bType = op.getB().getType(),
                      accType = op.getAcc().getType();
     LinearLayout accumulator = getDistributedLinearLayout(accType);
     unsigned numWarps = unsigned(accumulator.getInDimSize(kWarp));
     tilegpu::WgmmaShape shape = *tilegpu::getWgmmaShape(aType, bType, numWarps);
     WgmmaOperands operands = planOperands(op);
+    MLIRContext *context = e.b.getContext();
+    Type element = TileTypeConverter::getRegisterType(aType.getElementType());
 
-    DistributedTile aTile(e, aType), bTile(e, bType);
-    storeOperand(e, aTile, zeroPadding(e, aTile, a), operands.a);
-    storeOperand(e, bTile, zeroPadding(e, bTile, b), operands.b);
-    NVVM::FenceProxyOp::create(
-        e.b, e.loc,
-        NVVM::ProxyKindAttr::get(e.b.getContext(),
-                                 NVVM::ProxyKind::async_shared),
-        NVVM::SharedSpaceAttr::get(e.b.getContext(),
-                                   NVVM::SharedSpace::shared_cta));
-    e.barrier();
+    // Operands that are only in registers go to the scratch area.
+    bool stored = !operands.a.inBuffer || !operands.b.inBuffer;
+    if (!operands.a.inBuffer) {
+      DistributedTile aTile(e, aType);
+      storeOperand(e, aTile, zeroPadding(e, aTile, a), operands.a);
+    }
+    if (!operands.b.inBuffer) {
+      DistributedTile bTile(e, bType);
+      storeOperand(e, bTile, zeroPadding(e, bTile, b), operands.b);
+    }
+    if (stored) {
+      NVVM::FenceProxyOp::create(
+          e.b, e.loc,
+          NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
+          NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
+      e.barrier();
+    }
+    Value aBase = operandBase(e, operands.a, shared.a, element);
+    Value bBase = operandBase(e, operands.b, shared.b, element);
 
     // This warpgroup's rows of A and columns of B.
     Value aPart = warpgroupOffset(e, accumulator, 0, 0, operands.a);
@@ -261,15 +374,19 @@ public:
     int64_t k = tilegpu::getPaddedShape(aType.getShape())[1];
     int64_t perBlock = shape.instrN / 2;
     int64_t numBlocks = accumulator.getInDimSize(kRegister) / perBlock;
-    MLIRContext *context = e.b.getContext();
     Type f32 = e.b.getF32Type();
     Type fragment = LLVM::LLVMStructType::getLiteral(
         context, SmallVector<Type>(perBlock, f32));
     NVVM::WGMMATypes operandType = wgmmaType(aType.getElementType());
-    Type element = TileTypeConverter::getRegisterType(aType.getElementType());
-    bool tf32 = isa<FloatTF32Type>(aType.getElementType());
     int64_t instructionK =
         kInstructionKBytes / elementBytes(aType.getElementType());
+    // The NVVM op's `row` is a row-major operand (A M x K: K-major,
+    // imm-trans-a 0; B K x N: N-major, imm-trans-b 1), `col` the other
+    // orientation.
+    NVVM::MMALayout layoutA =
+        operands.a.mnMajor ? NVVM::MMALayout::col : NVVM::MMALayout::row;
+    NVVM::MMALayout layoutB =
+        operands.b.mnMajor ? NVVM::MMALayout::row : NVVM::MMALayout::col;
 
     SmallVector<Value> blocks;
     for (int64_t block = 0; block < numBlocks; ++block) {
@@ -286,27 +403,52 @@ public:
       for (int64_t block = 0; block < numBlocks; ++block) {
         SmallVector<int64_t> origin =
             accumulator.apply({block * perBlock, 0, 0});
-        Value descA = descriptor(e, operands.a, element, aPart,
-                                 operands.a.toOffset.apply({origin[0], k0})[0]);
-        Value descB = descriptor(e, operands.b, element, bPart,
-                                 operands.b.toOffset.apply({k0, origin[1]})[0]);
+        Value descA =
+            descriptor(e, operands.a, aBase, element, aPart,
+                       operands.a.toOffset.apply({origin[0], k0})[0]);
+        Value descB =
+            descriptor(e, operands.b, bBase, element, bPart,
+                       operands.b.toOffset.apply({k0, origin[1]})[0]);
         blocks[block] = NVVM::WgmmaMmaAsyncOp::create(
             e.b, e.loc, fragment, blocks[block], descA, descB,
             NVVM::MMAShapeAttr::get(context, 64, int(shape.instrN),
                                     int(instructionK)),
             operandType, operandType, NVVM::WGMMATypes::f32,
             NVVM::WGMMAScaleOut::one, NVVM::WGMMAScaleIn::one,
-            NVVM::WGMMAScaleIn::one,
-            // A K-major (row-major M x K); B N-major (row-major K x N,
-            // imm-trans-b = 1), or for tf32 K-major (column-major).
-            NVVM::MMALayout::row,
-            tf32 ? NVVM::MMALayout::col : NVVM::MMALayout::row,
+            NVVM::WGMMAScaleIn::one, layoutA, layoutB,
             /*satfinite=*/nullptr);
       }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(e.b, e.loc);
-    emitWait(e, 0);
-    e.barrier();
+    unsigned pending = 0;
+    auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
+    if (auto attr = op->getAttrOfType<IntegerAttr>(
+            tilegpu::kWgmmaPendingAttrName);
+        attr && loop && !stored)
+      pending = unsigned(attr.getInt());
+    emitWait(e, pending);
+    if (pending != 0) {
+      // The last iteration waits for every product, before anything reads
+      // the accumulator the loop returns. Not after the loop: a wait there
+      // is also reached from the path that skips the loop, where the
+      // accumulator's initial value is moved into its registers, and ptxas
+      // then serializes every wgmma of the kernel (C7515). The test is the
+      // loop's own (next < upper bound), so that LLVM can fold the two
+      // branches into one.
+      Value next = arith::AddIOp::create(e.b, e.loc, loop.getInductionVar(),
+                                         loop.getStep());
+      Value more = arith::CmpIOp::create(e.b, e.loc, arith::CmpIPredicate::slt,
+                                         next, loop.getUpperBound());
+      scf::IfOp::create(
+          e.b, e.loc, more,
+          [&](OpBuilder &b, Location l) { scf::YieldOp::create(b, l); },
+          [&](OpBuilder &b, Location l) {
+            emitWait(e, 0);
+            scf::YieldOp::create(b, l);
+          });
+    }
+    if (stored)
+      e.barrier();
 
     Value result = acc;
     for (int64_t block = 0; block < numBlocks; ++block)

@@ -288,6 +288,12 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
                   rewriter.getUnitAttr());
     func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                   rewriter.getDenseI32ArrayAttr({numThreads, 1, 1}));
+    // `.minnctapersm`: ptxas then holds each thread to the registers that
+    // let `occupancy` CTAs share a multiprocessor (65536 / (threads *
+    // occupancy), rounded down to its allocation unit), spilling if it must.
+    if (op.getOccupancy() > 1)
+      func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
+                    rewriter.getI32IntegerAttr(op.getOccupancy()));
     func->setAttr(kNumWarpsAttrName,
                   rewriter.getI32IntegerAttr(op.getNumWarps()));
     auto shared = op->getAttrOfType<IntegerAttr>(kSharedBytesAttrName);
@@ -482,7 +488,10 @@ struct ConvertTileToLLVMPass
       if (auto buffers = kernel->getAttrOfType<IntegerAttr>(
               tilegpu::kKernelSharedBytesAttrName);
           buffers && buffers.getInt() > 0) {
-        int64_t base = llvm::alignTo(bytes, 16);
+        // 1024: the repeat of the 128-byte swizzle, on which wgmma reads a
+        // swizzled buffer (tilegpu-allocate-shared aligns them relative to
+        // this base).
+        int64_t base = llvm::alignTo(bytes, 1024);
         kernel.walk([&](tilegpu::LocalAllocOp alloc) {
           if (auto offset = alloc->getAttrOfType<IntegerAttr>(
                   tilegpu::kSharedOffsetAttrName))

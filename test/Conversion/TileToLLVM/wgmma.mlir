@@ -66,10 +66,10 @@ tile.kernel @wgmma_loop(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
 // 4611686293338849280. The k-steps move A's start by 16 elements (32
 // bytes) and B's by 16 rows (1024 elements); B starts 8192 bytes in.
 // CHECK-LABEL: llvm.func @wgmma_descriptors(
+// CHECK: llvm.getelementptr %{{.*}}[8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: %[[DA:.*]] = arith.constant 4611686293305360384 : i64
 // CHECK-NEXT: llvm.or %{{.*}}, %[[DA]] : i64
-// CHECK: llvm.getelementptr %{{.*}}[8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK: %[[DB:.*]] = arith.constant 4611686293338849280 : i64
 // CHECK-NEXT: llvm.or %{{.*}}, %[[DB]] : i64
 // CHECK-NEXT: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 16>, D[<f32>, <one>], A[<f16>
@@ -146,10 +146,10 @@ tile.kernel @wgmma_ragged(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
 // CHECK-LABEL: llvm.func @wgmma_tf32(
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<4xf32>, !llvm.ptr<3>
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : f32, !llvm.ptr<3>
+// CHECK: llvm.getelementptr %{{.*}}[8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK: nvvm.wgmma.fence.aligned
 // CHECK: %[[DA:.*]] = arith.constant 4611686293305360384 : i64
 // CHECK-NEXT: llvm.or %{{.*}}, %[[DA]] : i64
-// CHECK: llvm.getelementptr %{{.*}}[8192] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
 // CHECK: %[[DB:.*]] = arith.constant 4611686293305360384 : i64
 // CHECK-NEXT: llvm.or %{{.*}}, %[[DB]] : i64
 // CHECK-NEXT: nvvm.wgmma.mma_async {{.*}}, <m = 64, n = 64, k = 8>, D[<f32>, <one>], A[<tf32>, <one>, <row>], B[<tf32>, <one>, <col>]

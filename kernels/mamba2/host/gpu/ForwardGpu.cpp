@@ -18,6 +18,7 @@
 #include "Driver.h"
 #include "ElementAlignment.h"
 #include "KernelViews.h"
+#include "LaunchGroup.h"
 #include "StateUpdateGpu.h"
 #include "VarlenStatesGpu.h"
 
@@ -153,8 +154,6 @@ struct Role {
   DType dtype;
   std::vector<int64_t> shape;
   bool output;
-  /// In host memory (cu_seqlens): no device alignment or pointer checks.
-  bool host = false;
 };
 
 std::vector<Role> roles(const Problem &p, const Inputs &in,
@@ -186,8 +185,7 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
       {"dt bias", optional(in.dtBias), DType::F32, {p.heads}, false},
       {"z", optional(in.z), xType, tokens, false},
       {"seq idx", optional(in.seqIdx), DType::I32, {p.batch, p.seqlen}, false},
-      {"cu seqlens", optional(in.cuSeqlens), DType::I32, offsetsShape, false,
-       true},
+      {"cu seqlens", optional(in.cuSeqlens), DType::I32, offsetsShape, false},
       {"y", &out.y, out.y.dtype == xType ? xType : DType::F32,
        tokens, true},
       {"final state", optional(out.finalState), DType::F32, state, true},
@@ -212,7 +210,7 @@ tilec_mamba2_status classifyInvalid(const Problem &p, const Inputs &in,
     return TILEC_MAMBA2_ERROR_UNSUPPORTED_CHUNK;
   for (const Role &role : roles(p, in, out)) {
     // Every input's descriptor is right and validateInputs failed: a rule
-    // on values (the dt limit, cu seqlens' offsets) or between inputs.
+    // on values (the dt limit) or between inputs.
     if (role.output && !validateInputs(p, in).ok())
       return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
     if (!role.tensor)
@@ -293,16 +291,20 @@ bool workspaceLayout(const Problem &p, ForwardStructure structure,
 
 struct Grids {
   tilec_grid chunkCumsum, chunkState, statePassing, fwdPassState, computeOut;
+  /// With cu_seqlens only.
+  tilec_grid varlenState;
 };
 
-Grids computeGrids(const Problem &p, const TileConfig &tiles) {
+Grids computeGrids(const Problem &p, const Inputs &in,
+                   const TileConfig &tiles) {
   LaunchGrids grids = computeLaunchGrids(p, tiles);
   auto grid = [](const std::array<int64_t, 3> &g) {
     return tilec_grid{g[0], g[1], g[2]};
   };
-  return {grid(grids.chunkCumsum), grid(grids.chunkState),
+  return {grid(grids.chunkCumsum),  grid(grids.chunkState),
           grid(grids.statePassing), grid(grids.fwdPassState),
-          grid(grids.computeOut)};
+          grid(grids.computeOut),
+          in.cuSeqlens ? gpu::varlenStatesGrid(p, in) : tilec_grid{1, 1, 1}};
 }
 
 /// Whether the driver takes the grid: x up to 2^31 - 1, y and z up to
@@ -433,13 +435,14 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   // The grids of the kernels this structure launches.
   const ForwardStructure structure = options.structure;
   const bool fourKernels = structure == ForwardStructure::FourKernels;
-  const Grids grids = computeGrids(p, compiled);
+  const Grids grids = computeGrids(p, in, compiled);
   const std::pair<const char *, const tilec_grid *> gridChecks[] = {
       {"chunk_cumsum", &grids.chunkCumsum},
       {"chunk_state", fourKernels ? &grids.chunkState : nullptr},
       {"state_passing", fourKernels ? &grids.statePassing : nullptr},
       {"fwd_pass_state", fourKernels ? nullptr : &grids.fwdPassState},
-      {"compute_out", &grids.computeOut}};
+      {"compute_out", &grids.computeOut},
+      {"varlen_state", out.varlenStates ? &grids.varlenState : nullptr}};
   for (auto [kernel, grid] : gridChecks)
     if (grid && !gridFits(*grid)) {
       message = std::string("problem: ") + kernel + " would need grid " +
@@ -470,7 +473,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   }
 
   for (const Role &role : tensors)
-    if (role.tensor && !role.host)
+    if (role.tensor)
       if (tilec_mamba2_status status =
               checkElementAlignment(role.name, *role.tensor, message))
         return status;
@@ -495,28 +498,19 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     return load.code;
   }
   const gpu::DriverApi &api = load.api;
-  CUcontext context = nullptr;
-  if (CUresult result = api.ctxGetCurrent(&context);
-      result != CUDA_SUCCESS || !context) {
-    message = "no current CUDA context on this thread (make one current, "
-              "e.g. cudaSetDevice or cuCtxSetCurrent)";
-    if (result != CUDA_SUCCESS)
-      message += ": cuCtxGetCurrent: " + gpu::describe(api, result);
-    return TILEC_MAMBA2_ERROR_NO_CONTEXT;
-  }
+  // The kernels go to the stream as one launch group (one CUDA graph
+  // launch), which asks for the current context once for the call.
+  unsigned long long contextId = 0;
+  gpu::LaunchGroup group;
+  if (tilec_mamba2_status code = group.open(stream, contextId, message))
+    return code;
   gpu::PointerCheck mode;
   if (!gpu::pointerCheckMode(mode, message))
     return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
-  unsigned long long contextId = 0;
-  if (CUresult result = api.ctxGetId(context, &contextId);
-      result != CUDA_SUCCESS) {
-    message = "cuCtxGetId failed: " + gpu::describe(api, result);
-    return TILEC_MAMBA2_ERROR_NO_CONTEXT;
-  }
   const gpu::PointerQueries queries{api.pointerGetAttributes,
                                     api.getErrorName};
   for (const Role &role : tensors)
-    if (role.tensor && !role.host)
+    if (role.tensor)
       if (tilec_mamba2_status code = gpu::checkDevicePointer(
               queries, mode, contextId, role.name, role.tensor->data,
               message))
@@ -544,6 +538,8 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
   }
   tilec_mamba2_status code = launch(p, in, out, *instance, structure, grids,
                                     workspace, layout, stream, message);
+  if (code == TILEC_MAMBA2_SUCCESS)
+    code = group.end(message);
   if (!options.workspace) {
     // Stream-ordered: freed once the kernels enqueued before it are done,
     // also when a later one failed to launch.
@@ -690,18 +686,8 @@ tilec_mamba2_status launchWith(const Problem &p, const Inputs &in,
     return code;
   if (!out.varlenStates)
     return TILEC_MAMBA2_SUCCESS;
-  auto tensor = [](const auto &view, const std::vector<int64_t> &shape) {
-    Tensor t;
-    t.data = view.data;
-    t.shape = shape;
-    t.strides.assign(std::begin(view.strides), std::end(view.strides));
-    return t;
-  };
-  return gpu::launchVarlenStates(
-      p, in, *out.varlenStates, tensor(dtChunks, chunkedShape),
-      tensor(G, chunkedShape),
-      tensor(states, {p.batch, nchunks, p.heads, p.headdim, p.dstate}),
-      stream, message);
+  return gpu::launchVarlenStates(in, *out.varlenStates, dtChunks, G, states,
+                                 grids.varlenState, stream, message);
 }
 
 tilec_mamba2_status launch(const Problem &p, const Inputs &in,

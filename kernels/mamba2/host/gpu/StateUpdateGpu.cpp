@@ -14,6 +14,7 @@
 #include "Driver.h"
 #include "ElementAlignment.h"
 #include "KernelViews.h"
+#include "LaunchGroup.h"
 
 #include "tilec/Runtime/Runtime.h"
 #include "tilec_mamba2_kernels.h"
@@ -26,18 +27,62 @@ namespace {
 
 using gpu::makeView;
 
-/// The launcher's type, spelled out so that a kernel whose signature drifts
-/// from what this file passes fails to compile here.
+/// The launcher's type for a state of view type StateView and x, B, C, z,
+/// y of XView (one instance per pair of dtypes), spelled out so that a
+/// kernel whose signature drifts from what this file passes fails to
+/// compile here.
+template <typename StateView, typename XView>
 using StateUpdateLauncher = tilec_status (*)(
-    const tilec_view_f32_4d &state, const tilec_view_bf16_3d &x,
-    const tilec_view_f32_2d &dt, const tilec_view_f32_1d &dtBias,
-    const tilec_view_f32_1d &A, const tilec_view_bf16_3d &B,
-    const tilec_view_bf16_3d &C, const tilec_view_f32_2d &D,
-    const tilec_view_bf16_3d &z, const tilec_view_bf16_3d &y,
+    const StateView &state, const XView &x, const tilec_view_f32_2d &dt,
+    const tilec_view_f32_1d &dtBias, const tilec_view_f32_1d &A,
+    const XView &B, const XView &C, const tilec_view_f32_2d &D,
+    const XView &z, const XView &y,
     const tilec_view_i64_1d &stateIndices, int32_t hasIndices,
     int64_t padSlotId, int32_t hasDtBias, int32_t dtSoftplus, int32_t hasD,
     int32_t hasZ, tilec_grid, CUstream);
-constexpr StateUpdateLauncher kLaunch = &tile_state_update;
+/// The instances for x, B, C, z and y of view type XView, by the state's
+/// dtype.
+template <typename XView> struct Instances {
+  StateUpdateLauncher<tilec_view_f32_4d, XView> f32;
+  StateUpdateLauncher<tilec_view_bf16_4d, XView> bf16;
+  StateUpdateLauncher<tilec_view_f16_4d, XView> f16;
+};
+constexpr Instances<tilec_view_bf16_3d> kBf16Inputs{
+    &tile_state_update, &tile_state_update_sbf16, &tile_state_update_sf16};
+constexpr Instances<tilec_view_f16_3d> kF16Inputs{
+    &tile_state_update_xf16, &tile_state_update_xf16_sbf16,
+    &tile_state_update_xf16_sf16};
+
+/// The views every instance takes alike, and the grid.
+struct SharedViews {
+  tilec_view_f32_2d dt, D;
+  tilec_view_f32_1d dtBias, A;
+  tilec_view_i64_1d indices;
+  tilec_grid grid;
+};
+
+template <typename XView>
+tilec_status launchWith(const Instances<XView> &instances,
+                        const StateUpdateArgs &args, const SharedViews &v,
+                        CUstream stream) {
+  const XView noZ{nullptr, {0, 0, 0}, {0, 0, 0}};
+  auto launch = [&](auto launcher, auto state) {
+    return launcher(
+        state, makeView<XView>(args.x), v.dt, v.dtBias, v.A,
+        makeView<XView>(args.B), makeView<XView>(args.C), v.D,
+        args.z ? makeView<XView>(*args.z) : noZ, makeView<XView>(args.y),
+        v.indices, args.stateIndices ? 1 : 0,
+        args.stateIndices ? args.padSlotId : int64_t(-1), args.dtBias ? 1 : 0,
+        args.dtSoftplus ? 1 : 0, args.D ? 1 : 0, args.z ? 1 : 0, v.grid,
+        stream);
+  };
+  if (args.state.dtype == DType::BF16)
+    return launch(instances.bf16, makeView<tilec_view_bf16_4d>(args.state));
+  if (args.state.dtype == DType::F16)
+    return launch(instances.f16, makeView<tilec_view_f16_4d>(args.state));
+  return launch(instances.f32, makeView<tilec_view_f32_4d>(args.state));
+}
+
 constexpr int64_t kBlockP = TILEC_MAMBA2_STATE_UPDATE_BLOCK_P;
 constexpr int64_t kBlockN = TILEC_MAMBA2_STATE_UPDATE_BLOCK_N;
 
@@ -74,9 +119,14 @@ tilec_mamba2_status classifyInvalid(const DecodeProblem &p,
     return TILEC_MAMBA2_ERROR_GROUPS_DO_NOT_DIVIDE_HEADS;
   if (!a.stateIndices && p.stateRows != p.batch)
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
-  const DType dtypes[] = {DType::F32,  DType::BF16, DType::F32, DType::F32,
-                          DType::BF16, DType::BF16, DType::F32, DType::BF16,
-                          DType::F32,  DType::BF16};
+  const DType stateDType =
+      a.state.dtype == DType::BF16 || a.state.dtype == DType::F16
+          ? a.state.dtype
+          : DType::F32;
+  const DType xDType = a.x.dtype == DType::F16 ? DType::F16 : DType::BF16;
+  const DType dtypes[] = {stateDType, xDType,     DType::F32, DType::F32,
+                          xDType,     xDType,     DType::F32, xDType,
+                          DType::F32, xDType};
   const std::vector<int64_t> rows = {p.batch, p.heads, p.headdim};
   const std::vector<int64_t> groups = {p.batch, p.groups, p.dstate};
   const std::vector<int64_t> shapes[] = {
@@ -152,24 +202,15 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
     return load.code;
   }
   const DriverApi &api = load.api;
-  CUcontext context = nullptr;
-  if (CUresult result = api.ctxGetCurrent(&context);
-      result != CUDA_SUCCESS || !context) {
-    message = "no current CUDA context on this thread (make one current, "
-              "e.g. cudaSetDevice or cuCtxSetCurrent)";
-    if (result != CUDA_SUCCESS)
-      message += ": cuCtxGetCurrent: " + describe(api, result);
-    return TILEC_MAMBA2_ERROR_NO_CONTEXT;
-  }
+  // One launch, as a launch group: one graph launch once the step's shape
+  // repeats, and the current context asked for once.
+  unsigned long long contextId = 0;
+  LaunchGroup group;
+  if (tilec_mamba2_status code = group.open(stream, contextId, message))
+    return code;
   PointerCheck mode;
   if (!pointerCheckMode(mode, message))
     return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
-  unsigned long long contextId = 0;
-  if (CUresult result = api.ctxGetId(context, &contextId);
-      result != CUDA_SUCCESS) {
-    message = "cuCtxGetId failed: " + describe(api, result);
-    return TILEC_MAMBA2_ERROR_NO_CONTEXT;
-  }
   const PointerQueries queries{api.pointerGetAttributes, api.getErrorName};
   for (const Named &t : named)
     if (t.tensor)
@@ -186,49 +227,49 @@ tilec_mamba2_status gpu::stateUpdate(const DecodeProblem &p,
   // say so) and the launcher accepts without data.
   const tilec_view_f32_1d noBias{nullptr, {0}, {0}};
   const tilec_view_f32_2d noD{nullptr, {0, 0}, {0, 0}};
-  const tilec_view_bf16_3d noZ{nullptr, {0, 0, 0}, {0, 0, 0}};
-  const auto dtBias =
+  SharedViews views;
+  views.dt = makeView<tilec_view_f32_2d>(args.dt);
+  views.dtBias =
       args.dtBias ? makeView<tilec_view_f32_1d>(*args.dtBias) : noBias;
-  auto D = noD;
+  views.D = noD;
   if (args.D && args.D->shape.size() == 2)
-    D = makeView<tilec_view_f32_2d>(*args.D);
+    views.D = makeView<tilec_view_f32_2d>(*args.D);
   else if (args.D)
     // A D per head is the (heads, headdim) view that repeats it.
-    D = tilec_view_f32_2d{static_cast<float *>(args.D->data),
-                          {p.heads, p.headdim},
-                          {args.D->strides[0], 0}};
-  const auto A = makeView<tilec_view_f32_1d>(args.A);
+    views.D = tilec_view_f32_2d{static_cast<float *>(args.D->data),
+                                {p.heads, p.headdim},
+                                {args.D->strides[0], 0}};
+  views.A = makeView<tilec_view_f32_1d>(args.A);
   // The indices (batch) i64; without them an empty view, not read.
-  const tilec_view_i64_1d indices{const_cast<int64_t *>(args.stateIndices),
-                                  {args.stateIndices ? p.batch : 0},
-                                  {1}};
-  const tilec_grid grid{p.headdim / kBlockP + (p.headdim % kBlockP != 0),
-                        p.heads, p.batch};
-  const tilec_status status = kLaunch(
-      makeView<tilec_view_f32_4d>(args.state),
-      makeView<tilec_view_bf16_3d>(args.x),
-      makeView<tilec_view_f32_2d>(args.dt), dtBias, A,
-      makeView<tilec_view_bf16_3d>(args.B),
-      makeView<tilec_view_bf16_3d>(args.C), D,
-      args.z ? makeView<tilec_view_bf16_3d>(*args.z) : noZ,
-      makeView<tilec_view_bf16_3d>(args.y), indices, args.stateIndices ? 1 : 0,
-      args.stateIndices ? args.padSlotId : int64_t(-1), args.dtBias ? 1 : 0,
-      args.dtSoftplus ? 1 : 0, args.D ? 1 : 0, args.z ? 1 : 0, grid, stream);
+  views.indices = tilec_view_i64_1d{const_cast<int64_t *>(args.stateIndices),
+                                    {args.stateIndices ? p.batch : 0},
+                                    {1}};
+  views.grid = tilec_grid{p.headdim / kBlockP + (p.headdim % kBlockP != 0),
+                          p.heads, p.batch};
+  // The instances for x's dtype (validated), then the state's.
+  const tilec_status status =
+      args.x.dtype == DType::F16
+          ? launchWith(kF16Inputs, args, views, stream)
+          : launchWith(kBf16Inputs, args, views, stream);
   if (status != TILEC_SUCCESS) {
     message = std::string("launching state_update (") +
               tilec_status_name(status) + "): " + tilec_last_error();
     return TILEC_MAMBA2_ERROR_LAUNCH_FAILURE;
   }
-  return TILEC_MAMBA2_SUCCESS;
+  return group.end(message);
 }
 
 tilec_mamba2_status gpu::prepareStateUpdate(std::string &message) {
-  if (tilec_status status = tile_state_update_prepare();
-      status != TILEC_SUCCESS) {
-    message = std::string("loading the state_update kernel (") +
-              tilec_status_name(status) + "): " + tilec_last_error();
-    return fromKernelPrepare(status);
-  }
+  for (auto prepare :
+       {&tile_state_update_prepare, &tile_state_update_sbf16_prepare,
+        &tile_state_update_sf16_prepare, &tile_state_update_xf16_prepare,
+        &tile_state_update_xf16_sbf16_prepare,
+        &tile_state_update_xf16_sf16_prepare})
+    if (tilec_status status = prepare(); status != TILEC_SUCCESS) {
+      message = std::string("loading the state_update kernels (") +
+                tilec_status_name(status) + "): " + tilec_last_error();
+      return fromKernelPrepare(status);
+    }
   return TILEC_MAMBA2_SUCCESS;
 }
 

@@ -259,18 +259,47 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
           resultAttrs))
     return failure();
 
+  // `warps 8` or `warps WARPS`: a number, or an extent parameter whose
+  // value (its default until tile-bind-params binds it) is the number.
   NamedAttrList header;
-  auto parseHeaderNumber = [&](StringRef keyword, StringAttr name) {
+  auto parseHeaderNumber = [&](StringRef keyword, StringAttr name,
+                               StringAttr paramName) -> ParseResult {
     if (failed(parser.parseOptionalKeyword(keyword)))
       return success();
     int32_t value = 0;
-    if (parser.parseInteger(value))
+    OptionalParseResult number = parser.parseOptionalInteger(value);
+    if (number.has_value()) {
+      if (failed(*number))
+        return failure();
+      header.set(name, builder.getI32IntegerAttr(value));
+      return success();
+    }
+    SMLoc at = parser.getCurrentLocation();
+    std::string param;
+    if (parser.parseKeywordOrString(&param))
       return failure();
-    header.set(name, builder.getI32IntegerAttr(value));
+    const NamedAttribute *declared =
+        llvm::find_if(params, [&](const NamedAttribute &candidate) {
+          return candidate.getName() == param;
+        });
+    auto extent = declared == params.end()
+                      ? IntegerAttr()
+                      : dyn_cast<IntegerAttr>(declared->getValue());
+    if (!extent)
+      return parser.emitError(at)
+             << "'" << keyword << " " << param << "' names no extent "
+             << "parameter of the kernel: declare it in the header, e.g. <"
+             << param << " = 4>, or write a number";
+    header.set(name, builder.getI32IntegerAttr(
+                         static_cast<int32_t>(extent.getInt())));
+    header.set(paramName, builder.getStringAttr(param));
     return success();
   };
-  if (failed(parseHeaderNumber("warps", getNumWarpsAttrName(result.name))) ||
-      failed(parseHeaderNumber("occupancy", getOccupancyAttrName(result.name))))
+  if (failed(parseHeaderNumber("warps", getNumWarpsAttrName(result.name),
+                               getNumWarpsParamAttrName(result.name))) ||
+      failed(parseHeaderNumber("occupancy",
+                               getOccupancyAttrName(result.name),
+                               getOccupancyParamAttrName(result.name))))
     return failure();
   if (!params.empty())
     header.set(getParamsAttrName(result.name),
@@ -351,15 +380,46 @@ LogicalResult KernelOp::verify() {
                            << ": kernel arguments are views (!tile.view) or "
                               "scalars of type f16, bf16, f32, i1, i8, i16, "
                               "i32, i64, index or a type parameter";
-  int32_t warps = getNumWarps();
-  if (warps < 1 || warps > 32 || (warps & (warps - 1)))
-    return emitOpError() << "num_warps must be a power of two from 1 to 32, "
-                            "not "
-                         << warps;
+  // A number taken from a parameter is the parameter's value, and the
+  // errors name the parameter the user binds.
+  auto fromParam = [&](std::optional<StringRef> param, StringRef attr,
+                       int64_t number, std::string &origin) -> LogicalResult {
+    if (!param)
+      return success();
+    origin = (" (parameter " + *param + ")").str();
+    std::optional<int64_t> value = getParamValue(*param);
+    if (!value)
+      return emitOpError() << attr << " is parameter '" << *param
+                           << "', which the kernel does not declare as an "
+                              "extent";
+    if (*value != number)
+      return emitOpError() << attr << " is " << number << " but its parameter '"
+                           << *param << "' is " << *value;
+    return success();
+  };
+  std::string warpsOrigin, occupancyOrigin;
   // The accessors return the attributes' bits as unsigned numbers; read them
   // signed so that a negative value is rejected rather than wrapped.
-  if (static_cast<int32_t>(getOccupancy()) < 1)
-    return emitOpError() << "occupancy must be at least 1";
+  int32_t warps = getNumWarps();
+  int32_t occupancy = static_cast<int32_t>(getOccupancy());
+  if (failed(fromParam(getNumWarpsParam(), "num_warps", warps, warpsOrigin)) ||
+      failed(fromParam(getOccupancyParam(), "occupancy", occupancy,
+                       occupancyOrigin)))
+    return failure();
+  if (warps < 1 || warps > 32 || (warps & (warps - 1)))
+    return emitOpError() << "num_warps" << warpsOrigin
+                         << " must be a power of two from 1 to 32, not "
+                         << warps;
+  if (occupancy < 1)
+    return emitOpError() << "occupancy" << occupancyOrigin
+                         << " must be at least 1";
+  // 64 warps is what a multiprocessor of sm_80 and sm_90 holds.
+  if (static_cast<int64_t>(occupancy) * warps > 64)
+    return emitOpError() << "occupancy" << occupancyOrigin << " " << occupancy
+                         << " of programs of " << warps << " warps"
+                         << warpsOrigin
+                         << " asks for more than the 64 warps a "
+                            "multiprocessor holds";
   if (DictionaryAttr params = getParamsAttr())
     for (NamedAttribute param : params) {
       if (auto type = dyn_cast<TypeAttr>(param.getValue())) {

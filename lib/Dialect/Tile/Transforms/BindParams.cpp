@@ -8,6 +8,8 @@
 #include "llvm/ADT/StringMap.h"
 #include "llvm/ADT/StringSet.h"
 
+#include <limits>
+
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEBINDPARAMS
 #include "tilec/Dialect/Tile/Transforms/Passes.h.inc"
@@ -65,6 +67,29 @@ LogicalResult bindKernel(KernelOp kernel,
     }
     kernel.setParamsAttr(builder.getDictionaryAttr(bound));
   }
+  // `warps WARPS` and `occupancy OCC` take the bound value (the verifier
+  // then checks it, naming the parameter); an i32 attribute holds it.
+  auto bindNumber = [&](std::optional<StringRef> param,
+                        llvm::function_ref<void(int32_t)> set,
+                        StringRef attr) -> LogicalResult {
+    if (!param)
+      return success();
+    int64_t value = extents.lookup(*param);
+    if (value > std::numeric_limits<int32_t>::max())
+      return kernel.emitError() << "parameter '" << *param << "' sets "
+                                << attr << " of kernel @"
+                                << kernel.getSymName() << " to " << value
+                                << ", which is too large";
+    set(static_cast<int32_t>(value));
+    return success();
+  };
+  if (failed(bindNumber(
+          kernel.getNumWarpsParam(),
+          [&](int32_t value) { kernel.setNumWarps(value); }, "num_warps")) ||
+      failed(bindNumber(
+          kernel.getOccupancyParam(),
+          [&](int32_t value) { kernel.setOccupancy(value); }, "occupancy")))
+    return failure();
 
   // Every type that names a parameter, wherever it appears (results, block
   // arguments, the kernel's signature, views inside it), gets its bound form:

@@ -5,8 +5,15 @@
 // global -> shared by cp.async straight into a swizzled buffer, and from
 // there into the conversion's destination layout: the tile never sits in
 // registers in the load's layout, and the conversion's store, barrier and
-// second barrier disappear. Inside scf.for a load with latency n >= 2 is
-// prefetched n iterations ahead through an (n+1)-stage ring.
+// second barrier disappear. A 16-bit operand of a wgmma product (reached
+// through reshapes of unit dims only) is copied the same way: the buffer's
+// swizzled rows are what a wgmma matrix descriptor reads (K-major, or
+// M/N-major through the descriptor's transpose), so the lowering hands the
+// buffer to wgmma and the read into registers is dead. Inside scf.for a
+// load with latency n >= 2 is prefetched n iterations ahead through an
+// (n+1)-stage ring; (n+2) stages where a wgmma reads the ring, so that a
+// product may stay in flight while the next iteration's copy fills
+// another stage (kWgmmaPendingAttrName).
 //
 // Barriers (the simplest correct placement; tilegpu-insert-barriers does
 // not exist yet): one before a buffer is first written (its bytes may hold
@@ -14,17 +21,22 @@
 // contents), and one after each wait (other threads' copies become
 // visible). In a ring, the barrier after the wait of iteration i also
 // orders the reads of stage (i-1) mod (n+1) before the copy that
-// overwrites it in iteration i.
+// overwrites it in iteration i. wgmma reads its operands through the async
+// proxy: after the wait of a buffer it reads, each thread fences its
+// copies (fence.proxy.async) before that barrier.
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/TileGPU/Transforms/LayoutRules.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <functional>
@@ -94,9 +106,13 @@ SmallVector<int64_t> nonUnit(ArrayRef<int64_t> shape) {
 /// A load this pass rewrites, and what the rewrite needs.
 struct StagedLoad {
   tile::LoadOp load;
-  /// The reshapes and element conversions from the load to the conversion.
+  /// The reshapes and element conversions from the load to the conversion
+  /// (to the wgmma product: reshapes only).
   SmallVector<Operation *> chain;
+  /// What reads the tile: a conversion through shared memory, or a wgmma
+  /// product (convert null) that reads the buffer itself.
   ConvertLayoutOp convert;
+  tile::MmaOp wgmma;
   /// View dim of each tile dim, and the tile's extents in the view's order.
   SmallVector<int64_t> order, box;
   DistributedLayoutAttr copyLayout, readLayout;
@@ -108,6 +124,33 @@ bool isIdentity(ArrayRef<int64_t> order) {
     if (int64_t(k) != d)
       return false;
   return true;
+}
+
+/// Whether `mma`, marked for wgmma, takes `value` (reached from the load
+/// through `chain`) as its A or B operand as it is in memory: 16-bit
+/// elements (wgmma reads bf16/f16 from shared memory as stored, while tf32
+/// needs the f32 bits of rounded values) and no element conversion on the
+/// way.
+bool readsBufferAsWgmmaOperand(tile::MmaOp mma, Value value,
+                               ArrayRef<Operation *> chain) {
+  if (!mma->hasAttr(kWgmmaAttrName) ||
+      (value != mma.getA() && value != mma.getB()) || value == mma.getAcc())
+    return false;
+  Type element = cast<RankedTensorType>(value.getType()).getElementType();
+  if (!element.isBF16() && !element.isF16())
+    return false;
+  return llvm::all_of(chain,
+                      [](Operation *op) { return isa<tile::ReshapeOp>(op); });
+}
+
+/// The type the rewrite replaces: the conversion's result, or the wgmma
+/// operand (the end of the chain).
+RankedTensorType readType(StagedLoad &staged) {
+  if (staged.convert)
+    return staged.convert.getType();
+  if (!staged.chain.empty())
+    return cast<RankedTensorType>(staged.chain.back()->getResult(0).getType());
+  return cast<RankedTensorType>(staged.load.getType());
 }
 
 std::optional<StagedLoad> match(tile::LoadOp load) {
@@ -127,6 +170,12 @@ std::optional<StagedLoad> match(tile::LoadOp load) {
       staged.convert = convert;
       break;
     }
+    if (auto mma = dyn_cast<tile::MmaOp>(user)) {
+      if (!readsBufferAsWgmmaOperand(mma, value, staged.chain))
+        return std::nullopt;
+      staged.wgmma = mma;
+      break;
+    }
     if (auto reshape = dyn_cast<tile::ReshapeOp>(user)) {
       if (nonUnit(reshape.getSource().getType().getShape()) !=
           nonUnit(reshape.getType().getShape()))
@@ -138,21 +187,23 @@ std::optional<StagedLoad> match(tile::LoadOp load) {
     value = user->getResult(0);
   }
 
-  // Only conversions that go through shared memory today (a shuffle plan
-  // is staged too until shuffles are lowered): a free one needs no copy.
-  RankedTensorType result = staged.convert.getType();
-  RankedTensorType source = staged.convert.getSource().getType();
+  RankedTensorType result = readType(staged);
   LinearLayout dst = getDistributedLayout(result).getLinearLayout(result.getShape());
-  llvm::Expected<tilec::ConversionPlan> plan = tilec::planConversion(
-      getDistributedLayout(source).getLinearLayout(source.getShape()), dst,
-      getElementBytes(result.getElementType()));
-  if (!plan) {
-    llvm::consumeError(plan.takeError());
-    return std::nullopt;
+  if (staged.convert) {
+    // Only conversions that go through shared memory today (a shuffle plan
+    // is staged too until shuffles are lowered): a free one needs no copy.
+    RankedTensorType source = staged.convert.getSource().getType();
+    llvm::Expected<tilec::ConversionPlan> plan = tilec::planConversion(
+        getDistributedLayout(source).getLinearLayout(source.getShape()), dst,
+        getElementBytes(result.getElementType()));
+    if (!plan) {
+      llvm::consumeError(plan.takeError());
+      return std::nullopt;
+    }
+    if (plan->kind == tilec::ConversionPlan::Kind::Free ||
+        plan->kind == tilec::ConversionPlan::Kind::RegisterPermutation)
+      return std::nullopt;
   }
-  if (plan->kind == tilec::ConversionPlan::Kind::Free ||
-      plan->kind == tilec::ConversionPlan::Kind::RegisterPermutation)
-    return std::nullopt;
 
   int64_t rank = type.getRank();
   if (std::optional<ArrayRef<int64_t>> order = load.getOrder())
@@ -172,6 +223,16 @@ std::optional<StagedLoad> match(tile::LoadOp load) {
   if (element.isInteger(1) ||
       getVectorRun(copy, staged.box, rank - 1, bytes) * bytes < 4)
     return std::nullopt;
+  // wgmma descriptors read swizzled rows of at least 32 bytes, 8 rows at a
+  // time (boxSharedLayout's row-major fallback below 32 bytes is not one).
+  if (staged.wgmma) {
+    int64_t rowBytes = getPaddedShape(staged.box).back() * bytes;
+    int64_t rows = 1;
+    for (int64_t extent : ArrayRef<int64_t>(getPaddedShape(staged.box)).drop_back())
+      rows *= extent;
+    if (rowBytes < 32 || rows < 8)
+      return std::nullopt;
+  }
   staged.copyLayout = DistributedLayoutAttr::get(context, copy);
   staged.sharedLayout =
       SharedLayoutAttr::get(context, boxSharedLayout(staged.box, bytes));
@@ -190,7 +251,7 @@ void replaceWithRead(OpBuilder &b, StagedLoad &staged, Value buffer,
   Location loc = load.getLoc();
   MLIRContext *context = b.getContext();
   auto loadType = cast<RankedTensorType>(load.getType());
-  RankedTensorType result = staged.convert.getType();
+  RankedTensorType result = readType(staged);
   LinearLayout dst = getDistributedLayout(result).getLinearLayout(result.getShape());
   auto inLayout = [&](ArrayRef<int64_t> shape, Type element) {
     return RankedTensorType::get(
@@ -214,8 +275,15 @@ void replaceWithRead(OpBuilder &b, StagedLoad &staged, Value buffer,
     else
       value = tile::ConvertOp::create(b, loc, retyped, value);
   }
-  staged.convert.replaceAllUsesWith(value);
-  staged.convert.erase();
+  if (staged.convert) {
+    staged.convert.replaceAllUsesWith(value);
+    staged.convert.erase();
+  } else {
+    Value operand = staged.chain.empty()
+                        ? Value(load.getResult())
+                        : staged.chain.back()->getResult(0);
+    operand.replaceAllUsesWith(value);
+  }
   for (Operation *op : llvm::reverse(staged.chain))
     op->erase();
   load.erase();
@@ -250,6 +318,8 @@ void rewriteSingleStage(StagedLoad &staged) {
   Value group =
       AsyncCommitOp::create(b, loc, TokenType::get(b.getContext()), token);
   AsyncWaitOp::create(b, loc, ValueRange{group}, 0u);
+  if (staged.wgmma)
+    FenceAsyncSharedOp::create(b, loc);
   BarrierOp::create(b, loc);
   replaceWithRead(b, staged, buffer, Value());
 }
@@ -293,12 +363,33 @@ SmallVector<Value> indicesAt(OpBuilder &b, scf::ForOp loop, tile::LoadOp load,
   return indices;
 }
 
-/// The (latency+1)-stage ring of `loop` for `loads`.
+/// Whether `mma` accumulates along `loop`: its accumulator is an iteration
+/// argument of the loop used by it alone, and its result is only yielded
+/// back into that argument. Then nothing but the next product reads the
+/// accumulator inside the loop, and a product left in flight is waited for
+/// after the loop.
+bool accumulatesAlong(scf::ForOp loop, tile::MmaOp mma) {
+  auto acc = dyn_cast<BlockArgument>(mma.getAcc());
+  if (!acc || acc.getOwner() != loop.getBody() || acc.getArgNumber() == 0 ||
+      !acc.hasOneUse() || !mma.getResult().hasOneUse())
+    return false;
+  OpOperand &use = *mma.getResult().getUses().begin();
+  return use.getOwner() == loop.getBody()->getTerminator() &&
+         use.getOperandNumber() + 1 == acc.getArgNumber();
+}
+
+/// The (latency+1)-stage ring of `loop` for `loads`; (latency+2) stages
+/// where wgmma products read it, whose products may then stay in flight
+/// for one iteration: the copy issued in iteration i+1 fills the stage
+/// read in iteration i-1, not the one the product of iteration i may still
+/// be reading.
 void pipelineLoop(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
                   int64_t latency) {
   Location loc = loop.getLoc();
   MLIRContext *context = loop.getContext();
-  int64_t stages = latency + 1;
+  bool feedsWgmma = llvm::any_of(
+      loads, [](const StagedLoad &staged) { return bool(staged.wgmma); });
+  int64_t stages = latency + (feedsWgmma ? 2 : 1);
   OpBuilder b(loop);
   Type token = TokenType::get(context);
   auto constant = [&](int64_t value) -> Value {
@@ -332,6 +423,8 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
 
   b.setInsertionPointToStart(loop.getBody());
   AsyncWaitOp::create(b, loc, ValueRange{}, uint32_t(latency - 1));
+  if (feedsWgmma)
+    FenceAsyncSharedOp::create(b, loc);
   BarrierOp::create(b, loc);
   Value iv = loop.getInductionVar();
   // Iterations count from 0; the step is positive (scf.for).
@@ -345,6 +438,21 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
       constant(stages));
   Value stage = arith::RemUIOp::create(b, loc, iteration, constant(stages));
   issue(buffers, ahead, aheadStage);
+
+  // Products whose operands both come from this ring may stay in flight
+  // for one iteration (the spare stage above). Not in a loop nested in
+  // another: ptxas cannot see that the last iteration waited for every
+  // product, so the accumulator's initialisation in the next outer
+  // iteration looks to it like a register access inside an unfinished
+  // wgmma, and it serializes every wgmma of the kernel (C7514/C7515).
+  SetVector<Operation *> fromRing, oneOperand;
+  for (StagedLoad &staged : loads)
+    if (staged.wgmma && !oneOperand.insert(staged.wgmma))
+      fromRing.insert(staged.wgmma);
+  bool nested = loop->getParentOfType<LoopLikeOpInterface>() != nullptr;
+  for (Operation *op : fromRing)
+    if (!nested && accumulatesAlong(loop, cast<tile::MmaOp>(op)))
+      op->setAttr(kWgmmaPendingAttrName, b.getI32IntegerAttr(1));
 
   for (auto [staged, buffer] : llvm::zip(loads, buffers)) {
     b.setInsertionPoint(staged.load);

@@ -44,6 +44,10 @@ def Tile_KernelOp : Tile_Op<"kernel", [
 
     `num_warps` is the number of warps of a program (a CTA); `occupancy` the
     number of programs the compiler should try to fit on one multiprocessor.
+    Either may be an extent parameter instead (`warps WARPS occupancy OCC`
+    in the header; `num_warps_param` and `occupancy_param` name it, and the
+    number is the parameter's value): `tile-bind-params` sets the number
+    from the binding, so each instance of a kernel picks its own.
     `params` declares compile-time parameters with their default values:
     extents (positive integers), which tile shapes (through `#tile.dims`)
     and `tile.param` refer to, and element types (`XT = bf16`, written
@@ -71,7 +75,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     OptionalAttr<DictArrayAttr>:$res_attrs,
     DefaultValuedAttr<I32Attr, "4">:$num_warps,
     DefaultValuedAttr<I32Attr, "1">:$occupancy,
-    OptionalAttr<DictionaryAttr>:$params);
+    OptionalAttr<DictionaryAttr>:$params,
+    OptionalAttr<StrAttr>:$num_warps_param,
+    OptionalAttr<StrAttr>:$occupancy_param);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;

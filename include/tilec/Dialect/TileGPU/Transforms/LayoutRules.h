@@ -82,6 +82,12 @@ getWgmmaLayouts(RankedTensorType a, RankedTensorType b, unsigned numWarps);
 /// The unit attribute tilegpu-assign-layouts puts on a tile.mma it gave the
 /// wgmma layouts: the lowering issues wgmma.mma_async for it.
 constexpr llvm::StringLiteral kWgmmaAttrName = "tilegpu.wgmma";
+/// The i32 attribute tilegpu-pipeline puts on a wgmma product in an scf.for
+/// whose A and B both come from the loop's ring (which then has a spare
+/// stage) and whose accumulator only the next product reads: the lowering
+/// may leave that many of its groups in flight at the end of an iteration
+/// (wgmma.wait_group N instead of 0) and waits for all after the loop.
+constexpr llvm::StringLiteral kWgmmaPendingAttrName = "tilegpu.wgmma_pending";
 
 /// The layouts tile.mma gets for the target `sm` (LoweringOptions::smVersion:
 /// 90 is sm_90a, the Hopper path): wgmma's where they apply on 90, else

@@ -117,12 +117,16 @@ struct Inputs {
   /// as in mamba_ssm (a decreasing one gives unspecified results, no fault).
   /// Absent: each row is one sequence.
   std::optional<Tensor> seqIdx;
-  /// (nseq + 1) i32 in HOST memory on every device, mamba_ssm's cu_seqlens:
-  /// the sequences packed into the one row (batch 1), sequence s being
-  /// steps [cu[s], cu[s + 1]), with 0 = cu[0] < cu[1] < ... < cu[nseq] =
-  /// seqlen. Needs seqIdx, consistent with it: seq_idx[0, t] = s on
-  /// sequence s's steps (checked by forwardCpu; on the GPU the caller's
-  /// contract, as for seqIdx). What Outputs::varlenStates needs.
+  /// (nseq + 1) i32 in the memory of the device that runs the pass (host
+  /// memory for forwardCpu, device memory for forwardGpu), mamba_ssm's
+  /// cu_seqlens: the sequences packed into the one row (batch 1), sequence
+  /// s being steps [cu[s], cu[s + 1]), with 0 = cu[0] < cu[1] < ... <
+  /// cu[nseq] = seqlen. Needs seqIdx, consistent with it: seq_idx[0, t] = s
+  /// on sequence s's steps. forwardCpu refuses offsets that break this; on
+  /// the GPU the kernel reads them and writes NaN for the varlen state of
+  /// a sequence whose offsets break it (no host read, so a pass with
+  /// offsets can be captured in a CUDA graph). What Outputs::varlenStates
+  /// needs.
   std::optional<Tensor> cuSeqlens;
 
   /// The number of sequences cuSeqlens gives (0 without it); for validated
@@ -147,7 +151,7 @@ struct Outputs {
   std::optional<Tensor> chunkStates;
   /// (nseq, heads, headdim, dstate) f32: the state after the last step of
   /// each sequence of Inputs::cuSeqlens (mamba_ssm's return_varlen_states),
-  /// computed by the varlen_state kernel, one launch per sequence.
+  /// computed by the varlen_state kernel, one launch for every sequence.
   std::optional<Tensor> varlenStates;
 };
 
@@ -248,11 +252,14 @@ Status validateStructureFor(ForwardStructure structure, const Inputs &inputs);
 Status validateSequenceIndexValues(const Problem &problem,
                                    const Tensor &seqIdx);
 
-/// Checks a validated seq_idx in host memory against validated cu_seqlens:
-/// seq_idx[0, t] = s on every step t of sequence s (the first step that is
-/// not named).
-Status validateSequenceIndexMatchesOffsets(const Tensor &seqIdx,
-                                           const Tensor &cuSeqlens);
+/// Checks the values of validated cu_seqlens and seq_idx in host memory:
+/// 0 = cu[0] < cu[1] < ... < cu[nseq] = seqlen, and seq_idx[0, t] = s on
+/// every step t of sequence s (the first offset or step that is not named).
+/// forwardCpu and referenceForward call it; on the GPU the values are in
+/// device memory, where varlen_state checks them (docs/mamba2.md).
+Status validateSequenceOffsetValues(const Problem &problem,
+                                    const Tensor &seqIdx,
+                                    const Tensor &cuSeqlens);
 
 /// The launch grid (x, y, z) of each kernel, for the CPU and the GPU paths
 /// alike (the kernels' headers say what a program covers): the one place

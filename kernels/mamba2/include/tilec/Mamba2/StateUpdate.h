@@ -35,7 +35,9 @@ struct DecodeProblem {
 
 /// The tensors of one decode step, in memory of the device that runs it.
 struct StateUpdateArgs {
-  /// (stateRows, heads, headdim, dstate) f32, read and written in place.
+  /// (stateRows, heads, headdim, dstate) f32, bf16 or f16 (mamba_ssm's
+  /// state may be any of them), read and written in place: the kernel
+  /// computes in f32 and rounds the new state once when it stores it.
   Tensor state;
   /// (batch, heads, headdim) bf16.
   Tensor x;

@@ -206,13 +206,14 @@ typedef struct tilec_mamba2_options {
    * No state and no output mixes two sequences; the initial state is
    * sequence 0's. NULL: one sequence per row. */
   const tilec_mamba2_tensor *seq_idx;
-  /* Version 3. (nseq + 1) i32 in HOST memory (not device memory: the
-   * library reads the offsets to launch one kernel per sequence),
-   * mamba_ssm's cu_seqlens: sequence s is steps [cu[s], cu[s + 1]) of the
-   * one row (batch 1), 0 = cu[0] < cu[1] < ... < cu[nseq] = seqlen
-   * (checked). Needs seq_idx, consistent with it (seq_idx[0, t] = s on
-   * sequence s's steps: the caller's contract, seq_idx being in device
-   * memory). NULL: none. */
+  /* Version 3. (nseq + 1) i32 in device memory, mamba_ssm's cu_seqlens:
+   * sequence s is steps [cu[s], cu[s + 1]) of the one row (batch 1), 0 =
+   * cu[0] < cu[1] < ... < cu[nseq] = seqlen. Needs seq_idx, consistent with
+   * it (seq_idx[0, t] = s on sequence s's steps). The library does not read
+   * the offsets on the host (nothing waits for the stream; a call can be
+   * captured in a CUDA graph): the varlen_state kernel reads them, and
+   * writes NaN for the whole varlen state of a sequence whose offsets break
+   * these rules. NULL: none. */
   const tilec_mamba2_tensor *cu_seqlens;
   /* Version 3. (nseq, heads, headdim, dstate) f32, written: the state after
    * each sequence's last step (mamba_ssm's return_varlen_states); needs
@@ -239,7 +240,7 @@ typedef struct tilec_mamba2_options {
  * The time steps are the raw dt, transformed by chunk_cumsum (bias,
  * softplus, limit, each as asked); the other kernels read the transformed
  * ones. Checks as tilec_mamba2_forward, with the options' input tensors
- * after initial_state (dt_bias, z, seq_idx, cu_seqlens and its offsets),
+ * after initial_state (dt_bias, z, seq_idx, cu_seqlens: its descriptor),
  * then the dt limit (no NaN, dt_min <= dt_max), then y, final_state,
  * chunk_states and varlen_states; the options struct itself (its size)
  * comes first. */
@@ -272,7 +273,8 @@ typedef struct tilec_mamba2_decode_problem {
  * enqueued on `stream` in the calling thread's current context; returns
  * without waiting for the kernel.
  *
- *   state    (state_rows, heads, headdim, dstate)  f32, read and written
+ *   state    (state_rows, heads, headdim, dstate)  f32, bf16 or f16, read and
+ *            written (computed in f32; the new state rounded once to its dtype)
  *   x        (batch, heads, headdim)               bf16
  *   dt       (batch, heads)                        f32, before dt_bias and
  *                                                  softplus
