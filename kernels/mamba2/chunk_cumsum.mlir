@@ -29,45 +29,25 @@
 
 !Heads = !tile.tile<BLOCK_H x f32>
 !Steps = !tile.tile<CHUNK x BLOCK_H x f32>
-!StepIdx = !tile.tile<CHUNK x BLOCK_H x i32>
 
 tile.kernel @chunk_cumsum<CHUNK = 64, BLOCK_H = 8, DT : type = f32>(
     %dt: !tile.view<3, DT>, %A: !tile.view<1, f32>,
     %dt_bias: !tile.view<1, f32>, %softplus: i32, %dt_min: f32,
     %dt_max: f32, %dt_chunks: !tile.view<4, f32>, %G: !tile.view<4, f32>)
     warps 4 {
-  %c0 = arith.constant 0 : index
-  %zero_i32 = arith.constant 0 : i32
   %chunk, %b, %hb = tile.block_id x, y, z
   %seqlen = tile.dim %dt[1] : !tile.view<3, DT>
   %chunkSize = tile.param "CHUNK"
 
   %bias = tile.load %dt_bias[%hb] : !tile.view<1, f32> -> !Heads
-  %biasSteps = tile.broadcast %bias new_dims = [0] : !Heads -> !Steps
   %dtLoaded = tile.load %dt[%b, %chunk, %hb] dims = [1, 2]
       : !tile.view<3, DT> -> !tile.tile<CHUNK x BLOCK_H x DT>
-  %dtRaw = tile.convert %dtLoaded
-      : !tile.tile<CHUNK x BLOCK_H x DT> -> !Steps
-  %dtBiased = arith.addf %dtRaw, %biasSteps : !Steps
+  %dtRaw = tile.convert %dtLoaded : !tile.tile<CHUNK x BLOCK_H x DT> -> !Steps
+  %dtBiased = tile.addf %dtRaw, %bias : !Steps, !Heads -> !Steps
 
-  // mamba_ssm's softplus: log1p(exp(v)) up to v = 20, v itself above, where
-  // exp(v) would overflow first and log1p(exp(v)) rounds to v in f32 anyway.
-  %applySoftplus = arith.cmpi ne, %softplus, %zero_i32 : i32
-  %dtSoft = scf.if %applySoftplus -> !Steps {
-    %e = math.exp %dtBiased : !Steps
-    %soft = math.log1p %e : !Steps
-    %threshold = tile.full 20.0 : !Steps
-    %small = arith.cmpf ole, %dtBiased, %threshold : !Steps
-    %s = tile.where %small, %soft, %dtBiased
-        : !tile.tile<CHUNK x BLOCK_H x i1>, !Steps
-    scf.yield %s : !Steps
-  } else {
-    scf.yield %dtBiased : !Steps
-  }
-  %lo = tile.full %dt_min : !Steps
-  %hi = tile.full %dt_max : !Steps
-  %dtLow = arith.maximumf %dtSoft, %lo : !Steps
-  %dtClamped = arith.minimumf %dtLow, %hi : !Steps
+  %dtSoft = tile.softplus %dtBiased if %softplus : !Steps, i32
+  %dtLow = tile.maximumf %dtSoft, %dt_min : !Steps, f32 -> !Steps
+  %dtClamped = tile.minimumf %dtLow, %dt_max : !Steps, f32 -> !Steps
 
   // Steps past seqlen: dt = 0. The steps left in this chunk, at most CHUNK,
   // fit in i32 whatever seqlen is.
@@ -75,20 +55,17 @@ tile.kernel @chunk_cumsum<CHUNK = 64, BLOCK_H = 8, DT : type = f32>(
   %left = arith.subi %seqlen, %chunkStart : index
   %leftInChunk = arith.minui %left, %chunkSize : index
   %leftI32 = arith.index_cast %leftInChunk : index to i32
-  %leftSteps = tile.full %leftI32 : !StepIdx
-  %stepIdx = tile.arange %c0 : !tile.tile<CHUNK x i32>
-  %stepIdxSteps = tile.broadcast %stepIdx new_dims = [1]
-      : !tile.tile<CHUNK x i32> -> !StepIdx
-  %inSequence = arith.cmpi slt, %stepIdxSteps, %leftSteps : !StepIdx
+  %stepIdx = tile.arange dim 0 : !tile.tile<CHUNK x 1 x i32>
+  %inSequence = tile.cmpi slt, %stepIdx, %leftI32
+      : !tile.tile<CHUNK x 1 x i32>, i32 -> !tile.tile<CHUNK x BLOCK_H x i1>
   %zeros = tile.full 0.0 : !Steps
   %dtT = tile.where %inSequence, %dtClamped, %zeros
       : !tile.tile<CHUNK x BLOCK_H x i1>, !Steps
 
   %a = tile.load %A[%hb] : !tile.view<1, f32> -> !Heads
-  %log2e = tile.full 1.44269504088896340736 : !Heads
-  %aLog2 = arith.mulf %a, %log2e : !Heads
-  %aSteps = tile.broadcast %aLog2 new_dims = [0] : !Heads -> !Steps
-  %adt = arith.mulf %dtT, %aSteps : !Steps
+  %log2e = arith.constant 1.44269504088896340736 : f32
+  %aLog2 = tile.mulf %a, %log2e : !Heads, f32 -> !Heads
+  %adt = tile.mulf %dtT, %aLog2 : !Steps, !Heads -> !Steps
   %g = tile.cumsum %adt axis = 0 : !Steps
   // Time runs along the last axis of G and dt_chunks: store the (time,
   // head) tiles through dims rather than transposing them in registers.

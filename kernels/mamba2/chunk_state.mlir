@@ -77,7 +77,6 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
 
   %gLast = tile.load %G[%b, %h, %c, %lastStep] dims = [3]
       : !tile.view<4, f32> -> !One
-  %gLastSteps = tile.broadcast %gLast : !One -> !Steps
 
   // The sequence of the chunk's last real step (seqlen >= 1, so the chunk
   // has one).
@@ -87,8 +86,6 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
   %lastPos = arith.subi %realEnd, %c1 : index
   %seqLast = tile.load %seq_idx[%b, %lastPos] dims = [1]
       : !tile.view<2, i32> -> !tile.tile<1 x i32>
-  %seqLastSteps = tile.broadcast %seqLast
-      : !tile.tile<1 x i32> -> !tile.tile<BLOCK_K x i32>
   %zeroSteps = tile.full 0.0 : !Steps
 
   %kTilesPerChunk = arith.divui %chunkSize, %blockK : index
@@ -100,15 +97,15 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
     // falls along the chunk.
     %gK = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
         : !tile.view<4, f32> -> !Steps
-    %toEnd = arith.subf %gLastSteps, %gK : !Steps
+    %toEnd = tile.subf %gLast, %gK : !One, !Steps -> !Steps
     %decayToEnd = tile.exp2 %toEnd : !Steps
     %dtK = tile.load %dt[%b, %h, %c, %k] dims = [3] latency = 2
         : !tile.view<4, f32> -> !Steps
     %weightAll = arith.mulf %dtK, %decayToEnd : !Steps
     %seqK = tile.load %seq_idx[%b, %kSeq] dims = [1] latency = 2
         : !tile.view<2, i32> -> !tile.tile<BLOCK_K x i32>
-    %lastSequence = arith.cmpi eq, %seqK, %seqLastSteps
-        : !tile.tile<BLOCK_K x i32>
+    %lastSequence = tile.cmpi eq, %seqK, %seqLast
+        : !tile.tile<BLOCK_K x i32>, !tile.tile<1 x i32> -> !tile.tile<BLOCK_K x i1>
     %weight = tile.where %lastSequence, %weightAll, %zeroSteps
         : !tile.tile<BLOCK_K x i1>, !Steps
     %weightB = tile.broadcast %weight new_dims = [1]

@@ -109,25 +109,17 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   }
   %seqRows = tile.load %seq_idx[%b, %m] dims = [1]
       : !tile.view<2, i32> -> !tile.tile<BLOCK_M x i32>
-  %isFirstChunk = arith.cmpi eq, %c, %c0 : index
-  %seqBefore = scf.if %isFirstChunk -> !tile.tile<1 x i32> {
-    %s = tile.full %zero_i32 : !tile.tile<1 x i32>
-    scf.yield %s : !tile.tile<1 x i32>
-  } else {
-    %chunkStart = arith.muli %c, %chunkSize : index
-    %before = arith.subi %chunkStart, %c1 : index
-    %s = tile.load %seq_idx[%b, %before] dims = [1]
-        : !tile.view<2, i32> -> !tile.tile<1 x i32>
-    scf.yield %s : !tile.tile<1 x i32>
-  }
-  %seqBeforeRows = tile.broadcast %seqBefore
-      : !tile.tile<1 x i32> -> !tile.tile<BLOCK_M x i32>
-  %continues = arith.cmpi eq, %seqRows, %seqBeforeRows
-      : !tile.tile<BLOCK_M x i32>
-  %gRowsExpAll = tile.exp2 %gRows : !Rows
-  %zeroRows = tile.full 0.0 : !Rows
-  %gRowsExp = tile.where %continues, %gRowsExpAll, %zeroRows
-      : !tile.tile<BLOCK_M x i1>, !Rows
+  // The sequence of the step before the chunk; 0 (the padding) before the
+  // first chunk, where the load does not happen.
+  %chunkStart = arith.muli %c, %chunkSize : index
+  %before = arith.subi %chunkStart, %c1 : index
+  %seqBefore = tile.load %seq_idx[%b, %before] if %c dims = [1]
+      : !tile.view<2, i32>, index -> !tile.tile<1 x i32>
+  %continues = tile.cmpi eq, %seqRows, %seqBefore
+      : !tile.tile<BLOCK_M x i32>, !tile.tile<1 x i32> -> !tile.tile<BLOCK_M x i1>
+  %gRowsKept = tile.where %continues, %gRows, %negInf
+      : !tile.tile<BLOCK_M x i1>, !Rows, f32 -> !Rows
+  %gRowsExp = tile.exp2 %gRowsKept : !Rows
   %gRowsOut = tile.broadcast %gRowsExp new_dims = [1] : !Rows -> !Out
   %outState = arith.mulf %fromState, %gRowsOut : !Out
 
@@ -136,7 +128,6 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   %rowIdxScores = tile.arange %rowStart dim 0
       : !tile.tile<BLOCK_M x BLOCK_K x i32>
   %gRowsScores = tile.broadcast %gRows new_dims = [1] : !Rows -> !Scores
-  %negInfScores = tile.full %negInf : !Scores
   %seqRowsScores = tile.broadcast %seqRows new_dims = [1]
       : !tile.tile<BLOCK_M x i32> -> !tile.tile<BLOCK_M x BLOCK_K x i32>
 
@@ -165,17 +156,16 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
         : !tile.tile<BLOCK_M x BLOCK_K x i32>
     %seqCols = tile.load %seq_idx[%b, %kSeq] dims = [1] latency = 2
         : !tile.view<2, i32> -> !tile.tile<BLOCK_K x i32>
-    %seqColsScores = tile.broadcast %seqCols new_dims = [0]
-        : !tile.tile<BLOCK_K x i32> -> !tile.tile<BLOCK_M x BLOCK_K x i32>
-    %sameSeq = arith.cmpi eq, %seqRowsScores, %seqColsScores
-        : !tile.tile<BLOCK_M x BLOCK_K x i32>
+    %sameSeq = tile.cmpi eq, %seqRowsScores, %seqCols
+        : !tile.tile<BLOCK_M x BLOCK_K x i32>, !tile.tile<BLOCK_K x i32>
+          -> !tile.tile<BLOCK_M x BLOCK_K x i1>
     %kept = arith.andi %causal, %sameSeq : !tile.tile<BLOCK_M x BLOCK_K x i1>
 
     %gCols = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
         : !tile.view<4, f32> -> !Cols
     %segment = tile.subf %gRowsScores, %gCols : !Scores, !Cols -> !Scores
-    %masked = tile.where %kept, %segment, %negInfScores
-        : !tile.tile<BLOCK_M x BLOCK_K x i1>, !Scores
+    %masked = tile.where %kept, %segment, %negInf
+        : !tile.tile<BLOCK_M x BLOCK_K x i1>, !Scores, f32 -> !Scores
     %decay = tile.exp2 %masked : !Scores
 
     %dtCols = tile.load %dt[%b, %h, %c, %k] dims = [3] latency = 2
@@ -200,19 +190,14 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   %skip = tile.mulf %dChannels, %xRows : !tile.tile<BLOCK_P x f32>, !Out -> !Out
   %y1 = arith.addf %out, %skip : !Out
 
-  // The gate y * silu(z) = y * z / (1 + exp(-z)), as mamba_ssm's
-  // z * sigmoid(z); exp(-z) = inf for very negative z gives -0, no NaN.
+  // The gate y * silu(z), as mamba_ssm's z * sigmoid(z).
   %hasZ = arith.cmpi ne, %has_z, %zero_i32 : i32
   %gated = scf.if %hasZ -> !Out {
     %zRowsLoaded = tile.load %z[%b, %m, %h, %pt] dims = [1, 3]
         : !tile.view<4, XT> -> !tile.tile<BLOCK_M x BLOCK_P x XT>
     %zRows = tile.convert %zRowsLoaded
         : !tile.tile<BLOCK_M x BLOCK_P x XT> -> !Out
-    %negZ = arith.negf %zRows : !Out
-    %expNegZ = math.exp %negZ : !Out
-    %one = tile.full 1.0 : !Out
-    %denominator = arith.addf %one, %expNegZ : !Out
-    %silu = arith.divf %zRows, %denominator : !Out
+    %silu = tile.silu %zRows : !Out
     %g1 = arith.mulf %y1, %silu : !Out
     scf.yield %g1 : !Out
   } else {

@@ -47,7 +47,6 @@ tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
     %states: !tile.view<5, f32>, %final: !tile.view<4, f32>) warps WARPS occupancy OCC {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
-  %zero_i32 = arith.constant 0 : i32
   %pn, %h, %b = tile.block_id x, y, z
 
   %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, XT>
@@ -61,15 +60,9 @@ tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
   %nchunks = tile.dim %G[2] : !tile.view<4, f32>
   %lastStep = arith.subi %chunkSize, %c1 : index
 
-  %hasInit = arith.cmpi ne, %has_init, %zero_i32 : i32
-  %h0 = scf.if %hasInit -> !State {
-    %s = tile.load %init[%b, %h, %pt, %nt] dims = [2, 3]
-        : !tile.view<4, f32> -> !State
-    scf.yield %s : !State
-  } else {
-    %s = tile.full 0.0 : !State
-    scf.yield %s : !State
-  }
+  // The initial state when there is one, else zeros (the load's padding).
+  %h0 = tile.load %init[%b, %h, %pt, %nt] if %has_init dims = [2, 3]
+      : !tile.view<4, f32>, i32 -> !State
 
   %kTilesPerChunk = arith.divui %chunkSize, %blockK : index
   %hLast = scf.for %c = %c0 to %nchunks step %c1 iter_args(%hc = %h0) -> !State {
@@ -78,7 +71,6 @@ tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
 
     %gLast = tile.load %G[%b, %h, %c, %lastStep] dims = [3]
         : !tile.view<4, f32> -> !One
-    %gLastSteps = tile.broadcast %gLast : !One -> !Steps
     %chunkDecay = tile.exp2 %gLast : !One
     %decayed = tile.mulf %hc, %chunkDecay : !State, !One -> !State
 
@@ -91,7 +83,7 @@ tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
       // G falls along the chunk.
       %gK = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
           : !tile.view<4, f32> -> !Steps
-      %toEnd = arith.subf %gLastSteps, %gK : !Steps
+      %toEnd = tile.subf %gLast, %gK : !One, !Steps -> !Steps
       %decayToEnd = tile.exp2 %toEnd : !Steps
       %dtK = tile.load %dt[%b, %h, %c, %k] dims = [3] latency = 2
           : !tile.view<4, f32> -> !Steps

@@ -64,7 +64,6 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
   %c2 = arith.constant 2 : index
   %c3 = arith.constant 3 : index
   %c4 = arith.constant 4 : index
-  %zero_i32 = arith.constant 0 : i32
   %pn, %h, %b = tile.block_id x, y, z
 
   %dstate = tile.dim %local[4] : !tile.view<5, f32>
@@ -79,15 +78,9 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
   %seqlen = tile.dim %seq_idx[1] : !tile.view<2, i32>
   %zeroOne = tile.full 0.0 : !One
 
-  %hasInit = arith.cmpi ne, %has_init, %zero_i32 : i32
-  %h0 = scf.if %hasInit -> !State {
-    %s = tile.load %init[%b, %h, %pt, %nt] dims = [2, 3]
-        : !tile.view<4, f32> -> !State
-    scf.yield %s : !State
-  } else {
-    %s = tile.full 0.0 : !State
-    scf.yield %s : !State
-  }
+  // The initial state when there is one, else zeros (the load's padding).
+  %h0 = tile.load %init[%b, %h, %pt, %nt] if %has_init dims = [2, 3]
+      : !tile.view<4, f32>, i32 -> !State
 
   %seqFirst0 = arith.minui %chunkSize, %seqlen : index
   %seqFirst1 = arith.maxui %seqFirst0, %c1 : index
@@ -100,7 +93,7 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
   %seqPos1 = arith.subi %seqSecond1, %c1 : index
   %seq1 = tile.load %seq_idx[%b, %seqPos1] dims = [1]
       : !tile.view<2, i32> -> !SeqOne
-  %seqBefore = tile.full %zero_i32 : !SeqOne
+  %seqBefore = tile.full 0 : !SeqOne
   %local0 = tile.load %local[%b, %c0, %h, %pt, %nt] dims = [3, 4]
       : !tile.view<5, f32> -> !State
   %gLast0 = tile.load %G[%b, %h, %c0, %lastStep] dims = [3]
@@ -122,9 +115,7 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
     %continuesEven = arith.cmpi eq, %seqEven, %seqPrev : !SeqOne
     %decayEven = tile.where %continuesEven, %decayEvenSame, %zeroOne
         : !tile.tile<1 x i1>, !One
-    %decayEvenState = tile.broadcast %decayEven new_dims = [0]
-        : !One -> !State
-    %decayedEven = arith.mulf %hc, %decayEvenState : !State
+    %decayedEven = tile.mulf %hc, %decayEven : !State, !One -> !State
     %hOdd = arith.addf %decayedEven, %localEven : !State
     %cNextEven = arith.addi %c, %c2 : index
     %localNextEven = tile.load %local[%b, %cNextEven, %h, %pt, %nt]
@@ -146,9 +137,7 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
     %continuesOdd = arith.cmpi eq, %seqOdd, %seqEven : !SeqOne
     %decayOdd = tile.where %continuesOdd, %decayOddSame, %zeroOne
         : !tile.tile<1 x i1>, !One
-    %decayOddState = tile.broadcast %decayOdd new_dims = [0]
-        : !One -> !State
-    %decayedOdd = arith.mulf %hOdd, %decayOddState : !State
+    %decayedOdd = tile.mulf %hOdd, %decayOdd : !State, !One -> !State
     %hNext = arith.addf %decayedOdd, %localOdd : !State
     %cNextOdd = arith.addi %c, %c3 : index
     %localNextOdd = tile.load %local[%b, %cNextOdd, %h, %pt, %nt]

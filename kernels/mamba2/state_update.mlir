@@ -89,49 +89,28 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128, ST : type = f32,
   } else {
     scf.yield %dtRaw : !One
   }
-  %softplus = arith.cmpi ne, %dt_softplus, %zero_i32 : i32
-  %dtStep = scf.if %softplus -> !One {
-    // Above 20, log1p(exp(dt)) is dt to f32 precision (and exp would
-    // overflow past 88): mamba_ssm's threshold.
-    %threshold = tile.full 20.0 : !One
-    %small = arith.cmpf ole, %dtBiased, %threshold : !One
-    %e = math.exp %dtBiased : !One
-    %sp = math.log1p %e : !One
-    %v = tile.where %small, %sp, %dtBiased : !tile.tile<1 x i1>, !One
-    scf.yield %v : !One
-  } else {
-    scf.yield %dtBiased : !One
-  }
+  %dtStep = tile.softplus %dtBiased if %dt_softplus : !One, i32
   %a = tile.load %A[%h] : !tile.view<1, f32> -> !One
   %adt = arith.mulf %a, %dtStep : !One
   %decay = math.exp %adt : !One
-  %decayState = tile.broadcast %decay new_dims = [0] : !One -> !State
 
   // dt * x, one value per row of the state.
   %xXt = tile.load %x[%b, %h, %pt] dims = [2]
       : !tile.view<3, XT> -> !tile.tile<BLOCK_P x XT>
   %xRows = tile.convert %xXt : !tile.tile<BLOCK_P x XT> -> !Rows
-  %dtRows = tile.broadcast %dtStep : !One -> !Rows
-  %dtx = arith.mulf %xRows, %dtRows : !Rows
+  %dtx = tile.mulf %xRows, %dtStep : !Rows, !One -> !Rows
   %dtxState = tile.broadcast %dtx new_dims = [1] : !Rows -> !State
 
   %yZero = tile.full 0.0 : !Rows
   %yState = scf.for %n = %c0 to %numN step %c1 iter_args(%acc = %yZero) -> !Rows {
-    %h0 = scf.if %hasState -> !State {
-      %stored = tile.load %state[%row, %h, %pt, %n] dims = [2, 3]
-          : !tile.view<4, ST> -> !tile.tile<BLOCK_P x BLOCK_N x ST>
-      %s = tile.convert %stored : !tile.tile<BLOCK_P x BLOCK_N x ST> -> !State
-      scf.yield %s : !State
-    } else {
-      %s = tile.full 0.0 : !State
-      scf.yield %s : !State
-    }
+    %stored = tile.load %state[%row, %h, %pt, %n] if %hasState dims = [2, 3]
+        : !tile.view<4, ST>, i1 -> !tile.tile<BLOCK_P x BLOCK_N x ST>
+    %h0 = tile.convert %stored : !tile.tile<BLOCK_P x BLOCK_N x ST> -> !State
     %bXt = tile.load %B[%b, %g, %n] dims = [2]
         : !tile.view<3, XT> -> !tile.tile<BLOCK_N x XT>
     %bCols = tile.convert %bXt : !tile.tile<BLOCK_N x XT> -> !Cols
-    %bState = tile.broadcast %bCols new_dims = [0] : !Cols -> !State
-    %input = arith.mulf %dtxState, %bState : !State
-    %kept = arith.mulf %h0, %decayState : !State
+    %input = tile.mulf %dtxState, %bCols : !State, !Cols -> !State
+    %kept = tile.mulf %h0, %decay : !State, !One -> !State
     %h1 = arith.addf %kept, %input : !State
     scf.if %hasState {
       %h1Stored = tile.convert %h1 : !State -> !tile.tile<BLOCK_P x BLOCK_N x ST>
@@ -142,8 +121,7 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128, ST : type = f32,
     %cXt = tile.load %C[%b, %g, %n] dims = [2]
         : !tile.view<3, XT> -> !tile.tile<BLOCK_N x XT>
     %cCols = tile.convert %cXt : !tile.tile<BLOCK_N x XT> -> !Cols
-    %cState = tile.broadcast %cCols new_dims = [0] : !Cols -> !State
-    %hc = arith.mulf %h1, %cState : !State
+    %hc = tile.mulf %h1, %cCols : !State, !Cols -> !State
     %part = tile.reduce sum %hc axis = 1 : !State -> !Rows
     %next = arith.addf %acc, %part : !Rows
     scf.yield %next : !Rows
@@ -163,12 +141,7 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128, ST : type = f32,
     %zXt = tile.load %z[%b, %h, %pt] dims = [2]
         : !tile.view<3, XT> -> !tile.tile<BLOCK_P x XT>
     %zRows = tile.convert %zXt : !tile.tile<BLOCK_P x XT> -> !Rows
-    // silu(z) = z * sigmoid(z) = z / (1 + exp(-z)).
-    %one = tile.full 1.0 : !Rows
-    %negZ = arith.negf %zRows : !Rows
-    %expNegZ = math.exp %negZ : !Rows
-    %denominator = arith.addf %one, %expNegZ : !Rows
-    %silu = arith.divf %zRows, %denominator : !Rows
+    %silu = tile.silu %zRows : !Rows
     %gated = arith.mulf %ySkip, %silu : !Rows
     scf.yield %gated : !Rows
   } else {

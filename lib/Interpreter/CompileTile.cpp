@@ -13,6 +13,8 @@
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
 #include <limits>
 
@@ -35,6 +37,65 @@ float paddingValue(tile::Padding padding) {
     return INFINITY;
   }
   return 0.0f;
+}
+
+/// Where an access's tile lies in its view. Per view dimension d: the tile
+/// index, in slot[d] or (where slot[d] is -1) the literal[d]. Per tile
+/// dimension k: the view dimension perm[k] it walks and its extent shape[k].
+struct AccessPlan {
+  unsigned arg = 0, rank = 0;
+  std::array<int64_t, 8> slot = filled(-1), literal{}, shape{};
+  std::array<unsigned, 8> perm{};
+
+  static std::array<int64_t, 8> filled(int64_t value) {
+    std::array<int64_t, 8> a;
+    a.fill(value);
+    return a;
+  }
+
+  /// The tile's element r_k sits at view coordinate index * shape[k] + r_k
+  /// along view dimension perm[k]. The first coordinate saturates at
+  /// +-2^62: an index whose product overflows lies outside every view, and
+  /// the walk negates a negative one.
+  void geometry(const Frame &f, TileGeometry &g) const {
+    constexpr int64_t kFar = std::numeric_limits<int64_t>::max() / 2;
+    const ViewArg &v = f.views[arg];
+    g.rank = rank;
+    for (unsigned k = 0; k < rank; ++k) {
+      unsigned d = perm[k];
+      int64_t index = slot[d] < 0 ? literal[d] : f.slots[slot[d]].i[0], base;
+      if (__builtin_mul_overflow(index, shape[k], &base))
+        base = index < 0 ? -kFar : kFar;
+      g.shape[k] = shape[k];
+      g.base[k] = std::clamp(base, -kFar, kFar);
+      g.limit[k] = v.shape[d];
+      g.stride[k] = v.strides[d];
+    }
+  }
+};
+
+/// Reads the `n` elements at `plan` into slot `r`: floats pad with `pad`
+/// outside the view, integers with zero.
+void pushLoad(Instrs &out, const AccessPlan &plan, unsigned r, int64_t n,
+              bool isFloatElem, float pad) {
+  if (isFloatElem)
+    out.push_back([=](Frame &f) {
+      TileGeometry g;
+      plan.geometry(f, g);
+      std::vector<float> &o = f.slots[r].f;
+      o.resize(n);
+      loadFloats(f.views[plan.arg], g, o.data(), pad);
+      return true;
+    });
+  else
+    out.push_back([=](Frame &f) {
+      TileGeometry g;
+      plan.geometry(f, g);
+      std::vector<int64_t> &o = f.slots[r].i;
+      o.resize(n);
+      loadInts(f.views[plan.arg], g, o.data());
+      return true;
+    });
 }
 
 /// Row-major strides of `shape`.
@@ -105,60 +166,21 @@ LogicalResult Compiler::compileAccess(Operation *op, Value view,
   FailureOr<ValueType> type = typeOf(tile, op);
   if (failed(arg) || failed(type))
     return failure();
-  unsigned rank = type->shape.size();
-  std::array<unsigned, 8> indexSlots{}, perm{};
-  std::array<int64_t, 8> shape{};
-  for (unsigned k = 0; k < rank; ++k) {
+  AccessPlan plan;
+  plan.arg = *arg;
+  plan.rank = type->shape.size();
+  for (unsigned k = 0; k < plan.rank; ++k) {
     FailureOr<unsigned> slot = use(indices[k], op);
     if (failed(slot))
       return failure();
-    indexSlots[k] = *slot;
-    perm[k] = order ? (*order)[k] : k;
-    shape[k] = type->shape[k];
+    plan.slot[k] = *slot;
+    plan.perm[k] = order ? (*order)[k] : k;
+    plan.shape[k] = type->shape[k];
   }
   bool isFloatElem = isFloat(type->elem);
-  float pad = paddingValue(padding);
-  int64_t n = type->numElements;
-
-  // For tile dimension k, view dimension perm[k]: the tile's element r_k
-  // sits at view coordinate indices[perm[k]] * shape[k] + r_k.
-  auto geometry = [=](Frame &f, TileGeometry &g) {
-    const ViewArg &v = f.views[*arg];
-    g.rank = rank;
-    for (unsigned k = 0; k < rank; ++k) {
-      unsigned d = perm[k];
-      int64_t index = f.slots[indexSlots[d]].i[0], base;
-      // A tile index so large that its first element's coordinate
-      // overflows lies outside every view.
-      if (__builtin_mul_overflow(index, shape[k], &base))
-        base = index < 0 ? std::numeric_limits<int64_t>::min() / 2
-                         : std::numeric_limits<int64_t>::max() / 2;
-      g.shape[k] = shape[k];
-      g.base[k] = base;
-      g.limit[k] = v.shape[d];
-      g.stride[k] = v.strides[d];
-    }
-  };
   if (isLoad) {
-    unsigned r = define(tile);
-    if (isFloatElem)
-      out.push_back([=](Frame &f) {
-        TileGeometry g;
-        geometry(f, g);
-        std::vector<float> &o = f.slots[r].f;
-        o.resize(n);
-        loadFloats(f.views[*arg], g, o.data(), pad);
-        return true;
-      });
-    else
-      out.push_back([=](Frame &f) {
-        TileGeometry g;
-        geometry(f, g);
-        std::vector<int64_t> &o = f.slots[r].i;
-        o.resize(n);
-        loadInts(f.views[*arg], g, o.data());
-        return true;
-      });
+    pushLoad(out, plan, define(tile), type->numElements, isFloatElem,
+             paddingValue(padding));
     return success();
   }
   FailureOr<unsigned> value = use(tile, op);
@@ -168,15 +190,15 @@ LogicalResult Compiler::compileAccess(Operation *op, Value view,
   if (isFloatElem)
     out.push_back([=](Frame &f) {
       TileGeometry g;
-      geometry(f, g);
-      storeFloats(f.views[*arg], g, f.slots[v].f.data());
+      plan.geometry(f, g);
+      storeFloats(f.views[plan.arg], g, f.slots[v].f.data());
       return true;
     });
   else
     out.push_back([=](Frame &f) {
       TileGeometry g;
-      geometry(f, g);
-      storeInts(f.views[*arg], g, f.slots[v].i.data());
+      plan.geometry(f, g);
+      storeInts(f.views[plan.arg], g, f.slots[v].i.data());
       return true;
     });
   return success();
@@ -189,56 +211,25 @@ LogicalResult Compiler::compileLoadScalar(tile::LoadScalarOp op, Instrs &out) {
   FailureOr<ValueType> type = typeOf(op.getResult(), op);
   if (failed(arg) || failed(type))
     return failure();
-  unsigned rank = op.getView().getType().getRank();
-  // Per view dimension: a slot holding the index, or a literal index.
-  std::array<int64_t, 8> literal{};
-  std::array<int64_t, 8> slot{};
-  slot.fill(-1);
+  AccessPlan plan;
+  plan.arg = *arg;
+  plan.rank = op.getView().getType().getRank();
   std::optional<ArrayRef<int64_t>> staticIndices = op.getStaticIndices();
   unsigned next = 0;
-  for (unsigned d = 0; d < rank; ++d) {
+  for (unsigned d = 0; d < plan.rank; ++d) {
+    plan.perm[d] = d;
+    plan.shape[d] = 1;
     if (staticIndices && (*staticIndices)[d] != ShapedType::kDynamic) {
-      literal[d] = (*staticIndices)[d];
+      plan.literal[d] = (*staticIndices)[d];
       continue;
     }
-    FailureOr<unsigned> s = use(op.getIndices()[next++], op);
-    if (failed(s))
+    FailureOr<unsigned> slot = use(op.getIndices()[next++], op);
+    if (failed(slot))
       return failure();
-    slot[d] = *s;
+    plan.slot[d] = *slot;
   }
-  float pad = paddingValue(op.getPadding());
-  auto geometry = [=](Frame &f, TileGeometry &g) {
-    const ViewArg &v = f.views[*arg];
-    g.rank = rank;
-    for (unsigned d = 0; d < rank; ++d) {
-      g.shape[d] = 1;
-      // Every negative index is outside; -1 keeps the walk's arithmetic
-      // (which negates the base) clear of overflow.
-      g.base[d] = std::max<int64_t>(
-          -1, slot[d] < 0 ? literal[d] : f.slots[slot[d]].i[0]);
-      g.limit[d] = v.shape[d];
-      g.stride[d] = v.strides[d];
-    }
-  };
-  unsigned r = define(op.getResult());
-  if (isFloat(type->elem))
-    out.push_back([=](Frame &f) {
-      TileGeometry g;
-      geometry(f, g);
-      std::vector<float> &o = f.slots[r].f;
-      o.resize(1);
-      loadFloats(f.views[*arg], g, o.data(), pad);
-      return true;
-    });
-  else
-    out.push_back([=](Frame &f) {
-      TileGeometry g;
-      geometry(f, g);
-      std::vector<int64_t> &o = f.slots[r].i;
-      o.resize(1);
-      loadInts(f.views[*arg], g, o.data());
-      return true;
-    });
+  pushLoad(out, plan, define(op.getResult()), 1, isFloat(type->elem),
+           paddingValue(op.getPadding()));
   return success();
 }
 

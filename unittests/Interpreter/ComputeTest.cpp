@@ -440,6 +440,30 @@ tile.kernel @narrow(%a: !tile.view<1, f32>, %o: !tile.view<1, f32>) {
   }
 }
 
+TEST_F(ComputeTest, ConvertHalvesToTf32Exactly) {
+  // bf16 and f16 convert to tf32 in one op, through f32, which holds both:
+  // the tf32 tile holds the narrow value exactly.
+  const char *source = R"(
+tile.kernel @to_tf32(%a: !tile.view<1, f32>, %o: !tile.view<1, f32>) {
+  %x = tile.load %a[0] : !tile.view<1, f32> -> tensor<256xf32>
+  %n = tile.convert %x : tensor<256xf32> -> tensor<256x$E>
+  %t = tile.convert %n : tensor<256x$E> -> tensor<256xtf32>
+  %r = tile.convert %t : tensor<256xtf32> -> tensor<256xf32>
+  tile.store %r, %o[0] : tensor<256xf32>, !tile.view<1, f32>
+  tile.return
+}
+)";
+  for (const std::string elem : {"bf16", "f16"}) {
+    SCOPED_TRACE(elem);
+    std::vector<float> a = specialFloats(256, -70000, 70000), o(256, kPoison);
+    run(parse(subst(source, {{"$E", elem}})),
+        {viewOf(a, DType::F32, {256}), viewOf(o, DType::F32, {256})});
+    for (int i = 0; i < 256; ++i)
+      ASSERT_TRUE(sameFloat(o[i], roundRef(a[i], elem)))
+          << a[i] << " gave " << o[i];
+  }
+}
+
 TEST_F(ComputeTest, ConvertFloatToIntegersSaturates) {
   const char *source = R"(
 tile.kernel @toint(%a: !tile.view<1, f32>, %o: !tile.view<1, i64>) {
@@ -1089,6 +1113,94 @@ tile.kernel @broadcasting(%a: !tile.view<2, i32>, %r: !tile.view<1, i32>,
       ASSERT_EQ(at(7), x <= hi ? 1 : 0);
       ASSERT_EQ(p[i * 8 + j], std::min(std::max(x, lo), hi));
     }
+}
+
+TEST_F(ComputeTest, BroadcastingWhereAndActivations) {
+  // tile.where with a column mask, a row and a scalar; tile.softplus
+  // (threshold 20) with and without its condition; tile.silu. p[k] holds the
+  // k-th result.
+  const char *source = R"(
+!F = !tile.tile<4 x 8 x f32>
+tile.kernel @activations(%a: !tile.view<2, f32>, %r: !tile.view<1, f32>,
+                         %c: !tile.view<2, i32>, %s: f32, %flag: i32,
+                         %p: !tile.view<3, f32>) {
+  %x = tile.load %a[0, 0] : !tile.view<2, f32> -> !F
+  %row = tile.load %r[0] : !tile.view<1, f32> -> !tile.tile<8 x f32>
+  %colInt = tile.load %c[0, 0] : !tile.view<2, i32> -> !tile.tile<4 x 1 x i32>
+  %col = tile.cmpi ne, %colInt, %flag : !tile.tile<4 x 1 x i32>, i32 -> !tile.tile<4 x 1 x i1>
+  %w = tile.where %col, %row, %s : !tile.tile<4 x 1 x i1>, !tile.tile<8 x f32>, f32 -> !F
+  %soft = tile.softplus %x : !F
+  %softIf = tile.softplus %x if %flag : !F, i32
+  %gate = tile.silu %x : !F
+  tile.store %w, %p[0, 0, 0] dims = [1, 2] : !F, !tile.view<3, f32>
+  tile.store %soft, %p[1, 0, 0] dims = [1, 2] : !F, !tile.view<3, f32>
+  tile.store %softIf, %p[2, 0, 0] dims = [1, 2] : !F, !tile.view<3, f32>
+  tile.store %gate, %p[3, 0, 0] dims = [1, 2] : !F, !tile.view<3, f32>
+  tile.return
+}
+)";
+  auto softplus = [](float x) { return x <= 20 ? std::log1p(std::exp(x)) : x; };
+  auto silu = [](float x) { return x / (1.0f + std::exp(-x)); };
+  for (int32_t flag : {0, 1}) {
+    SCOPED_TRACE("flag " + std::to_string(flag));
+    std::vector<float> a = specialFloats(32, -30, 30), row = randomFloats(8),
+                       p(4 * 32, kPoison);
+    // The threshold, just above it, and far above it, where exp overflows
+    // and only the threshold keeps softplus(x) = x.
+    a[0] = 20.0f;
+    a[1] = std::nextafter(20.0f, 21.0f);
+    a[2] = 100.0f;
+    std::vector<int32_t> col = randomInts(4, 0, 1);
+    float s = uniform(-2, 2);
+    run(parse(source),
+        {viewOf(a, DType::F32, {4, 8}), viewOf(row, DType::F32, {8}),
+         viewOf(col, DType::I32, {4, 1}), Scalar(double(s)),
+         Scalar(int64_t(flag)), viewOf(p, DType::F32, {4, 4, 8})});
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 8; ++j) {
+        float x = a[i * 8 + j];
+        auto at = [&](int k) { return p[k * 32 + i * 8 + j]; };
+        ASSERT_EQ(at(0), col[i] != flag ? row[j] : s);
+        ASSERT_TRUE(sameFloat(at(1), softplus(x))) << x << " gave " << at(1);
+        ASSERT_TRUE(sameFloat(at(2), flag ? softplus(x) : x))
+            << x << " gave " << at(2);
+        ASSERT_TRUE(sameFloat(at(3), silu(x))) << x << " gave " << at(3);
+      }
+  }
+}
+
+TEST_F(ComputeTest, FormsRunWhereOnlyTheTileDialectIsLoaded) {
+  // The `if %c` forms expand into scf.if and the activations into math ops
+  // even when the kernel's text has neither (the tile dialect loads both),
+  // as the Mamba-2 library's chunk_cumsum needs.
+  const char *source = R"(
+tile.kernel @forms(%a: !tile.view<1, f32>, %flag: i32, %o: !tile.view<1, f32>) {
+  %x = tile.load %a[0] if %flag : !tile.view<1, f32>, i32 -> !tile.tile<16 x f32>
+  %s = tile.softplus %x if %flag : !tile.tile<16 x f32>, i32
+  %g = tile.silu %s : !tile.tile<16 x f32>
+  tile.store %g, %o[0] : !tile.tile<16 x f32>, !tile.view<1, f32>
+  tile.return
+}
+)";
+  mlir::MLIRContext bare;
+  bare.loadDialect<mlir::tile::TileDialect>();
+  mlir::OwningOpRef<mlir::ModuleOp> parsed =
+      mlir::parseSourceString<mlir::ModuleOp>(source, &bare);
+  ASSERT_TRUE(parsed);
+  auto kernel = *parsed->getOps<mlir::tile::KernelOp>().begin();
+  std::vector<float> a = randomFloats(16, -30, 30), o(16, kPoison);
+  std::string error;
+  ASSERT_TRUE(mlir::succeeded(runKernel(
+      kernel,
+      {viewOf(a, DType::F32, {16}), Scalar(int64_t(1)),
+       viewOf(o, DType::F32, {16})},
+      {}, error)))
+      << error;
+  for (int i = 0; i < 16; ++i) {
+    float soft = a[i] <= 20 ? std::log1p(std::exp(a[i])) : a[i];
+    ASSERT_TRUE(sameFloat(o[i], soft / (1.0f + std::exp(-soft))))
+        << a[i] << " gave " << o[i];
+  }
 }
 
 TEST_F(ComputeTest, ArangeAlongADimension) {

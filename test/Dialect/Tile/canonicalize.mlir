@@ -278,7 +278,8 @@ tile.kernel @convert_exact_integers(%a: !tile.view<1, i8>, %b: !tile.view<1, f16
 // -----
 
 // i32 -> f32 rounds above 2^24, i32 -> i16 wraps, and bf16 -> f32 -> tf32
-// cannot become bf16 -> tf32 (only f32 rounds to tf32): all kept.
+// stays two conversions (the one tile-expand-forms writes a bf16 -> tf32
+// as; the lowering rounds to tf32 from f32 only): all kept.
 // CHECK-LABEL: tile.kernel @convert_inexact_kept
 // CHECK: convert %{{.*}} : tensor<64xi32> -> tensor<64xf32>
 // CHECK: convert %{{.*}} : tensor<64xf32> -> tensor<64xi32>

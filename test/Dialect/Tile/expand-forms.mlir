@@ -162,3 +162,73 @@ tile.kernel @broadcasting_compare(%i: i32, %f: f32, %b: i1) {
   %mul = tile.muli %row, %col : !tile.tile<8 x i32>, !tile.tile<4 x 1 x i32> -> !tile.tile<4 x 8 x i32>
   tile.return
 }
+
+// A broadcasting tile.where becomes the plain one of its operands broadcast
+// to the result: the column mask in i1, the scalar by tile.full; the plain
+// form stays as it is.
+// CHECK-LABEL: tile.kernel @broadcasting_where
+// CHECK: %[[MASK:.*]] = broadcast %{{.*}} : tensor<4x1xi1> -> tensor<4x8xi1>
+// CHECK: %[[ROWS:.*]] = broadcast %{{.*}} : tensor<1x8xf32> -> tensor<4x8xf32>
+// CHECK: %[[S:.*]] = full %{{.*}} : tensor<4x8xf32>
+// CHECK: %[[W:.*]] = where %[[MASK]], %[[ROWS]], %[[S]] : tensor<4x8xi1>, tensor<4x8xf32>
+// CHECK: where %{{.*}}, %[[W]], %[[W]] : tensor<4x8xi1>, tensor<4x8xf32>
+tile.kernel @broadcasting_where(%b: i1, %f: f32) {
+  %col = tile.full %b : !tile.tile<4 x 1 x i1>
+  %mask = tile.full %b : !tile.tile<4 x 8 x i1>
+  %row = tile.full %f : !tile.tile<8 x f32>
+  %w = tile.where %col, %row, %f : !tile.tile<4 x 1 x i1>, !tile.tile<8 x f32>, f32 -> !tile.tile<4 x 8 x f32>
+  %p = tile.where %mask, %w, %w : !tile.tile<4 x 8 x i1>, !tile.tile<4 x 8 x f32>
+  tile.return
+}
+
+// tile.softplus is where(x <= 20, log1p(exp(x)), x), in an scf.if on
+// `%c != 0` with the identity in the else branch when it has a condition;
+// tile.silu is x / (1 + exp(-x)).
+// CHECK-LABEL: tile.kernel @activations
+// CHECK: %[[X:.*]] = full %{{.*}} : tensor<4x8xf32>
+// CHECK: %[[E:.*]] = math.exp %[[X]] : tensor<4x8xf32>
+// CHECK: %[[L:.*]] = math.log1p %[[E]] : tensor<4x8xf32>
+// CHECK: %[[TWENTY:.*]] = arith.constant 2.000000e+01 : f32
+// CHECK: %[[T:.*]] = full %[[TWENTY]] : tensor<4x8xf32>
+// CHECK: %[[SMALL:.*]] = arith.cmpf ole, %[[X]], %[[T]] : tensor<4x8xf32>
+// CHECK: %[[SOFT:.*]] = where %[[SMALL]], %[[L]], %[[X]] : tensor<4x8xi1>, tensor<4x8xf32>
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[ON:.*]] = arith.cmpi ne, %{{.*}}, %[[ZERO]] : i32
+// CHECK: %[[IF:.*]] = scf.if %[[ON]] -> (tensor<4x8xf32>) {
+// CHECK: math.exp %[[SOFT]]
+// CHECK: scf.yield %{{.*}} : tensor<4x8xf32>
+// CHECK: } else {
+// CHECK: scf.yield %[[SOFT]] : tensor<4x8xf32>
+// CHECK: %[[NEG:.*]] = arith.negf %[[IF]] : tensor<4x8xf32>
+// CHECK: %[[EN:.*]] = math.exp %[[NEG]] : tensor<4x8xf32>
+// CHECK: %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// CHECK: %[[ONES:.*]] = full %[[ONE]] : tensor<4x8xf32>
+// CHECK: %[[DEN:.*]] = arith.addf %[[ONES]], %[[EN]] : tensor<4x8xf32>
+// CHECK: arith.divf %[[IF]], %[[DEN]] : tensor<4x8xf32>
+// CHECK-NOT: softplus
+// CHECK-NOT: silu
+tile.kernel @activations(%f: f32, %flag: i32) {
+  %x = tile.full %f : !tile.tile<4 x 8 x f32>
+  %s = tile.softplus %x : !tile.tile<4 x 8 x f32>
+  %t = tile.softplus %s if %flag : !tile.tile<4 x 8 x f32>, i32
+  %g = tile.silu %t : !tile.tile<4 x 8 x f32>
+  tile.return
+}
+
+// bf16 and f16 to tf32 go through f32 (exact); f32 to tf32 stays one op.
+// CHECK-LABEL: tile.kernel @convert_to_tf32
+// CHECK: %[[W:.*]] = convert %{{.*}} : tensor<16xbf16> -> tensor<16xf32>
+// CHECK: convert %[[W]] : tensor<16xf32> -> tensor<16xtf32>
+// CHECK: %[[V:.*]] = convert %{{.*}} : tensor<16xf16> -> tensor<16xf32>
+// CHECK: convert %[[V]] : tensor<16xf32> -> tensor<16xtf32>
+// CHECK: convert %{{.*}} : tensor<16xf32> -> tensor<16xtf32>
+// CHECK-NOT: convert
+tile.kernel @convert_to_tf32(%h: bf16, %g: f16, %f: f32) {
+  %a = tile.full %h : tensor<16xbf16>
+  %b = tile.full %g : tensor<16xf16>
+  %c = tile.full %f : tensor<16xf32>
+  %at = tile.convert %a : tensor<16xbf16> -> tensor<16xtf32>
+  %bt = tile.convert %b : tensor<16xf16> -> tensor<16xtf32>
+  %ct = tile.convert %c : tensor<16xf32> -> tensor<16xtf32>
+  tile.return
+}

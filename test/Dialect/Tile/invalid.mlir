@@ -779,10 +779,10 @@ tile.kernel @convert_shape(%s: f32) attributes {params = {CHUNK = 64 : i64}} {
 
 // -----
 
-tile.kernel @convert_bf16_to_tf32(%s: bf16) {
-  %t = tile.full %s : tensor<16x16xbf16>
-  // expected-error @+1 {{'tile.convert' op only f32 tiles round to tf32}}
-  %r = tile.convert %t : tensor<16x16xbf16> -> tensor<16x16xtf32>
+tile.kernel @convert_i32_to_tf32(%s: i32) {
+  %t = tile.full %s : tensor<16x16xi32>
+  // expected-error @+1 {{'tile.convert' op only float tiles convert to tf32 (an integer tile converts to f32 first)}}
+  %r = tile.convert %t : tensor<16x16xi32> -> tensor<16x16xtf32>
   tile.return
 }
 
@@ -965,7 +965,7 @@ tile.kernel @mma_result_type(%h: bf16, %s: f32) {
 }
 
 //===----------------------------------------------------------------------===//
-// tile.exp2 and tile.where
+// tile.exp2, tile.where, tile.softplus and tile.silu
 //===----------------------------------------------------------------------===//
 
 // -----
@@ -980,20 +980,20 @@ tile.kernel @exp2_bf16(%h: bf16) {
 // -----
 
 tile.kernel @where_shape(%b: i1, %s: f32) {
-  %c = tile.full %b : tensor<64x1xi1>
+  %c = tile.full %b : tensor<64x2xi1>
   %t = tile.full %s : tensor<64x64xf32>
-  // expected-error @+1 {{'tile.where' op the condition is 64x1 but the values are 64x64}}
-  %w = tile.where %c, %t, %t : tensor<64x1xi1>, tensor<64x64xf32>
+  // expected-error @+1 {{'tile.where' op the condition operand is 64x2: aligned with the last dimensions of the result (64x64), its dimension 1 must be 1 or 64, not 2}}
+  %w = tile.where %c, %t, %t : tensor<64x2xi1>, tensor<64x64xf32>
   tile.return
 }
 
 // -----
 
 tile.kernel @where_rank(%b: i1, %s: f32) {
-  %c = tile.full %b : tensor<64xi1>
+  %c = tile.full %b : tensor<2x64x64xi1>
   %t = tile.full %s : tensor<64x64xf32>
-  // expected-error @+1 {{'tile.where' op the condition is 64 but the values are 64x64}}
-  %w = tile.where %c, %t, %t : tensor<64xi1>, tensor<64x64xf32>
+  // expected-error @+1 {{'tile.where' op the condition operand (2x64x64) has more dimensions than the result (64x64)}}
+  %w = tile.where %c, %t, %t : tensor<2x64x64xi1>, tensor<64x64xf32>
   tile.return
 }
 
@@ -1013,14 +1013,74 @@ tile.kernel @where_value_types(%b: i1, %s: f32, %h: bf16) {
   %c = tile.full %b : tensor<64xi1>
   %t = tile.full %s : tensor<64xf32>
   %u = tile.full %h : tensor<64xbf16>
-  // expected-error @+1 {{'tile.where' op failed to verify that all of {true_value, false_value, result} have same type}}
+  // expected-error @+1 {{'tile.where' op the false value operand holds 'bf16' elements but the result 'f32'}}
   %w = "tile.where"(%c, %t, %u) : (tensor<64xi1>, tensor<64xf32>, tensor<64xbf16>) -> tensor<64xf32>
   tile.return
 }
 
-//===----------------------------------------------------------------------===//
-// Element types
-//===----------------------------------------------------------------------===//
+// -----
+
+tile.kernel @where_scalar_type(%b: i1, %s: f32, %h: bf16) {
+  %c = tile.full %b : !tile.tile<4 x 8 x i1>
+  %t = tile.full %s : !tile.tile<4 x 8 x f32>
+  // expected-error @+1 {{'tile.where' op the false value operand holds 'bf16' elements but the result 'f32'}}
+  %w = tile.where %c, %t, %h : !tile.tile<4 x 8 x i1>, !tile.tile<4 x 8 x f32>, bf16 -> !tile.tile<4 x 8 x f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @where_value_shape(%b: i1, %s: f32) {
+  %c = tile.full %b : !tile.tile<4 x 1 x i1>
+  %t = tile.full %s : !tile.tile<3 x 8 x f32>
+  // expected-error @+1 {{'tile.where' op the true value operand is 3x8: aligned with the last dimensions of the result (4x8), its dimension 0 must be 1 or 4, not 3}}
+  %w = tile.where %c, %t, %s : !tile.tile<4 x 1 x i1>, !tile.tile<3 x 8 x f32>, f32 -> !tile.tile<4 x 8 x f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @where_scalar_condition(%b: i1, %s: f32) {
+  // expected-error @+1 {{'tile.where' op operand #0 must be ranked tensor of 1-bit signless integer values}}
+  %w = "tile.where"(%b, %s, %s) : (i1, f32, f32) -> tensor<4xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @softplus_bf16(%h: bf16) {
+  %t = tile.full %h : !tile.tile<4 x bf16>
+  // expected-error @+1 {{'tile.softplus' op operand #0 must be ranked tensor of 32-bit float values}}
+  %u = tile.softplus %t : !tile.tile<4 x bf16>
+  tile.return
+}
+
+// -----
+
+tile.kernel @softplus_float_condition(%s: f32) {
+  %t = tile.full %s : !tile.tile<4 x f32>
+  // expected-error @+1 {{'tile.softplus' op operand #1 must be signless integer or index}}
+  %u = tile.softplus %t if %s : !tile.tile<4 x f32>, f32
+  tile.return
+}
+
+// -----
+
+tile.kernel @softplus_result_type(%s: f32) {
+  %t = tile.full %s : tensor<4xf32>
+  // expected-error @+1 {{'tile.softplus' op failed to verify that all of {source, result} have same type}}
+  %u = "tile.softplus"(%t) : (tensor<4xf32>) -> tensor<8xf32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @silu_f16(%h: f16) {
+  %t = tile.full %h : !tile.tile<4 x f16>
+  // expected-error @+1 {{'tile.silu' op operand #0 must be ranked tensor of 32-bit float values}}
+  %u = tile.silu %t : !tile.tile<4 x f16>
+  tile.return
+}
 
 // -----
 

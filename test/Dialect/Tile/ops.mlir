@@ -211,7 +211,8 @@ tile.kernel @compute(%s: f32, %h: bf16, %k: i32) {
 
 // CHECK-LABEL: tile.kernel @symbolic
 // CHECK-SAME: params = {CHUNK = 64 : i64, P = 32 : i64}
-tile.kernel @symbolic(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>, %s: f32)
+tile.kernel @symbolic(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>, %s: f32,
+                      %flag: i1)
     attributes {params = {CHUNK = 64 : i64, P = 32 : i64}} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -265,6 +266,16 @@ tile.kernel @symbolic(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>, %s: f32)
   %bMul = tile.mulf %bSub, %s : !ChunkxP, f32 -> !ChunkxP
   // CHECK: divf %{{.*}}, %{{.*}} : tensor<?x?xf32, #tile.dims<[CHUNK, P]>>, tensor<?x?xf32, #tile.dims<[CHUNK, P]>> -> tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
   %bDiv = tile.divf %bMul, %t : !ChunkxP, !ChunkxP -> !ChunkxP
+  // Broadcasting where: a column mask, a tile and a scalar.
+  // CHECK: where %{{.*}}, %{{.*}}, %{{.*}} : tensor<?x1xi1, #tile.dims<[CHUNK, 1]>>, tensor<?x?xf32, #tile.dims<[CHUNK, P]>>, f32 -> tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+  %colMask = tile.full %flag : tensor<?x1xi1, #tile.dims<[CHUNK, 1]>>
+  %bWhere = tile.where %colMask, %bDiv, %s : tensor<?x1xi1, #tile.dims<[CHUNK, 1]>>, !ChunkxP, f32 -> !ChunkxP
+  // CHECK: softplus %{{.*}} : tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+  %soft = tile.softplus %bWhere : !ChunkxP
+  // CHECK: softplus %{{.*}} if %{{.*}} : tensor<?x?xf32, #tile.dims<[CHUNK, P]>>, i32
+  %softIf = tile.softplus %soft if %zero : !ChunkxP, i32
+  // CHECK: silu %{{.*}} : tensor<?x?xf32, #tile.dims<[CHUNK, P]>>
+  %gate = tile.silu %softIf : !ChunkxP
   // CHECK: scf.for {{.*}} iter_args(%{{.*}} = %{{.*}}) -> (tensor<?x?xf32, #tile.dims<[CHUNK, P]>>)
   %n = tile.dim %x[0] : !tile.view<2, f32>
   %sum = scf.for %k = %c0 to %n step %chunk iter_args(%acc2 = %w) -> (!ChunkxP) {

@@ -16,6 +16,7 @@
 // RUN: not tile-opt %s --tile-bind-params="params=BLOCK=bf16" 2>&1 | FileCheck %s --check-prefix=TYPE-FOR-EXTENT
 // A type the kernel's ops do not allow fails verification after the pass.
 // RUN: not tile-opt %s --tile-bind-params="params=XT=i32" 2>&1 | FileCheck %s --check-prefix=BAD-TYPE
+// RUN: not tile-opt %s --tile-bind-params="params=ST=i32" 2>&1 | FileCheck %s --check-prefix=BAD-SCALAR-PADDING
 
 // INTEGER-FOR-TYPE: error: type parameter 'XT' of kernel @copy is bound to '16': bind it to an element type (f32, f16, bf16, tf32, i1, i8, i16, i32 or i64)
 // NOT-ELEMENT: error: type parameter 'XT' of kernel @copy is bound to 'f64'
@@ -23,6 +24,7 @@
 // NOT-A-TYPE: error: type parameter 'XT' of kernel @copy is bound to 'f3'
 // TYPE-FOR-EXTENT: error: parameter binding 'BLOCK=bf16' is not NAME=VALUE with a positive VALUE
 // BAD-TYPE: error: 'tile.mma' op operand #0 must be ranked tensor of
+// BAD-SCALAR-PADDING: error: 'tile.load_scalar' op padding = nan needs a float view; integer views pad with zero
 
 // PARSE-LABEL: tile.kernel @copy
 // PARSE-SAME: (%{{.*}}: !tile.view<2, XT>, %{{.*}}: !tile.view<2, f32>, %{{.*}}: !tile.type_param<XT>, %{{.*}}: i1)
@@ -66,5 +68,20 @@ tile.kernel @copy<BLOCK = 16, XT : type = bf16>(
                              !tile.tile<BLOCK x 16 x f32>
   tile.store %p, %y[%i, 0] : !tile.tile<BLOCK x 16 x f32>, !tile.view<2, f32>
   tile.store %w, %x[%i, 0] : !tile.tile<BLOCK x 16 x XT>, !tile.view<2, XT>
+  tile.return
+}
+
+// A scalar load from a view of a type parameter gives a scalar of it, bound
+// with the kernel; its NaN padding is checked once the type is known.
+// PARSE-LABEL: tile.kernel @scalar_of_param
+// PARSE: load_scalar %{{.*}}[%{{.*}}] padding = nan : <1, ST> -> !tile.type_param<ST>
+// BOUND-LABEL: tile.kernel @scalar_of_param
+// DEFAULT: load_scalar %{{.*}}[%{{.*}}] padding = nan : <1, f16> -> f16
+// DEFAULT: full %{{.*}} : tensor<4xf16>
+tile.kernel @scalar_of_param<ST : type = f16>(%v: !tile.view<1, ST>,
+                                              %o: !tile.view<1, ST>, %i: index) {
+  %s = tile.load_scalar %v[%i] padding = nan : !tile.view<1, ST> -> !tile.type_param<ST>
+  %t = tile.full %s : !tile.tile<4 x ST>
+  tile.store %t, %o[0] : !tile.tile<4 x ST>, !tile.view<1, ST>
   tile.return
 }

@@ -3,6 +3,8 @@
 #include "tilec/Dialect/Tile/IR/Tile.h"
 #include "tilec/Dialect/Tile/IR/TileAttrNames.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
+#include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/DialectImplementation.h"
 #include "llvm/ADT/TypeSwitch.h"

@@ -54,6 +54,29 @@ static void printCmpFPredicate(OpAsmPrinter &printer, Operation *,
       static_cast<arith::CmpFPredicate>(attr.getInt()));
 }
 
+/// tile.where's types: `C, T` (the values and the result are T) or
+/// `C, A, B -> R` (the broadcasting form).
+static ParseResult parseWhereTypes(OpAsmParser &parser, Type &condition,
+                                   Type &trueValue, Type &falseValue,
+                                   Type &result) {
+  if (parser.parseType(condition) || parser.parseComma() ||
+      parser.parseType(trueValue))
+    return failure();
+  if (failed(parser.parseOptionalComma())) {
+    falseValue = result = trueValue;
+    return success();
+  }
+  return failure(parser.parseType(falseValue) || parser.parseArrow() ||
+                 parser.parseType(result));
+}
+static void printWhereTypes(OpAsmPrinter &printer, Operation *,
+                            Type condition, Type trueValue, Type falseValue,
+                            Type result) {
+  printer << condition << ", " << trueValue;
+  if (trueValue != result || falseValue != result)
+    printer << ", " << falseValue << " -> " << result;
+}
+
 #define GET_OP_CLASSES
 #include "tilec/Dialect/Tile/IR/TileOps.cpp.inc"
 
@@ -698,7 +721,8 @@ LogicalResult LoadScalarOp::verify() {
     return emitOpError() << "the result is " << getType()
                          << " but the view holds " << view.getElementType()
                          << "; a scalar load reads the view's element type";
-  if (getPadding() != Padding::zero && !isa<FloatType>(getType()))
+  // A type parameter is checked once bound.
+  if (getPadding() != Padding::zero && isa<IntegerType>(getType()))
     return emitOpError() << "padding = " << stringifyPadding(getPadding())
                          << " needs a float view; integer views pad with zero";
   size_t numIndices = getIndices().size();
@@ -1114,9 +1138,16 @@ OpFoldResult PermuteOp::fold(FoldAdaptor) {
   return {};
 }
 
-/// Whether tile.convert may convert `from` to `to`: tf32 is made only by
-/// rounding f32 (a type parameter is checked once bound).
+/// Whether tile.convert may convert `from` to `to`: tf32 is made from floats
+/// only (a type parameter is checked once bound).
 static bool isConvertible(Type from, Type to) {
+  return !isa<FloatTF32Type>(to) || isa<FloatType, TypeParamType>(from);
+}
+
+/// Whether the interpreter and the lowering convert `from` to `to` in one
+/// step: every conversion but bf16 or f16 to tf32, which tile-expand-forms
+/// writes as the exact widening to f32 and then the rounding to tf32.
+static bool isOneStep(Type from, Type to) {
   return !isa<FloatTF32Type>(to) ||
          isa<Float32Type, FloatTF32Type, TypeParamType>(from);
 }
@@ -1159,7 +1190,8 @@ LogicalResult ConvertOp::verify() {
                            << formatTileShape(source) << " cannot become "
                            << formatTileShape(result);
   if (!isConvertible(source.getElementType(), result.getElementType()))
-    return emitOpError() << "only f32 tiles round to tf32";
+    return emitOpError() << "only float tiles convert to tf32 (an integer "
+                            "tile converts to f32 first)";
   return success();
 }
 
@@ -1177,7 +1209,8 @@ OpFoldResult ConvertOp::fold(FoldAdaptor) {
     return {};
   if (original == result)
     return inner.getSource();
-  if (!isConvertible(original.getElementType(), result.getElementType()))
+  // Not into a conversion that tile-expand-forms has written as two.
+  if (!isOneStep(original.getElementType(), result.getElementType()))
     return {};
   for (auto [s, r] : llvm::zip(getTileDims(original), getTileDims(result)))
     if (!s.mayEqual(r))
@@ -1245,15 +1278,12 @@ LogicalResult MmaOp::verify() {
   return success();
 }
 
-LogicalResult WhereOp::verify() {
-  RankedTensorType cond = getCondition().getType(), value = getType();
-  bool match = cond.getRank() == value.getRank();
-  for (auto [c, v] : llvm::zip(getTileDims(cond), getTileDims(value)))
-    match &= c.mayEqual(v);
-  if (!match)
-    return emitOpError() << "the condition is " << formatTileShape(cond)
-                         << " but the values are " << formatTileShape(value);
-  return success();
+bool WhereOp::isPlain() {
+  RankedTensorType result = getType();
+  return getTrueValue().getType() == result &&
+         getFalseValue().getType() == result &&
+         getCondition().getType().getShape() == result.getShape() &&
+         getCondition().getType().getEncoding() == result.getEncoding();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1347,11 +1377,34 @@ LogicalResult CmpFOp::verify() {
       *this, arith::symbolizeCmpFPredicate(getPredicate()).has_value());
 }
 
+/// tile.where: the condition (in i1) and each value broadcast to the result.
+LogicalResult WhereOp::verify() {
+  RankedTensorType result = getType();
+  RankedTensorType mask =
+      makeTileType(getTileDims(result), IntegerType::get(getContext(), 1));
+  if (failed(verifyBroadcastOperand(*this, "condition",
+                                    getCondition().getType(), mask)) ||
+      failed(verifyBroadcastOperand(*this, "true value",
+                                    getTrueValue().getType(), result)) ||
+      failed(verifyBroadcastOperand(*this, "false value",
+                                    getFalseValue().getType(), result)))
+    return failure();
+  return success();
+}
+
 OpFoldResult WhereOp::fold(FoldAdaptor adaptor) {
+  // A fold result must have the result's type: a value that would still
+  // need its broadcast stays.
+  auto asResult = [&](Value value) -> OpFoldResult {
+    if (value.getType() == getType())
+      return value;
+    return {};
+  };
   if (getTrueValue() == getFalseValue())
-    return getTrueValue();
+    return asResult(getTrueValue());
   auto cond = dyn_cast_or_null<DenseElementsAttr>(adaptor.getCondition());
   if (cond && cond.isSplat())
-    return cond.getSplatValue<bool>() ? getTrueValue() : getFalseValue();
+    return asResult(cond.getSplatValue<bool>() ? getTrueValue()
+                                               : getFalseValue());
   return {};
 }

@@ -3,9 +3,9 @@
 // The kernel language has shorthands that save the author a reshape, a
 // constant or a conversion: loads and stores with `dims` and literal
 // indices, broadcasts with `new_dims`, `tile.full` of a literal,
-// `tile.arange` along a dimension, `tile.mma ... precision = tf32` and the
-// broadcasting float ops
-// (`tile.mulf` ...). Each is defined as the longer form written
+// `tile.arange` along a dimension, `tile.mma ... precision = tf32`, the
+// broadcasting ops (`tile.mulf`, `tile.cmpi`, `tile.where` ...) and the
+// activation functions (`tile.softplus`, `tile.silu`). Each is defined as the longer form written
 // here, so the interpreter and the lowering run this first and implement
 // only the longer forms: the results cannot differ between the two
 // spellings of a kernel.
@@ -14,6 +14,7 @@
 
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 
+#include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
 
@@ -62,6 +63,23 @@ TypedAttr getPaddingValue(Builder &b, Type element, Padding padding) {
   llvm_unreachable("every padding is handled");
 }
 
+/// The i1 `condition != 0` of a form's `if %c` (an i1 as it is).
+Value isNonZero(OpBuilder &b, Location loc, Value condition) {
+  if (condition.getType().isInteger(1))
+    return condition;
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(condition.getType()));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne, condition,
+                               zero);
+}
+
+/// tile.full of the f32 constant `value` with the shape of `type`.
+Value fullOf(OpBuilder &b, Location loc, RankedTensorType type, double value) {
+  Value scalar = arith::ConstantOp::create(
+      b, loc, b.getFloatAttr(type.getElementType(), value));
+  return FullOp::create(b, loc, type, scalar, TypedAttr());
+}
+
 /// `tile.load ... if %c`: scf.if (%c != 0) around the unconditional load,
 /// with tile.full of the padding in the else branch.
 void expandConditionalLoad(LoadOp op) {
@@ -70,12 +88,7 @@ void expandConditionalLoad(LoadOp op) {
     return;
   OpBuilder b(op);
   Location loc = op.getLoc();
-  if (!condition.getType().isInteger(1)) {
-    Value zero = arith::ConstantOp::create(
-        b, loc, b.getZeroAttr(condition.getType()));
-    condition = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::ne,
-                                      condition, zero);
-  }
+  condition = isNonZero(b, loc, condition);
   RankedTensorType type = op.getType();
   auto ifOp = scf::IfOp::create(
       b, loc, condition,
@@ -215,6 +228,21 @@ Value roundToTf32(OpBuilder &b, Location loc, Value operand) {
   return ConvertOp::create(b, loc, withElement(b.getTF32Type()), operand);
 }
 
+/// bf16 or f16 to tf32: the exact widening to f32, then the rounding (the
+/// one conversion to tf32 the interpreter and the lowering implement).
+void expandConvert(ConvertOp op) {
+  RankedTensorType source = op.getSource().getType();
+  Type from = source.getElementType();
+  if (!isa<FloatTF32Type>(op.getType().getElementType()) ||
+      isa<Float32Type, FloatTF32Type>(from))
+    return;
+  OpBuilder b(op);
+  auto wide = RankedTensorType::get(source.getShape(), b.getF32Type(),
+                                    source.getEncoding());
+  op.getSourceMutable().assign(
+      ConvertOp::create(b, op.getLoc(), wide, op.getSource()));
+}
+
 void expandMma(MmaOp op) {
   if (!op.getPrecision())
     return;
@@ -268,6 +296,71 @@ template <typename ArithOp, typename Op> void expandBroadcastingCompare(Op op) {
   op.erase();
 }
 
+/// A broadcasting tile.where becomes the plain one of its operands broadcast
+/// to the result (the condition in i1).
+void expandWhere(WhereOp op) {
+  if (op.isPlain())
+    return;
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  RankedTensorType type = op.getType();
+  RankedTensorType mask = makeTileType(getTileDims(type), b.getI1Type());
+  Value condition = broadcastTo(b, loc, op.getCondition(), mask);
+  Value trueValue = broadcastTo(b, loc, op.getTrueValue(), type);
+  Value falseValue = broadcastTo(b, loc, op.getFalseValue(), type);
+  auto plain = WhereOp::create(b, loc, type, condition, trueValue, falseValue);
+  op.replaceAllUsesWith(plain.getResult());
+  op.erase();
+}
+
+/// softplus(x): where(x <= 20, log1p(exp(x)), x).
+Value buildSoftplus(OpBuilder &b, Location loc, Value x) {
+  auto type = cast<RankedTensorType>(x.getType());
+  Value soft = math::Log1pOp::create(b, loc, math::ExpOp::create(b, loc, x));
+  Value threshold = fullOf(b, loc, type, 20.0);
+  Value small = arith::CmpFOp::create(b, loc, arith::CmpFPredicate::OLE, x,
+                                      threshold);
+  return WhereOp::create(b, loc, type, small, soft, x);
+}
+
+/// tile.softplus, in scf.if (%c != 0) with the identity in the else branch
+/// when it has a condition.
+void expandSoftplus(SoftplusOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value x = op.getSource();
+  Value result;
+  if (Value condition = op.getCondition()) {
+    auto ifOp = scf::IfOp::create(
+        b, loc, isNonZero(b, loc, condition),
+        [&](OpBuilder &then, Location at) {
+          scf::YieldOp::create(then, at, buildSoftplus(then, at, x));
+        },
+        [&](OpBuilder &otherwise, Location at) {
+          scf::YieldOp::create(otherwise, at, x);
+        });
+    result = ifOp.getResult(0);
+  } else {
+    result = buildSoftplus(b, loc, x);
+  }
+  op.replaceAllUsesWith(result);
+  op.erase();
+}
+
+/// silu(x) = x / (1 + exp(-x)).
+void expandSilu(SiluOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value x = op.getSource();
+  Value expNeg =
+      math::ExpOp::create(b, loc, arith::NegFOp::create(b, loc, x));
+  Value one = fullOf(b, loc, op.getType(), 1.0);
+  Value denominator = arith::AddFOp::create(b, loc, one, expNeg);
+  Value result = arith::DivFOp::create(b, loc, x, denominator);
+  op.replaceAllUsesWith(result);
+  op.erase();
+}
+
 struct TileExpandFormsPass
     : public tile::impl::TileExpandFormsBase<TileExpandFormsPass> {
   void runOnOperation() override { expandForms(getOperation()); }
@@ -296,6 +389,8 @@ void tile::expandForms(Operation *root) {
       expandFull(full);
     else if (auto mma = dyn_cast<MmaOp>(op))
       expandMma(mma);
+    else if (auto convert = dyn_cast<ConvertOp>(op))
+      expandConvert(convert);
     else if (auto arange = dyn_cast<ArangeOp>(op))
       expandArange(arange);
     else if (auto add = dyn_cast<AddFOp>(op))
@@ -324,5 +419,11 @@ void tile::expandForms(Operation *root) {
       expandBroadcastingCompare<arith::CmpIOp>(cmpi);
     else if (auto cmpf = dyn_cast<CmpFOp>(op))
       expandBroadcastingCompare<arith::CmpFOp>(cmpf);
+    else if (auto where = dyn_cast<WhereOp>(op))
+      expandWhere(where);
+    else if (auto softplus = dyn_cast<SoftplusOp>(op))
+      expandSoftplus(softplus);
+    else if (auto silu = dyn_cast<SiluOp>(op))
+      expandSilu(silu);
   });
 }

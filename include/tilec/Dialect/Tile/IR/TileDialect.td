@@ -33,7 +33,12 @@ def Tile_Dialect : Dialect {
   let hasConstantMaterializer = 1;
   // `tile.any_strides` on kernel arguments.
   let hasRegionArgAttrVerify = 1;
-  let dependentDialects = ["::mlir::arith::ArithDialect"];
+  // The shorthands are written out as these dialects' ops (tile-expand-forms:
+  // math for tile.softplus and tile.silu, scf.if for the `if %c` forms)
+  // wherever a kernel is expanded, also by a direct call of expandForms.
+  let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
+                           "::mlir::scf::SCFDialect"];
 }
 
 class Tile_Op<string mnemonic, list<Trait> traits = []>

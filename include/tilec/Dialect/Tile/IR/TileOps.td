@@ -292,7 +292,9 @@ def Tile_LoadScalarOp : Tile_Op<"load_scalar", [MemoryEffects<[MemRead]>]> {
 
     An index outside the view (negative, or not below the extent) reads
     `padding` (default `zero`) and touches no memory, as `tile.load` does;
-    paddings other than zero need a float view.
+    paddings other than zero need a float view. A view of a type parameter
+    (`!tile.view<1, XT>`) gives a scalar of it (`!tile.type_param<XT>`),
+    bound with the kernel; the padding is checked again then.
 
     Example:
     ```mlir
@@ -307,7 +309,8 @@ def Tile_LoadScalarOp : Tile_Op<"load_scalar", [MemoryEffects<[MemRead]>]> {
   let arguments = (ins Tile_AnyView:$view, Variadic<Index>:$indices,
                    OptionalAttr<DenseI64ArrayAttr>:$static_indices,
                    DefaultValuedAttr<Tile_Padding, "Padding::zero">:$padding);
-  let results = (outs AnyTypeOf<[F32, F16, BF16, I8, I16, I32, I64]>:$result);
+  let results = (outs AnyTypeOf<[F32, F16, BF16, I8, I16, I32, I64,
+                                  Tile_TypeParam]>:$result);
   let assemblyFormat = [{
     $view `` custom<TileIndices>($indices, $static_indices)
     (`padding` `=` $padding^)? attr-dict `:` type($view) `->` type($result)
@@ -671,26 +674,99 @@ def Tile_CmpFOp : Tile_BroadcastingCompareOp<"cmpf", "arith.cmpf",
   }];
 }
 
-def Tile_WhereOp : Tile_Op<"where", [Pure, AllTypesMatch<["true_value", "false_value", "result"]>]> {
+// A value `tile.where` chooses: a tile, or a scalar that splats.
+def Tile_WhereValue : AnyTypeOf<[Tile, F32, F16, BF16, I1, I8, I16, I32, I64,
+                                 Tile_TypeParam]>;
+
+def Tile_WhereOp : Tile_Op<"where", [Pure]> {
   let summary = "chooses elementwise between two tiles";
   let description = [{
     result[i] = condition[i] ? true_value[i] : false_value[i]. The unchosen
     value never reaches the result, so a tile of exp2 of masked-off
     arguments cannot leak an inf or a NaN.
 
+    With the types written `: C, T` the condition and both values have T's
+    shape and the values are T. With `: C, A, B -> R` the condition and the
+    values broadcast to the result R by the rule of `tile.addf` (aligned
+    with R's last dimensions, each extent 1 or R's; a scalar value splats):
+    a column mask `M x 1` chooses along whole rows, and a constant side is a
+    scalar rather than a `tile.full`. tile-expand-forms writes that form out
+    as `tile.broadcast` or `tile.full` of each operand whose type is not
+    R's, then the plain `tile.where`.
+
     Example:
     ```mlir
     %y = tile.where %causal, %x, %zero : tensor<64x64xi1>, tensor<64x64xf32>
+    %m = tile.where %kept, %segment, %negInf
+        : !tile.tile<M x K x i1>, !tile.tile<M x K x f32>, f32
+          -> !tile.tile<M x K x f32>
     ```
   }];
-  let arguments = (ins Tile_Mask:$condition, Tile:$true_value, Tile:$false_value);
+  let arguments = (ins Tile_Mask:$condition, Tile_WhereValue:$true_value,
+                   Tile_WhereValue:$false_value);
   let results = (outs Tile:$result);
   let assemblyFormat = [{
-    $condition `,` $true_value `,` $false_value attr-dict `:` type($condition)
-    `,` type($result)
+    $condition `,` $true_value `,` $false_value attr-dict `:`
+    custom<WhereTypes>(type($condition), type($true_value),
+                       type($false_value), type($result))
   }];
   let hasVerifier = 1;
   let hasFolder = 1;
+  let extraClassDeclaration = [{
+    /// Whether the condition and both values already have the result's
+    /// shape and type (the form the interpreter and the lowering take).
+    bool isPlain();
+  }];
+}
+
+//===----------------------------------------------------------------------===//
+// Activation functions
+//===----------------------------------------------------------------------===//
+
+def Tile_SoftplusOp : Tile_Op<"softplus", [Pure,
+                                         AllTypesMatch<["source", "result"]>]> {
+  let summary = "softplus as mamba_ssm and PyTorch compute it";
+  let description = [{
+    softplus(x) = log1p(exp(x)) for x <= 20 and x itself above, where
+    exp(x) would overflow first and log1p(exp(x)) rounds to x in f32 anyway
+    (PyTorch's `softplus` with beta 1 and threshold 20, which mamba_ssm
+    applies to dt). With `if %c` (a scalar integer or index) it applies
+    only when `%c` is non-zero and is the identity otherwise (mamba_ssm's
+    `dt_softplus` flag).
+
+    tile-expand-forms writes it out as `math.exp`, `math.log1p`,
+    `arith.cmpf ole` against 20 and `tile.where` (in an `scf.if` on
+    `%c != 0` when there is a condition), so it rounds as those ops do.
+
+    Example:
+    ```mlir
+    %dtSoft = tile.softplus %dtBiased if %softplus
+        : !tile.tile<CHUNK x BLOCK_H x f32>, i32
+    ```
+  }];
+  let arguments = (ins RankedTensorOf<[F32]>:$source,
+                   Optional<AnySignlessIntegerOrIndex>:$condition);
+  let results = (outs RankedTensorOf<[F32]>:$result);
+  let assemblyFormat = [{
+    $source (`if` $condition^)? attr-dict `:` type($source)
+    (`,` type($condition)^)?
+  }];
+}
+
+def Tile_SiluOp : Tile_Op<"silu", [Pure, SameOperandsAndResultType]> {
+  let summary = "silu(x) = x * sigmoid(x), as x / (1 + exp(-x))";
+  let description = [{
+    The gate mamba_ssm applies to y with z (y * silu(z)). Computed as
+    x / (1 + exp(-x)): for very negative x, exp(-x) is +inf and the result
+    is -0, not a NaN. tile-expand-forms writes it out as `arith.negf`,
+    `math.exp`, `arith.addf` of 1 and `arith.divf`, so it rounds as those
+    ops do.
+
+    Example: `%gate = tile.silu %z : !tile.tile<BLOCK_M x BLOCK_P x f32>`
+  }];
+  let arguments = (ins RankedTensorOf<[F32]>:$source);
+  let results = (outs RankedTensorOf<[F32]>:$result);
+  let assemblyFormat = "$source attr-dict `:` type($source)";
 }
 
 #endif // TILE_OPS

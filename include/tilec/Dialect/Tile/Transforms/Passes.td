@@ -43,14 +43,19 @@ def TileExpandForms : Pass<"tile-expand-forms"> {
     dimensions;
     `tile.mma` with
     `precision = tf32` into `tile.convert`s of its operands to tf32 (through
-    f32) and a plain `tile.mma`; `tile.addf`, `tile.subf`, `tile.mulf` and
-    `tile.divf` into `tile.broadcast` or `tile.full` of each operand whose
-    type is not the result's and the arith op. Runs before or after
-    `tile-bind-params`.
+    f32) and a plain `tile.mma`, and a `tile.convert` from bf16 or f16 to
+    tf32 likewise; the broadcasting ops (`tile.addf` ... `tile.divf`,
+    `tile.maximumf`, `tile.minimumf`, the integer ops, `tile.cmpi`,
+    `tile.cmpf`, and `tile.where` in its `-> R` form) into `tile.broadcast`
+    or `tile.full` of each operand whose type is not the result's and the
+    arith op (the plain `tile.where`); `tile.softplus` and `tile.silu` into
+    the `math`, `arith` and `tile.where` ops that define them (an `scf.if`
+    for `tile.softplus ... if %c`). Runs before or after `tile-bind-params`.
 
     Example: `tile-opt --tile-bind-params --tile-expand-forms`
   }];
   let dependentDialects = ["::mlir::arith::ArithDialect",
+                           "::mlir::math::MathDialect",
                            "::mlir::scf::SCFDialect"];
 }
 
