@@ -209,8 +209,8 @@ struct PrefetchRegistersPass
 
   void runOnKernel(tile::KernelOp kernel) {
     // Conservative aliasing: a view written anywhere in the kernel is not
-    // read ahead, and neither is anything in a loop that writes memory
-    // (two views may share their bytes).
+    // read ahead, and nothing is in a loop that writes a view (two views
+    // may share their bytes).
     SmallPtrSet<Value, 8> written;
     kernel.walk([&](Operation *op) {
       if (!writesView(op))
