@@ -33,6 +33,10 @@ void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
     // outside a view: what cp.async with a zero-filling src-size needs.
     if (options.vectorize) {
       pm.addPass(tilegpu::createTileGPUPipeline());
+      // sm_90a only: on sm_80 the mma.sync kernels already spill at their
+      // occupancy and prefetching added spills (docs/codegen-layouts.md).
+      if (options.smVersion >= 90)
+        pm.addPass(tilegpu::createTileGPUPrefetchRegisters());
       tilegpu::TileGPUAllocateSharedOptions allocate;
       allocate.conversions = false;
       pm.addPass(tilegpu::createTileGPUAllocateShared(allocate));

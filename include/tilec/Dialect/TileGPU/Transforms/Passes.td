@@ -124,6 +124,40 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::ModuleOp"> {
                            "::mlir::arith::ArithDialect"];
 }
 
+def TileGPUPrefetchRegisters
+    : Pass<"tilegpu-prefetch-registers", "::mlir::ModuleOp"> {
+  let summary = "issues loads that stay in registers one loop iteration "
+                "ahead";
+  let description = [{
+    Runs after `tilegpu-pipeline`, on the loads it left in registers. Inside
+    an `scf.for` over `index`, a `tile.load` directly in the body with
+    `latency = n >= 1` and no `if` condition is read one iteration ahead
+    when its indices are loop-invariant or affine in the induction variable
+    (sums, differences, products with invariants), its view (or a view it
+    is derived from) is written nowhere in the kernel, and nothing in the
+    loop writes a view (two views may share their bytes). The load of the
+    first iteration moves before the loop, the load of iteration i+1 takes
+    the original load's place in iteration i, and the tile is carried as a
+    new iteration argument. Every issued load is guarded (`scf.if`) by its
+    iteration being below the upper bound, so nothing past the loop's end
+    is read.
+
+    The carried tiles cost registers across the whole loop: per loop,
+    loads are taken in program order while the registers per thread their
+    layouts hold (32-bit words) add up to at most `max-carried-registers`.
+    A kernel opts a load out by giving it no `latency`.
+
+    Example: `tile-opt --tilegpu-assign-layouts --tilegpu-prefetch-registers`
+  }];
+  let options = [
+    Option<"maxCarriedRegisters", "max-carried-registers", "int64_t",
+           /*default=*/"32",
+           "registers per thread that a loop's prefetched tiles may hold">,
+  ];
+  let dependentDialects = ["::mlir::scf::SCFDialect",
+                           "::mlir::arith::ArithDialect"];
+}
+
 def TileGPUAllocateShared : Pass<"tilegpu-allocate-shared", "::mlir::ModuleOp"> {
   let summary = "places shared buffers by their lifetimes";
   let description = [{
