@@ -28,18 +28,17 @@
 //===----------------------------------------------------------------------===//
 
 #include "tilec/Dialect/TileGPU/Transforms/LayoutRules.h"
+#include "tilec/Dialect/TileGPU/Transforms/LoopIndices.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/Support/MathExtras.h"
 
-#include <functional>
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUPIPELINE
@@ -344,29 +343,6 @@ bool hasRecomputableIndices(scf::ForOp loop, tile::LoadOp load) {
     llvm::append_range(work, def->getOperands());
   }
   return true;
-}
-
-/// The load's indices for induction variable `iv`: the body's ops they
-/// depend on, cloned at `b` with the induction variable replaced.
-SmallVector<Value> indicesAt(OpBuilder &b, scf::ForOp loop, tile::LoadOp load,
-                             Value iv) {
-  IRMapping mapping;
-  mapping.map(loop.getInductionVar(), iv);
-  std::function<Value(Value)> at = [&](Value value) -> Value {
-    if (Value mapped = mapping.lookupOrNull(value))
-      return mapped;
-    if (loop.isDefinedOutsideOfLoop(value))
-      return value;
-    Operation *def = value.getDefiningOp();
-    for (Value operand : def->getOperands())
-      at(operand);
-    b.clone(*def, mapping);
-    return mapping.lookup(value);
-  };
-  SmallVector<Value> indices;
-  for (Value index : load.getIndices())
-    indices.push_back(at(index));
-  return indices;
 }
 
 /// Whether `mma` accumulates along `loop`: its accumulator is an iteration

@@ -18,16 +18,14 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "tilec/Dialect/TileGPU/Transforms/LoopIndices.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
-#include "mlir/IR/IRMapping.h"
 #include "mlir/IR/PatternMatch.h"
 #include "mlir/Interfaces/SideEffectInterfaces.h"
 #include "llvm/ADT/SmallPtrSet.h"
-
-#include <functional>
 
 namespace mlir::tilegpu {
 #define GEN_PASS_DEF_TILEGPUPREFETCHREGISTERS
@@ -115,22 +113,9 @@ Value loadAt(OpBuilder &b, scf::ForOp loop, tile::LoadOp load, Value iv,
   auto guard = scf::IfOp::create(
       b, loc, valid,
       [&](OpBuilder &then, Location at) {
-        IRMapping mapping;
-        mapping.map(loop.getInductionVar(), iv);
-        std::function<Value(Value)> cloneAt = [&](Value value) -> Value {
-          if (Value mapped = mapping.lookupOrNull(value))
-            return mapped;
-          if (loop.isDefinedOutsideOfLoop(value))
-            return value;
-          Operation *def = value.getDefiningOp();
-          for (Value operand : def->getOperands())
-            cloneAt(operand);
-          then.clone(*def, mapping);
-          return mapping.lookup(value);
-        };
-        for (Value index : load.getIndices())
-          cloneAt(index);
-        auto issued = cast<tile::LoadOp>(then.clone(*load, mapping));
+        SmallVector<Value> indices = indicesAt(then, loop, load, iv);
+        auto issued = cast<tile::LoadOp>(then.clone(*load));
+        issued.getIndicesMutable().assign(indices);
         issued.removeLatencyAttr();
         scf::YieldOp::create(then, at, issued.getResult());
       },
