@@ -231,9 +231,10 @@ std::optional<StagedLoad> match(tile::LoadOp load) {
   // wgmma descriptors read swizzled rows of at least 32 bytes, 8 rows at a
   // time (boxSharedLayout's row-major fallback below 32 bytes is not one).
   if (staged.wgmma) {
-    int64_t rowBytes = getPaddedShape(staged.box).back() * bytes;
+    SmallVector<int64_t> padded = getPaddedShape(staged.box);
+    int64_t rowBytes = padded.back() * bytes;
     int64_t rows = 1;
-    for (int64_t extent : ArrayRef<int64_t>(getPaddedShape(staged.box)).drop_back())
+    for (int64_t extent : ArrayRef<int64_t>(padded).drop_back())
       rows *= extent;
     if (rowBytes < 32 || rows < 8)
       return std::nullopt;
