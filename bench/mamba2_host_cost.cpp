@@ -3,11 +3,11 @@
 // mamba2_host_cost [--calls N] [--batches K]
 //
 // The host cost of one forward call (validation, grids, pointer checks and
-// the launches: four, the default structure's), through the C++ API (forwardGpu) and the C ABI
-// (tilec_mamba2_forward), per problem: batches of N calls in a loop with no
-// synchronization inside (the stream is synchronized between batches,
-// outside the timed loop, so that the launch queue never fills), the
-// median over K batches of the batch's time / N. Also the first call of the
+// the launches: five, the default structure's), through the C++ API
+// (forwardGpu) and the C ABI (tilec_mamba2_forward), per problem: batches of
+// N calls in a loop with no synchronization inside (the stream is
+// synchronized between batches, outside the timed loop, so that the launch
+// queue never fills), the median over K batches of the batch's time / N. Also the first call of the
 // process (it loads the kernels) and of each problem (new allocation ranges:
 // one pointer query each). The tensors are device allocations of the right
 // sizes, never initialized: the time of a call does not depend on the data.
@@ -15,7 +15,7 @@
 // "C++ 2 sets" alternates between two sets of tensors, so that every call
 // updates the parameters of the cached graph's kernel nodes; "C++ no graph"
 // is the C++ call with launch groups' graphs turned off
-// (tilec_set_launch_graphs): four cuLaunchKernel.
+// (tilec_set_launch_graphs): five cuLaunchKernel.
 //
 // Then the same for the decode step (stateUpdateGpu and
 // tilec_mamba2_state_update, one launch) on Mamba-2 2.7B's layer, and the

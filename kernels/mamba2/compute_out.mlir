@@ -1,22 +1,26 @@
-// Mamba-2 forward, kernel 3 of 3 (docs/mamba2.md): the outputs of one chunk.
-// For rows i and columns j of the chunk (time steps), with h the state
-// entering the chunk:
+// Mamba-2 forward, the last kernel (docs/mamba2.md): the outputs of one
+// chunk. For rows i and columns j of the chunk (time steps), with h the state
+// entering the chunk and CB = C B^T from bmm_chunk:
 //
 //   Y = exp2(G_i) * (C h^T)                                  (earlier chunks)
-//     + (C B^T * exp2(where(i >= j, seq_i == seq_j: G_i - G_j; -inf)) * dt_j) X
+//     + (CB * exp2(where(i >= j, seq_i == seq_j: G_i - G_j; -inf)) * dt_j) X
 //     + D * X
 //   y = Y * silu(z)                                   (when has_z != 0)
 //
 // Grid: (ceil(seqlen / BLOCK_M) * ceil(headdim / BLOCK_P), heads, batch);
 // program x covers row tile m = x / numP of the sequence (BLOCK_M time steps,
 // chunk m / (CHUNK / BLOCK_M)) and head-dimension tile x % numP. A program
-// walks the column tiles of its chunk up to the diagonal only (the rest are
-// masked off), BLOCK_K steps at a time; C B^T is formed tile by tile on chip.
-// dstate is walked in BLOCK_N tiles: with BLOCK_N >= dstate each walk is one
-// step. BLOCK_M and BLOCK_K divide CHUNK.
+// first forms the state term, walking dstate in BLOCK_N tiles (one step with
+// BLOCK_N >= dstate), then walks the column tiles of its chunk up to the
+// diagonal only (the rest are masked off), BLOCK_K steps at a time, reading
+// each BLOCK_M x BLOCK_K tile of CB: one loop, no product nested in it.
+// BLOCK_M and BLOCK_K divide CHUNK.
 //   x:      (batch, seqlen, heads, headdim) XT
-//   B, C:   (batch, seqlen, groups, dstate) XT; head h uses group
+//   C:      (batch, seqlen, groups, dstate) XT; head h uses group
 //           h / (heads / groups)
+//   CB:     (batch, nchunks, groups, CHUNK, CHUNK) f32, from bmm_chunk bound
+//           to the same CHUNK, BLOCK_M and BLOCK_K: it writes exactly the
+//           tiles read here
 //   dt:     (batch, heads, nchunks, CHUNK) f32: chunk_cumsum's dt_chunks
 //   G:      (batch, heads, nchunks, CHUNK) f32, from chunk_cumsum
 //   D:      (heads, headdim) f32, per channel; a D per head is this view
@@ -35,7 +39,7 @@
 //           result) when y_is_xt != 0
 //   Rows past seqlen are not written; the unused output is not touched.
 //
-// Packed sequences (mamba_ssm's rule): C B^T keeps the pairs (i, j) of one
+// Packed sequences (mamba_ssm's rule): CB keeps the pairs (i, j) of one
 // sequence only, and the state term applies to the rows of the sequence the
 // entering state belongs to: that of the step before the chunk (sequence 0
 // before the first chunk, so an initial state is sequence 0's).
@@ -49,12 +53,12 @@
 // kernels/mamba2/CMakeLists.txt with the ptxas -v numbers they were chosen
 // by. The defaults, 8 and 1, are what the kernel ran with before.
 //
-// Precision: C B^T multiplies bf16 or f16 inputs exactly (f32 sums), f32
-// ones in f32 (fused multiply-adds). The f32 state and the f32 weights of X
-// multiply in tf32: bf16 operands would round them to 8 bits; bf16 and f16 x
-// and C convert to tf32 exactly, an f32 one rounds (2^-11). Masking happens on the exponent, before exp2, so exp2 never sees a
-// positive argument (G falls along a chunk) and no inf can be formed and then
-// multiplied by zero.
+// Precision: CB is bmm_chunk's (bf16 or f16 inputs multiplied exactly, f32
+// sums; f32 ones in f32). The f32 state and the f32 weights of X multiply in
+// tf32: bf16 operands would round them to 8 bits; bf16 and f16 x and C
+// convert to tf32 exactly, an f32 one rounds (2^-11). Masking happens on the
+// exponent, before exp2, so exp2 never sees a positive argument (G falls
+// along a chunk) and no inf can be formed and then multiplied by zero.
 
 !Out = !tile.tile<BLOCK_M x BLOCK_P x f32>
 !Scores = !tile.tile<BLOCK_M x BLOCK_K x f32>
@@ -64,7 +68,7 @@
 tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
                          BLOCK_N = 64, XT : type = bf16, WARPS = 8,
                          OCC = 1>(
-    %x: !tile.view<4, XT>, %B: !tile.view<4, XT>, %C: !tile.view<4, XT>,
+    %x: !tile.view<4, XT>, %C: !tile.view<4, XT>, %CB: !tile.view<5, f32>,
     %dt: !tile.view<4, f32>, %G: !tile.view<4, f32>,
     %D: !tile.view<2, f32> {tile.any_strides},
     %z: !tile.view<4, XT>, %has_z: i32, %seq_idx: !tile.view<2, i32>,
@@ -78,7 +82,7 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   %mp, %h, %b = tile.block_id x, y, z
 
   %heads, %headdim = tile.dim %x[2, 3] : !tile.view<4, XT>
-  %groups, %dstate = tile.dim %B[2, 3] : !tile.view<4, XT>
+  %groups, %dstate = tile.dim %C[2, 3] : !tile.view<4, XT>
   %chunkSize, %blockM, %blockK, %blockP, %blockN =
       tile.param "CHUNK", "BLOCK_M", "BLOCK_K", "BLOCK_P", "BLOCK_N"
   %numP = arith.ceildivui %headdim, %blockP : index
@@ -137,17 +141,8 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   %chunkColBase = arith.muli %c, %colTilesPerChunk : index
   %out = scf.for %k = %c0 to %numK step %c1 iter_args(%acc = %outState) -> !Out {
     %kSeq = arith.addi %chunkColBase, %k : index
-    %scoresZero = tile.full 0.0 : !Scores
-    %cb = scf.for %n = %c0 to %numN step %c1 iter_args(%cbAcc = %scoresZero) -> !Scores {
-      %cM = tile.load %C[%b, %m, %g, %n] dims = [1, 3]
-          : !tile.view<4, XT> -> !tile.tile<BLOCK_M x BLOCK_N x XT>
-      %bT = tile.load %B[%b, %kSeq, %g, %n] dims = [3, 1] latency = 2
-          : !tile.view<4, XT> -> !tile.tile<BLOCK_N x BLOCK_K x XT>
-      %next = tile.mma %cM, %bT, %cbAcc
-          : !tile.tile<BLOCK_M x BLOCK_N x XT>,
-            !tile.tile<BLOCK_N x BLOCK_K x XT>, !Scores
-      scf.yield %next : !Scores
-    }
+    %cb = tile.load %CB[%b, %c, %g, %mInChunk, %k] dims = [3, 4] latency = 2
+        : !tile.view<5, f32> -> !Scores
 
     %colStart = arith.muli %k, %blockK : index
     %colIdxScores = tile.arange %colStart dim 1

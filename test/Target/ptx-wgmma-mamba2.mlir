@@ -7,6 +7,10 @@
 // RUN: FileCheck %s --check-prefix=OUT < %t.out.ptx
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.out.ptx
 // RUN: ptxas -arch=sm_90a %t.out.ptx -o %t.out.cubin
+// RUN: tilec %tilec_src/kernels/mamba2/bmm_chunk.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.bmm.ptx
+// RUN: FileCheck %s --check-prefix=BMM < %t.bmm.ptx
+// RUN: FileCheck %s --check-prefix=NOSYNC < %t.bmm.ptx
+// RUN: ptxas -arch=sm_90a %t.bmm.ptx -o %t.bmm.cubin
 // RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.state.ptx
 // RUN: FileCheck %s --check-prefix=STATE < %t.state.ptx
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.state.ptx
@@ -15,42 +19,45 @@
 // RUN: FileCheck %s --check-prefix=STATE < %t.chunk.ptx
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.chunk.ptx
 
-// compute_out: the state term (tf32, K = 64: eight m64n32k8), the C B^T
-// product of the inner loop (bf16: four m64n32k16) and the output product
-// (tf32). C and B^T arrive by cp.async in the inner loop's ring and wgmma
-// reads them there: per step one wait for the copies, their fence for the
-// async proxy and one barrier, no st.shared of an operand, B K-major
-// (imm-trans-b 0: B^T is stored with dstate contiguous), the group waited
-// for (wait_group 0: the loop is nested, tilegpu-pipeline leaves
-// wait_group 1 to loops at the top level) and no barrier after it.
+// compute_out: the state term (tf32, K = 64: eight m64n32k8), then the
+// column loop with one product per step, the output product (tf32, eight
+// m64n32k8 with no barrier between them): C B^T is bmm_chunk's, read as a
+// tile, so no bf16 product and no loop nested in the column loop.
 // OUT-LABEL: .entry compute_out_vec(
 // OUT: fence.proxy.async.shared::cta
 // OUT: wgmma.fence.sync.aligned
 // OUT-COUNT-8: wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32
 // OUT-NOT: wgmma.mma_async
 // OUT: wgmma.commit_group.sync.aligned
-// The k loop's ring (the rows of G, dt and seq_idx), then the inner loop
-// (in block order: its products, then its head).
-// OUT: cp.async.wait_group 1
-// OUT-NEXT: bar.sync 0
-// OUT-NOT: st.shared
 // OUT: wgmma.fence.sync.aligned
 // OUT-NOT: bar.sync
-// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
-// OUT-NOT: bar.sync
-// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
-// OUT-NOT: bar.sync
-// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
-// OUT-NOT: bar.sync
-// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
+// OUT-COUNT-8: wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32
 // OUT-NOT: bar.sync
 // OUT: wgmma.commit_group.sync.aligned
-// OUT-NEXT: wgmma.wait_group.sync.aligned 0
-// OUT-NOT: bar.sync
-// OUT-NOT: st.shared
-// OUT: cp.async.wait_group 1
-// OUT-NEXT: fence.proxy.async.shared::cta
-// OUT-NEXT: bar.sync 0
+// OUT-NOT: wgmma.mma_async.sync.aligned.{{.*}}bf16
+
+// bmm_chunk: C and B^T arrive by cp.async in the ring and wgmma reads them
+// there (bf16, two warpgroups side by side: four m64n32k16 per step): per
+// step one wait for the copies, their fence for the async proxy and one
+// barrier, no st.shared of an operand, B K-major (imm-trans-b 0: B^T is
+// stored with dstate contiguous), the product left pending across the next
+// step's copies (wait_group 1; 0 in the last iteration), then the tile
+// stored 16 bytes per thread.
+// BMM-LABEL: .entry bmm_chunk_vec(
+// BMM: cp.async.wait_group 1
+// BMM-NEXT: fence.proxy.async.shared::cta
+// BMM-NEXT: bar.sync 0
+// BMM-NOT: st.shared
+// BMM: wgmma.fence.sync.aligned
+// BMM-NOT: bar.sync
+// BMM: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, p, 1, 1, 0, 0;
+// BMM-NOT: bar.sync
+// BMM-COUNT-3: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
+// BMM-NOT: bar.sync
+// BMM: wgmma.commit_group.sync.aligned
+// BMM-NEXT: wgmma.wait_group.sync.aligned 1
+// BMM: wgmma.wait_group.sync.aligned 0
+// BMM: st.global.v4.b32
 
 // fwd_pass_state and chunk_state: one tf32 product of K = 64 per step.
 // STATE: wgmma.fence.sync.aligned

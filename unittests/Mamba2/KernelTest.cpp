@@ -1,9 +1,10 @@
 //===- KernelTest.cpp - Mamba-2 kernels alone in the interpreter ---------===//
 //
-// chunk_state, state_passing and varlen_state (kernels/mamba2), each bound to
-// tiles smaller than the problem and run in the interpreter on fresh random
-// inputs (seed printed; TILEC_TEST_SEED replays it) with outputs poisoned,
-// and compared element by element with what it must produce:
+// chunk_state, state_passing, bmm_chunk and varlen_state (kernels/mamba2),
+// each bound to tiles smaller than the problem and run in the interpreter on
+// fresh random inputs (seed printed; TILEC_TEST_SEED replays it) with
+// outputs poisoned, and compared element by element with what it must
+// produce:
 //   - chunk_state: each chunk's own state is the f64 recurrence
 //     (referenceForward) run over that chunk's steps alone, from a zero
 //     state; dt_chunks and G come from chunk_cumsum (dt as given), run
@@ -11,6 +12,10 @@
 //   - state_passing: the recurrence over chunks h_{c+1} = exp2(G_last,c) h_c
 //     + local_c, in f64, from random chunk states, decay exponents and an
 //     initial state (or none).
+//   - bmm_chunk: C B^T per chunk and group (f64 sums of the inputs'
+//     values), bf16 and f32 inputs, several groups, a ragged last chunk
+//     (zeros past seqlen), tiles cut by the diagonal; the tiles compute_out
+//     does not read stay as poisoned.
 //   - varlen_state: its check of the offsets it reads on the device. Each
 //     way cu_seqlens can break the rules (or disagree with seq_idx) makes
 //     the state of the sequences it concerns NaN, over outputs poisoned
@@ -275,6 +280,122 @@ TEST_P(StatePassingKernel, RecurrenceOverChunks) {
 INSTANTIATE_TEST_SUITE_P(InitialState, StatePassingKernel, ::testing::Bool(),
                          [](const ::testing::TestParamInfo<bool> &info) {
                            return info.param ? "with" : "without";
+                         });
+
+
+/// bmm_chunk alone with x, B and C in bf16 (false) or f32 (true).
+class BmmChunkKernel : public ::testing::TestWithParam<bool> {};
+
+TEST_P(BmmChunkKernel, CBOnAndBelowTheDiagonal) {
+  const bool f32Inputs = GetParam();
+  // batch, seqlen, heads, groups, headdim, dstate, chunk: 3 chunks, the last
+  // one 22 steps; tiles of 32 x 16 rows x columns (BLOCK_M != BLOCK_K, so
+  // the diagonal cuts tiles), dstate 40 walked in steps of 16 (ragged).
+  const Problem p{2, 150, 4, 2, 8, 40, 64};
+  const uint64_t seed = tilec::testing::testSeed();
+  SCOPED_TRACE(tilec::testing::seedTrace(seed));
+  std::mt19937_64 rng(seed);
+  std::normal_distribution<float> normal;
+  // computeLaunchGrids needs every size; bmm_chunk takes blockM and blockK.
+  TileConfig tiles;
+  tiles.blockH = tiles.blockP = tiles.blockN = tiles.chunkStateBlockP =
+      tiles.chunkStateBlockN = tiles.chunkStateBlockK =
+          tiles.statePassingBlockP = tiles.statePassingBlockN = 16;
+  tiles.blockM = 32;
+  tiles.blockK = 16;
+  const int64_t blockN = 16;
+  auto bmm = compileKernel(
+      "bmm_chunk",
+      {"CHUNK=" + std::to_string(p.chunk),
+       "BLOCK_M=" + std::to_string(tiles.blockM),
+       "BLOCK_K=" + std::to_string(tiles.blockK),
+       "BLOCK_N=" + std::to_string(blockN),
+       std::string("XT=") + (f32Inputs ? "f32" : "bf16")});
+  ASSERT_TRUE(bmm);
+
+  // B and C as the kernel reads them (f32 or bf16 bits) and their values.
+  const int64_t size = p.batch * p.seqlen * p.groups * p.dstate;
+  std::vector<float> bValues(size), cValues(size);
+  std::vector<float> bF32(size), cF32(size);
+  std::vector<uint16_t> bBf16(size), cBf16(size);
+  for (int64_t i = 0; i < size; ++i) {
+    bF32[i] = normal(rng);
+    cF32[i] = normal(rng);
+    bBf16[i] = toBF16(bF32[i]);
+    cBf16[i] = toBF16(cF32[i]);
+    bValues[i] = f32Inputs ? bF32[i] : fromBF16(bBf16[i]);
+    cValues[i] = f32Inputs ? cF32[i] : fromBF16(cBf16[i]);
+  }
+  const interp::DType dtype =
+      f32Inputs ? interp::DType::F32 : interp::DType::BF16;
+  const std::vector<int64_t> shape = {p.batch, p.seqlen, p.groups, p.dstate};
+  const auto B = view(f32Inputs ? (void *)bF32.data() : bBf16.data(), dtype,
+                      shape);
+  const auto C = view(f32Inputs ? (void *)cF32.data() : cBf16.data(), dtype,
+                      shape);
+  const int64_t nchunks = p.numChunks();
+  std::vector<float> cb(p.batch * nchunks * p.groups * p.chunk * p.chunk,
+                        kNaN);
+  std::string error;
+  ASSERT_TRUE(mlir::succeeded(bmm->run(
+      {B, C, f32View(cb, {p.batch, nchunks, p.groups, p.chunk, p.chunk})},
+      {computeLaunchGrids(p, tiles).bmmChunk}, error)))
+      << error;
+
+  // compute_out's column tiles of row i: those below the end of i's row
+  // tile. Every element there is the f64 sum within (dstate + 1) f32
+  // roundings of the terms' magnitudes (bf16 products are exact, f32 ones
+  // round once); 0 past seqlen. Every other element is not written.
+  auto value = [&](const std::vector<float> &v, int64_t b, int64_t t,
+                   int64_t g, int64_t n) {
+    return double(v[((b * p.seqlen + t) * p.groups + g) * p.dstate + n]);
+  };
+  int64_t checked = 0;
+  for (int64_t b = 0; b < p.batch; ++b)
+    for (int64_t c = 0; c < nchunks; ++c)
+      for (int64_t g = 0; g < p.groups; ++g)
+        for (int64_t i = 0; i < p.chunk; ++i) {
+          const int64_t rowEnd = (i / tiles.blockM + 1) * tiles.blockM;
+          const int64_t readEnd =
+              (rowEnd + tiles.blockK - 1) / tiles.blockK * tiles.blockK;
+          ASSERT_GT(readEnd, i) << "the diagonal is read";
+          for (int64_t j = 0; j < p.chunk; ++j) {
+            const float got =
+                cb[(((b * nchunks + c) * p.groups + g) * p.chunk + i) *
+                       p.chunk +
+                   j];
+            const std::string where =
+                "CB[" + std::to_string(b) + ", " + std::to_string(c) + ", " +
+                std::to_string(g) + ", " + std::to_string(i) + ", " +
+                std::to_string(j) + "]";
+            if (j >= readEnd) {
+              ASSERT_TRUE(std::isnan(got)) << where << " written: " << got;
+              continue;
+            }
+            const int64_t ti = c * p.chunk + i, tj = c * p.chunk + j;
+            double want = 0, magnitude = 0;
+            if (ti < p.seqlen && tj < p.seqlen)
+              for (int64_t n = 0; n < p.dstate; ++n) {
+                const double term =
+                    value(cValues, b, ti, g, n) * value(bValues, b, tj, g, n);
+                want += term;
+                magnitude += std::abs(term);
+              }
+            const double bound = (p.dstate + 1) * 0x1p-24 * magnitude;
+            ASSERT_TRUE(std::isfinite(got) && std::abs(got - want) <= bound)
+                << where << ": " << got << ", want " << want << " (bound "
+                << bound << ")";
+            ++checked;
+          }
+        }
+  // The tiles on and below the diagonal: 32 x 16 tiles, row tile r reads
+  // column tiles 0 .. 2 r + 1, i.e. 3/4 of each 64 x 64 chunk.
+  EXPECT_EQ(checked, p.batch * nchunks * p.groups * p.chunk * p.chunk * 3 / 4);
+}
+
+INSTANTIATE_TEST_SUITE_P(Inputs, BmmChunkKernel, ::testing::Bool(),
+                         [](const ::testing::TestParamInfo<bool> &info) {
+                           return info.param ? "f32" : "bf16";
                          });
 
 

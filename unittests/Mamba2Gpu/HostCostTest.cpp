@@ -107,9 +107,10 @@ protected:
   }
 };
 
-/// The kernels the C ABI launches: the four-kernel structure
-/// (docs/mamba2.md), the only one it runs.
-constexpr unsigned long long kKernels = 4;
+/// The kernels the C ABI launches: those of the four-kernel structure
+/// (docs/mamba2.md), the only one it runs: chunk_cumsum, chunk_state,
+/// state_passing, bmm_chunk, compute_out.
+constexpr unsigned long long kKernels = 5;
 
 /// Two calls of `forward`: the second makes the kernels' graph if no earlier
 /// call did (a sequence of launches becomes a graph the second time it
@@ -121,7 +122,7 @@ template <typename Forward> void makeGraph(Forward forward) {
 
 /// The calls every forward pass makes once its kernels' graph is cached:
 /// cuCtxGetCurrent and cuCtxGetId once for the call (the launch group's),
-/// whether the stream is being captured, and one graph launch of the four
+/// whether the stream is being captured, and one graph launch of the five
 /// kernels, whose parameters are those the graph holds.
 void expectSteadyState(const std::map<std::string, unsigned long long> &calls,
                        unsigned long long pointerQueries) {
@@ -298,7 +299,8 @@ TEST_F(HostCost, WithoutWorkspaceEachCallAllocatesOnTheStream) {
 /// by variant: e.g. "compute_out_c128_vec 1".
 std::string launchedVariants(const std::function<void()> &work) {
   const char *const kernels[] = {"chunk_cumsum_c128", "chunk_state_c128",
-                                 "state_passing_c128", "compute_out_c128"};
+                                 "state_passing_c128", "bmm_chunk_c128",
+                                 "compute_out_c128"};
   std::map<std::string, unsigned long long> before;
   for (const char *kernel : kernels)
     for (const char *suffix : {"", "_vec"}) {
@@ -328,9 +330,9 @@ TEST_F(HostCost, EmptyOptionsAndDPerHeadRunTheVecVariants) {
   ASSERT_EQ(tilec_mamba2_workspace_size(&args.problem, &args.workspaceBytes),
             TILEC_MAMBA2_SUCCESS);
   ASSERT_EQ(args.D.descriptor.rank, 1);
-  const std::string allVec = "chunk_cumsum_c128_vec 1, chunk_state_c128_vec "
-                             "1, compute_out_c128_vec 1, "
-                             "state_passing_c128_vec 1";
+  const std::string allVec = "bmm_chunk_c128_vec 1, chunk_cumsum_c128_vec 1, "
+                             "chunk_state_c128_vec 1, compute_out_c128_vec "
+                             "1, state_passing_c128_vec 1";
   EXPECT_EQ(launchedVariants([&] {
               EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
             }),
@@ -372,8 +374,8 @@ TEST_F(HostCost, AViewWithoutTheFactsFallsBack) {
               EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
                                    TILEC_MAMBA2_SUCCESS);
             }),
-            "chunk_cumsum_c128_vec 1, chunk_state_c128 1, compute_out_c128 1, "
-            "state_passing_c128 1");
+            "bmm_chunk_c128_vec 1, chunk_cumsum_c128_vec 1, chunk_state_c128 1, "
+            "compute_out_c128 1, state_passing_c128 1");
 }
 
 TEST_F(HostCost, PerCallChecksEveryPointerOnEveryCall) {

@@ -6,9 +6,11 @@
 // for (docs/mamba2.md):
 //   four kernels (default): chunk_cumsum -> dt_chunks (dt transformed), G;
 //     chunk_state -> each chunk's own state; state_passing -> per-chunk
-//     states, final state; compute_out -> y;
+//     states, final state; bmm_chunk -> C B^T per chunk; compute_out -> y;
 //   three kernels: chunk_cumsum -> dt_chunks, G; fwd_pass_state -> per-chunk
-//     states, final state; compute_out -> y.
+//     states, final state; bmm_chunk -> C B^T; compute_out -> y.
+// (bmm_chunk, in both, is the part of compute_out that depends on the
+// group only: the structures are named by how they form the states.)
 // The decode step's state_update kernel is compiled and run the same way.
 //
 //===----------------------------------------------------------------------===//
@@ -46,7 +48,7 @@ namespace {
 
 struct Kernels {
   std::unique_ptr<interp::Executable> chunkCumsum, chunkState, statePassing,
-      fwdPassState, computeOut, varlenState;
+      fwdPassState, bmmChunk, computeOut, varlenState;
 };
 
 /// The tile sizes the CPU uses where the caller leaves them to it: large
@@ -177,6 +179,14 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
                                  compiled->fwdPassState);
         !s)
       return s;
+    // compute_out's tile of C B^T, which it reads.
+    if (Status s = compileKernel(
+            "bmm_chunk",
+            {chunk, binding("BLOCK_M", t.blockM), binding("BLOCK_K", t.blockK),
+             binding("BLOCK_N", t.blockN), xType},
+            compiled->bmmChunk);
+        !s)
+      return s;
     if (Status s = compileKernel(
             "compute_out",
             {chunk, binding("BLOCK_M", t.blockM), binding("BLOCK_K", t.blockK),
@@ -254,7 +264,7 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
 
   const int64_t nchunks = p.numChunks();
   std::vector<float> dtChunksBuffer, gBuffer, statesBuffer, localBuffer,
-      finalBuffer;
+      finalBuffer, cbBuffer;
   const Tensor dtChunksTensor =
       bufferTensor(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
   const Tensor gTensor =
@@ -342,8 +352,15 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
         !s)
       return s;
   }
+  const interp::HostView C = hostView(in.C);
+  const interp::HostView cb = hostView(bufferTensor(
+      cbBuffer, {p.batch, nchunks, p.groups, p.chunk, p.chunk}));
+  if (Status s = run("bmm_chunk", *kernels->bmmChunk, {B, C, cb},
+                     {grids.bmmChunk}, threads);
+      !s)
+    return s;
   if (Status s = run("compute_out", *kernels->computeOut,
-                     {x, B, hostView(in.C), dtChunks, g, D, z,
+                     {x, C, cb, dtChunks, g, D, z,
                       flag(bool(in.z)), seqIdx, states, yIsXt ? yUnused : y,
                       yIsXt ? y : yUnused, flag(yIsXt)},
                      {grids.computeOut}, threads);

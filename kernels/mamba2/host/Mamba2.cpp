@@ -392,6 +392,9 @@ LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
       p.batch};
   grids.fwdPassState = {stateTiles(tiles.blockP, tiles.blockN), p.heads,
                         p.batch};
+  grids.bmmChunk = {product(p.numChunks(), (p.chunk / tiles.blockM) *
+                                                (p.chunk / tiles.blockK)),
+                    p.groups, p.batch};
   grids.computeOut = {product(ceilDiv(p.seqlen, tiles.blockM), numP), p.heads,
                       p.batch};
   return grids;

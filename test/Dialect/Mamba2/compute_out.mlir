@@ -1,4 +1,6 @@
-// The compute_out kernel parses, verifies and binds for each chunk size.
+// The compute_out kernel parses, verifies and binds for each chunk size: the
+// state product over dstate, then one loop over the column tiles with one
+// product per step.
 // RUN: tile-opt %tilec_src/kernels/mamba2/compute_out.mlir | tile-opt | FileCheck %s --check-prefix=PARSE
 // RUN: tile-opt --tile-bind-params="params=CHUNK=64" --tile-expand-forms %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" -DBM=64 -DBK=64 -DBP=64 -DBN=64
 // RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_M=32,BLOCK_K=16,BLOCK_P=32,BLOCK_N=128" --tile-expand-forms %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" -DBM=32 -DBK=16 -DBP=32 -DBN=128
@@ -10,12 +12,15 @@
 // CHECK-LABEL: kernel @compute_out
 // CHECK: scf.for {{.*}} -> (tensor<[[BM]]x[[BP]]xf32>)
 // CHECK: mma %{{.*}} : tensor<[[BM]]x[[BN]]xtf32>, tensor<[[BN]]x[[BP]]xtf32>, tensor<[[BM]]x[[BP]]xf32>
+// The column loop reads bmm_chunk's C B^T tile: no product nested in it.
 // CHECK: scf.for {{.*}} -> (tensor<[[BM]]x[[BP]]xf32>)
-// CHECK: scf.for {{.*}} -> (tensor<[[BM]]x[[BK]]xf32>)
-// CHECK: mma %{{.*}} : tensor<[[BM]]x[[BN]]xbf16>, tensor<[[BN]]x[[BK]]xbf16>, tensor<[[BM]]x[[BK]]xf32>
+// CHECK-NOT: scf.for
+// CHECK: load %{{.*}} latency = 2 : {{.*}}<5, f32> -> tensor<1x1x1x[[BM]]x[[BK]]xf32>
+// CHECK-NOT: scf.for
 // CHECK: arith.cmpi sge, %{{.*}} : tensor<[[BM]]x[[BK]]xi32>
 // The causal mask applies to the exponent, before exp2.
 // CHECK: %[[MASKED:[0-9]+]] = {{(tile\.)?}}where %{{.*}} : tensor<[[BM]]x[[BK]]xi1>, tensor<[[BM]]x[[BK]]xf32>
 // CHECK-NEXT: exp2 %[[MASKED]] : tensor<[[BM]]x[[BK]]xf32>
 // CHECK: mma %{{.*}} : tensor<[[BM]]x[[BK]]xtf32>, tensor<[[BK]]x[[BP]]xtf32>, tensor<[[BM]]x[[BP]]xf32>
+// CHECK-NOT: mma
 // CHECK: store %{{.*}} : tensor<1x[[BM]]x1x[[BP]]xf32>, {{.*}}<4, f32>

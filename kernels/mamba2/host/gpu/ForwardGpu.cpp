@@ -2,9 +2,9 @@
 //
 // Checks the arguments (the shared validation first, then what only the GPU
 // needs), then enqueues the kernels of the structure the options ask for
-// (docs/mamba2.md: chunk_cumsum, chunk_state, state_passing and compute_out
-// by default; chunk_cumsum, fwd_pass_state and compute_out as the
-// three-kernel option) on the caller's stream through their generated
+// (docs/mamba2.md: chunk_cumsum, chunk_state, state_passing, bmm_chunk and
+// compute_out by default; chunk_cumsum, fwd_pass_state, bmm_chunk and
+// compute_out as the three-kernel option) on the caller's stream through their generated
 // launchers. Every check that needs no driver comes before the first driver
 // call, so invalid arguments are reported the same way on a machine without
 // a GPU. Nothing synchronizes with the host: the pass can be captured in a
@@ -73,8 +73,12 @@ using FwdPassStateLauncher =
                      const tilec_view_f32_5d &states,
                      const tilec_view_f32_4d &final, tilec_grid, CUstream);
 template <typename XView>
+using BmmChunkLauncher = tilec_status (*)(const XView &B, const XView &C,
+                                          const tilec_view_f32_5d &CB,
+                                          tilec_grid, CUstream);
+template <typename XView>
 using ComputeOutLauncher = tilec_status (*)(
-    const XView &x, const XView &B, const XView &C,
+    const XView &x, const XView &C, const tilec_view_f32_5d &CB,
     const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
     const tilec_view_f32_2d &D, const XView &z, int32_t hasZ,
     const tilec_view_i32_2d &seqIdx, const tilec_view_f32_5d &states,
@@ -87,6 +91,7 @@ using PrepareFunction = tilec_status (*)();
 template <typename XView> struct InputKernels {
   ChunkStateLauncher<XView> chunkState;
   FwdPassStateLauncher<XView> fwdPassState;
+  BmmChunkLauncher<XView> bmmChunk;
   ComputeOutLauncher<XView> computeOut;
 };
 
@@ -102,15 +107,15 @@ struct Instance {
   InputKernels<tilec_view_bf16_4d> bf16;
   InputKernels<tilec_view_f16_4d> f16;
   InputKernels<tilec_view_f32_4d> f32;
-  PrepareFunction prepare[13];
+  PrepareFunction prepare[16];
 };
 
 #define TILEC_MAMBA2_INPUT_KERNELS(suffix)                                     \
   {&tile_chunk_state##suffix, &tile_fwd_pass_state##suffix,                    \
-   &tile_compute_out##suffix}
+   &tile_bmm_chunk##suffix, &tile_compute_out##suffix}
 #define TILEC_MAMBA2_INPUT_PREPARES(suffix)                                    \
   &tile_chunk_state##suffix##_prepare, &tile_fwd_pass_state##suffix##_prepare, \
-      &tile_compute_out##suffix##_prepare
+      &tile_bmm_chunk##suffix##_prepare, &tile_compute_out##suffix##_prepare
 #define TILEC_MAMBA2_INSTANCE(chunk, suffix, blockH, blockP, blockN, blockM,   \
                               blockK, chunkStateP, chunkStateN, chunkStateK,   \
                               statePassingP, statePassingN)                    \
@@ -248,10 +253,11 @@ constexpr int64_t kBufferAlignment = 256;
 /// Where the intermediates live in the workspace, in bytes: dt_chunks and
 /// G (the same size), the states entering each chunk, the chunks' own states
 /// (chunk_state's output, state_passing's input; in the four-kernel
-/// structure only), the final state.
+/// structure only), the final state, C B^T per chunk and group (bmm_chunk's
+/// output, compute_out's input).
 struct WorkspaceLayout {
   int64_t dtChunksOffset = 0, gOffset = 0, statesOffset = 0, localOffset = 0,
-          finalOffset = 0, total = 0;
+          finalOffset = 0, cbOffset = 0, total = 0;
 };
 
 bool alignUp(int64_t value, int64_t alignment, int64_t &result) {
@@ -264,7 +270,7 @@ bool alignUp(int64_t value, int64_t alignment, int64_t &result) {
 bool workspaceLayout(const Problem &p, ForwardStructure structure,
                      WorkspaceLayout &layout) {
   const int64_t nchunks = p.numChunks();
-  int64_t g = 4, states = 4, final = 4;
+  int64_t g = 4, states = 4, final = 4, cb = 4;
   for (int64_t size : {p.batch, p.heads, nchunks, p.chunk})
     if (mulOverflows(g, size, g))
       return false;
@@ -273,6 +279,9 @@ bool workspaceLayout(const Problem &p, ForwardStructure structure,
       return false;
   for (int64_t size : {p.batch, p.heads, p.headdim, p.dstate})
     if (mulOverflows(final, size, final))
+      return false;
+  for (int64_t size : {p.batch, nchunks, p.groups, p.chunk, p.chunk})
+    if (mulOverflows(cb, size, cb))
       return false;
   const int64_t local =
       structure == ForwardStructure::FourKernels ? states : 0;
@@ -286,11 +295,14 @@ bool workspaceLayout(const Problem &p, ForwardStructure structure,
          !__builtin_add_overflow(layout.localOffset, local,
                                  &layout.finalOffset) &&
          alignUp(layout.finalOffset, kBufferAlignment, layout.finalOffset) &&
-         !__builtin_add_overflow(layout.finalOffset, final, &layout.total);
+         !__builtin_add_overflow(layout.finalOffset, final, &layout.cbOffset) &&
+         alignUp(layout.cbOffset, kBufferAlignment, layout.cbOffset) &&
+         !__builtin_add_overflow(layout.cbOffset, cb, &layout.total);
 }
 
 struct Grids {
-  tilec_grid chunkCumsum, chunkState, statePassing, fwdPassState, computeOut;
+  tilec_grid chunkCumsum, chunkState, statePassing, fwdPassState, bmmChunk,
+      computeOut;
   /// With cu_seqlens only.
   tilec_grid varlenState;
 };
@@ -303,7 +315,7 @@ Grids computeGrids(const Problem &p, const Inputs &in,
   };
   return {grid(grids.chunkCumsum),  grid(grids.chunkState),
           grid(grids.statePassing), grid(grids.fwdPassState),
-          grid(grids.computeOut),
+          grid(grids.bmmChunk),     grid(grids.computeOut),
           in.cuSeqlens ? gpu::varlenStatesGrid(p, in) : tilec_grid{1, 1, 1}};
 }
 
@@ -441,6 +453,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
       {"chunk_state", fourKernels ? &grids.chunkState : nullptr},
       {"state_passing", fourKernels ? &grids.statePassing : nullptr},
       {"fwd_pass_state", fourKernels ? nullptr : &grids.fwdPassState},
+      {"bmm_chunk", &grids.bmmChunk},
       {"compute_out", &grids.computeOut},
       {"varlen_state", out.varlenStates ? &grids.varlenState : nullptr}};
   for (auto [kernel, grid] : gridChecks)
@@ -678,8 +691,16 @@ tilec_mamba2_status launchWith(const Problem &p, const Inputs &in,
                   "state_passing"))
       return code;
   }
+  // Right before compute_out, so that C B^T is still in L2 when it is read.
+  const auto cb = contiguousView<tilec_view_f32_5d>(
+      workspace + layout.cbOffset,
+      {p.batch, nchunks, p.groups, p.chunk, p.chunk});
   if (tilec_mamba2_status code = check(
-          inputKernels.computeOut(x, B, C, dtChunks, G, D, z, in.z ? 1 : 0,
+          inputKernels.bmmChunk(B, C, cb, grids.bmmChunk, stream),
+          "bmm_chunk"))
+    return code;
+  if (tilec_mamba2_status code = check(
+          inputKernels.computeOut(x, C, cb, dtChunks, G, D, z, in.z ? 1 : 0,
                                   seqIdx, states, y, yXt, yIsXt ? 1 : 0,
                                   grids.computeOut, stream),
           "compute_out"))

@@ -264,11 +264,12 @@ Status validateSequenceOffsetValues(const Problem &problem,
 /// The launch grid (x, y, z) of each kernel, for the CPU and the GPU paths
 /// alike (the kernels' headers say what a program covers): the one place
 /// they are computed. compute_out stops at ceil(seqlen / BLOCK_M) row
-/// tiles: programs past the sequence would write nothing. `tiles` must be
-/// resolved (no zero sizes).
+/// tiles: programs past the sequence would write nothing. bmm_chunk covers
+/// every blockM x blockK tile of each chunk (those above the diagonal return
+/// at once). `tiles` must be resolved (no zero sizes).
 struct LaunchGrids {
   std::array<int64_t, 3> chunkCumsum, chunkState, statePassing, fwdPassState,
-      computeOut;
+      bmmChunk, computeOut;
 };
 LaunchGrids computeLaunchGrids(const Problem &problem, const TileConfig &tiles);
 
