@@ -2,12 +2,12 @@
 //
 // mamba2_host_cost [--calls N] [--batches K]
 //
-// The host cost of one forward call (validation, grids, pointer checks and
-// the launches: five, the default structure's), through the C++ API
-// (forwardGpu) and the C ABI (tilec_mamba2_forward), per problem: batches of
-// N calls in a loop with no synchronization inside (the stream is
-// synchronized between batches, outside the timed loop, so that the launch
-// queue never fills), the median over K batches of the batch's time / N. Also the first call of the
+// The host cost of one forward call (validation, grids, pointer checks and the
+// launches: five, the default structure's), through the C++ API (forwardGpu)
+// and the C ABI (tilec_mamba2_forward), per problem: batches of N calls in a
+// loop with no synchronization inside (the stream is synchronized between
+// batches, outside the timed loop, so that the launch queue never fills), the
+// median over K batches of the batch's time / N. Also the first call of the
 // process (it loads the kernels) and of each problem (new allocation ranges:
 // one pointer query each). The tensors are device allocations of the right
 // sizes, never initialized: the time of a call does not depend on the data.

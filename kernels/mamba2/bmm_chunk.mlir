@@ -1,7 +1,7 @@
 // Mamba-2 forward, the C B^T product of each chunk (docs/mamba2.md): for
 // chunk c of group g, rows i and columns j of the chunk (time steps),
 //
-//   CB[b, c, g, i, j] = sum_n C[b, c*CHUNK + i, g, n] * B[b, c*CHUNK + j, g, n].
+//   CB[b, c, g, i, j] = sum_n C[b, c*CHUNK+i, g, n] * B[b, c*CHUNK+j, g, n].
 //
 // It depends on the group only, not on the head: compute_out's programs of
 // the heads of one group read the same tiles (mamba_ssm's _bmm_chunk_fwd)

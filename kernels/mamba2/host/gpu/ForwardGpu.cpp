@@ -4,11 +4,11 @@
 // needs), then enqueues the kernels of the structure the options ask for
 // (docs/mamba2.md: chunk_cumsum, chunk_state, state_passing, bmm_chunk and
 // compute_out by default; chunk_cumsum, fwd_pass_state, bmm_chunk and
-// compute_out as the three-kernel option) on the caller's stream through their generated
-// launchers. Every check that needs no driver comes before the first driver
-// call, so invalid arguments are reported the same way on a machine without
-// a GPU. Nothing synchronizes with the host: the pass can be captured in a
-// CUDA graph.
+// compute_out as the three-kernel option) on the caller's stream through their
+// generated launchers. Every check that needs no driver comes before the first
+// driver call, so invalid arguments are reported the same way on a machine
+// without a GPU. Nothing synchronizes with the host: the pass can be captured
+// in a CUDA graph.
 //
 //===----------------------------------------------------------------------===//
 
