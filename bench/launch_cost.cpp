@@ -41,10 +41,11 @@ namespace {
 
 using Clock = std::chrono::steady_clock;
 
-/// compute_out's parameters: its 11 views (x, B, C, dt, G, z, y, y_bf16 of
-/// rank 4, D and seq_idx of rank 2, states of rank 5) are a pointer, the
-/// sizes and the strides each, 93 words, and its 2 scalars (4 bytes each,
-/// widened here to 8).
+/// compute_out's parameters as they were before bmm_chunk took C B^T out of
+/// it (now CB, rank 5, in B's place: 2 words more): its 11 views (x, B, C,
+/// dt, G, z, y, y_bf16 of rank 4, D and seq_idx of rank 2, states of rank 5)
+/// are a pointer, the sizes and the strides each, 93 words, and its 2
+/// scalars (4 bytes each, widened here to 8).
 constexpr int kManyParams = 95;
 
 /// Driver entry points beyond DriverApi's, at the ABI of this cuda.h.
