@@ -42,9 +42,13 @@
 // by. The defaults, 8 and 1, are what the kernel ran with before.
 //
 // Precision: as fwd_pass_state. B * dt * exp2(...) is an f32 product of XT
-// and f32 values, so the product with x^T runs in tf32 (10-bit mantissa)
-// rather than bf16 (7-bit); a bf16 or f16 x converts to tf32 exactly, an f32
-// one rounds (2^-11).
+// and f32 values; the product with x^T splits it into two bf16 halves
+// (`precision = split_bf16`: x^T B_lo + x^T B_hi, within 2^-16 of the f32
+// product, where tf32 would round B to 2^-11) and takes a bf16 x as it is,
+// so on sm_90a x^T is read by wgmma straight from its cp.async buffer (the
+// descriptor's transpose: x^T is M-major) and only the two halves of B are
+// stored to shared memory, 16 bytes per st.shared. An f16 or f32 x is split
+// too (exactly for f16): three products.
 
 !State = !tile.tile<BLOCK_P x BLOCK_N x f32>
 !Steps = !tile.tile<BLOCK_K x f32>
@@ -120,7 +124,7 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
     // x^T: (head dim, time), read transposed.
     %xT = tile.load %x[%b, %kSeq, %h, %pt] dims = [3, 1] latency = 2
         : !tile.view<4, XT> -> !tile.tile<BLOCK_P x BLOCK_K x XT>
-    %next = tile.mma %xT, %bScaled, %acc precision = tf32
+    %next = tile.mma %xT, %bScaled, %acc precision = split_bf16
         : !tile.tile<BLOCK_P x BLOCK_K x XT>,
           !tile.tile<BLOCK_K x BLOCK_N x f32>, !State
     scf.yield %next : !State

@@ -29,11 +29,14 @@
 // kernels/mamba2/CMakeLists.txt with the ptxas -v numbers they were chosen
 // by. The defaults, 8 and 1, are what the kernel ran with before.
 //
-// Precision: B * dt * exp2(...) is an f32 product of XT and f32 values, so
-// the update multiplies in tf32 (10-bit mantissa) rather than bf16 (7-bit):
-// the state is summed over every chunk and carries that rounding to every
-// later output. A bf16 or f16 x converts to tf32 exactly, an f32 one rounds
-// (2^-11).
+// Precision: B * dt * exp2(...) is an f32 product of XT and f32 values, and
+// the state is summed over every chunk and carries the product's rounding
+// to every later output, so the update does not round it to bf16 (7-bit
+// mantissa) but splits it into two bf16 halves (`precision = split_bf16`:
+// x^T B_lo + x^T B_hi, within 2^-16 of the f32 product; tf32 rounded B to
+// 2^-11). A bf16 x is used as it is and read by wgmma from its cp.async
+// buffer on sm_90a; an f16 or f32 x is split too (exactly for f16): three
+// products.
 
 !State = !tile.tile<BLOCK_P x BLOCK_N x f32>
 !Steps = !tile.tile<BLOCK_K x f32>
@@ -100,7 +103,7 @@ tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
       // x^T: (head dim, time), read transposed.
       %xT = tile.load %x[%b, %kSeq, %h, %pt] dims = [3, 1] latency = 2
           : !tile.view<4, XT> -> !tile.tile<BLOCK_P x BLOCK_K x XT>
-      %sum = tile.mma %xT, %bScaled, %acc precision = tf32
+      %sum = tile.mma %xT, %bScaled, %acc precision = split_bf16
           : !tile.tile<BLOCK_P x BLOCK_K x XT>,
             !tile.tile<BLOCK_K x BLOCK_N x f32>, !State
       scf.yield %sum : !State

@@ -12,11 +12,11 @@
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.bmm.ptx
 // RUN: ptxas -arch=sm_90a %t.bmm.ptx -o %t.bmm.cubin
 // RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.state.ptx
-// RUN: FileCheck %s --check-prefix=STATE < %t.state.ptx
+// RUN: FileCheck %s --check-prefix=STATE --implicit-check-not=st.shared.b32 < %t.state.ptx
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.state.ptx
 // RUN: ptxas -arch=sm_90a %t.state.ptx -o %t.state.cubin
 // RUN: tilec %tilec_src/kernels/mamba2/chunk_state.mlir --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.chunk.ptx
-// RUN: FileCheck %s --check-prefix=STATE < %t.chunk.ptx
+// RUN: FileCheck %s --check-prefix=STATE --implicit-check-not=st.shared.b32 < %t.chunk.ptx
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.chunk.ptx
 
 // compute_out: the state term (tf32, K = 64: eight m64n32k8), then the
@@ -59,9 +59,26 @@
 // BMM: wgmma.wait_group.sync.aligned 0
 // BMM: st.global.v4.b32
 
-// fwd_pass_state and chunk_state: one tf32 product of K = 64 per step.
+// fwd_pass_state and chunk_state (`precision = split_bf16`): per step two
+// bf16 products of K = 64, x^T B_lo then x^T B_hi, four m64n32k16 each.
+// x^T is M-major and B N-major (imm-trans-a and imm-trans-b 1); x^T comes
+// from its cp.async buffer (both products read it through the same
+// descriptors, no st.shared), each half of B is stored 16 bytes per
+// st.shared (no scalar st.shared anywhere: --implicit-check-not).
 // STATE: wgmma.fence.sync.aligned
-// STATE-COUNT-8: wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32
+// STATE: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, [[A0:%rd[0-9]+]], %rd{{[0-9]+}}, p, 1, 1, 1, 1;
+// STATE-COUNT-3: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
+// STATE-NOT: wgmma.mma_async
+// STATE: wgmma.commit_group.sync.aligned
+// STATE-NEXT: wgmma.wait_group.sync.aligned 0
+// STATE-NEXT: bar.sync 0
+// STATE-NEXT: st.shared.v4.b32
+// STATE-NEXT: st.shared.v4.b32
+// STATE-NEXT: fence.proxy.async.shared::cta
+// STATE-NEXT: bar.sync 0
+// STATE-NEXT: wgmma.fence.sync.aligned
+// STATE: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, [[A0]], %rd{{[0-9]+}}, p, 1, 1, 1, 1;
+// STATE-COUNT-3: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
 // STATE-NOT: wgmma.mma_async
 // STATE: wgmma.commit_group.sync.aligned
 // STATE-NEXT: wgmma.wait_group.sync.aligned 0

@@ -874,6 +874,95 @@ TEST_F(ComputeTest, MmaWithEachOperandType) {
   }
 }
 
+const char *kMmaSplit = R"(
+tile.kernel @mma(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>,
+                 %c: !tile.view<2, f32>, %o: !tile.view<2, f32>) {
+  %c0 = arith.constant 0 : index
+  %x = tile.load %a[%c0, %c0] : !tile.view<2, f32> -> tensor<$Mx$Kxf32>
+  %y = tile.load %b[%c0, %c0] : !tile.view<2, f32> -> tensor<$Kx$Nxf32>
+  %acc = tile.load %c[%c0, %c0] : !tile.view<2, f32> -> tensor<$Mx$Nxf32>
+  %xc = tile.convert %x : tensor<$Mx$Kxf32> -> tensor<$Mx$Kx$A>
+  %yc = tile.convert %y : tensor<$Kx$Nxf32> -> tensor<$Kx$Nx$B>
+  %d = tile.mma %xc, %yc, %acc precision = split_bf16
+      : tensor<$Mx$Kx$A>, tensor<$Kx$Nx$B>, tensor<$Mx$Nxf32>
+  tile.store %d, %o[%c0, %c0] : tensor<$Mx$Nxf32>, !tile.view<2, f32>
+  tile.return
+}
+)";
+
+/// The bf16 halves of `v` as split_bf16 defines them: hi = bf16(v),
+/// lo = bf16(v - hi), lo = 0 for a bf16 operand.
+std::pair<float, float> splitRef(float v, const std::string &elem) {
+  if (elem == "bf16")
+    return {v, 0.0f};
+  float hi = refBF16(v);
+  return {hi, refBF16(v - hi)};
+}
+
+TEST_F(ComputeTest, MmaSplitBf16AgainstItsDefinitionAndF64) {
+  const std::pair<std::string, std::string> types[] = {
+      {"bf16", "f32"}, {"f32", "bf16"}, {"f32", "f32"},
+      {"f16", "f32"},  {"f16", "bf16"}, {"f16", "f16"}};
+  for (const auto &[ta, tb] : types) {
+    int64_t m = uniformInt(1, 40), n = uniformInt(1, 40), k = uniformInt(1, 70);
+    SCOPED_TRACE(ta + " x " + tb + " " + std::to_string(m) + "x" +
+                 std::to_string(n) + "x" + std::to_string(k));
+    // Magnitudes over several binades, both signs: the split's lo half
+    // carries bits of each operand's own scale.
+    auto operand = [&](size_t count) {
+      std::vector<float> values = randomFloats(count, -2, 2);
+      for (float &v : values)
+        v = std::ldexp(v, int(uniformInt(-6, 6)));
+      return values;
+    };
+    std::vector<float> a = operand(m * k), b = operand(k * n),
+                       c = randomFloats(m * n, -8, 8), o(m * n, kPoison);
+    run(parse(subst(kMmaSplit, {{"$M", std::to_string(m)},
+                                {"$N", std::to_string(n)},
+                                {"$K", std::to_string(k)},
+                                {"$A", ta},
+                                {"$B", tb}})),
+        {viewOf(a, DType::F32, {m, k}), viewOf(b, DType::F32, {k, n}),
+         viewOf(c, DType::F32, {m, n}), viewOf(o, DType::F32, {m, n})});
+    bool aSplit = ta != "bf16", bSplit = tb != "bf16";
+    for (int64_t i = 0; i < m; ++i)
+      for (int64_t j = 0; j < n; ++j) {
+        // The definition: acc + a_hi b_lo + a_lo b_hi + a_hi b_hi, each a
+        // bf16 product chain (one fma per term, increasing k).
+        float sum = c[i * n + j];
+        double exact = sum, magnitude = std::fabs(sum);
+        auto chain = [&](bool useALo, bool useBLo) {
+          for (int64_t p = 0; p < k; ++p) {
+            auto [aHi, aLo] = splitRef(roundRef(a[i * k + p], ta), ta);
+            auto [bHi, bLo] = splitRef(roundRef(b[p * n + j], tb), tb);
+            sum = std::fma(useALo ? aLo : aHi, useBLo ? bLo : bHi, sum);
+          }
+        };
+        if (bSplit)
+          chain(false, true);
+        if (aSplit)
+          chain(true, false);
+        chain(false, false);
+        for (int64_t p = 0; p < k; ++p) {
+          double x = roundRef(a[i * k + p], ta), y = roundRef(b[p * n + j], tb);
+          exact += x * y;
+          magnitude += std::fabs(x * y);
+        }
+        ASSERT_EQ(o[i * n + j], sum) << i << ", " << j;
+        // Against the exact sum of the operands' products: each split
+        // operand is hi + lo to within 2^-17 relative (lo is a remainder
+        // below 2^-8 |v| rounded to 8 bits), the dropped a_lo b_lo is below
+        // 2^-16 |a b|: together below 2^-15 |a b| per term (tf32's
+        // rounding of one operand alone is 2^-11). Then at most 3 chains
+        // of k f32 roundings, each below 2^-24 of the running magnitude.
+        double bound = (std::ldexp(1.0, -15) +
+                        3.0 * (k + 1) * std::ldexp(1.0, -24)) *
+                       magnitude;
+        ASSERT_LE(std::fabs(o[i * n + j] - exact), bound) << i << ", " << j;
+      }
+  }
+}
+
 TEST_F(ComputeTest, MmaOnBF16ViewsAndTransposedOperand) {
   const char *source = R"(
 tile.kernel @mma(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,

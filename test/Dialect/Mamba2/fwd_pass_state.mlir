@@ -16,5 +16,9 @@
 // CHECK: load %{{.*}} : {{.*}}<4, f32> -> tensor<1x1x1x1xf32>
 // CHECK: scf.for {{.*}} -> (tensor<[[BP]]x[[BN]]xf32>)
 // CHECK: load %{{.*}} order = [0, 2, 3, 1] latency = 2 : {{.*}}<4, bf16> -> tensor<1x1x[[BP]]x[[BK]]xbf16>
-// CHECK: mma %{{.*}} : tensor<[[BP]]x[[BK]]xtf32>, tensor<[[BK]]x[[BN]]xtf32>, tensor<[[BP]]x[[BN]]xf32>
+// CHECK: %[[HI:[0-9]+]] = tile.convert %{{.*}} : tensor<[[BK]]x[[BN]]xf32> -> tensor<[[BK]]x[[BN]]xbf16>
+// CHECK: arith.subf
+// CHECK: %[[LO:[0-9]+]] = tile.convert %{{.*}} : tensor<[[BK]]x[[BN]]xf32> -> tensor<[[BK]]x[[BN]]xbf16>
+// CHECK: %[[SUM:[0-9]+]] = tile.mma %[[X:[0-9]+]], %[[LO]], %{{.*}} : tensor<[[BP]]x[[BK]]xbf16>, tensor<[[BK]]x[[BN]]xbf16>, tensor<[[BP]]x[[BN]]xf32>
+// CHECK: tile.mma %[[X]], %[[HI]], %[[SUM]] : tensor<[[BP]]x[[BK]]xbf16>, tensor<[[BK]]x[[BN]]xbf16>, tensor<[[BP]]x[[BN]]xf32>
 // CHECK: store %{{.*}} : tensor<1x1x[[BP]]x[[BN]]xf32>, {{.*}}<4, f32>

@@ -47,6 +47,58 @@ tile.kernel @broadcast_full_mma<K = 8>(%s: bf16) {
   tile.return
 }
 
+// precision = split_bf16 with one bf16 operand: b = hi + lo in bf16, then
+// acc + a b_lo + a b_hi, the small product first; no precision left.
+// CHECK-LABEL: tile.kernel @mma_split_bf16_one_operand
+// CHECK: %[[A:.*]] = full %{{.*}} : tensor<16x8xbf16>
+// CHECK: %[[B:.*]] = full %{{.*}} : tensor<8x16xf32>
+// CHECK: %[[C:.*]] = full %{{.*}} : tensor<16x16xf32>
+// CHECK: %[[BH:.*]] = convert %[[B]] : tensor<8x16xf32> -> tensor<8x16xbf16>
+// CHECK: %[[BHW:.*]] = convert %[[BH]] : tensor<8x16xbf16> -> tensor<8x16xf32>
+// CHECK: %[[BR:.*]] = arith.subf %[[B]], %[[BHW]] : tensor<8x16xf32>
+// CHECK: %[[BL:.*]] = convert %[[BR]] : tensor<8x16xf32> -> tensor<8x16xbf16>
+// CHECK: %[[S1:.*]] = mma %[[A]], %[[BL]], %[[C]] : tensor<16x8xbf16>, tensor<8x16xbf16>, tensor<16x16xf32>
+// CHECK: %[[S2:.*]] = mma %[[A]], %[[BH]], %[[S1]] : tensor<16x8xbf16>, tensor<8x16xbf16>, tensor<16x16xf32>
+// CHECK-NOT: mma
+// CHECK-NOT: precision
+// CHECK: return
+tile.kernel @mma_split_bf16_one_operand(%s: bf16, %t: f32) {
+  %a = tile.full %s : !tile.tile<16 x 8 x bf16>
+  %b = tile.full %t : !tile.tile<8 x 16 x f32>
+  %c = tile.full %t : !tile.tile<16 x 16 x f32>
+  %d = tile.mma %a, %b, %c precision = split_bf16
+      : !tile.tile<16 x 8 x bf16>, !tile.tile<8 x 16 x f32>, !tile.tile<16 x 16 x f32>
+  tile.return
+}
+
+// Two split operands (an f16 one widened to f32 first, exactly): three
+// products, a_hi b_lo, a_lo b_hi, a_hi b_hi.
+// CHECK-LABEL: tile.kernel @mma_split_bf16_two_operands
+// CHECK: %[[A:.*]] = full %{{.*}} : tensor<16x8xf16>
+// CHECK: %[[B:.*]] = full %{{.*}} : tensor<8x16xf32>
+// CHECK: %[[C:.*]] = full %{{.*}} : tensor<16x16xf32>
+// CHECK: %[[AW:.*]] = convert %[[A]] : tensor<16x8xf16> -> tensor<16x8xf32>
+// CHECK: %[[AH:.*]] = convert %[[AW]] : tensor<16x8xf32> -> tensor<16x8xbf16>
+// CHECK: %[[AHW:.*]] = convert %[[AH]] : tensor<16x8xbf16> -> tensor<16x8xf32>
+// CHECK: %[[AR:.*]] = arith.subf %[[AW]], %[[AHW]] : tensor<16x8xf32>
+// CHECK: %[[AL:.*]] = convert %[[AR]] : tensor<16x8xf32> -> tensor<16x8xbf16>
+// CHECK: %[[BH:.*]] = convert %[[B]] : tensor<8x16xf32> -> tensor<8x16xbf16>
+// CHECK: %[[BHW:.*]] = convert %[[BH]] : tensor<8x16xbf16> -> tensor<8x16xf32>
+// CHECK: %[[BR:.*]] = arith.subf %[[B]], %[[BHW]] : tensor<8x16xf32>
+// CHECK: %[[BL:.*]] = convert %[[BR]] : tensor<8x16xf32> -> tensor<8x16xbf16>
+// CHECK: %[[S1:.*]] = mma %[[AH]], %[[BL]], %[[C]] :
+// CHECK: %[[S2:.*]] = mma %[[AL]], %[[BH]], %[[S1]] :
+// CHECK: mma %[[AH]], %[[BH]], %[[S2]] :
+// CHECK-NOT: mma
+tile.kernel @mma_split_bf16_two_operands(%s: f16, %t: f32) {
+  %a = tile.full %s : !tile.tile<16 x 8 x f16>
+  %b = tile.full %t : !tile.tile<8 x 16 x f32>
+  %c = tile.full %t : !tile.tile<16 x 16 x f32>
+  %d = tile.mma %a, %b, %c precision = split_bf16
+      : !tile.tile<16 x 8 x f16>, !tile.tile<8 x 16 x f32>, !tile.tile<16 x 16 x f32>
+  tile.return
+}
+
 // CHECK-LABEL: tile.kernel @arange_start
 // CHECK: %[[S:.*]] = arith.index_cast %{{.*}} : index to i32
 // CHECK: %[[F:.*]] = full %[[S]] : tensor<16xi32>

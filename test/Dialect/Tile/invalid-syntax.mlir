@@ -154,7 +154,7 @@ tile.kernel @full_value_and_literal(%s: f32) {
 
 tile.kernel @mma_precision_not_tf32(%a: f32) {
   %t = tile.full %a : !tile.tile<16 x 16 x f32>
-  // expected-error @+1 {{attribute 'precision' failed to satisfy constraint}}
+  // expected-error @+1 {{expected string or keyword containing one of the following enum values for attribute 'precision' [tf32, split_bf16]}}
   %r = tile.mma %t, %t, %t precision = bf16 : !tile.tile<16 x 16 x f32>, !tile.tile<16 x 16 x f32>, !tile.tile<16 x 16 x f32>
   tile.return
 }

@@ -900,6 +900,18 @@ tile.kernel @mma_mixed_operands(%s: f32, %h: bf16) {
 
 // -----
 
+tile.kernel @mma_split_bf16_tf32_operand(%s: f32, %h: bf16) {
+  %f = tile.full %s : tensor<64x16xf32>
+  %a = tile.convert %f : tensor<64x16xf32> -> tensor<64x16xtf32>
+  %b = tile.full %h : tensor<16x32xbf16>
+  %c = tile.full %s : tensor<64x32xf32>
+  // expected-error @+1 {{'tile.mma' op with precision = split_bf16, a must hold bf16, f16 or f32 (each is split into bf16 halves), not 'tf32'}}
+  %d = tile.mma %a, %b, %c precision = split_bf16 : tensor<64x16xtf32>, tensor<16x32xbf16>, tensor<64x32xf32>
+  tile.return
+}
+
+// -----
+
 tile.kernel @mma_k(%h: bf16, %s: f32) {
   %a = tile.full %h : tensor<64x16xbf16>
   %b = tile.full %h : tensor<32x32xbf16>

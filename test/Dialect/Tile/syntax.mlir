@@ -99,6 +99,22 @@ tile.kernel @mma_precision(%s: bf16, %t: f32) {
   tile.return
 }
 
+// CHECK-LABEL: tile.kernel @mma_split_bf16
+// CHECK: mma %{{.*}}, %{{.*}}, %{{.*}} precision = split_bf16 : tensor<16x8xbf16>, tensor<8x16xf32>, tensor<16x16xf32>
+// CHECK: mma %{{.*}}, %{{.*}}, %{{.*}} precision = split_bf16 : tensor<16x8xf32>, tensor<8x16xf16>, tensor<16x16xf32>
+tile.kernel @mma_split_bf16(%s: bf16, %t: f32, %h: f16) {
+  %a = tile.full %s : !tile.tile<16 x 8 x bf16>
+  %b = tile.full %t : !tile.tile<8 x 16 x f32>
+  %c = tile.full 0.0 : !tile.tile<16 x 16 x f32>
+  %d = tile.mma %a, %b, %c precision = split_bf16
+      : !tile.tile<16 x 8 x bf16>, !tile.tile<8 x 16 x f32>, !tile.tile<16 x 16 x f32>
+  %x = tile.full %t : !tile.tile<16 x 8 x f32>
+  %y = tile.full %h : !tile.tile<8 x 16 x f16>
+  %e = tile.mma %x, %y, %d precision = split_bf16
+      : !tile.tile<16 x 8 x f32>, !tile.tile<8 x 16 x f16>, !tile.tile<16 x 16 x f32>
+  tile.return
+}
+
 // CHECK-LABEL: tile.kernel @several_results
 // CHECK: %{{.*}}:2 = param "A", "B"
 // CHECK: %{{.*}}:2 = dim %{{.*}}[2, 0] : <3, f32>

@@ -43,7 +43,8 @@
 // FPS-NOT: convert_layout %[[ACC]]
 // FPS: tile.load {{.*}} -> tensor<1x64x1x64xbf16, #tilegpu.dist<register = {{\[}}[0, 0, 0, 1], [0, 0, 0, 2], [0, 0, 0, 4]{{[],]}}
 // FPS-NOT: convert_layout %[[ACC]]
-// FPS: %[[N:[0-9]+]] = tile.mma %{{.*}}, %{{.*}}, %[[ACC]] : {{.*}}, tensor<64x64xf32, [[MMA]]>
+// FPS: %[[LO:[0-9]+]] = tile.mma %{{.*}}, %{{.*}}, %[[ACC]] : {{.*}}, tensor<64x64xf32, [[MMA]]>
+// FPS: %[[N:[0-9]+]] = tile.mma %{{.*}}, %{{.*}}, %[[LO]] : {{.*}}, tensor<64x64xf32, [[MMA]]>
 // FPS-NEXT: scf.yield %[[N]] : tensor<64x64xf32, [[MMA]]>
 // FPS-NEXT: }
 // FPS-NEXT: scf.yield %[[INNER]] : tensor<64x64xf32, [[MMA]]>

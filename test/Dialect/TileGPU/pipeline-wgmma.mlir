@@ -39,6 +39,39 @@ tile.kernel @ring(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.vi
 
 // -----
 
+// One load read by two products (tile-expand-forms' `precision =
+// split_bf16`: x^T B_lo, then x^T B_hi): one buffer, whose stage both
+// products read; the B halves are computed in registers, so no product
+// reads both operands from the ring and none stays in flight (3 stages).
+// CHECK-LABEL: kernel @two_products
+// CHECK: tilegpu.local_alloc : () -> !tilegpu.smem<3x64x32xbf16, {{.*}}, mutable>
+// CHECK-NOT: tilegpu.local_alloc
+// CHECK: scf.for
+// CHECK: %[[A:.*]] = tilegpu.local_load
+// CHECK: %[[S:.*]] = tile.mma %[[A]], %{{.*}}, %{{.*}} {tilegpu.wgmma} :
+// CHECK: tile.mma %[[A]], %{{.*}}, %[[S]] {tilegpu.wgmma} :
+tile.kernel @two_products(%a: !tile.view<2, bf16>, %b: !tile.view<2, f32>, %c: !tile.view<2, f32>, %n: index) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %init = tile.full %zero : tensor<64x64xf32>
+  %r = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %init) -> tensor<64x64xf32> {
+    %ta = tile.load %a[%c0, %k] latency = 2 : !tile.view<2, bf16> -> tensor<64x32xbf16>
+    %fb = tile.load %b[%k, %c0] : !tile.view<2, f32> -> tensor<32x64xf32>
+    %hi = tile.convert %fb : tensor<32x64xf32> -> tensor<32x64xbf16>
+    %wide = tile.convert %hi : tensor<32x64xbf16> -> tensor<32x64xf32>
+    %rest = arith.subf %fb, %wide : tensor<32x64xf32>
+    %lo = tile.convert %rest : tensor<32x64xf32> -> tensor<32x64xbf16>
+    %s = tile.mma %ta, %lo, %acc : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    %d = tile.mma %ta, %hi, %s : tensor<64x32xbf16>, tensor<32x64xbf16>, tensor<64x64xf32>
+    scf.yield %d : tensor<64x64xf32>
+  }
+  tile.store %r, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
 // The same ring in a loop nested in another: the product is not marked
 // (ptxas would serialize every wgmma, docs/codegen-layouts.md), and the
 // ring has no spare stage.

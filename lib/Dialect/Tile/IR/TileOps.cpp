@@ -1257,12 +1257,23 @@ LogicalResult MmaOp::verify() {
                          << formatTileShape(b) << ", acc is "
                          << formatTileShape(acc) << ")";
   // With precision = tf32 each operand is rounded to tf32 first, whatever
-  // float type it holds.
-  if (!getPrecision() && a.getElementType() != b.getElementType())
+  // float type it holds; with split_bf16 each is split into bf16 halves,
+  // which tf32 operands (already rounded to another format) cannot be.
+  std::optional<MmaPrecision> precision = getPrecision();
+  if (!precision && a.getElementType() != b.getElementType())
     return emitOpError() << "a and b must have one element type; a holds "
                          << a.getElementType() << " and b holds "
                          << b.getElementType()
-                         << " (or give precision = tf32)";
+                         << " (or give precision = tf32 or split_bf16)";
+  if (precision == MmaPrecision::split_bf16)
+    for (auto [name, type] : {std::pair{"a", a}, std::pair{"b", b}})
+      if (!isa<BFloat16Type, Float16Type, Float32Type, TypeParamType>(
+              type.getElementType()))
+        return emitOpError()
+               << "with precision = split_bf16, " << name
+               << " must hold bf16, f16 or f32 (each is split into bf16 "
+                  "halves), not "
+               << type.getElementType();
   SmallVector<TileDim> da = getTileDims(a), db = getTileDims(b),
                        dc = getTileDims(acc);
   if (!da[1].mayEqual(db[0]))

@@ -3,7 +3,8 @@
 // The kernel language has shorthands that save the author a reshape, a
 // constant or a conversion: loads and stores with `dims` and literal
 // indices, broadcasts with `new_dims`, `tile.full` of a literal,
-// `tile.arange` along a dimension, `tile.mma ... precision = tf32`, the
+// `tile.arange` along a dimension, `tile.mma ... precision = tf32` (and
+// `split_bf16`), the
 // broadcasting ops (`tile.mulf`, `tile.cmpi`, `tile.where` ...) and the
 // activation functions (`tile.softplus`, `tile.silu`). Each is defined as the longer form written
 // here, so the interpreter and the lowering run this first and implement
@@ -243,9 +244,54 @@ void expandConvert(ConvertOp op) {
       ConvertOp::create(b, op.getLoc(), wide, op.getSource()));
 }
 
+/// The bf16 halves of an mma operand: hi = bf16(v) and lo = bf16(v - hi)
+/// (v widened to f32 first, exactly), lo null for a bf16 operand, which is
+/// its own hi.
+std::pair<Value, Value> splitToBf16(OpBuilder &b, Location loc, Value operand) {
+  auto type = cast<RankedTensorType>(operand.getType());
+  if (type.getElementType().isBF16())
+    return {operand, Value()};
+  auto withElement = [&](Type to) {
+    return RankedTensorType::get(type.getShape(), to, type.getEncoding());
+  };
+  RankedTensorType wide = withElement(b.getF32Type());
+  RankedTensorType half = withElement(b.getBF16Type());
+  Value value = operand;
+  if (!type.getElementType().isF32())
+    value = ConvertOp::create(b, loc, wide, value);
+  Value hi = ConvertOp::create(b, loc, half, value);
+  Value rest = arith::SubFOp::create(b, loc, value,
+                                     ConvertOp::create(b, loc, wide, hi));
+  return {hi, ConvertOp::create(b, loc, half, rest)};
+}
+
+/// `precision = split_bf16`: acc + a_hi b_lo + a_lo b_hi + a_hi b_hi, the
+/// small terms first, each a plain bf16 tile.mma on the previous sum (terms
+/// with a missing lo left out).
+void expandSplitBf16(MmaOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  auto [aHi, aLo] = splitToBf16(b, loc, op.getA());
+  auto [bHi, bLo] = splitToBf16(b, loc, op.getB());
+  Value sum = op.getAcc();
+  auto add = [&](Value x, Value y) {
+    sum = MmaOp::create(b, loc, op.getType(), x, y, sum, MmaPrecisionAttr());
+  };
+  if (bLo)
+    add(aHi, bLo);
+  if (aLo)
+    add(aLo, bHi);
+  add(aHi, bHi);
+  op.replaceAllUsesWith(sum);
+  op.erase();
+}
+
 void expandMma(MmaOp op) {
-  if (!op.getPrecision())
+  std::optional<MmaPrecision> precision = op.getPrecision();
+  if (!precision)
     return;
+  if (*precision == MmaPrecision::split_bf16)
+    return expandSplitBf16(op);
   OpBuilder b(op);
   op.getAMutable().assign(roundToTf32(b, op.getLoc(), op.getA()));
   op.getBMutable().assign(roundToTf32(b, op.getLoc(), op.getB()));

@@ -108,10 +108,11 @@ struct StagedLoad {
   /// The reshapes and element conversions from the load to the conversion
   /// (to the wgmma product: reshapes only).
   SmallVector<Operation *> chain;
-  /// What reads the tile: a conversion through shared memory, or a wgmma
-  /// product (convert null) that reads the buffer itself.
+  /// What reads the tile: a conversion through shared memory, or wgmma
+  /// products (convert null) that read the buffer itself (several where
+  /// tile-expand-forms split an f32 operand: `precision = split_bf16`).
   ConvertLayoutOp convert;
-  tile::MmaOp wgmma;
+  SmallVector<tile::MmaOp, 1> wgmmas;
   /// View dim of each tile dim, and the tile's extents in the view's order.
   SmallVector<int64_t> order, box;
   DistributedLayoutAttr copyLayout, readLayout;
@@ -168,17 +169,22 @@ std::optional<StagedLoad> match(tile::LoadOp load) {
   staged.load = load;
   Value value = load.getResult();
   while (true) {
-    if (!value.hasOneUse())
+    if (value.use_empty())
       return std::nullopt;
     Operation *user = *value.getUsers().begin();
-    if (auto convert = dyn_cast<ConvertLayoutOp>(user)) {
-      staged.convert = convert;
+    if (isa<tile::MmaOp>(user)) {
+      for (Operation *reader : value.getUsers()) {
+        auto mma = dyn_cast<tile::MmaOp>(reader);
+        if (!mma || !readsBufferAsWgmmaOperand(mma, value, staged.chain))
+          return std::nullopt;
+        staged.wgmmas.push_back(mma);
+      }
       break;
     }
-    if (auto mma = dyn_cast<tile::MmaOp>(user)) {
-      if (!readsBufferAsWgmmaOperand(mma, value, staged.chain))
-        return std::nullopt;
-      staged.wgmma = mma;
+    if (!value.hasOneUse())
+      return std::nullopt;
+    if (auto convert = dyn_cast<ConvertLayoutOp>(user)) {
+      staged.convert = convert;
       break;
     }
     if (auto reshape = dyn_cast<tile::ReshapeOp>(user)) {
@@ -230,7 +236,7 @@ std::optional<StagedLoad> match(tile::LoadOp load) {
     return std::nullopt;
   // wgmma descriptors read swizzled rows of at least 32 bytes, 8 rows at a
   // time (boxSharedLayout's row-major fallback below 32 bytes is not one).
-  if (staged.wgmma) {
+  if (!staged.wgmmas.empty()) {
     SmallVector<int64_t> padded = getPaddedShape(staged.box);
     int64_t rowBytes = padded.back() * bytes;
     int64_t rows = 1;
@@ -324,7 +330,7 @@ void rewriteSingleStage(StagedLoad &staged) {
   Value group =
       AsyncCommitOp::create(b, loc, TokenType::get(b.getContext()), token);
   AsyncWaitOp::create(b, loc, ValueRange{group}, 0u);
-  if (staged.wgmma)
+  if (!staged.wgmmas.empty())
     FenceAsyncSharedOp::create(b, loc);
   BarrierOp::create(b, loc);
   replaceWithRead(b, staged, buffer, Value());
@@ -374,9 +380,9 @@ SetVector<Operation *> productsLeftInFlight(scf::ForOp loop,
   if (loop->getParentOfType<LoopLikeOpInterface>())
     return fromRing;
   for (const StagedLoad &staged : loads)
-    if (staged.wgmma && !oneOperand.insert(staged.wgmma) &&
-        accumulatesAlong(loop, staged.wgmma))
-      fromRing.insert(staged.wgmma);
+    for (tile::MmaOp mma : staged.wgmmas)
+      if (!oneOperand.insert(mma) && accumulatesAlong(loop, mma))
+        fromRing.insert(mma);
   return fromRing;
 }
 
@@ -390,7 +396,7 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
   Location loc = loop.getLoc();
   MLIRContext *context = loop.getContext();
   bool feedsWgmma = llvm::any_of(
-      loads, [](const StagedLoad &staged) { return bool(staged.wgmma); });
+      loads, [](const StagedLoad &staged) { return !staged.wgmmas.empty(); });
   SetVector<Operation *> inFlight = productsLeftInFlight(loop, loads);
   int64_t stages = latency + (inFlight.empty() ? 1 : 2);
   OpBuilder b(loop);

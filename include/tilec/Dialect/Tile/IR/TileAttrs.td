@@ -47,4 +47,12 @@ def Tile_ReduceKind : I32EnumAttr<"ReduceKind", "reduction", [
   let cppNamespace = "::mlir::tile";
 }
 
+// How tile.mma multiplies operands that are not of one tensor-core type
+// (TileOps.td, docs/semantics.md "tile.mma").
+def Tile_MmaPrecision : I32EnumAttr<"MmaPrecision",
+                                    "operand precision of a matrix product", [
+    I32EnumAttrCase<"tf32", 0>, I32EnumAttrCase<"split_bf16", 1>]> {
+  let cppNamespace = "::mlir::tile";
+}
+
 #endif // TILE_ATTRS

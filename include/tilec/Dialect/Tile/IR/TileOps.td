@@ -512,15 +512,28 @@ def Tile_MmaOp : Tile_Op<"mma", [Pure, AllTypesMatch<["acc", "result"]>]> {
     converted to tf32 first, as `tile.convert` to f32 (exact from bf16 and
     f16) and then to tf32 would, and the product is the tf32 one.
 
+    With `precision = split_bf16`, a and b hold bf16, f16 or f32 (not
+    tf32): each operand v that is not bf16 is split into two bf16 halves,
+    hi = bf16(v) and lo = bf16(v - hi) (exact for f16, within 2^-16 of v
+    relative for f32), and the result is
+    acc + a_hi @ b_lo + a_lo @ b_hi + a_hi @ b_hi (a bf16 operand is its own
+    hi and has no lo: with one bf16 operand two products, with none three;
+    a_lo @ b_lo, below 2^-16 of the product, is dropped). Every product is
+    a bf16 one, which the tensor cores read from shared memory in either
+    major order: more accurate than tf32 (2^-11) at the cost of a second or
+    third product.
+
     Example:
     ```mlir
     %d = tile.mma %a, %b, %c : tensor<64x16xbf16>, tensor<16x32xbf16>, tensor<64x32xf32>
     %e = tile.mma %x, %w, %c precision = tf32
         : tensor<64x16xbf16>, tensor<16x32xf32>, tensor<64x32xf32>
+    %s = tile.mma %x, %w, %c precision = split_bf16
+        : tensor<64x16xbf16>, tensor<16x32xf32>, tensor<64x32xf32>
     ```
   }];
   let arguments = (ins Tile_MmaOperand:$a, Tile_MmaOperand:$b, RankedTensorOf<[F32]>:$acc,
-                   OptionalAttr<TypeAttrOf<TF32>>:$precision);
+                   OptionalAttr<Tile_MmaPrecision>:$precision);
   let results = (outs RankedTensorOf<[F32]>:$result);
   let assemblyFormat = [{
     $a `,` $b `,` $acc (`precision` `=` $precision^)? attr-dict `:` type($a)
