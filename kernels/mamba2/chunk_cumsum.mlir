@@ -29,39 +29,23 @@
 
 !Heads = !tile.tile<BLOCK_H x f32>
 !Steps = !tile.tile<CHUNK x BLOCK_H x f32>
+!Dt = !tile.view<3, DT>
+!Out = !tile.view<4, f32>
 
 tile.kernel @chunk_cumsum<CHUNK = 64, BLOCK_H = 8, DT : type = f32>(
-    %dt: !tile.view<3, DT>, %A: !tile.view<1, f32>,
+    %dt: !Dt, %A: !tile.view<1, f32>,
     %dt_bias: !tile.view<1, f32>, %softplus: i32, %dt_min: f32,
-    %dt_max: f32, %dt_chunks: !tile.view<4, f32>, %G: !tile.view<4, f32>)
-    warps 4 {
+    %dt_max: f32, %dt_chunks: !Out, %G: !Out) warps 4 {
   %chunk, %b, %hb = tile.block_id x, y, z
-  %seqlen = tile.dim %dt[1] : !tile.view<3, DT>
-  %chunkSize = tile.param "CHUNK"
-
+  %seqlen = tile.dim %dt[1] : !Dt
   %bias = tile.load %dt_bias[%hb] : !tile.view<1, f32> -> !Heads
-  %dtLoaded = tile.load %dt[%b, %chunk, %hb] dims = [1, 2]
-      : !tile.view<3, DT> -> !tile.tile<CHUNK x BLOCK_H x DT>
-  %dtRaw = tile.convert %dtLoaded : !tile.tile<CHUNK x BLOCK_H x DT> -> !Steps
+  // dt converted to f32 as it is read, then biased, softplus and clamped.
+  %dtRaw = tile.load %dt[%b, %chunk, %hb] dims = [1, 2] : !Dt -> !Steps
   %dtBiased = tile.addf %dtRaw, %bias : !Steps, !Heads -> !Steps
-
   %dtSoft = tile.softplus %dtBiased if %softplus : !Steps, i32
-  %dtLow = tile.maximumf %dtSoft, %dt_min : !Steps, f32 -> !Steps
-  %dtClamped = tile.minimumf %dtLow, %dt_max : !Steps, f32 -> !Steps
-
-  // Steps past seqlen: dt = 0. The steps left in this chunk, at most CHUNK,
-  // fit in i32 whatever seqlen is.
-  %chunkStart = arith.muli %chunk, %chunkSize : index
-  %left = arith.subi %seqlen, %chunkStart : index
-  %leftInChunk = arith.minui %left, %chunkSize : index
-  %leftI32 = arith.index_cast %leftInChunk : index to i32
-  %stepIdx = tile.arange dim 0 : !tile.tile<CHUNK x 1 x i32>
-  %inSequence = tile.cmpi slt, %stepIdx, %leftI32
-      : !tile.tile<CHUNK x 1 x i32>, i32 -> !tile.tile<CHUNK x BLOCK_H x i1>
-  %zeros = tile.full 0.0 : !Steps
-  %dtT = tile.where %inSequence, %dtClamped, %zeros
-      : !tile.tile<CHUNK x BLOCK_H x i1>, !Steps
-
+  %dtClamped = tile.clamp %dtSoft, %dt_min, %dt_max : !Steps, f32, f32
+  // Steps past seqlen: dt = 0.
+  %dtT = tile.pad %dtClamped dim 0 past %seqlen at %chunk : !Steps
   %a = tile.load %A[%hb] : !tile.view<1, f32> -> !Heads
   %log2e = arith.constant 1.44269504088896340736 : f32
   %aLog2 = tile.mulf %a, %log2e : !Heads, f32 -> !Heads
@@ -69,8 +53,6 @@ tile.kernel @chunk_cumsum<CHUNK = 64, BLOCK_H = 8, DT : type = f32>(
   %g = tile.cumsum %adt axis = 0 : !Steps
   // Time runs along the last axis of G and dt_chunks: store the (time,
   // head) tiles through dims rather than transposing them in registers.
-  tile.store %dtT, %dt_chunks[%b, %hb, %chunk, 0] dims = [3, 1]
-      : !Steps, !tile.view<4, f32>
-  tile.store %g, %G[%b, %hb, %chunk, 0] dims = [3, 1] : !Steps, !tile.view<4, f32>
-  tile.return
+  tile.store %dtT, %dt_chunks[%b, %hb, %chunk, 0] dims = [3, 1] : !Steps, !Out
+  tile.store %g, %G[%b, %hb, %chunk, 0] dims = [3, 1] : !Steps, !Out
 }

@@ -69,8 +69,7 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
   %dstate = tile.dim %local[4] : !tile.view<5, f32>
   %chunkSize, %blockN = tile.param "CHUNK", "BLOCK_N"
   %numN = arith.ceildivui %dstate, %blockN : index
-  %pt = arith.divui %pn, %numN : index
-  %nt = arith.remui %pn, %numN : index
+  %pt, %nt = tile.delinearize %pn by %numN
   %nchunks = tile.dim %G[2] : !tile.view<4, f32>
   %lastStep = arith.subi %chunkSize, %c1 : index
   // The view's own extent: an empty seq_idx has seqlen 0, and its loads
@@ -158,5 +157,4 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
 
   tile.store %hLast#0, %final[%b, %h, %pt, %nt] dims = [2, 3]
       : !State, !tile.view<4, f32>
-  tile.return
 }

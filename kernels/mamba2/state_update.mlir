@@ -95,9 +95,7 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128, ST : type = f32,
   %decay = math.exp %adt : !One
 
   // dt * x, one value per row of the state.
-  %xXt = tile.load %x[%b, %h, %pt] dims = [2]
-      : !tile.view<3, XT> -> !tile.tile<BLOCK_P x XT>
-  %xRows = tile.convert %xXt : !tile.tile<BLOCK_P x XT> -> !Rows
+  %xRows = tile.load %x[%b, %h, %pt] dims = [2] : !tile.view<3, XT> -> !Rows
   %dtx = tile.mulf %xRows, %dtStep : !Rows, !One -> !Rows
   %dtxState = tile.broadcast %dtx new_dims = [1] : !Rows -> !State
 
@@ -106,21 +104,14 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128, ST : type = f32,
     %stored = tile.load %state[%row, %h, %pt, %n] if %hasState dims = [2, 3]
         : !tile.view<4, ST>, i1 -> !tile.tile<BLOCK_P x BLOCK_N x ST>
     %h0 = tile.convert %stored : !tile.tile<BLOCK_P x BLOCK_N x ST> -> !State
-    %bXt = tile.load %B[%b, %g, %n] dims = [2]
-        : !tile.view<3, XT> -> !tile.tile<BLOCK_N x XT>
-    %bCols = tile.convert %bXt : !tile.tile<BLOCK_N x XT> -> !Cols
+    %bCols = tile.load %B[%b, %g, %n] dims = [2] : !tile.view<3, XT> -> !Cols
     %input = tile.mulf %dtxState, %bCols : !State, !Cols -> !State
     %kept = tile.mulf %h0, %decay : !State, !One -> !State
     %h1 = arith.addf %kept, %input : !State
-    scf.if %hasState {
-      %h1Stored = tile.convert %h1 : !State -> !tile.tile<BLOCK_P x BLOCK_N x ST>
-      tile.store %h1Stored, %state[%row, %h, %pt, %n] dims = [2, 3]
-          : !tile.tile<BLOCK_P x BLOCK_N x ST>, !tile.view<4, ST>
-    }
+    tile.store %h1, %state[%row, %h, %pt, %n] if %hasState dims = [2, 3]
+        : !State, !tile.view<4, ST>, i1
 
-    %cXt = tile.load %C[%b, %g, %n] dims = [2]
-        : !tile.view<3, XT> -> !tile.tile<BLOCK_N x XT>
-    %cCols = tile.convert %cXt : !tile.tile<BLOCK_N x XT> -> !Cols
+    %cCols = tile.load %C[%b, %g, %n] dims = [2] : !tile.view<3, XT> -> !Cols
     %hc = tile.mulf %h1, %cCols : !State, !Cols -> !State
     %part = tile.reduce sum %hc axis = 1 : !State -> !Rows
     %next = arith.addf %acc, %part : !Rows
@@ -138,17 +129,12 @@ tile.kernel @state_update<BLOCK_P = 16, BLOCK_N = 128, ST : type = f32,
   }
   %hasZ = arith.cmpi ne, %has_z, %zero_i32 : i32
   %yGated = scf.if %hasZ -> !Rows {
-    %zXt = tile.load %z[%b, %h, %pt] dims = [2]
-        : !tile.view<3, XT> -> !tile.tile<BLOCK_P x XT>
-    %zRows = tile.convert %zXt : !tile.tile<BLOCK_P x XT> -> !Rows
+    %zRows = tile.load %z[%b, %h, %pt] dims = [2] : !tile.view<3, XT> -> !Rows
     %silu = tile.silu %zRows : !Rows
     %gated = arith.mulf %ySkip, %silu : !Rows
     scf.yield %gated : !Rows
   } else {
     scf.yield %ySkip : !Rows
   }
-  %yXt = tile.convert %yGated : !Rows -> !tile.tile<BLOCK_P x XT>
-  tile.store %yXt, %y[%b, %h, %pt] dims = [2]
-      : !tile.tile<BLOCK_P x XT>, !tile.view<3, XT>
-  tile.return
+  tile.store %yGated, %y[%b, %h, %pt] dims = [2] : !Rows, !tile.view<3, XT>
 }

@@ -74,11 +74,7 @@ tile.kernel @varlen_state<BLOCK_P = 32, BLOCK_N = 64, BLOCK_K = 32,
   %blockP, %blockN, %blockK = tile.param "BLOCK_P", "BLOCK_N", "BLOCK_K"
   %numP = arith.ceildivui %headdim, %blockP : index
   %numN = arith.ceildivui %dstate, %blockN : index
-  %tilesPerSequence = arith.muli %numP, %numN : index
-  %s = arith.divui %spn, %tilesPerSequence : index
-  %pn = arith.remui %spn, %tilesPerSequence : index
-  %pt = arith.divui %pn, %numN : index
-  %nt = arith.remui %pn, %numN : index
+  %s, %pt, %nt = tile.delinearize %spn by %numP, %numN
   %headsPerGroup = arith.divui %heads, %groups : index
   %g = arith.divui %h, %headsPerGroup : index
 
@@ -175,10 +171,8 @@ tile.kernel @varlen_state<BLOCK_P = 32, BLOCK_N = 64, BLOCK_K = 32,
 
     // Tile k of chunk c along the row's steps.
     %kRow = arith.addi %chunkTile, %k : index
-    %bK = tile.load %B[0, %kRow, %g, %nt] dims = [1, 3]
-        : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_N x XT>
-    %bF32 = tile.convert %bK : !tile.tile<BLOCK_K x BLOCK_N x XT>
-        -> !tile.tile<BLOCK_K x BLOCK_N x f32>
+    %bF32 = tile.load %B[0, %kRow, %g, %nt] dims = [1, 3]
+        : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_N x f32>
     %bScaled = arith.mulf %bF32, %weightB : !tile.tile<BLOCK_K x BLOCK_N x f32>
 
     // x^T: (head dim, time), read transposed.
@@ -198,5 +192,4 @@ tile.kernel @varlen_state<BLOCK_P = 32, BLOCK_N = 64, BLOCK_K = 32,
   }
   tile.store %result, %varlen[%s, %h, %pt, %nt] dims = [2, 3]
       : !State, !tile.view<4, f32>
-  tile.return
 }

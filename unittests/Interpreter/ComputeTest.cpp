@@ -1258,6 +1258,91 @@ tile.kernel @activations(%a: !tile.view<2, f32>, %r: !tile.view<1, f32>,
   }
 }
 
+TEST_F(ComputeTest, ConvertingAccessClampPadAndDelinearize) {
+  // A bf16 view read into an f32 tile and an f32 tile written into a bf16
+  // view (rounded to nearest even); tile.clamp to a scalar and a row;
+  // tile.pad of tile %t of 4 rows past %n (zero, and neg_inf along the
+  // columns past %m); tile.delinearize of %x by 3 and 5; a store under
+  // `if %on`. p[k] holds the k-th result; q the converted store; d the
+  // coordinates; w the conditional store.
+  const char *source = R"(
+!F = !tile.tile<4 x 8 x f32>
+tile.kernel @forms(%a: !tile.view<2, bf16>, %r: !tile.view<1, f32>,
+                   %lo: f32, %n: index, %m: index, %t: index, %x: index,
+                   %p: !tile.view<3, f32>, %q: !tile.view<2, bf16>,
+                   %d: !tile.view<1, i32>, %on: i32,
+                   %w: !tile.view<2, f32>) {
+  %v = tile.load %a[0, 0] : !tile.view<2, bf16> -> !F
+  %hi = tile.load %r[0] : !tile.view<1, f32> -> !tile.tile<8 x f32>
+  %c = tile.clamp %v, %lo, %hi : !F, f32, !tile.tile<8 x f32>
+  %rows = tile.pad %v dim 0 past %n at %t : !F
+  %cols = tile.pad %v dim 1 past %m at %t padding = neg_inf : !F
+  tile.store %v, %p[0, 0, 0] dims = [1, 2] : !F, !tile.view<3, f32>
+  tile.store %c, %p[1, 0, 0] dims = [1, 2] : !F, !tile.view<3, f32>
+  tile.store %rows, %p[2, 0, 0] dims = [1, 2] : !F, !tile.view<3, f32>
+  tile.store %cols, %p[3, 0, 0] dims = [1, 2] : !F, !tile.view<3, f32>
+  %half = tile.mulf %v, %lo : !F, f32 -> !F
+  tile.store %half, %q[0, 0] : !F, !tile.view<2, bf16>
+  %c3 = arith.constant 3 : index
+  %c5 = arith.constant 5 : index
+  %i, %j, %k = tile.delinearize %x by %c3, %c5
+  %coords = tile.full 0 : !tile.tile<3 x i32>
+  %i32 = arith.index_cast %i : index to i32
+  %j32 = arith.index_cast %j : index to i32
+  %k32 = arith.index_cast %k : index to i32
+  %at = tile.arange : !tile.tile<3 x i32>
+  %is0 = tile.cmpi eq, %at, %coords : !tile.tile<3 x i32>, !tile.tile<3 x i32> -> !tile.tile<3 x i1>
+  %one = tile.full 1 : !tile.tile<3 x i32>
+  %is1 = tile.cmpi eq, %at, %one : !tile.tile<3 x i32>, !tile.tile<3 x i32> -> !tile.tile<3 x i1>
+  %jk = tile.where %is1, %j32, %k32 : !tile.tile<3 x i1>, i32, i32 -> !tile.tile<3 x i32>
+  %ijk = tile.where %is0, %i32, %jk : !tile.tile<3 x i1>, i32, !tile.tile<3 x i32> -> !tile.tile<3 x i32>
+  tile.store %ijk, %d[0] : !tile.tile<3 x i32>, !tile.view<1, i32>
+  tile.store %c, %w[0, 0] if %on : !F, !tile.view<2, f32>, i32
+}
+)";
+  mlir::tile::KernelOp kernel = parse(source);
+  // (n, m, t): rows left in tile t: a ragged one, none (n before the tile),
+  // all (n past it); columns likewise.
+  const int64_t cases[][3] = {{6, 5, 1}, {3, 0, 1}, {40, 9, 1}, {2, 3, 0}};
+  int32_t on = 0;
+  for (auto [n, m, t] : cases) {
+    on = 1 - on;
+    SCOPED_TRACE("n " + std::to_string(n) + ", m " + std::to_string(m) +
+                 ", t " + std::to_string(t) + ", on " + std::to_string(on));
+    std::vector<uint16_t> a(32);
+    for (uint16_t &v : a)
+      v = floatToBF16Bits(uniform(-4, 4));
+    a[3] = floatToBF16Bits(kNaN);
+    std::vector<float> row = randomFloats(8, 0, 3), p(4 * 32, kPoison);
+    std::vector<uint16_t> q(32, 0xffff);
+    std::vector<int32_t> d(3, -1);
+    std::vector<float> w(32, kPoison);
+    float lo = uniform(-3, 0);
+    int64_t x = uniformInt(0, 100);
+    run(kernel, {viewOf(a, DType::BF16, {4, 8}), viewOf(row, DType::F32, {8}),
+                 Scalar(double(lo)), Scalar(n), Scalar(m), Scalar(t),
+                 Scalar(x), viewOf(p, DType::F32, {4, 4, 8}),
+                 viewOf(q, DType::BF16, {4, 8}), viewOf(d, DType::I32, {3}),
+                 Scalar(int64_t(on)), viewOf(w, DType::F32, {4, 8})});
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 8; ++j) {
+        float v = bf16BitsToFloat(a[i * 8 + j]);
+        auto at = [&](int k) { return p[k * 32 + i * 8 + j]; };
+        ASSERT_TRUE(sameFloat(at(0), v)) << v << " read as " << at(0);
+        // maximumf, then minimumf: NaN stays NaN.
+        ASSERT_TRUE(sameFloat(at(1), std::isnan(v) ? v
+                                     : std::min(std::max(v, lo), row[j])));
+        ASSERT_TRUE(sameFloat(at(2), t * 4 + i < n ? v : 0.0f));
+        ASSERT_TRUE(sameFloat(at(3), t * 8 + j < m ? v : -INFINITY));
+        ASSERT_TRUE(sameFloat(bf16BitsToFloat(q[i * 8 + j]), refBF16(v * lo)))
+            << v * lo << " stored as " << bf16BitsToFloat(q[i * 8 + j]);
+        ASSERT_TRUE(sameFloat(w[i * 8 + j], on ? at(1) : kPoison));
+      }
+    EXPECT_EQ(d, (std::vector<int32_t>{int32_t(x / 15), int32_t(x / 5 % 3),
+                                       int32_t(x % 5)}));
+  }
+}
+
 TEST_F(ComputeTest, FormsRunWhereOnlyTheTileDialectIsLoaded) {
   // The `if %c` forms expand into scf.if and the activations into math ops
   // even when the kernel's text has neither (the tile dialect loads both),

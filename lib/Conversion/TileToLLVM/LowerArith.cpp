@@ -31,23 +31,36 @@ unsigned widthOf(Type type) {
   return getElementTypeOrSelf(type).getIntOrFloatBitWidth();
 }
 
-/// Converts the result type of `op` (a scalar stays, a tile becomes its
-/// registers, index becomes i64).
-Type convertedResultType(const TypeConverter &converter, Operation *op) {
-  return converter.convertType(op->getResult(0).getType());
-}
-
+/// A pattern for an arith op whose LLVM form is built from the op's
+/// converted result type (a scalar stays, a tile becomes its registers, index
+/// becomes i64): `lower` builds it, and the op fails to convert when its type
+/// does not.
 template <typename ArithOp>
-struct ShiftOpLowering : OpConversionPattern<ArithOp> {
+struct TypedArithLowering : OpConversionPattern<ArithOp> {
   using OpConversionPattern<ArithOp>::OpConversionPattern;
   using OpAdaptor = typename ArithOp::Adaptor;
 
   LogicalResult
   matchAndRewrite(ArithOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type type = convertedResultType(*this->getTypeConverter(), op);
+                  ConversionPatternRewriter &rewriter) const final {
+    Type type = this->getTypeConverter()->convertType(op.getType());
     if (!type)
       return failure();
+    lower(op, adaptor, type, rewriter);
+    return success();
+  }
+
+  virtual void lower(ArithOp op, OpAdaptor adaptor, Type type,
+                     ConversionPatternRewriter &rewriter) const = 0;
+};
+
+template <typename ArithOp>
+struct ShiftOpLowering : TypedArithLowering<ArithOp> {
+  using TypedArithLowering<ArithOp>::TypedArithLowering;
+  using OpAdaptor = typename ArithOp::Adaptor;
+
+  void lower(ArithOp op, OpAdaptor adaptor, Type type,
+             ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     unsigned width = widthOf(type);
     Value x = adaptor.getLhs(), amount = adaptor.getRhs();
@@ -62,7 +75,7 @@ struct ShiftOpLowering : OpConversionPattern<ArithOp> {
           rewriter, loc, inRange, amount,
           intConstant(rewriter, loc, type, APInt(width, width - 1)));
       rewriter.replaceOpWithNewOp<LLVM::AShrOp>(op, type, x, safe);
-      return success();
+      return;
     }
     Value zero = intConstant(rewriter, loc, type, APInt(width, 0));
     Value safe = LLVM::SelectOp::create(rewriter, loc, inRange, amount, zero);
@@ -72,23 +85,18 @@ struct ShiftOpLowering : OpConversionPattern<ArithOp> {
     else
       shifted = LLVM::LShrOp::create(rewriter, loc, type, x, safe);
     rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, inRange, shifted, zero);
-    return success();
   }
 };
 
 /// divsi and remsi: a divisor of -1 gives 0 - x (MIN wraps to MIN) and 0.
 /// Division by zero stays undefined, as docs/semantics.md says.
 template <typename ArithOp>
-struct SignedDivisionOpLowering : OpConversionPattern<ArithOp> {
-  using OpConversionPattern<ArithOp>::OpConversionPattern;
+struct SignedDivisionOpLowering : TypedArithLowering<ArithOp> {
+  using TypedArithLowering<ArithOp>::TypedArithLowering;
   using OpAdaptor = typename ArithOp::Adaptor;
 
-  LogicalResult
-  matchAndRewrite(ArithOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type type = convertedResultType(*this->getTypeConverter(), op);
-    if (!type)
-      return failure();
+  void lower(ArithOp op, OpAdaptor adaptor, Type type,
+             ConversionPatternRewriter &rewriter) const override {
     Location loc = op.getLoc();
     unsigned width = widthOf(type);
     Value x = adaptor.getLhs(), y = adaptor.getRhs();
@@ -108,30 +116,24 @@ struct SignedDivisionOpLowering : OpConversionPattern<ArithOp> {
       rewriter.replaceOpWithNewOp<LLVM::SelectOp>(op, byMinusOne, zero,
                                                   remainder);
     }
-    return success();
   }
 };
 
 /// fptosi and fptoui saturate to the result's range, NaN to 0: LLVM's
 /// llvm.fpto[su]i.sat.
 template <typename ArithOp>
-struct FloatToIntOpLowering : OpConversionPattern<ArithOp> {
-  using OpConversionPattern<ArithOp>::OpConversionPattern;
+struct FloatToIntOpLowering : TypedArithLowering<ArithOp> {
+  using TypedArithLowering<ArithOp>::TypedArithLowering;
   using OpAdaptor = typename ArithOp::Adaptor;
 
-  LogicalResult
-  matchAndRewrite(ArithOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Type type = convertedResultType(*this->getTypeConverter(), op);
-    if (!type)
-      return failure();
+  void lower(ArithOp op, OpAdaptor adaptor, Type type,
+             ConversionPatternRewriter &rewriter) const override {
     StringRef intrinsic = std::is_same_v<ArithOp, arith::FPToSIOp>
                               ? "llvm.fptosi.sat"
                               : "llvm.fptoui.sat";
     rewriter.replaceOpWithNewOp<LLVM::CallIntrinsicOp>(
         op, type, rewriter.getStringAttr(intrinsic),
         ValueRange{adaptor.getIn()});
-    return success();
   }
 };
 

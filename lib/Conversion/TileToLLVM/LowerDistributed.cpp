@@ -222,23 +222,10 @@ struct ReduceLowering : TilePattern<tile::ReduceOp> {
     e.barrier();
     SharedLayout shared = SharedLayout::rowMajor(
         sourceType.getShape(), getSharedBytes(sourceType.getElementType()), 0);
-    int64_t axis = op.getAxis();
-    Type element = sourceType.getElementType();
-    tile::ReduceKind kind = op.getKind();
-    int64_t extent = sourceType.getDimSize(axis);
     DistributedTile tile(e, op.getType());
-    Value result = e.zeros(registersOf(op.getType()));
-    for (int64_t r = 0; r < tile.getNumRegisters(); ++r) {
-      SmallVector<Value> coords = tile.coords(e, r, /*clamp=*/true);
-      SmallVector<Value> parent;
-      for (int64_t d = 0, k = 0; d < sourceType.getRank(); ++d)
-        parent.push_back(d == axis ? e.i32(0) : coords[k++]);
-      Value base = e.dot(parent, shared.strides);
-      result = e.insert(result,
-                        reduceAlongShared(e, shared, kind, element, axis,
-                                          extent, base),
-                        r);
-    }
+    Value result = reduceFromShared(
+        e, op, shared, registersOf(op.getType()), tile.getNumRegisters(),
+        [&](int64_t r) { return tile.coords(e, r, /*clamp=*/true); });
     e.barrier();
     rewriter.replaceOp(op, result);
     return success();

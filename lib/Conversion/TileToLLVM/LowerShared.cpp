@@ -12,6 +12,8 @@
 
 #include "Lowering.h"
 
+#include <functional>
+
 using namespace mlir;
 using namespace tilec;
 using namespace tilec::detail;
@@ -42,71 +44,77 @@ struct ExchangePattern : TilePattern<Op> {
   }
 };
 
-struct BroadcastOpLowering : ExchangePattern<tile::BroadcastOp> {
-  using ExchangePattern::ExchangePattern;
+/// The source coordinates of a result element, given its coordinates.
+using SourceCoords = std::function<SmallVector<Value>(ArrayRef<Value>)>;
+
+/// An op whose result elements are elements of its source: the source is
+/// published to the scratch area, each result element is read from it at
+/// `sourceCoords`, and a barrier frees the area again.
+template <typename Op>
+struct GatherPattern : ExchangePattern<Op> {
+  using ExchangePattern<Op>::ExchangePattern;
+  using OpAdaptor = typename Op::Adaptor;
 
   LogicalResult
-  matchAndRewrite(tile::BroadcastOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
+  matchAndRewrite(Op op, OpAdaptor adaptor,
+                  ConversionPatternRewriter &rewriter) const final {
     Emitter e(rewriter, op.getLoc());
-    RankedTensorType source = op.getSource().getType();
-    SharedLayout shared = publish(e, adaptor.getSource(), source);
-    Value result = gatherFromShared(e, converter(), op.getType(), shared,
-                          [&](ArrayRef<Value> coords) {
-                            SmallVector<Value> from(coords);
-                            for (auto [d, size] :
-                                 llvm::enumerate(source.getShape()))
-                              if (size == 1)
-                                from[d] = e.i32(0);
-                            return from;
-                          });
+    SharedLayout shared =
+        this->publish(e, adaptor.getSource(), op.getSource().getType());
+    Value result = gatherFromShared(e, this->converter(), op.getType(), shared,
+                                    sourceCoords(e, op, adaptor));
     e.barrier();
     rewriter.replaceOp(op, result);
     return success();
   }
+
+  virtual SourceCoords sourceCoords(Emitter &e, Op op,
+                                    OpAdaptor adaptor) const = 0;
 };
 
-struct PermuteOpLowering : ExchangePattern<tile::PermuteOp> {
-  using ExchangePattern::ExchangePattern;
+struct BroadcastOpLowering : GatherPattern<tile::BroadcastOp> {
+  using GatherPattern::GatherPattern;
 
-  LogicalResult
-  matchAndRewrite(tile::PermuteOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Emitter e(rewriter, op.getLoc());
-    SharedLayout shared =
-        publish(e, adaptor.getSource(), op.getSource().getType());
-    ArrayRef<int64_t> permutation = op.getPermutation();
-    Value result = gatherFromShared(e, converter(), op.getType(), shared,
-                          [&](ArrayRef<Value> coords) {
-                            // Result dimension k is source dimension p[k].
-                            SmallVector<Value> from(coords.size());
-                            for (auto [k, d] : llvm::enumerate(permutation))
-                              from[d] = coords[k];
-                            return from;
-                          });
-    e.barrier();
-    rewriter.replaceOp(op, result);
-    return success();
+  SourceCoords sourceCoords(Emitter &e, tile::BroadcastOp op,
+                            OpAdaptor) const override {
+    SmallVector<int64_t> sourceShape(op.getSource().getType().getShape());
+    return [&e, sourceShape](ArrayRef<Value> coords) {
+      // A repeated (extent-1) dimension reads its only element.
+      SmallVector<Value> from(coords);
+      for (auto [d, size] : llvm::enumerate(sourceShape))
+        if (size == 1)
+          from[d] = e.i32(0);
+      return from;
+    };
   }
 };
 
-struct ExtractOpLowering : ExchangePattern<tile::ExtractOp> {
-  using ExchangePattern::ExchangePattern;
+struct PermuteOpLowering : GatherPattern<tile::PermuteOp> {
+  using GatherPattern::GatherPattern;
 
-  LogicalResult
-  matchAndRewrite(tile::ExtractOp op, OpAdaptor adaptor,
-                  ConversionPatternRewriter &rewriter) const override {
-    Emitter e(rewriter, op.getLoc());
-    SharedLayout shared =
-        publish(e, adaptor.getSource(), op.getSource().getType());
+  SourceCoords sourceCoords(Emitter &, tile::PermuteOp op,
+                            OpAdaptor) const override {
+    SmallVector<int64_t> permutation(op.getPermutation());
+    return [permutation](ArrayRef<Value> coords) {
+      // Result dimension k is source dimension p[k].
+      SmallVector<Value> from(coords.size());
+      for (auto [k, d] : llvm::enumerate(permutation))
+        from[d] = coords[k];
+      return from;
+    };
+  }
+};
+
+struct ExtractOpLowering : GatherPattern<tile::ExtractOp> {
+  using GatherPattern::GatherPattern;
+
+  SourceCoords sourceCoords(Emitter &e, tile::ExtractOp op,
+                            OpAdaptor adaptor) const override {
     SmallVector<Value> origin =
         extractOrigin(e, adaptor.getIndices(), op.getType().getShape());
-    Value result = gatherFromShared(
-        e, converter(), op.getType(), shared,
-        [&](ArrayRef<Value> coords) { return addCoords(e, origin, coords); });
-    e.barrier();
-    rewriter.replaceOp(op, result);
-    return success();
+    return [&e, origin](ArrayRef<Value> coords) {
+      return addCoords(e, origin, coords);
+    };
   }
 };
 
@@ -119,27 +127,13 @@ struct ReduceOpLowering : ExchangePattern<tile::ReduceOp> {
     Emitter e(rewriter, op.getLoc());
     RankedTensorType source = op.getSource().getType();
     SharedLayout shared = publish(e, adaptor.getSource(), source);
-    int64_t axis = op.getAxis();
-    SliceLayout slice(source.getShape(), axis);
-    Type element = source.getElementType();
-    tile::ReduceKind kind = op.getKind();
-    int64_t extent = source.getDimSize(axis);
-
-    auto type = cast<VectorType>(converter().convertType(op.getType()));
     BlockedLayout layout = converter().getLayout(op.getType());
-    Value result = e.zeros(type);
-    for (int64_t r = 0; r < layout.getNumRegisters(); ++r) {
-      SmallVector<Value> coords = e.delinearize(
-          e.linearIndex(layout, r, /*clamp=*/true), op.getType().getShape());
-      SmallVector<Value> parent(source.getRank(), e.i32(0));
-      for (auto [d, coord] : llvm::enumerate(coords))
-        parent[slice.getParentDim(d)] = coord;
-      Value base = e.dot(parent, shared.strides);
-      result = e.insert(result,
-                        reduceAlongShared(e, shared, kind, element, axis,
-                                          extent, base),
-                        r);
-    }
+    Value result = reduceFromShared(
+        e, op, shared, cast<VectorType>(converter().convertType(op.getType())),
+        layout.getNumRegisters(), [&](int64_t r) {
+          return e.delinearize(e.linearIndex(layout, r, /*clamp=*/true),
+                               op.getType().getShape());
+        });
     e.barrier();
     rewriter.replaceOp(op, result);
     return success();
@@ -215,10 +209,11 @@ Value tilec::detail::zeroOf(Emitter &e, Type type) {
   return LLVM::ConstantOp::create(e.b, e.loc, type, e.b.getZeroAttr(type));
 }
 
-Value tilec::detail::reduceAlongShared(Emitter &e, const SharedLayout &shared,
-                                       tile::ReduceKind kind, Type element,
-                                       int64_t axis, int64_t extent,
-                                       Value base) {
+/// The `kind` reduction of the `extent` elements of `shared` from element
+/// offset `base` along dimension `axis`, in `element`'s type.
+static Value reduceAlongShared(Emitter &e, const SharedLayout &shared,
+                               tile::ReduceKind kind, Type element,
+                               int64_t axis, int64_t extent, Value base) {
   Type accumulator =
       kind == tile::ReduceKind::sum ? accumulatorType(element) : element;
   auto load = [&](Value k) {
@@ -336,4 +331,25 @@ SmallVector<Value> tilec::detail::addCoords(Emitter &e, ArrayRef<Value> origin,
   for (auto [start, coord] : llvm::zip(origin, coords))
     sum.push_back(e.add(start, coord));
   return sum;
+}
+
+Value tilec::detail::reduceFromShared(
+    Emitter &e, tile::ReduceOp op, const SharedLayout &shared,
+    VectorType registers, int64_t numRegisters,
+    function_ref<SmallVector<Value>(int64_t)> resultCoords) {
+  RankedTensorType source = op.getSource().getType();
+  int64_t axis = op.getAxis();
+  Value result = e.zeros(registers);
+  for (int64_t r = 0; r < numRegisters; ++r) {
+    // The source coordinates of the reduced line's first element.
+    SmallVector<Value> parent = resultCoords(r);
+    parent.insert(parent.begin() + axis, e.i32(0));
+    Value base = e.dot(parent, shared.strides);
+    result = e.insert(result,
+                      reduceAlongShared(e, shared, op.getKind(),
+                                        source.getElementType(), axis,
+                                        source.getDimSize(axis), base),
+                      r);
+  }
+  return result;
 }

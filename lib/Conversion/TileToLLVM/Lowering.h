@@ -342,13 +342,15 @@ mlir::Value combine(Emitter &e, mlir::tile::ReduceKind kind, mlir::Value x,
                     mlir::Value y);
 /// The zero of a scalar type.
 mlir::Value zeroOf(Emitter &e, mlir::Type type);
-/// The `kind` reduction of the `extent` elements of `shared` from element
-/// offset `base` along dimension `axis`, in `element`'s type (a float sum
-/// accumulates in f32). Both code generators reduce this way where their
-/// registers cannot.
-mlir::Value reduceAlongShared(Emitter &e, const SharedLayout &shared,
-                              mlir::tile::ReduceKind kind, mlir::Type element,
-                              int64_t axis, int64_t extent, mlir::Value base);
+/// The result of tile.reduce `op` from its source tile in `shared`:
+/// `numRegisters` registers of type `registers`, register r the reduction
+/// along the axis in index order (a float sum accumulates in f32) at the
+/// result coordinates `resultCoords(r)`. Both code generators reduce this way
+/// where their registers cannot.
+mlir::Value reduceFromShared(
+    Emitter &e, mlir::tile::ReduceOp op, const SharedLayout &shared,
+    mlir::VectorType registers, int64_t numRegisters,
+    llvm::function_ref<llvm::SmallVector<mlir::Value>(int64_t)> resultCoords);
 /// The inclusive sum along dimension `axis` of `shared` up to the element at
 /// `coords`, in `element`'s type (a float sum accumulates in f32): the
 /// element of a tile.cumsum where registers cannot scan.

@@ -25,3 +25,34 @@ tile.kernel @shorthands<K = 8>(%x: !tile.view<3, bf16>, %w: !tile.view<2, f32>,
   tile.store %d, %y[%i, %j, 0] dims = [0, 2] : !tile.tile<16 x 16 x f32>, !tile.view<3, f32>
   tile.return
 }
+
+// A load that converts (bf16 to f32), tile.clamp, tile.pad, tile.delinearize
+// and a store that converts (f32 to f16, rounded), unconditional and under
+// `if %flag`, in a kernel whose tile.return is left out.
+// CHECK-LABEL: llvm.func @step_forms
+// CHECK: arith.divui %{{.*}}, %[[TILES:.*]] : index
+// CHECK: arith.remui %{{.*}}, %[[TILES]] : index
+// CHECK: llvm.load {{.*}} -> bf16
+// CHECK: llvm.fpext {{.*}} : vector<1xbf16> to vector<1xf32>
+// CHECK: arith.maximumf
+// CHECK: arith.minimumf
+// CHECK: arith.cmpi slt
+// CHECK: llvm.select
+// CHECK: llvm.fptrunc {{.*}} : vector<1xf32> to vector<1xf16>
+// CHECK: llvm.store {{.*}} : f16
+// CHECK: %[[ON:.*]] = arith.cmpi ne, %{{.*}}, %{{.*}} : i32
+// CHECK: scf.if %[[ON]] {
+// CHECK: llvm.fptrunc
+// CHECK: llvm.store {{.*}} : f16
+// CHECK-NOT: tile.
+tile.kernel @step_forms(%x: !tile.view<2, bf16>, %y: !tile.view<2, f16>,
+                        %lo: f32, %hi: f32, %n: index, %tiles: index,
+                        %flag: i32) {
+  %id = tile.block_id x
+  %i, %j = tile.delinearize %id by %tiles
+  %t = tile.load %x[%i, %j] : !tile.view<2, bf16> -> !tile.tile<16 x 8 x f32>
+  %c = tile.clamp %t, %lo, %hi : !tile.tile<16 x 8 x f32>, f32, f32
+  %p = tile.pad %c dim 0 past %n at %i : !tile.tile<16 x 8 x f32>
+  tile.store %p, %y[%i, %j] : !tile.tile<16 x 8 x f32>, !tile.view<2, f16>
+  tile.store %t, %y[%j, %i] if %flag : !tile.tile<16 x 8 x f32>, !tile.view<2, f16>, i32
+}

@@ -284,3 +284,91 @@ tile.kernel @convert_to_tf32(%h: bf16, %g: f16, %f: f32) {
   %ct = tile.convert %c : tensor<16xf32> -> tensor<16xtf32>
   tile.return
 }
+
+// A load into another float type is the load of the view's type and
+// tile.convert; a store from another float type converts first (after the
+// dims reshape of a load, before the one of a store).
+// CHECK-LABEL: tile.kernel @converting_access
+// CHECK: %[[L:.*]] = load %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] order = [0, 2, 1] : <3, bf16> -> tensor<1x8x4xbf16>
+// CHECK: %[[R:.*]] = reshape %[[L]] : tensor<1x8x4xbf16> -> tensor<8x4xbf16>
+// CHECK: %[[F:.*]] = convert %[[R]] : tensor<8x4xbf16> -> tensor<8x4xf32>
+// CHECK: %[[H:.*]] = convert %[[F]] : tensor<8x4xf32> -> tensor<8x4xf16>
+// CHECK: %[[S:.*]] = reshape %[[H]] : tensor<8x4xf16> -> tensor<1x8x4xf16>
+// CHECK: store %[[S]], %{{.*}}[%{{.*}}, %{{.*}}, %{{.*}}] order = [0, 2, 1] : tensor<1x8x4xf16>, <3, f16>
+// CHECK-NOT: convert
+tile.kernel @converting_access(%x: !tile.view<3, bf16>, %y: !tile.view<3, f16>) {
+  %t = tile.load %x[0, 0, 0] dims = [2, 1] : !tile.view<3, bf16> -> !tile.tile<8 x 4 x f32>
+  tile.store %t, %y[0, 0, 0] dims = [2, 1] : !tile.tile<8 x 4 x f32>, !tile.view<3, f16>
+}
+
+// tile.clamp is minimumf(maximumf(x, low), high), each limit broadcast.
+// CHECK-LABEL: tile.kernel @clamp
+// CHECK: %[[X:.*]] = full %{{.*}} : tensor<4x8xf32>
+// CHECK: full %{{.*}} : tensor<8xf32>
+// CHECK: %[[LO:.*]] = full %{{.*}} : tensor<4x8xf32>
+// CHECK: %[[MAX:.*]] = arith.maximumf %[[X]], %[[LO]] : tensor<4x8xf32>
+// CHECK: %[[HI:.*]] = broadcast %{{.*}} : tensor<1x8xf32> -> tensor<4x8xf32>
+// CHECK: arith.minimumf %[[MAX]], %[[HI]] : tensor<4x8xf32>
+// CHECK-NOT: clamp
+tile.kernel @clamp(%f: f32) {
+  %x = tile.full %f : !tile.tile<4 x 8 x f32>
+  %hi = tile.full %f : !tile.tile<8 x f32>
+  %c = tile.clamp %x, %f, %hi : !tile.tile<4 x 8 x f32>, f32, !tile.tile<8 x f32>
+}
+
+// tile.pad: the elements left in tile %i along dim 0, min(max(n - i * 4, 0),
+// 4) in index, narrowed to i32 and compared with an arange along the dim;
+// the padding fills the rest.
+// CHECK-LABEL: tile.kernel @pad
+// CHECK: %[[E:.*]] = arith.constant 4 : index
+// CHECK: %[[START:.*]] = arith.muli %[[I:.*]], %[[E]] : index
+// CHECK: %[[LEFT:.*]] = arith.subi %[[N:.*]], %[[START]] : index
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : index
+// CHECK: %[[POS:.*]] = arith.maxsi %[[LEFT]], %[[ZERO]] : index
+// CHECK: %[[IN:.*]] = arith.minui %[[POS]], %[[E]] : index
+// CHECK: %[[IN32:.*]] = arith.index_cast %[[IN]] : index to i32
+// CHECK: %[[A:.*]] = arange : tensor<4xi32>
+// CHECK: %[[AC:.*]] = reshape %[[A]] : tensor<4xi32> -> tensor<4x1xi32>
+// CHECK: %[[LEFTS:.*]] = full %[[IN32]] : tensor<4x8xi32>
+// CHECK: %[[AB:.*]] = broadcast %{{.*}} : tensor<4x1xi32> -> tensor<4x8xi32>
+// CHECK: %[[KEEP:.*]] = arith.cmpi slt, %[[AB]], %[[LEFTS]] : tensor<4x8xi32>
+// CHECK: %[[NEGINF:.*]] = arith.constant 0xFF800000 : f32
+// CHECK: %[[PADS:.*]] = full %[[NEGINF]] : tensor<4x8xf32>
+// CHECK: where %[[KEEP]], %{{.*}}, %[[PADS]] : tensor<4x8xi1>, tensor<4x8xf32>
+// CHECK-NOT: pad
+tile.kernel @pad(%f: f32, %n: index) {
+  %i = tile.block_id x
+  %x = tile.full %f : !tile.tile<4 x 8 x f32>
+  %p = tile.pad %x dim 0 past %n at %i padding = neg_inf : !tile.tile<4 x 8 x f32>
+}
+
+// tile.delinearize: the quotient and remainder by each extent from the last.
+// CHECK-LABEL: tile.kernel @delinearize
+// CHECK: %[[Q1:.*]] = arith.divui %[[X:.*]], %[[C:.*]] : index
+// CHECK: %[[R1:.*]] = arith.remui %[[X]], %[[C]] : index
+// CHECK: %[[Q2:.*]] = arith.divui %[[Q1]], %[[B:.*]] : index
+// CHECK: %[[R2:.*]] = arith.remui %[[Q1]], %[[B]] : index
+// CHECK: store %{{.*}}, %{{.*}}[%[[Q2]], %[[R2]], %[[R1]]]
+// CHECK-NOT: delinearize
+tile.kernel @delinearize(%y: !tile.view<3, f32>, %b: index, %c: index) {
+  %x = tile.block_id x
+  %i, %j, %k = tile.delinearize %x by %b, %c
+  %t = tile.full 0.0 : !tile.tile<1 x 1 x 1 x f32>
+  tile.store %t, %y[%i, %j, %k] : !tile.tile<1 x 1 x 1 x f32>, !tile.view<3, f32>
+}
+
+// tile.store ... if %c is scf.if (%c != 0) around the store, whose own
+// forms (dims, conversion) are then written out inside it.
+// CHECK-LABEL: tile.kernel @conditional_store
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[ON:.*]] = arith.cmpi ne, %{{.*}}, %[[ZERO]] : i32
+// CHECK: scf.if %[[ON]] {
+// CHECK: %[[H:.*]] = tile.convert %{{.*}} : tensor<8xf32> -> tensor<8xbf16>
+// CHECK: %[[R:.*]] = tile.reshape %[[H]] : tensor<8xbf16> -> tensor<1x8xbf16>
+// CHECK: store %[[R]], %{{.*}}[%{{.*}}, %{{.*}}] : tensor<1x8xbf16>, <2, bf16>
+// CHECK: }
+// CHECK-NOT: if %
+tile.kernel @conditional_store(%y: !tile.view<2, bf16>, %f: f32, %flag: i32) {
+  %t = tile.full %f : !tile.tile<8 x f32>
+  tile.store %t, %y[0, 0] if %flag dims = [1] : !tile.tile<8 x f32>, !tile.view<2, bf16>, i32
+}

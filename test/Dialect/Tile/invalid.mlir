@@ -340,9 +340,9 @@ tile.kernel @load_rank(%v: !tile.view<2, f32>, %i: index) {
 
 // -----
 
-tile.kernel @load_element_type(%v: !tile.view<1, bf16>, %i: index) {
-  // expected-error @+1 {{'tile.load' op the tile holds 'f32' but the view holds 'bf16' (use tile.convert)}}
-  %t = tile.load %v[%i] : !tile.view<1, bf16> -> tensor<16xf32>
+tile.kernel @load_element_type(%v: !tile.view<1, i32>, %i: index) {
+  // expected-error @+1 {{'tile.load' op the tile holds 'f32' but the view holds 'i32': an access converts between float types only (use tile.convert)}}
+  %t = tile.load %v[%i] : !tile.view<1, i32> -> tensor<16xf32>
   tile.return
 }
 
@@ -486,10 +486,10 @@ tile.kernel @store_rank(%v: !tile.view<2, f32>, %t: f32, %i: index) {
 
 // -----
 
-tile.kernel @store_element_type(%v: !tile.view<1, bf16>, %t: f32, %i: index) {
+tile.kernel @store_element_type(%v: !tile.view<1, i16>, %t: f32, %i: index) {
   %x = tile.full %t : tensor<16xf32>
-  // expected-error @+1 {{'tile.store' op the tile holds 'f32' but the view holds 'bf16' (use tile.convert)}}
-  tile.store %x, %v[%i] : tensor<16xf32>, !tile.view<1, bf16>
+  // expected-error @+1 {{'tile.store' op the tile holds 'f32' but the view holds 'i16': an access converts between float types only (use tile.convert)}}
+  tile.store %x, %v[%i] : tensor<16xf32>, !tile.view<1, i16>
   tile.return
 }
 
@@ -1308,4 +1308,65 @@ tile.kernel @maximumf_element_mismatch(%f: f32, %h: f16) {
   // expected-error @+1 {{'tile.maximumf' op the second operand holds 'f16' elements but the result 'f32'}}
   %u = tile.maximumf %t, %h : !tile.tile<4 x f32>, f16 -> !tile.tile<4 x f32>
   tile.return
+}
+
+// -----
+
+tile.kernel @clamp_low_element_type(%f: f32, %h: f16) {
+  %t = tile.full %f : !tile.tile<4 x f32>
+  // expected-error @+1 {{'tile.clamp' op the low operand holds 'f16' elements but the result 'f32'}}
+  %u = tile.clamp %t, %h, %f : !tile.tile<4 x f32>, f16, f32
+  tile.return
+}
+
+// -----
+
+tile.kernel @clamp_high_shape(%f: f32) {
+  %t = tile.full %f : !tile.tile<4 x 8 x f32>
+  %h = tile.full %f : !tile.tile<4 x f32>
+  // expected-error @+1 {{'tile.clamp' op the high operand is 4: aligned with the last dimensions of the result (4x8), its dimension 0 must be 1 or 8, not 4}}
+  %u = tile.clamp %t, %f, %h : !tile.tile<4 x 8 x f32>, f32, !tile.tile<4 x f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @pad_dim(%f: f32, %n: index) {
+  %t = tile.full %f : !tile.tile<4 x 8 x f32>
+  // expected-error @+1 {{'tile.pad' op axis 2 is not a dimension of a 4x8 f32 tile}}
+  %u = tile.pad %t dim 2 past %n at %n : !tile.tile<4 x 8 x f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @pad_integer_nan(%i: i32, %n: index) {
+  %t = tile.full %i : !tile.tile<4 x i32>
+  // expected-error @+1 {{'tile.pad' op padding = nan needs a float tile; integer tiles pad with zero}}
+  %u = tile.pad %t dim 0 past %n at %n padding = nan : !tile.tile<4 x i32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @delinearize_no_extent(%x: index) {
+  // expected-error @+1 {{'tile.delinearize' op needs at least one extent to split by}}
+  %a = "tile.delinearize"(%x) : (index) -> index
+  tile.return
+}
+
+// -----
+
+tile.kernel @delinearize_result_count(%x: index, %n: index) {
+  // expected-error @+1 {{'tile.delinearize' op gives one coordinate per extent and the outer one: 2 results, not 3}}
+  %a, %b, %c = "tile.delinearize"(%x, %n) : (index, index) -> (index, index, index)
+  tile.return
+}
+
+// -----
+
+tile.kernel @conditional_store_float(%x: !tile.view<1, f32>, %c: f32) {
+  %t = tile.full %c : !tile.tile<4 x f32>
+  // expected-error @+1 {{'tile.store' op operand #2 must be signless integer or index, but got 'f32'}}
+  tile.store %t, %x[0] if %c : !tile.tile<4 x f32>, !tile.view<1, f32>, f32
 }

@@ -290,3 +290,29 @@ tile.kernel @symbolic(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>, %s: f32,
   tile.store %u, %y[%i, %c0] order = [1, 0] : !PxChunk, !tile.view<2, f32>
   tile.return
 }
+
+// The forms that state a step once: a load and a store that convert, a
+// conditional store, clamp,
+// pad past an extent (with a padding), delinearize, and a kernel whose
+// closing tile.return is left out (the parser adds it).
+// CHECK-LABEL: tile.kernel @forms
+// CHECK: %[[X:.*]] = load %{{.*}}[%{{.*}}, 0] : <2, bf16> -> tensor<?x8xf32, #tile.dims<[CHUNK, 8]>>
+// CHECK: %[[C:.*]] = clamp %[[X]], %{{.*}}, %{{.*}} : tensor<?x8xf32, #tile.dims<[CHUNK, 8]>>, f32, tensor<8xf32>
+// CHECK: %[[P:.*]] = pad %[[C]] dim 0 past %{{.*}} at %{{.*}} : tensor<?x8xf32, #tile.dims<[CHUNK, 8]>>
+// CHECK: pad %[[P]] dim 1 past %{{.*}} at %{{.*}} padding = neg_inf : tensor<?x8xf32, #tile.dims<[CHUNK, 8]>>
+// CHECK: %{{.*}}:3 = delinearize %{{.*}} by %{{.*}}, %{{.*}}
+// CHECK: store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] : tensor<?x8xf32, #tile.dims<[CHUNK, 8]>>, <2, f16>
+// CHECK: store %{{.*}}, %{{.*}}[%{{.*}}, 0] if %{{.*}} : tensor<?x8xf32, #tile.dims<[CHUNK, 8]>>, <2, f16>, index
+// CHECK: return
+tile.kernel @forms<CHUNK = 16>(%x: !tile.view<2, bf16>, %y: !tile.view<2, f16>,
+                               %lo: f32, %n: index) {
+  %i = tile.block_id x
+  %t = tile.load %x[%i, 0] : !tile.view<2, bf16> -> !tile.tile<CHUNK x 8 x f32>
+  %hi = tile.full 4.0 : !tile.tile<8 x f32>
+  %c = tile.clamp %t, %lo, %hi : !tile.tile<CHUNK x 8 x f32>, f32, !tile.tile<8 x f32>
+  %p = tile.pad %c dim 0 past %n at %i : !tile.tile<CHUNK x 8 x f32>
+  %q = tile.pad %p dim 1 past %n at %i padding = neg_inf : !tile.tile<CHUNK x 8 x f32>
+  %a, %b, %d = tile.delinearize %i by %n, %n
+  tile.store %q, %y[%a, %d] : !tile.tile<CHUNK x 8 x f32>, !tile.view<2, f16>
+  tile.store %q, %y[%b, 0] if %n : !tile.tile<CHUNK x 8 x f32>, !tile.view<2, f16>, index
+}

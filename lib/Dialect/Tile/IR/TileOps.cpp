@@ -104,7 +104,8 @@ bool isDimensionList(ArrayRef<int64_t> list, int64_t rank) {
 }
 
 /// Shared by load and store: one index per view dimension (literal ones not
-/// negative), the tile's element type is the view's, `order` is a
+/// negative), the tile's element type is the view's or both are floats,
+/// `order` is a
 /// permutation, and the tile has the view's rank or `dims` maps each of its
 /// dimensions to a distinct view dimension.
 LogicalResult verifyViewAccess(Operation *op, ViewType view,
@@ -152,10 +153,15 @@ LogicalResult verifyViewAccess(Operation *op, ViewType view,
                                 "give dims to map the tile's dimensions to "
                                 "the view's";
   }
-  if (tile.getElementType() != view.getElementType())
+  // Between floats the access converts; a type parameter is checked again
+  // once bound.
+  auto isFloat = [](Type type) { return isa<FloatType, TypeParamType>(type); };
+  if (tile.getElementType() != view.getElementType() &&
+      !(isFloat(tile.getElementType()) && isFloat(view.getElementType())))
     return op->emitOpError() << "the tile holds " << tile.getElementType()
                              << " but the view holds " << view.getElementType()
-                             << " (use tile.convert)";
+                             << ": an access converts between float types "
+                                "only (use tile.convert)";
   for (int64_t size : tile.getShape())
     if (!ShapedType::isDynamic(size) && size <= 0)
       return op->emitOpError() << "tile extents must be positive";
@@ -331,6 +337,18 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
       *result.addRegion(), arguments, /*enableNameShadowing=*/false);
   if (body.has_value() && failed(*body))
     return failure();
+  // The closing `tile.return` may be left out: a kernel returns nothing, so
+  // there is nothing for it to say.
+  Region &region = *result.regions.back();
+  if (body.has_value() && !region.empty()) {
+    Block &block = region.back();
+    if (block.empty() || !block.back().mightHaveTrait<OpTrait::IsTerminator>()) {
+      // The region has no parent op yet: the builder takes the context.
+      OpBuilder end(parser.getContext());
+      end.setInsertionPointToEnd(&block);
+      ReturnOp::create(end, result.location);
+    }
+  }
 
   // A custom parser's attributes become properties without their ODS
   // constraints: `num_warps = unit` or `params = [1]` would be dropped
@@ -624,6 +642,38 @@ void DimOp::print(OpAsmPrinter &printer) {
   printer.printOptionalAttrDict((*this)->getAttrs(), {getDimsAttrName()});
   printer << " : ";
   printer.printStrippedAttrOrType(getView().getType());
+}
+
+// tile.delinearize %x by %B, %C: one index result more than extents.
+ParseResult DelinearizeOp::parse(OpAsmParser &parser,
+                                 OperationState &result) {
+  OpAsmParser::UnresolvedOperand index;
+  SmallVector<OpAsmParser::UnresolvedOperand> extents;
+  Type indexType = parser.getBuilder().getIndexType();
+  if (parser.parseOperand(index) || parser.parseKeyword("by") ||
+      parser.parseOperandList(extents) ||
+      parser.parseOptionalAttrDict(result.attributes) ||
+      parser.resolveOperand(index, indexType, result.operands) ||
+      parser.resolveOperands(extents, indexType, result.operands))
+    return failure();
+  result.addTypes(SmallVector<Type>(extents.size() + 1, indexType));
+  return success();
+}
+
+void DelinearizeOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getIndex() << " by " << getExtents();
+  printer.printOptionalAttrDict((*this)->getAttrs());
+}
+
+LogicalResult DelinearizeOp::verify() {
+  if (getExtents().empty())
+    return emitOpError() << "needs at least one extent to split by";
+  if (getNumResults() != getExtents().size() + 1)
+    return emitOpError() << "gives one coordinate per extent and the outer "
+                            "one: "
+                         << getExtents().size() + 1 << " results, not "
+                         << getNumResults();
+  return success();
 }
 
 // tile.block_id x, y, z: one index result per axis.
@@ -1352,6 +1402,28 @@ LogicalResult MulFOp::verify() { return verifyBroadcastingOp(*this); }
 LogicalResult DivFOp::verify() { return verifyBroadcastingOp(*this); }
 LogicalResult MaximumFOp::verify() { return verifyBroadcastingOp(*this); }
 LogicalResult MinimumFOp::verify() { return verifyBroadcastingOp(*this); }
+
+LogicalResult ClampOp::verify() {
+  RankedTensorType result = getType();
+  if (failed(verifyBroadcastOperand(*this, "low", getLow().getType(),
+                                    result)) ||
+      failed(verifyBroadcastOperand(*this, "high", getHigh().getType(),
+                                    result)))
+    return failure();
+  return success();
+}
+
+LogicalResult PadOp::verify() {
+  RankedTensorType type = getType();
+  if (failed(verifyAxis(*this, type, getDim())))
+    return failure();
+  if (getPadding() != Padding::zero &&
+      isa<IntegerType>(type.getElementType()))
+    return emitOpError() << "padding = " << stringifyPadding(getPadding())
+                         << " needs a float tile; integer tiles pad with zero";
+  return success();
+}
+
 LogicalResult AddIOp::verify() { return verifyBroadcastingOp(*this); }
 LogicalResult SubIOp::verify() { return verifyBroadcastingOp(*this); }
 LogicalResult MulIOp::verify() { return verifyBroadcastingOp(*this); }

@@ -1,15 +1,15 @@
 //===- ExpandForms.cpp - write the kernel language's shorthands out -*- C++ -*-===//
 //
 // The kernel language has shorthands that save the author a reshape, a
-// constant or a conversion: loads and stores with `dims` and literal
-// indices, broadcasts with `new_dims`, `tile.full` of a literal,
-// `tile.arange` along a dimension, `tile.mma ... precision = tf32` (and
-// `split_bf16`), the
-// broadcasting ops (`tile.mulf`, `tile.cmpi`, `tile.where` ...) and the
-// activation functions (`tile.softplus`, `tile.silu`). Each is defined as the longer form written
-// here, so the interpreter and the lowering run this first and implement
-// only the longer forms: the results cannot differ between the two
-// spellings of a kernel.
+// constant or a conversion: loads and stores with `dims`, literal indices,
+// `if %c` or another float type than the view's, broadcasts with `new_dims`,
+// `tile.full` of a literal, `tile.arange` along a dimension, `tile.mma ...
+// precision = tf32` (and `split_bf16`), the broadcasting ops (`tile.mulf`,
+// `tile.cmpi`, `tile.where` ...), `tile.clamp`, `tile.pad`,
+// `tile.delinearize` and the activation functions (`tile.softplus`,
+// `tile.silu`). Each is defined as the longer form written here, so the
+// interpreter and the lowering run this first and implement only the longer
+// forms: the results cannot differ between the two spellings of a kernel.
 //
 //===----------------------------------------------------------------------===//
 
@@ -108,7 +108,43 @@ void expandConditionalLoad(LoadOp op) {
   op.erase();
 }
 
+void expandConvert(ConvertOp op);
+
+/// `type` with element type `element`.
+RankedTensorType withElementType(RankedTensorType type, Type element) {
+  return RankedTensorType::get(type.getShape(), element, type.getEncoding());
+}
+
+/// A load into another float type than the view's: the load of the view's
+/// type, then tile.convert (written out too) to the tile's.
+void expandConvertingLoad(LoadOp op) {
+  RankedTensorType tile = op.getType();
+  Type stored = op.getView().getType().getElementType();
+  if (tile.getElementType() == stored)
+    return;
+  op.getResult().setType(withElementType(tile, stored));
+  OpBuilder b(op);
+  b.setInsertionPointAfter(op);
+  auto convert = ConvertOp::create(b, op.getLoc(), tile, op.getResult());
+  op.getResult().replaceAllUsesExcept(convert.getResult(), convert);
+  expandConvert(convert);
+}
+
+/// `tile.store ... if %c`: scf.if (%c != 0) around the unconditional store.
+void expandConditionalStore(StoreOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  scf::IfOp::create(b, loc, isNonZero(b, loc, op.getCondition()),
+                    [&](OpBuilder &then, Location at) {
+                      auto store = cast<StoreOp>(then.clone(*op));
+                      store.getConditionMutable().clear();
+                      scf::YieldOp::create(then, at);
+                    });
+  op.erase();
+}
+
 void expandLoad(LoadOp op) {
+  expandConvertingLoad(op);
   if (!op.getStaticIndices() && !op.getDims())
     return;
   OpBuilder b(op);
@@ -131,6 +167,13 @@ void expandLoad(LoadOp op) {
 }
 
 void expandStore(StoreOp op) {
+  RankedTensorType value = op.getValue().getType();
+  Type stored = op.getView().getType().getElementType();
+  if (value.getElementType() != stored) {
+    OpBuilder b(op);
+    op.getValueMutable().assign(ConvertOp::create(
+        b, op.getLoc(), withElementType(value, stored), op.getValue()));
+  }
   if (!op.getStaticIndices() && !op.getDims())
     return;
   OpBuilder b(op);
@@ -407,6 +450,86 @@ void expandSilu(SiluOp op) {
   op.erase();
 }
 
+/// clamp(x, low, high) = minimumf(maximumf(x, low), high).
+void expandClamp(ClampOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  RankedTensorType type = op.getType();
+  Value low = arith::MaximumFOp::create(
+      b, loc, op.getSource(), broadcastTo(b, loc, op.getLow(), type));
+  Value result = arith::MinimumFOp::create(
+      b, loc, low, broadcastTo(b, loc, op.getHigh(), type));
+  op.replaceAllUsesWith(result);
+  op.erase();
+}
+
+/// The extent of `type` along `dim` as an index: a constant, or tile.param
+/// of the parameter that names it.
+Value extentOf(OpBuilder &b, Location loc, RankedTensorType type,
+               int64_t dim) {
+  TileDim extent = getTileDims(type)[dim];
+  if (extent.isStatic())
+    return arith::ConstantIndexOp::create(b, loc, extent.size);
+  return ParamOp::create(b, loc, TypeRange{b.getIndexType()},
+                         b.getStrArrayAttr({extent.symbol.getValue()}))
+      .getResult(0);
+}
+
+/// tile.pad: where(arange along dim < the elements left in the tile, x,
+/// padding), the elements left computed in index, clamped to [0, E] and
+/// only then narrowed to i32.
+void expandPad(PadOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  RankedTensorType type = op.getType();
+  int64_t dim = op.getDim();
+  Value extent = extentOf(b, loc, type, dim);
+  Value start = arith::MulIOp::create(b, loc, op.getTileIndex(), extent);
+  Value left = arith::SubIOp::create(b, loc, op.getExtent(), start);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value leftInTile = arith::MinUIOp::create(
+      b, loc, arith::MaxSIOp::create(b, loc, left, zero), extent);
+  Value leftI32 =
+      arith::IndexCastOp::create(b, loc, b.getI32Type(), leftInTile);
+  SmallVector<TileDim> lineDims(type.getRank(), TileDim{1, StringAttr()});
+  lineDims[dim] = getTileDims(type)[dim];
+  auto positions = ArangeOp::create(
+      b, loc, makeTileType(lineDims, b.getI32Type()), Value(),
+      b.getI64IntegerAttr(dim));
+  RankedTensorType indices = makeTileType(getTileDims(type), b.getI32Type());
+  Value inside = arith::CmpIOp::create(
+      b, loc, arith::CmpIPredicate::slt,
+      broadcastTo(b, loc, positions.getResult(), indices),
+      broadcastTo(b, loc, leftI32, indices));
+  expandArange(positions);
+  TypedAttr padding =
+      getPaddingValue(b, type.getElementType(), op.getPadding());
+  Value pads = FullOp::create(b, loc, type, Value(), padding);
+  expandFull(cast<FullOp>(pads.getDefiningOp()));
+  auto where = WhereOp::create(b, loc, type, inside, op.getSource(), pads);
+  op.replaceAllUsesWith(where.getResult());
+  op.erase();
+}
+
+/// tile.delinearize: for each extent from the last, the remainder is a
+/// coordinate and the quotient is split further; the last quotient is the
+/// outer coordinate.
+void expandDelinearize(DelinearizeOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value rest = op.getIndex();
+  SmallVector<Value> coords(op.getNumResults());
+  for (int64_t i = op.getExtents().size() - 1; i >= 0; --i) {
+    Value extent = op.getExtents()[i];
+    Value quotient = arith::DivUIOp::create(b, loc, rest, extent);
+    coords[i + 1] = arith::RemUIOp::create(b, loc, rest, extent);
+    rest = quotient;
+  }
+  coords[0] = rest;
+  op.replaceAllUsesWith(coords);
+  op.erase();
+}
+
 struct TileExpandFormsPass
     : public tile::impl::TileExpandFormsBase<TileExpandFormsPass> {
   void runOnOperation() override { expandForms(getOperation()); }
@@ -415,15 +538,20 @@ struct TileExpandFormsPass
 } // namespace
 
 void tile::expandForms(Operation *root) {
-  // First, as they move loads into new regions, which the walk below then
-  // expands like any other.
-  SmallVector<LoadOp> conditional;
-  root->walk([&](LoadOp load) {
-    if (load.getCondition())
-      conditional.push_back(load);
+  // First, as they move loads and stores into new regions, which the walk
+  // below then expands like any other.
+  SmallVector<LoadOp> conditionalLoads;
+  SmallVector<StoreOp> conditionalStores;
+  root->walk([&](Operation *op) {
+    if (auto load = dyn_cast<LoadOp>(op); load && load.getCondition())
+      conditionalLoads.push_back(load);
+    if (auto store = dyn_cast<StoreOp>(op); store && store.getCondition())
+      conditionalStores.push_back(store);
   });
-  for (LoadOp load : conditional)
+  for (LoadOp load : conditionalLoads)
     expandConditionalLoad(load);
+  for (StoreOp store : conditionalStores)
+    expandConditionalStore(store);
   root->walk([](Operation *op) {
     if (auto load = dyn_cast<LoadOp>(op))
       expandLoad(load);
@@ -471,5 +599,11 @@ void tile::expandForms(Operation *root) {
       expandSoftplus(softplus);
     else if (auto silu = dyn_cast<SiluOp>(op))
       expandSilu(silu);
+    else if (auto clamp = dyn_cast<ClampOp>(op))
+      expandClamp(clamp);
+    else if (auto pad = dyn_cast<PadOp>(op))
+      expandPad(pad);
+    else if (auto delinearize = dyn_cast<DelinearizeOp>(op))
+      expandDelinearize(delinearize);
   });
 }

@@ -9,27 +9,22 @@ using namespace mlir::tilegpu;
 using tilec::LayoutDim;
 using tilec::LinearLayout;
 
-namespace {
-
-SmallVector<LayoutDim> outDims(ArrayRef<int64_t> shape) {
+SmallVector<LayoutDim> mlir::tilegpu::getPaddedOutDims(ArrayRef<int64_t> shape) {
   SmallVector<LayoutDim> outs;
   for (auto [i, extent] : llvm::enumerate(getPaddedShape(shape)))
     outs.push_back({tilec::tensorDimName(i), llvm::Log2_64(uint64_t(extent))});
   return outs;
 }
 
-/// The layout with every basis rewritten by `map` over new output dims.
-LinearLayout
-mapBases(const LinearLayout &layout, ArrayRef<int64_t> newShape,
-         function_ref<LinearLayout::Basis(ArrayRef<int64_t>)> map) {
+LinearLayout mlir::tilegpu::mapBases(
+    const LinearLayout &layout, ArrayRef<int64_t> newShape,
+    function_ref<LinearLayout::Basis(ArrayRef<int64_t>)> map) {
   SmallVector<LinearLayout::InDim> ins = layout.getBases();
   for (LinearLayout::InDim &in : ins)
     for (LinearLayout::Basis &basis : in.bases)
       basis = map(basis);
-  return LinearLayout(ins, outDims(newShape));
+  return LinearLayout(ins, getPaddedOutDims(newShape));
 }
-
-} // namespace
 
 RankedTensorType mlir::tilegpu::withLayout(Type tile,
                                            DistributedLayoutAttr layout) {
@@ -253,7 +248,7 @@ mlir::tilegpu::getReshapedLayout(DistributedLayoutAttr layout,
     return {};
   return DistributedLayoutAttr::get(
       layout.getContext(),
-      layout.getLinearLayout(fromShape).reshapeOuts(outDims(toShape)));
+      layout.getLinearLayout(fromShape).reshapeOuts(getPaddedOutDims(toShape)));
 }
 
 DistributedLayoutAttr

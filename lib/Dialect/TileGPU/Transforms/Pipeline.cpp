@@ -47,31 +47,20 @@ namespace mlir::tilegpu {
 
 using namespace mlir;
 using namespace mlir::tilegpu;
-using tilec::LayoutDim;
 using tilec::LinearLayout;
 
 namespace {
-
-SmallVector<LayoutDim> paddedOuts(ArrayRef<int64_t> shape) {
-  SmallVector<LayoutDim> outs;
-  for (auto [i, extent] : llvm::enumerate(getPaddedShape(shape)))
-    outs.push_back({tilec::tensorDimName(i), llvm::Log2_64(uint64_t(extent))});
-  return outs;
-}
 
 /// `layout` of a tile read with `order` (tile dim k is view dim order[k])
 /// as a layout of the same elements in the view's order of dimensions.
 LinearLayout toViewOrder(const LinearLayout &layout, ArrayRef<int64_t> box,
                          ArrayRef<int64_t> order) {
-  SmallVector<LinearLayout::InDim> ins = layout.getBases();
-  for (LinearLayout::InDim &in : ins)
-    for (LinearLayout::Basis &basis : in.bases) {
-      LinearLayout::Basis mapped(basis.size(), 0);
-      for (auto [k, d] : llvm::enumerate(order))
-        mapped[d] = basis[k];
-      basis = mapped;
-    }
-  return LinearLayout(ins, paddedOuts(box));
+  return mapBases(layout, box, [&](ArrayRef<int64_t> basis) {
+    LinearLayout::Basis mapped(basis.size(), 0);
+    for (auto [k, d] : llvm::enumerate(order))
+      mapped[d] = basis[k];
+    return mapped;
+  });
 }
 
 /// The buffer of a box (view order, the last dim contiguous): rows of the
@@ -91,7 +80,7 @@ LinearLayout boxSharedLayout(ArrayRef<int64_t> box, unsigned elementBytes) {
       break;
     }
   return tilec::swizzledSharedLayout({rows, columns}, elementBytes, swizzle)
-      .reshapeOuts(paddedOuts(box));
+      .reshapeOuts(getPaddedOutDims(box));
 }
 
 SmallVector<int64_t> nonUnit(ArrayRef<int64_t> shape) {
@@ -249,7 +238,7 @@ std::optional<StagedLoad> match(tile::LoadOp load) {
   staged.sharedLayout =
       SharedLayoutAttr::get(context, boxSharedLayout(staged.box, bytes));
   staged.readLayout = DistributedLayoutAttr::get(
-      context, toViewOrder(dst.reshapeOuts(paddedOuts(type.getShape())),
+      context, toViewOrder(dst.reshapeOuts(getPaddedOutDims(type.getShape())),
                            staged.box, staged.order));
   return staged;
 }
@@ -268,7 +257,7 @@ void replaceWithRead(OpBuilder &b, StagedLoad &staged, Value buffer,
   auto inLayout = [&](ArrayRef<int64_t> shape, Type element) {
     return RankedTensorType::get(
         shape, element,
-        DistributedLayoutAttr::get(context, dst.reshapeOuts(paddedOuts(shape))));
+        DistributedLayoutAttr::get(context, dst.reshapeOuts(getPaddedOutDims(shape))));
   };
   Value value = LocalLoadOp::create(
       b, loc,

@@ -189,6 +189,31 @@ def Tile_DimOp : Tile_Op<"dim", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Tile_DelinearizeOp : Tile_Op<"delinearize", [Pure]> {
+  let summary = "splits an index into coordinates of a row-major grid";
+  let description = [{
+    `%a, %b, %c = tile.delinearize %x by %B, %C` splits `x` as the row-major
+    linear index of a grid whose inner extents are `B` and `C`:
+    c = x mod C, b = (x / C) mod B and a = (x / C) / B, unsigned (the outer
+    coordinate is not reduced: it has no extent). There is one result more
+    than there are extents. It is how a program splits a block id that
+    enumerates several tile coordinates (the `divui`/`remui` chain it
+    replaces, which tile-expand-forms writes: for each extent from the last,
+    the quotient and the remainder).
+
+    Example:
+    ```mlir
+    // mp enumerates (row tile, column tile) with numP column tiles.
+    %m, %pt = tile.delinearize %mp by %numP
+    %c, %mInChunk, %p = tile.delinearize %mp by %rowTilesPerChunk, %numP
+    ```
+  }];
+  let arguments = (ins Index:$index, Variadic<Index>:$extents);
+  let results = (outs Variadic<Index>:$results);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Global memory
 //===----------------------------------------------------------------------===//
@@ -202,6 +227,11 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
     order of dimensions the tile has extents T' and covers elements
     [indices[d] * T'[d], (indices[d] + 1) * T'[d]) along each dimension d.
     Elements outside the view read as `padding` (default `zero`).
+
+    The tile may hold another float type than the view (`-> !tile.tile<...
+    x f32>` from a bf16 view): the load then converts as `tile.convert` does
+    (tile-expand-forms writes the load of the view's type and the
+    conversion).
 
     With `order = p` the tile is read transposed: result dimension k is view
     dimension p[k], so T'[p[k]] = T[k] for a result of shape T. This is
@@ -233,6 +263,9 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
     // x[b, 64 k : 64 (k + 1), h, :] of a 4-D view, transposed, as a 2-D tile.
     %w = tile.load %x[%b, %k, %h, 0] dims = [3, 1]
         : !tile.view<4, bf16> -> !tile.tile<32 x 64 x bf16>
+    // The same elements converted to f32 as they are read.
+    %f = tile.load %x[%b, %k, %h, 0] dims = [3, 1]
+        : !tile.view<4, bf16> -> !tile.tile<32 x 64 x f32>
     ```
   }];
   let arguments = (ins Tile_AnyView:$view, Variadic<Index>:$indices,
@@ -253,12 +286,20 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
   let hasVerifier = 1;
 }
 
-def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
+def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
+                                     AttrSizedOperandSegments]> {
   let summary = "writes one tile into a view";
   let description = [{
     Writes `value` to the tile at tile index `indices` of `view` (the same
     element mapping as `tile.load`, including `order`, `dims` and literal
-    indices). Elements that fall outside the view are not written.
+    indices). Elements that fall outside the view are not written. A float
+    tile stored into a view of another float type is converted first, as
+    `tile.convert` does (rounding to nearest even).
+
+    With `if %c` (a scalar integer or index) the store writes only when `%c`
+    is non-zero (`scf.if` around the store, which is what tile-expand-forms
+    writes): a kernel that writes one of two outputs by a flag says so in
+    the stores.
 
     Example:
     ```mlir
@@ -266,16 +307,20 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>]> {
     // A (time, head) tile into G[b, h, c, :], time along the last axis.
     tile.store %g, %G[%b, %h, %c, 0] dims = [3, 1]
         : !tile.tile<CHUNK x BLOCK_H x f32>, !tile.view<4, f32>
+    // f32 results into a bf16 array, rounded, when %to_bf16 is non-zero.
+    tile.store %y, %out[%m, %p] if %to_bf16
+        : !tile.tile<64 x 64 x f32>, !tile.view<2, bf16>, i32
     ```
   }];
   let arguments = (ins Tile:$value, Tile_AnyView:$view, Variadic<Index>:$indices,
+                   Optional<AnySignlessIntegerOrIndex>:$condition,
                    OptionalAttr<DenseI64ArrayAttr>:$static_indices,
                    OptionalAttr<DenseI64ArrayAttr>:$order,
                    OptionalAttr<DenseI64ArrayAttr>:$dims);
   let assemblyFormat = [{
     $value `,` $view `` custom<TileIndices>($indices, $static_indices)
-    (`order` `=` $order^)? (`dims` `=` $dims^)? attr-dict `:`
-    type($value) `,` type($view)
+    (`if` $condition^)? (`order` `=` $order^)? (`dims` `=` $dims^)? attr-dict
+    `:` type($value) `,` type($view) (`,` type($condition)^)?
   }];
   let hasVerifier = 1;
 }
@@ -597,6 +642,67 @@ def Tile_MulFOp : Tile_BroadcastingFloatOp<"mulf", "arith.mulf">;
 def Tile_DivFOp : Tile_BroadcastingFloatOp<"divf", "arith.divf">;
 def Tile_MaximumFOp : Tile_BroadcastingFloatOp<"maximumf", "arith.maximumf">;
 def Tile_MinimumFOp : Tile_BroadcastingFloatOp<"minimumf", "arith.minimumf">;
+
+def Tile_ClampOp : Tile_Op<"clamp", [Pure, AllTypesMatch<["source", "result"]>]> {
+  let summary = "limits each element to [low, high]";
+  let description = [{
+    `tile.clamp %x, %low, %high` is `tile.minimumf` of `tile.maximumf %x,
+    %low` and `%high`, which is what tile-expand-forms writes: a NaN stays
+    NaN, and where `low > high` the result is `high`. `low` and `high` are
+    scalars of the tile's element type or tiles that broadcast to it by the
+    rule of `tile.addf` (per-row limits are a `M x 1` tile).
+
+    Example:
+    ```mlir
+    %dt = tile.clamp %dtSoft, %dt_min, %dt_max
+        : !tile.tile<CHUNK x BLOCK_H x f32>, f32, f32
+    ```
+  }];
+  let arguments = (ins Tile_Float:$source, Tile_FloatOperand:$low,
+                   Tile_FloatOperand:$high);
+  let results = (outs Tile_Float:$result);
+  let assemblyFormat = [{
+    $source `,` $low `,` $high attr-dict `:` type($source) `,` type($low) `,`
+    type($high)
+  }];
+  let hasVerifier = 1;
+}
+
+def Tile_PadOp : Tile_Op<"pad", [Pure, AllTypesMatch<["source", "result"]>]> {
+  let summary = "the padding in place of the elements past an extent";
+  let description = [{
+    `tile.pad %x dim d past %extent at %i` treats `x` as tile `i` of a
+    sequence of tiles of its shape along dimension `d` (elements
+    [i * E, (i + 1) * E) for the tile's extent E there, as `tile.load`
+    counts tile indices) and replaces the elements at or past element
+    `extent` along `d` by `padding` (default `zero`; `nan`, `neg_inf` and
+    `pos_inf` need a float tile). The other elements are `x`'s. It is the
+    mask of a ragged last tile (cuTile's `where(arange(E) + i * E < n, x,
+    0)`) after `x` was computed from values that padding no longer is.
+
+    tile-expand-forms writes it out as the elements left in the tile,
+    `min(max(extent - i * E, 0), E)` in `index` and then narrowed to i32
+    (so an extent past 2^31 cannot wrap), a `tile.arange` along `d`
+    compared with it (`slt`), and `tile.where` of that mask, `x` and
+    `tile.full` of the padding.
+
+    Example:
+    ```mlir
+    // Time steps past seqlen in the last chunk read as 0.
+    %dt = tile.pad %dtClamped dim 0 past %seqlen at %chunk
+        : !tile.tile<CHUNK x BLOCK_H x f32>
+    ```
+  }];
+  let arguments = (ins Tile:$source, I64Attr:$dim, Index:$extent,
+                   Index:$tile_index,
+                   DefaultValuedAttr<Tile_Padding, "Padding::zero">:$padding);
+  let results = (outs Tile:$result);
+  let assemblyFormat = [{
+    $source `dim` $dim `past` $extent `at` $tile_index
+    (`padding` `=` $padding^)? attr-dict `:` type($source)
+  }];
+  let hasVerifier = 1;
+}
 
 //===----------------------------------------------------------------------===//
 // Integer arithmetic and comparisons with broadcasting

@@ -17,6 +17,16 @@
 
 namespace mlir::tilegpu {
 
+/// The output dims of a linear layout of a tile of `shape`: one per tile
+/// dimension, each extent padded to a power of two.
+SmallVector<tilec::LayoutDim> getPaddedOutDims(ArrayRef<int64_t> shape);
+
+/// `layout` with every basis rewritten by `map`, over the output dims of a
+/// tile of `newShape`.
+tilec::LinearLayout
+mapBases(const tilec::LinearLayout &layout, ArrayRef<int64_t> newShape,
+         function_ref<tilec::LinearLayout::Basis(ArrayRef<int64_t>)> map);
+
 /// The tile type with `layout` as its encoding.
 RankedTensorType withLayout(Type tile, DistributedLayoutAttr layout);
 
