@@ -433,7 +433,8 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                                : keepGeneric);
         if (failed(instance))
           return failure();
-        if ((*instance)->getOps<tile::KernelOp>().empty())
+        // With two fatbins, a variant may have no kernel in this one.
+        if (splitFatbins && (*instance)->getOps<tile::KernelOp>().empty())
           continue;
         tilec::LoweringOptions options;
         options.smVersion = target->loweringSm;
