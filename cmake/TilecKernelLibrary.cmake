@@ -1,13 +1,16 @@
 # tilec_add_kernel_library(NAME SOURCES a.mlir ...
 #                          [DEFINES NAME=VALUE ...]
 #                          [TARGETS sm_80,sm_90,sm_90a]
-#                          [VARIANTS generic,vec] [KERNEL_SUFFIX suffix]
-#                          [CODEGEN simple|layouts])
+#                          [VARIANTS generic,vec] [GENERIC_TARGETS sm_80]
+#                          [KERNEL_SUFFIX suffix] [CODEGEN simple|layouts])
 #
 # Compiles each tile-dialect source with `tilec --emit=cpp` at build time and
 # builds the generated launchers into the static library NAME, which links
 # tilec::runtime. For a.mlir, consumers include "a.h". TARGETS and VARIANTS
-# default to tilec's (--target, --variants). CODEGEN picks tilec's code
+# default to tilec's (--target, --variants). GENERIC_TARGETS (tilec
+# --generic-targets) compiles the generic variants of kernels that have a
+# vec variant for those of TARGETS only, into a fatbin of their own
+# (docs/target.md, "Fatbins"). CODEGEN picks tilec's code
 # generator (`--codegen`, default simple; docs/codegen-layouts.md). Editing a
 # kernel or rebuilding tilec regenerates its launchers.
 #
@@ -17,7 +20,8 @@
 # TILEC_PTXAS and TILEC_FATBINARY and links TILEC_LIBDEVICE, found by
 # whichever of the two included this file.
 function(tilec_add_kernel_library name)
-  cmake_parse_arguments(ARG "" "TARGETS;VARIANTS;KERNEL_SUFFIX;CODEGEN"
+  cmake_parse_arguments(ARG ""
+                        "TARGETS;VARIANTS;GENERIC_TARGETS;KERNEL_SUFFIX;CODEGEN"
                         "SOURCES;DEFINES" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
     message(FATAL_ERROR "tilec_add_kernel_library(${name}): unknown arguments "
@@ -44,6 +48,9 @@ function(tilec_add_kernel_library name)
   endif()
   if(ARG_VARIANTS)
     list(APPEND options --variants=${ARG_VARIANTS})
+  endif()
+  if(ARG_GENERIC_TARGETS)
+    list(APPEND options --generic-targets=${ARG_GENERIC_TARGETS})
   endif()
   if(ARG_KERNEL_SUFFIX)
     list(APPEND options --kernel-suffix=${ARG_KERNEL_SUFFIX})

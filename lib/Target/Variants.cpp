@@ -99,12 +99,20 @@ bool hasVariant(Operation *kernel, const KernelVariant &variant) {
   return false;
 }
 
-FailureOr<OwningOpRef<ModuleOp>> cloneForVariant(ModuleOp module,
-                                                 const KernelVariant &variant) {
+bool hasSpecialisedVariant(Operation *kernel,
+                           ArrayRef<const KernelVariant *> variants) {
+  return llvm::any_of(variants, [&](const KernelVariant *variant) {
+    return variant->vectorize && hasVariant(kernel, *variant);
+  });
+}
+
+FailureOr<OwningOpRef<ModuleOp>>
+cloneForVariant(ModuleOp module, const KernelVariant &variant,
+                function_ref<bool(Operation *kernel)> keep) {
   OwningOpRef<ModuleOp> copy = module.clone();
   for (auto kernel :
        llvm::make_early_inc_range(copy->getOps<tile::KernelOp>())) {
-    if (!hasVariant(kernel, variant)) {
+    if (!hasVariant(kernel, variant) || (keep && !keep(kernel))) {
       kernel.erase();
       continue;
     }

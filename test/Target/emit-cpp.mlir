@@ -16,8 +16,8 @@
 // HEADER: tilec_status tile_scale_prepare();
 
 // SOURCE: #include "scale.h"
-// SOURCE: alignas(16) const unsigned char tilec_fatbin[{{[0-9]+}}] = {
-// SOURCE-NEXT: 0x50, 0xed, 0x55, 0xba,
+// SOURCE: alignas(16) const unsigned char tilec_fatbin[{{[0-9]+}}] =
+// SOURCE-NEXT: "P\355U\272
 // SOURCE: const tilec_kernel tilec_kernel_scale = {tilec_fatbin, "scale", 128, 0};
 // SOURCE-NEXT: const tilec_kernel tilec_kernel_scale_vec = {tilec_fatbin, "scale_vec", 128, 0};
 // SOURCE: tilec_check_view("scale", "x", x.data, sizeof(*x.data), 1, x.shape, x.strides)

@@ -1,14 +1,16 @@
 //===- tilec.cpp - the tilec compiler driver --------------------*- C++ -*-===//
 //
 // tilec KERNEL.mlir [-o OUT] [--emit=KIND] [--target=sm_80,sm_90,sm_90a]
-//       [--variants=generic,vec] [--codegen=simple|layouts] [-D NAME=VALUE ...]
-//       [--kernel-suffix=SUFFIX]
+//       [--variants=generic,vec] [--generic-targets=sm_80]
+//       [--codegen=simple|layouts] [-D NAME=VALUE ...] [--kernel-suffix=SUFFIX]
 //
 // Parses and verifies a tile-dialect file, binds its compile-time parameters
 // and compiles it as far as --emit asks: tile IR, the LLVM + NVVM dialects,
 // LLVM IR, PTX, a cubin, a fatbin of every --target, or a C++ source and
 // header with the fatbin and a typed launcher per kernel (which picks a
-// kernel's vec variant where the views allow it). A module already in
+// kernel's vec variant where the views allow it; --generic-targets puts the
+// generic variants it falls back to into a second fatbin, for fewer
+// targets). A module already in
 // the LLVM dialect (e.g. from --emit=llvm-dialect) skips the lowering.
 // Diagnostics carry file:line:col and any error gives a non-zero exit
 // status. --help lists tilec's options and the MLIR debugging options it
@@ -94,6 +96,14 @@ cl::opt<std::string> variantList(
              "fatbin and cpp with --codegen=layouts, else generic"),
     cl::value_desc("variants"), cl::init("generic,vec"),
     cl::cat(tilecCategory));
+cl::opt<std::string> genericTargetList(
+    "generic-targets",
+    cl::desc("for --emit=cpp: compile the generic variants of kernels that "
+             "have a vec variant for these of the --target only, into a "
+             "fatbin of their own with the PTX of the oldest "
+             "architecture-neutral one; compute_80 for that PTX without the "
+             "sm_80 cubin (default: every --target, one fatbin)"),
+    cl::value_desc("targets"), cl::cat(tilecCategory));
 cl::list<std::string> defines("D", cl::desc("bind a kernel parameter"),
                               cl::value_desc("NAME=VALUE"), cl::Prefix,
                               cl::cat(tilecCategory));
@@ -184,7 +194,8 @@ LogicalResult openOutputs(Outputs &outputs) {
 }
 
 /// A description of the compilation for the generated files' banner.
-std::string describeCompilation(ArrayRef<const tilec::GpuTarget *> targets) {
+std::string describeCompilation(ArrayRef<const tilec::GpuTarget *> targets,
+                                StringRef genericTargets) {
   std::string text = "from " + llvm::sys::path::filename(inputFilename).str();
   for (const std::string &define : defines)
     text += " -D " + define;
@@ -193,11 +204,79 @@ std::string describeCompilation(ArrayRef<const tilec::GpuTarget *> targets) {
   text += " for";
   for (const tilec::GpuTarget *target : targets)
     text += " " + target->name.str();
+  if (!genericTargets.empty())
+    text += " (--generic-targets=" + genericTargets.str() + ")";
   return text;
+}
+
+/// --generic-targets: the targets of the generic fatbin, in the order of
+/// `targets`, and those of them that get their PTX only (spelled compute_80
+/// rather than sm_80, as nvcc does). They must be targets of the fatbin and
+/// hold its PTX's (the oldest architecture-neutral one): a generic variant
+/// must run wherever its specialised one does, and on a GPU that no cubin of
+/// the generic fatbin fits, that PTX runs it.
+LogicalResult
+parseGenericTargets(StringRef list, ArrayRef<const tilec::GpuTarget *> targets,
+                    SmallVectorImpl<const tilec::GpuTarget *> &genericTargets,
+                    SmallVectorImpl<const tilec::GpuTarget *> &ptxOnly,
+                    std::string &error) {
+  const tilec::GpuTarget *portable = nullptr;
+  for (const tilec::GpuTarget *target : targets)
+    if (!target->archSpecific && (!portable || target->sm < portable->sm))
+      portable = target;
+  if (!portable) {
+    error = "--target has no architecture-neutral target, whose PTX would "
+            "run the generic variants on GPUs that no cubin of theirs fits";
+    return failure();
+  }
+  SmallVector<StringRef> names;
+  list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  SmallVector<const tilec::GpuTarget *> given;
+  for (StringRef name : names) {
+    name = name.trim();
+    StringRef arch = name;
+    bool ptx = arch.consume_front("compute_");
+    const tilec::GpuTarget *target =
+        tilec::lookupGpuTarget(ptx ? ("sm_" + arch).str() : arch.str());
+    if (!target) {
+      error = "unknown target '" + name.str() + "' (supported: " +
+              tilec::listGpuTargets() + ", and compute_80 for sm_80's PTX)";
+      return failure();
+    }
+    if (!llvm::is_contained(targets, target)) {
+      error = "'" + target->name.str() + "' is not a --target";
+      return failure();
+    }
+    if (llvm::is_contained(given, target)) {
+      error = "target '" + target->name.str() + "' given twice";
+      return failure();
+    }
+    if (ptx && target != portable) {
+      error = name.str() + ": a fatbin has the PTX of " +
+              portable->name.str() +
+              " only, the oldest architecture-neutral --target";
+      return failure();
+    }
+    given.push_back(target);
+    if (ptx)
+      ptxOnly.push_back(target);
+  }
+  if (!llvm::is_contained(given, portable)) {
+    error = "the generic variants need " + portable->name.str() +
+            ", the oldest architecture-neutral --target: its PTX runs them "
+            "on GPUs that no cubin of theirs fits";
+    return failure();
+  }
+  for (const tilec::GpuTarget *target : targets)
+    if (llvm::is_contained(given, target))
+      genericTargets.push_back(target);
+  return success();
 }
 
 LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                       ArrayRef<const tilec::GpuTarget *> targets,
+                      ArrayRef<const tilec::GpuTarget *> genericTargets,
+                      ArrayRef<const tilec::GpuTarget *> genericPTXOnly,
                       ArrayRef<const tilec::KernelVariant *> variants,
                       Outputs &outputs) {
   using Fatal = tilec::ScopedFatalErrorDiagnostics;
@@ -300,108 +379,165 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   if (!libdevicePath.empty())
     toolkit.libdevice = libdevicePath;
 
-  SmallVector<tilec::FatbinImage> images;
-  std::optional<tilec::FatbinImage> portablePTX;
-  // The lowering depends on a target only through its lowering path
-  // (GpuTarget::loweringSm): sm_80 and sm_90 share one lowered module, which
-  // the steps after it only read.
-  llvm::SmallDenseMap<int, OwningOpRef<ModuleOp>> loweredFor;
-  for (const tilec::GpuTarget *target : targets) {
-    OwningOpRef<ModuleOp> &copy = loweredFor[target->loweringSm];
-    if (!copy && lowered)
-      copy = module->clone();
-    // Each variant is lowered on its own (its options hold for all its
-    // kernels), then all go into one module: one image per target.
-    for (const tilec::KernelVariant *variant :
-         lowered || copy ? ArrayRef<const tilec::KernelVariant *>()
-                         : variants) {
-      auto instance = tilec::cloneForVariant(*module, *variant);
-      if (failed(instance))
-        return failure();
-      tilec::LoweringOptions options;
-      options.smVersion = target->loweringSm;
-      options.codegen = codegenKind;
-      options.vectorize = variant->vectorize;
-      Fatal::setPhase("the lowering to the LLVM dialect");
-      if (failed(runPasses(**instance, [&](PassManager &pm) {
-            tilec::buildTileToLLVMPipeline(pm, options);
-          })))
-        return failure();
-      if (!copy)
-        copy = std::move(*instance);
-      else if (failed(tilec::mergeLoweredVariant(*copy, **instance)))
-        return failure();
-    }
-    if (failed(tilec::checkResources(*copy, *target)))
-      return failure();
-    if (emitKind == Emit::LLVMDialect) {
-      copy->print(os);
-      return success();
-    }
-    if (emitKind == Emit::Cpp &&
-        failed(tilec::readLaunchConfig(*copy, target->name, launchers)))
-      return failure();
+  // Which fatbin holds a kernel's generic instance: with --generic-targets
+  // those of kernels with a specialised variant go into a second fatbin,
+  // compiled for the generic targets only (the launcher falls back to them
+  // only for views without the facts); everything else is in the first.
+  auto inGenericFatbin = [&](Operation *kernel) {
+    return !genericTargets.empty() &&
+           tilec::hasSpecialisedVariant(kernel, variants);
+  };
+  bool splitFatbins =
+      !lowered && llvm::any_of(module->getOps<tile::KernelOp>(),
+                               [&](tile::KernelOp kernel) {
+                                 return inGenericFatbin(kernel);
+                               });
+  if (splitFatbins)
+    for (tilec::LauncherKernel &launcher : launchers)
+      if (launcher.images.size() > 1)
+        launcher.images.front().fatbin = 1;
 
-    llvm::LLVMContext llvmContext;
-    std::unique_ptr<llvm::Module> llvmModule;
-    {
-      TimingScope scope = timing.nest("Translate to LLVM IR and optimize");
-      Fatal::setPhase("the translation to LLVM IR and its optimization");
-      llvmModule =
-          tilec::translateToLLVMIR(*copy, llvmContext, *target, toolkit);
-    }
-    if (!llvmModule)
-      return failure();
-    if (emitKind == Emit::LLVMIR) {
-      llvmModule->print(os, nullptr);
-      return success();
-    }
-    FailureOr<std::string> ptx;
-    {
-      TimingScope scope = timing.nest("NVPTX backend");
-      Fatal::setPhase("the NVPTX backend");
-      ptx = tilec::emitPTX(copy->getLoc(), *llvmModule, *target);
-    }
-    if (failed(ptx))
-      return failure();
-    if (emitKind == Emit::PTX) {
-      os << *ptx;
-      return success();
-    }
-    FailureOr<std::string> cubin;
-    {
-      TimingScope scope = timing.nest("ptxas");
-      cubin = tilec::assembleCubin(copy->getLoc(), *ptx, *target, toolkit);
-    }
-    if (failed(cubin))
-      return failure();
-    if (emitKind == Emit::Cubin) {
-      os << *cubin;
-      return success();
-    }
-    images.push_back({target, /*isPTX=*/false, std::move(*cubin)});
-    // The PTX of the oldest architecture-neutral target lets the driver JIT
-    // compile the kernels for GPUs no cubin matches.
-    if (!target->archSpecific &&
-        (!portablePTX || target->sm < portablePTX->target->sm))
-      portablePTX = tilec::FatbinImage{target, /*isPTX=*/true, *ptx};
-  }
-  if (portablePTX)
-    images.push_back(std::move(*portablePTX));
+  // Compiles the kernels of fatbin `index` for `imageTargets`, to PTX only
+  // for those of `ptxOnly`. A single-target --emit writes its output and
+  // sets `written`.
+  bool written = false;
+  auto buildFatbin =
+      [&](unsigned index, ArrayRef<const tilec::GpuTarget *> imageTargets,
+          ArrayRef<const tilec::GpuTarget *> ptxOnly)
+      -> FailureOr<std::string> {
+    // A generic instance belongs to this fatbin when its kernel's does; the
+    // specialised ones are all in the first.
+    auto keepGeneric = [&](Operation *kernel) {
+      return inGenericFatbin(kernel) == (index == 1);
+    };
+    SmallVector<tilec::FatbinImage> images;
+    std::optional<tilec::FatbinImage> portablePTX;
+    // The lowering depends on a target only through its lowering path
+    // (GpuTarget::loweringSm): sm_80 and sm_90 share one lowered module,
+    // which the steps after it only read.
+    llvm::SmallDenseMap<int, OwningOpRef<ModuleOp>> loweredFor;
+    for (const tilec::GpuTarget *target : imageTargets) {
+      OwningOpRef<ModuleOp> &copy = loweredFor[target->loweringSm];
+      if (!copy && lowered)
+        copy = module->clone();
+      // Each variant is lowered on its own (its options hold for all its
+      // kernels), then all go into one module: one image per target.
+      for (const tilec::KernelVariant *variant :
+           lowered || copy ? ArrayRef<const tilec::KernelVariant *>()
+                           : variants) {
+        if (variant->vectorize && index != 0)
+          continue;
+        auto instance = tilec::cloneForVariant(
+            *module, *variant,
+            variant->vectorize ? function_ref<bool(Operation *)>()
+                               : keepGeneric);
+        if (failed(instance))
+          return failure();
+        // With two fatbins, a variant may have no kernel in this one.
+        if (splitFatbins && (*instance)->getOps<tile::KernelOp>().empty())
+          continue;
+        tilec::LoweringOptions options;
+        options.smVersion = target->loweringSm;
+        options.codegen = codegenKind;
+        options.vectorize = variant->vectorize;
+        Fatal::setPhase("the lowering to the LLVM dialect");
+        if (failed(runPasses(**instance, [&](PassManager &pm) {
+              tilec::buildTileToLLVMPipeline(pm, options);
+            })))
+          return failure();
+        if (!copy)
+          copy = std::move(*instance);
+        else if (failed(tilec::mergeLoweredVariant(*copy, **instance)))
+          return failure();
+      }
+      if (failed(tilec::checkResources(*copy, *target)))
+        return failure();
+      if (emitKind == Emit::LLVMDialect) {
+        copy->print(os);
+        written = true;
+        return std::string();
+      }
+      if (emitKind == Emit::Cpp &&
+          failed(tilec::readLaunchConfig(*copy, target->name, launchers,
+                                         index)))
+        return failure();
 
-  FailureOr<std::string> fatbin;
-  {
+      llvm::LLVMContext llvmContext;
+      std::unique_ptr<llvm::Module> llvmModule;
+      {
+        TimingScope scope = timing.nest("Translate to LLVM IR and optimize");
+        Fatal::setPhase("the translation to LLVM IR and its optimization");
+        llvmModule =
+            tilec::translateToLLVMIR(*copy, llvmContext, *target, toolkit);
+      }
+      if (!llvmModule)
+        return failure();
+      if (emitKind == Emit::LLVMIR) {
+        llvmModule->print(os, nullptr);
+        written = true;
+        return std::string();
+      }
+      FailureOr<std::string> ptx;
+      {
+        TimingScope scope = timing.nest("NVPTX backend");
+        Fatal::setPhase("the NVPTX backend");
+        ptx = tilec::emitPTX(copy->getLoc(), *llvmModule, *target);
+      }
+      if (failed(ptx))
+        return failure();
+      if (emitKind == Emit::PTX) {
+        os << *ptx;
+        written = true;
+        return std::string();
+      }
+      // The PTX of the oldest architecture-neutral target lets the driver
+      // JIT compile the kernels for GPUs no cubin matches.
+      if (!target->archSpecific &&
+          (!portablePTX || target->sm < portablePTX->target->sm))
+        portablePTX = tilec::FatbinImage{target, /*isPTX=*/true, *ptx};
+      if (llvm::is_contained(ptxOnly, target))
+        continue;
+      FailureOr<std::string> cubin;
+      {
+        TimingScope scope = timing.nest("ptxas");
+        cubin = tilec::assembleCubin(copy->getLoc(), *ptx, *target, toolkit);
+      }
+      if (failed(cubin))
+        return failure();
+      if (emitKind == Emit::Cubin) {
+        os << *cubin;
+        written = true;
+        return std::string();
+      }
+      images.push_back({target, /*isPTX=*/false, std::move(*cubin)});
+    }
+    if (portablePTX)
+      images.push_back(std::move(*portablePTX));
     TimingScope scope = timing.nest("fatbinary");
-    fatbin = tilec::bundleFatbin(module->getLoc(), images, toolkit);
-  }
+    return tilec::bundleFatbin(module->getLoc(), images, toolkit);
+  };
+
+  FailureOr<std::string> fatbin = buildFatbin(0, targets, {});
   if (failed(fatbin))
     return failure();
+  if (written)
+    return success();
   if (emitKind == Emit::Fatbin) {
     os << *fatbin;
     return success();
   }
+  SmallVector<tilec::LauncherFatbin> fatbins = {{"tilec_fatbin", *fatbin}};
+  FailureOr<std::string> genericFatbin;
+  if (splitFatbins) {
+    genericFatbin = buildFatbin(1, genericTargets, genericPTXOnly);
+    if (failed(genericFatbin))
+      return failure();
+    fatbins.push_back({"tilec_fatbin_generic", *genericFatbin});
+  }
   FailureOr<tilec::LauncherFiles> files = tilec::emitLaunchers(
-      launchers, *fatbin, outputs.headerName, describeCompilation(targets));
+      launchers, fatbins, outputs.headerName,
+      describeCompilation(targets, splitFatbins ? StringRef(genericTargetList)
+                                                : StringRef()));
   if (failed(files))
     return failure();
   os << files->source;
@@ -475,6 +611,23 @@ int main(int argc, char **argv) {
     return 1;
   }
 
+  // Targets the generic variants have too form no fatbin of their own.
+  SmallVector<const tilec::GpuTarget *> genericTargets, genericPTXOnly;
+  if (genericTargetList.getNumOccurrences()) {
+    if (emitKind != Emit::Cpp) {
+      llvm::errs() << "tilec: --generic-targets is for --emit=cpp: the "
+                      "launchers point the generic variants at their fatbin\n";
+      return 1;
+    }
+    if (failed(parseGenericTargets(genericTargetList, targets, genericTargets,
+                                   genericPTXOnly, error))) {
+      llvm::errs() << "tilec: --generic-targets: " << error << "\n";
+      return 1;
+    }
+    if (genericTargets.size() == targets.size() && genericPTXOnly.empty())
+      genericTargets.clear();
+  }
+
   DialectRegistry registry;
   tilec::registerKernelDialects(registry);
   registry.insert<LLVM::LLVMDialect, NVVM::NVVMDialect>();
@@ -503,7 +656,9 @@ int main(int argc, char **argv) {
     return 1;
   LogicalResult compiled = failure();
   tilec::runOnLargeStack(tilec::kToolStackBytes, [&] {
-    compiled = compile(context, sourceMgr, targets, variants, outputs);
+    compiled =
+        compile(context, sourceMgr, targets, genericTargets, genericPTXOnly,
+                variants, outputs);
   });
   if (failed(compiled))
     return 1;

@@ -8,6 +8,7 @@
 
 #include "GpuFixture.h"
 #include "scale.h"
+#include "scale_split.h"
 
 #include <gtest/gtest.h>
 
@@ -146,43 +147,114 @@ TEST_F(ScaleGpu, EmptyViewsRunTheVecVariant) {
   CHECK_CU(cu.streamSynchronize(stream));
 }
 
+/// The device's compute capability and what the driver runs there.
+struct DeviceImages {
+  int major = 0, minor = 0;
+  /// Whether the driver JIT compiles the PTX whatever cubins there are:
+  /// CUDA_FORCE_PTX_JIT=1, or a device newer than every cubin (10.0 on).
+  bool fromPTX = false;
+
+  /// The target of the code that runs from a fatbin with the sm_80 cubin and
+  /// PTX and, when `withSm90a`, the sm_90a cubin, as tilec_image_info says.
+  const char *target(bool withSm90a) const {
+    if (fromPTX)
+      return "sm_80";
+    if (major == 9 && minor == 0)
+      return withSm90a ? "sm_90a" : "sm_80"; // sm_80: the JIT compiled PTX
+    return major == 8 ? "sm_80" : "none";
+  }
+  /// Its binary version: the device's for JIT compiled PTX and 9.0 cubins.
+  int binaryVersion() const {
+    return fromPTX || major == 9 ? 10 * major + minor : 80;
+  }
+};
+
+DeviceImages deviceImages(CUdevice device) {
+  PFN_cuDeviceGetAttribute_v2000 getAttribute = nullptr;
+  DeviceImages images;
+  tilec::runtime::testing::resolve(getAttribute, "cuDeviceGetAttribute", 2000);
+  if (!getAttribute)
+    return images;
+  EXPECT_EQ(getAttribute(&images.major,
+                         CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device),
+            CUDA_SUCCESS);
+  EXPECT_EQ(getAttribute(&images.minor,
+                         CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device),
+            CUDA_SUCCESS);
+  const char *jit = std::getenv("CUDA_FORCE_PTX_JIT");
+  images.fromPTX = (jit && std::string(jit) == "1") || images.major >= 10;
+  return images;
+}
+
+/// Prints and checks which code of `ran`'s image the driver runs.
+void expectImage(const tilec_kernel *ran, const DeviceImages &device,
+                 bool withSm90a) {
+  ASSERT_NE(ran, nullptr);
+  tilec_image_info info;
+  CHECK_TILEC(tilec_kernel_image_info(ran, &info));
+  std::printf("%s on compute capability %d.%d: the %s image, binary version "
+              "%d, PTX version %d\n",
+              ran->name, device.major, device.minor, info.target,
+              info.binary_version, info.ptx_version);
+  EXPECT_STREQ(info.target, device.target(withSm90a)) << ran->name;
+  EXPECT_EQ(info.binary_version, device.binaryVersion())
+      << ran->name;
+}
+
 // Which of the fatbin's images (cubins for sm_80, sm_90 and sm_90a, PTX for
 // sm_80) the driver runs, as the image's tilec_image_target string and the
 // function's binary version say: the sm_90a cubin on a compute capability
 // 9.0 device, the sm_80 cubin on 8.x, the PTX (JIT compiled for the device)
 // on newer ones and under CUDA_FORCE_PTX_JIT=1.
 TEST_F(ScaleGpu, RunsTheBestCubinForTheDevice) {
-  PFN_cuDeviceGetAttribute_v2000 getAttribute;
-  ASSERT_NO_FATAL_FAILURE(tilec::runtime::testing::resolve(
-      getAttribute, "cuDeviceGetAttribute", 2000));
-  int major = 0, minor = 0;
-  CHECK_CU(getAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR,
-                        device));
-  CHECK_CU(getAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR,
-                        device));
+  const DeviceImages images = deviceImages(device);
+  ASSERT_GT(images.major, 0);
   float *dx = upload(randomFloats(kBlock, 6));
   for (int64_t offset : {0, 1}) {
     tilec_view_f32_1d view = {dx + offset, {kBlock - 4}, {1}};
     CHECK_TILEC(tile_scale(view, view, 1.0f, {1, 1, 1}, stream));
-    const tilec_kernel *ran = tilec_last_launched();
-    ASSERT_NE(ran, nullptr);
-    tilec_image_info info;
-    CHECK_TILEC(tilec_kernel_image_info(ran, &info));
-    std::printf("%s on compute capability %d.%d: the %s image, binary version "
-                "%d, PTX version %d\n",
-                ran->name, major, minor, info.target, info.binary_version,
-                info.ptx_version);
-    const char *jit = std::getenv("CUDA_FORCE_PTX_JIT");
-    const bool fromPTX = (jit && std::string(jit) == "1") || major >= 10;
-    const char *expected = fromPTX                       ? "sm_80"
-                           : major == 9 && minor == 0    ? "sm_90a"
-                           : major == 8                  ? "sm_80"
-                                                         : "none";
-    EXPECT_STREQ(info.target, expected);
-    EXPECT_EQ(info.binary_version,
-              fromPTX || major == 9 ? 10 * major + minor : 80);
+    ASSERT_NO_FATAL_FAILURE(
+        expectImage(tilec_last_launched(), images, /*withSm90a=*/true));
   }
   CHECK_CU(cu.streamSynchronize(stream));
+}
+
+// scale_split's generic variant is in a fatbin of its own with only the
+// sm_80 cubin and PTX (tilec --generic-targets=sm_80, as the Mamba-2
+// library), its vec variant in one with the sm_80, sm_90 and sm_90a cubins.
+// On a 9.0 device the vec variant runs the sm_90a cubin and the generic one
+// the sm_80 PTX, JIT compiled for the device (binary version 90); on 8.x
+// both run their sm_80 cubins. Both compute s * x bit for bit and leave the
+// poison around y's view.
+TEST_F(ScaleGpu, RunsTheGenericVariantFromItsOwnImage) {
+  const DeviceImages images = deviceImages(device);
+  ASSERT_GT(images.major, 0);
+  const int64_t n = 24 * kBlock + 12, slack = 8; // n: a multiple of 4
+  const float s = -2.625f;
+  std::vector<float> x = randomFloats(n + 1, 7);
+  float *dx = upload(x);
+  const tilec_kernel *ran[2] = {};
+  for (int64_t offset : {0, 1}) {
+    float *dy = upload(poisoned(n + slack));
+    tilec_view_f32_1d vx = {dx + offset, {n}, {1}};
+    tilec_view_f32_1d vy = {dy + offset, {n}, {1}};
+    CHECK_TILEC(
+        tile_scale_split(vx, vy, s, {(n + kBlock - 1) / kBlock, 1, 1}, stream));
+    ran[offset] = tilec_last_launched();
+    ASSERT_NE(ran[offset], nullptr);
+    EXPECT_STREQ(ran[offset]->name, offset ? "scale_split" : "scale_split_vec");
+    CHECK_CU(cu.streamSynchronize(stream));
+    std::vector<float> y = download(dy, n + slack);
+    for (int64_t i = 0; i < n + slack; ++i) {
+      const bool inView = i >= offset && i < offset + n;
+      ASSERT_EQ(bits(y[i]), inView ? bits(x[i] * s) : kPoison)
+          << "offset " << offset << ", element " << i;
+    }
+    ASSERT_NO_FATAL_FAILURE(
+        expectImage(ran[offset], images, /*withSm90a=*/offset == 0));
+  }
+  EXPECT_NE(ran[0]->fatbin, ran[1]->fatbin)
+      << "the generic variant is not in a fatbin of its own";
 }
 
 TEST_F(ScaleGpu, AThreadWithoutAContextGetsAnError) {

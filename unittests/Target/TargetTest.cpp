@@ -120,8 +120,11 @@ TEST_F(Launchers, EmitsTypedLaunchers) {
   EXPECT_EQ(kernels[0].images[0].numWarps, 8u);
   EXPECT_EQ(kernels[0].images[0].sharedBytes, 65536u);
 
-  auto files = tilec::emitLaunchers(kernels, StringRef("\x01\xff", 2),
-                                    "scale.h", "from a test");
+  // Bytes that a C string literal must escape: non-printable ones, the
+  // backslash, the quote and '?' (trigraphs), and a digit after an escape.
+  const tilec::LauncherFatbin fatbin = {"tilec_fatbin",
+                                        StringRef("\x01\xff\\?\"a\x07" "1", 8)};
+  auto files = tilec::emitLaunchers(kernels, fatbin, "scale.h", "from a test");
   ASSERT_TRUE(succeeded(files));
   EXPECT_NE(files->header.find(
                 "tilec_status tile_scale(const tilec_view_f32_1d &x, const "
@@ -132,7 +135,10 @@ TEST_F(Launchers, EmitsTypedLaunchers) {
   EXPECT_NE(files->header.find("tilec_status tile_scale_prepare();"),
             std::string::npos);
   EXPECT_NE(files->source.find("#include \"scale.h\""), std::string::npos);
-  EXPECT_NE(files->source.find("0x01, 0xff,"), std::string::npos);
+  EXPECT_NE(files->source.find("const unsigned char tilec_fatbin[9] =\n"
+                               "    \"\\001\\377\\\\\\?\\\"a\\0071\";"),
+            std::string::npos)
+      << files->source;
   EXPECT_NE(files->source.find("{tilec_fatbin, \"scale\", 256, 65536}"),
             std::string::npos)
       << files->source;
@@ -224,8 +230,9 @@ TEST_F(Launchers, LauncherPicksTheVecVariantWhenEveryViewAllows) {
       << diagnostics;
   ASSERT_TRUE(succeeded(tilec::readLaunchConfig(*module, "sm_80", kernels)))
       << diagnostics;
-  auto files = tilec::emitLaunchers(kernels, StringRef("\x01", 1), "scale.h",
-                                    "from a test");
+  auto files = tilec::emitLaunchers(
+      kernels, tilec::LauncherFatbin{"tilec_fatbin", StringRef("\x01", 1)},
+      "scale.h", "from a test");
   ASSERT_TRUE(succeeded(files));
   EXPECT_NE(files->source.find("{tilec_fatbin, \"scale\", 128, 0}"),
             std::string::npos)
@@ -254,6 +261,53 @@ TEST_F(Launchers, LauncherPicksTheVecVariantWhenEveryViewAllows) {
       failed(tilec::readLaunchConfig(*genericOnly, "sm_80", again)));
   EXPECT_NE(diagnostics.find("produced no llvm.func @scale_vec"),
             std::string::npos)
+      << diagnostics;
+}
+
+// With the generic variant in a fatbin of its own (tilec --generic-targets),
+// each fatbin's lowered modules hold only its images, and each descriptor
+// points at its fatbin.
+TEST_F(Launchers, GenericVariantInAFatbinOfItsOwn) {
+  SmallVector<const tilec::KernelVariant *> variants;
+  std::string error;
+  ASSERT_TRUE(succeeded(
+      tilec::parseKernelVariants("generic,vec", true, variants, error)));
+  SmallVector<tilec::LauncherKernel> kernels = scaleKernels(variants);
+  ASSERT_EQ(kernels.size(), 1u);
+  ASSERT_EQ(kernels[0].images.size(), 2u);
+  kernels[0].images[0].fatbin = 1;
+
+  OwningOpRef<ModuleOp> vec = lowered(abi, 4, 2048, "scale_vec");
+  OwningOpRef<ModuleOp> generic = lowered(abi, 4, 512);
+  ASSERT_TRUE(vec && generic);
+  ASSERT_TRUE(succeeded(tilec::readLaunchConfig(*vec, "sm_90a", kernels, 0)))
+      << diagnostics;
+  ASSERT_TRUE(
+      succeeded(tilec::readLaunchConfig(*generic, "sm_80", kernels, 1)))
+      << diagnostics;
+  // A fatbin's module without one of its images is still an error.
+  EXPECT_TRUE(failed(tilec::readLaunchConfig(*vec, "sm_80", kernels, 1)));
+  EXPECT_NE(diagnostics.find("the lowering for sm_80 produced no llvm.func "
+                             "@scale\n"),
+            std::string::npos)
+      << diagnostics;
+
+  const tilec::LauncherFatbin fatbins[] = {{"tilec_fatbin", "A"},
+                                           {"tilec_fatbin_generic", "BC"}};
+  auto files = tilec::emitLaunchers(kernels, fatbins, "scale.h", "from a test");
+  ASSERT_TRUE(succeeded(files)) << diagnostics;
+  for (const char *expected :
+       {"const unsigned char tilec_fatbin[2] =\n    \"A\";",
+        "const unsigned char tilec_fatbin_generic[3] =\n    \"BC\";",
+        "{tilec_fatbin_generic, \"scale\", 128, 512}",
+        "{tilec_fatbin, \"scale_vec\", 128, 2048}"})
+    EXPECT_NE(files->source.find(expected), std::string::npos)
+        << expected << " in\n"
+        << files->source;
+  // An image in a fatbin that is not given is reported.
+  EXPECT_TRUE(failed(
+      tilec::emitLaunchers(kernels, fatbins[0], "scale.h", "from a test")));
+  EXPECT_NE(diagnostics.find("@scale is in fatbin 1 of 1"), std::string::npos)
       << diagnostics;
 }
 
@@ -296,6 +350,45 @@ TEST_F(VariantModules, CloneKeepsKernelsWithViewsRenamed) {
   EXPECT_EQ(std::distance((**generic).getOps<tile::KernelOp>().begin(),
                           (**generic).getOps<tile::KernelOp>().end()),
             2);
+}
+
+// The generic fatbin of --generic-targets takes the kernels with a
+// specialised variant; `keep` picks them.
+TEST_F(VariantModules, CloneKeepsTheKernelsAsked) {
+  OwningOpRef<ModuleOp> module = parse(R"mlir(
+    tile.kernel @withView(%x: !tile.view<1, f32>) attributes {num_warps = 1 : i32} {
+      tile.return
+    }
+    tile.kernel @scalarsOnly(%s: f32) attributes {num_warps = 1 : i32} {
+      tile.return
+    }
+  )mlir");
+  ASSERT_TRUE(module) << diagnostics;
+  SmallVector<const tilec::KernelVariant *> variants;
+  std::string error;
+  ASSERT_TRUE(succeeded(
+      tilec::parseKernelVariants("generic,vec", true, variants, error)));
+  auto specialised = [&](Operation *kernel) {
+    return tilec::hasSpecialisedVariant(kernel, variants);
+  };
+  auto withVec = tilec::cloneForVariant(
+      *module, *tilec::lookupKernelVariant("generic"), specialised);
+  ASSERT_TRUE(succeeded(withVec)) << diagnostics;
+  SmallVector<std::string> names;
+  for (auto kernel : (**withVec).getOps<tile::KernelOp>())
+    names.push_back(kernel.getSymName().str());
+  EXPECT_EQ(names, SmallVector<std::string>{"withView"});
+  auto without = tilec::cloneForVariant(
+      *module, *tilec::lookupKernelVariant("generic"),
+      [&](Operation *kernel) { return !specialised(kernel); });
+  ASSERT_TRUE(succeeded(without)) << diagnostics;
+  names.clear();
+  for (auto kernel : (**without).getOps<tile::KernelOp>())
+    names.push_back(kernel.getSymName().str());
+  EXPECT_EQ(names, SmallVector<std::string>{"scalarsOnly"});
+  // Without a specialised variant in the list, no kernel has one.
+  EXPECT_FALSE(tilec::hasSpecialisedVariant(
+      *module->getOps<tile::KernelOp>().begin(), variants.front()));
 }
 
 TEST_F(VariantModules, CloneRejectsANameTheVariantWouldTake) {

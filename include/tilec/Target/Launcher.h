@@ -1,7 +1,8 @@
 //===- Launcher.h - C++ launchers for compiled kernels ----------*- C++ -*-===//
 //
-// tilec --emit=cpp writes a C++ source and header: the fatbin as a byte array
-// and, per kernel, a typed launcher `tilec_status tile_<kernel>(views...,
+// tilec --emit=cpp writes a C++ source and header: the fatbins as byte
+// arrays (one, or two when the generic variants have an image of their own:
+// tilec --generic-targets) and, per kernel, a typed launcher `tilec_status tile_<kernel>(views...,
 // scalars..., tilec_grid grid, CUstream stream)` that checks its arguments
 // and launches through the tilec runtime (include/tilec/Runtime/Runtime.h).
 //
@@ -54,6 +55,8 @@ struct LauncherImage {
   uint64_t sharedBytes = 0;
   /// The target the launch configuration was first read for.
   std::string configTarget;
+  /// Which fatbin of emitLaunchers holds it (an index into its `fatbins`).
+  unsigned fatbin = 0;
 };
 
 struct LauncherKernel {
@@ -73,23 +76,34 @@ mlir::FailureOr<llvm::SmallVector<LauncherKernel>>
 collectLauncherKernels(mlir::ModuleOp module, llvm::SourceMgr *sourceMgr,
                        llvm::ArrayRef<const KernelVariant *> variants = {});
 
-/// Checks that the lowered `module` (for `targetName`) has each kernel's
-/// images with the ABI of Pipeline.h and records their launch
-/// configurations. Fails when one differs from that recorded for another
-/// target: one launcher serves every target of a fatbin.
+/// Checks that the lowered `module` (for `targetName`, the images of fatbin
+/// `fatbin`) has each kernel's images of that fatbin with the ABI of
+/// Pipeline.h and records their launch configurations. Fails when one
+/// differs from that recorded for another target: one launcher serves every
+/// target of a fatbin.
 mlir::LogicalResult
 readLaunchConfig(mlir::ModuleOp module, llvm::StringRef targetName,
-                 llvm::MutableArrayRef<LauncherKernel> kernels);
+                 llvm::MutableArrayRef<LauncherKernel> kernels,
+                 unsigned fatbin = 0);
 
 struct LauncherFiles {
   std::string source;
   std::string header;
 };
 
-/// Writes the C++ source and header. `headerName` is how the source
-/// includes the header; `description` goes into their first comment.
+/// A fatbin of the generated source: the name of its C array and its bytes.
+struct LauncherFatbin {
+  llvm::StringRef name;
+  llvm::StringRef data;
+};
+
+/// Writes the C++ source and header; each image's descriptor points at the
+/// fatbin of `fatbins` that LauncherImage::fatbin names. `headerName` is
+/// how the source includes the header; `description` goes into their first
+/// comment.
 mlir::FailureOr<LauncherFiles>
-emitLaunchers(llvm::ArrayRef<LauncherKernel> kernels, llvm::StringRef fatbin,
+emitLaunchers(llvm::ArrayRef<LauncherKernel> kernels,
+              llvm::ArrayRef<LauncherFatbin> fatbins,
               llvm::StringRef headerName, llvm::StringRef description);
 
 } // namespace tilec

@@ -53,11 +53,19 @@ parseKernelVariants(llvm::StringRef list, bool needGeneric,
 /// those views only).
 bool hasVariant(mlir::Operation *kernel, const KernelVariant &variant);
 
+/// Whether `kernel` (a tile.kernel) has an instance in a variant of
+/// `variants` other than the generic one: its launcher then falls back to
+/// the generic instance only for views without the facts.
+bool hasSpecialisedVariant(mlir::Operation *kernel,
+                           llvm::ArrayRef<const KernelVariant *> variants);
+
 /// A copy of the bound tile module `module` holding `variant`'s instances:
-/// the kernels that have one, renamed with its suffix. Fails, at the kernel,
-/// when a new name is that of another kernel of the module.
-mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>>
-cloneForVariant(mlir::ModuleOp module, const KernelVariant &variant);
+/// the kernels that have one and that `keep` (when given) accepts, renamed
+/// with its suffix. Fails, at the kernel, when a new name is that of another
+/// kernel of the module.
+mlir::FailureOr<mlir::OwningOpRef<mlir::ModuleOp>> cloneForVariant(
+    mlir::ModuleOp module, const KernelVariant &variant,
+    llvm::function_ref<bool(mlir::Operation *kernel)> keep = nullptr);
 
 /// Moves the contents of `from`, a lowered variant module, into `into`, the
 /// lowered module of another variant of the same source. Declarations both

@@ -6,7 +6,10 @@ and --list-ptx (which this machine's toolkit may lack):
     ptx sm_80 entries: copy
 
 With --cubin, what one cubin holds: "elf machine 190 kernels: copy" (190 is
-EM_CUDA).
+EM_CUDA). With --source, the fatbins of a source that tilec --emit=cpp
+wrote (C string literals), each line after the name of its array:
+
+    tilec_fatbin_generic: elf sm_80 kernels: copy
 
 A fatbin is a 16-byte header (magic 0xba55ed50, version, header size, size
 of the images) and images, each a header (kind 1 PTX or 2 ELF, its header
@@ -53,21 +56,40 @@ def kernels(elf):
         m.decode() for m in re.findall(rb"\.text\.([A-Za-z_$][\w$]*)\0", elf))))
 
 
+def source_fatbins(text):
+    """The (name, bytes) of each fatbin array of a generated source."""
+    literals = r'(?:\s*"(?:[^"\\]|\\.)*")+'
+    for array in re.finditer(
+            r"const unsigned char (\w+)\[\d+\] =(%s);" % literals, text):
+        literal = "".join(re.findall(r'"((?:[^"\\]|\\.)*)"', array.group(2)))
+        data = re.sub(rb"\\([0-7]{3}|.)",
+                      lambda m: bytes([int(m.group(1), 8)]) if len(m.group(1)) == 3
+                      else m.group(1), literal.encode("latin-1"))
+        yield array.group(1), data
+
+
+def list_images(data, prefix=""):
+    for kind, arch, payload in images(data):
+        if kind == 2:
+            print("%self %s kernels: %s" % (prefix, arch, kernels(payload)))
+        elif kind == 1:
+            names = re.findall(r"\.entry\s+([A-Za-z_$][\w$]*)", ptx_text(payload))
+            print("%sptx %s entries: %s" % (prefix, arch, " ".join(names)))
+        else:
+            print("%skind %d %s" % (prefix, kind, arch))
+
+
 def main():
+    if sys.argv[1] == "--source":
+        for name, data in source_fatbins(open(sys.argv[2]).read()):
+            list_images(data, name + ": ")
+        return
     if sys.argv[1] == "--cubin":
         elf = open(sys.argv[2], "rb").read()
         machine = struct.unpack_from("<H", elf, 18)[0]
         print("elf machine %d kernels: %s" % (machine, kernels(elf)))
         return
-    data = open(sys.argv[1], "rb").read()
-    for kind, arch, payload in images(data):
-        if kind == 2:
-            print("elf %s kernels: %s" % (arch, kernels(payload)))
-        elif kind == 1:
-            names = re.findall(r"\.entry\s+([A-Za-z_$][\w$]*)", ptx_text(payload))
-            print("ptx %s entries: %s" % (arch, " ".join(names)))
-        else:
-            print("kind %d %s" % (kind, arch))
+    list_images(open(sys.argv[1], "rb").read())
 
 
 main()
