@@ -326,30 +326,65 @@ def _dtype_notes(names, tensors):
             if t is not None and t.dtype not in _DTYPES]
 
 
+class ForwardCall:
+    """A tilec_mamba2_forward_with_options call on torch tensors, packed once
+    (its descriptors and options struct in one array, as _pack makes them)
+    and made any number of times: `array[data_word(i)]` is the data pointer
+    of tensor i (in tensors_forward's order), which the caller may set
+    anew before each call; shapes, strides, dtypes and options stay as
+    packed. Holding the array, the caller must not share one ForwardCall
+    between threads without a lock (a call reads it while the GIL is
+    released)."""
+
+    __slots__ = ("array", "_problem", "_function", "_head", "_notes")
+
+    def __init__(self, problem, tensors, dt_softplus=False, dt_limit=None):
+        tensors = list(tensors) + [None] * (len(_TENSOR_NAMES) - len(tensors))
+        array, pointers = _pack(tensors, reserve=_OPTIONS_WORDS)
+        base = ctypes.addressof(array)
+        options = base + 8 * _WORDS_PER_TENSOR * len(tensors)
+        low, high = (0.0, 0.0) if dt_limit is None else dt_limit
+        _OPTIONS.pack_into(array, options - base, _OPTIONS.size,
+                           pointers[9] or 0, pointers[10] or 0,
+                           pointers[11] or 0, 1 if dt_softplus else 0,
+                           0 if dt_limit is None else 1, low, high,
+                           pointers[12] or 0, pointers[13] or 0,
+                           pointers[14] or 0)
+        self.array = array
+        # A copy: a Problem the caller changes later leaves the call as
+        # packed.
+        self._problem = None if problem is None else Problem(
+            *(getattr(problem, name) for name, _ in Problem._fields_))
+        self._function = _lib().tilec_mamba2_forward_with_options_packed
+        self._head = ((None if problem is None
+                       else ctypes.addressof(self._problem)),
+                      *pointers[:9], options)
+        self._notes = _dtype_notes(_TENSOR_NAMES, tensors)
+
+    @staticmethod
+    def data_word(index):
+        """The array index of tensor `index`'s data pointer."""
+        return _WORDS_PER_TENSOR * index
+
+    def __call__(self, workspace=None, workspace_bytes=0, stream=None):
+        status = self._function(*self._head, workspace, workspace_bytes,
+                                stream)
+        if status != Status.SUCCESS:
+            _check(status, self._notes)
+
+
 def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
                     stream=None, dt_softplus=False, dt_limit=None):
     """tilec_mamba2_forward_with_options on torch tensors: `tensors` holds
     x, dt, A, B, C, D, initial_state, y, final_state, z, dt_bias,
     chunk_states, seq_idx, cu_seqlens, varlen_states in that
     order, None for an absent optional one (those after final_state may be
-    left off); dt_limit is (low, high) or None (no clamp). The same call as forward_with_options() on their describe()d
-    descriptors, with the descriptors and the options struct built in one
-    array, which costs the host a few microseconds rather than tens."""
-    tensors = list(tensors) + [None] * (len(_TENSOR_NAMES) - len(tensors))
-    array, pointers = _pack(tensors, reserve=_OPTIONS_WORDS)
-    options = ctypes.addressof(array) + 8 * _WORDS_PER_TENSOR * len(tensors)
-    low, high = (0.0, 0.0) if dt_limit is None else dt_limit
-    _OPTIONS.pack_into(array, options - ctypes.addressof(array),
-                       _OPTIONS.size, pointers[9] or 0, pointers[10] or 0,
-                       pointers[11] or 0, 1 if dt_softplus else 0,
-                       0 if dt_limit is None else 1, low, high,
-                       pointers[12] or 0, pointers[13] or 0,
-                       pointers[14] or 0)
-    status = _lib().tilec_mamba2_forward_with_options_packed(
-        None if problem is None else ctypes.addressof(problem),
-        *pointers[:9], options, workspace, workspace_bytes, stream)
-    if status != Status.SUCCESS:
-        _check(status, _dtype_notes(_TENSOR_NAMES, tensors))
+    left off); dt_limit is (low, high) or None (no clamp). The same call as
+    forward_with_options() on their describe()d descriptors, with the
+    descriptors and the options struct built in one array (ForwardCall),
+    which costs the host a few microseconds rather than tens."""
+    ForwardCall(problem, tensors, dt_softplus, dt_limit)(
+        workspace, workspace_bytes, stream)
 
 
 # The decode step (tilec_mamba2_state_update).
@@ -363,6 +398,36 @@ _STATE_UPDATE_NAMES = ("state", "x", "dt", "A", "B", "C", "D", "z",
                        "dt_bias", "y")
 
 
+class StateUpdateCall:
+    """A tilec_mamba2_state_update call on torch tensors, packed once and
+    made any number of times, as ForwardCall: `array[data_word(i)]` is the
+    data pointer of tensor i (state, x, dt, A, B, C, D, z, dt_bias, y);
+    the flags, indices and stream are given per call. Not to be shared
+    between threads without a lock."""
+
+    __slots__ = ("array", "_problem", "_function", "_head", "_y", "_notes")
+
+    def __init__(self, problem, tensors):
+        array, pointers = _pack(tensors)
+        self.array = array
+        self._problem = None if problem is None else DecodeProblem(
+            *(getattr(problem, name) for name, _ in DecodeProblem._fields_))
+        self._function = _lib().tilec_mamba2_state_update
+        self._head = ((None if problem is None
+                       else ctypes.addressof(self._problem)), *pointers[:9])
+        self._y = pointers[9]
+        self._notes = _dtype_notes(_STATE_UPDATE_NAMES, tensors)
+
+    data_word = ForwardCall.data_word
+
+    def __call__(self, dt_softplus=False, state_indices=None, pad_slot_id=-1,
+                 stream=None):
+        status = self._function(*self._head, 1 if dt_softplus else 0,
+                                state_indices, pad_slot_id, self._y, stream)
+        if status != Status.SUCCESS:
+            _check(status, self._notes)
+
+
 def state_update(problem, tensors, dt_softplus=False, state_indices=None,
                  pad_slot_id=-1, stream=None):
     """tilec_mamba2_state_update on torch tensors: `tensors` holds state, x,
@@ -370,11 +435,5 @@ def state_update(problem, tensors, dt_softplus=False, state_indices=None,
     dt_bias); `problem` a DecodeProblem or None; `state_indices` the
     address of `batch` int64 in device memory, or None; `stream` a CUstream
     as an int or None."""
-    array, pointers = _pack(tensors)
-    state, x, dt, A, B, C, D, z, dt_bias, y = pointers
-    status = _lib().tilec_mamba2_state_update(
-        None if problem is None else ctypes.addressof(problem), state, x, dt,
-        A, B, C, D, z, dt_bias, 1 if dt_softplus else 0, state_indices,
-        pad_slot_id, y, stream)
-    if status != Status.SUCCESS:
-        _check(status, _dtype_notes(_STATE_UPDATE_NAMES, tensors))
+    StateUpdateCall(problem, tensors)(dt_softplus, state_indices, pad_slot_id,
+                                      stream)
