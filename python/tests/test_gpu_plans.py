@@ -5,7 +5,6 @@ checked against the f64 recurrence (test_gpu's bound), and a repeated call
 bit for bit against the first. Skipped (reported as skipped) without a GPU
 or torch >= 2.4."""
 
-import pytest
 import torch
 
 from conftest import requires_gpu, requires_op

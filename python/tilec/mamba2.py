@@ -15,8 +15,8 @@ directly (_eager). ``selective_state_update`` (the decode step) is built the
 same way. See python/README.md for what they accept.
 """
 
-import ctypes
 import math
+import os
 import re
 from typing import Optional, Tuple
 
@@ -28,8 +28,9 @@ from .errors import Mamba2ArgumentError, Mamba2Error, Status, TorchVersionError
 MIN_TORCH_FOR_OP = (2, 4)
 OP_NAME = "tilec::mamba2_chunk_scan_combined"
 
-__all__ = ["chunk_scan_combined", "forward", "Mamba2ArgumentError",
-           "Mamba2Error", "TorchVersionError", "MIN_TORCH_FOR_OP", "HAS_OP"]
+__all__ = ["chunk_scan_combined", "forward", "release_workspaces",
+           "Mamba2ArgumentError", "Mamba2Error", "TorchVersionError",
+           "MIN_TORCH_FOR_OP", "HAS_OP", "OP_REGISTRATION"]
 
 
 def _torch_version():
@@ -246,6 +247,16 @@ def _new_plan(device, x, dt, A, B, C, chunk_size, D, initial_states,
                               limit, workspace_bytes, heads, d_given)
 
 
+def release_workspaces():
+    """Gives the workspaces kept per device and stream (one per stream that
+    ran a forward, as large as its largest problem) back to torch's
+    allocator, in stream order; the next call of each stream allocates
+    anew. Needed only to free that memory, or after destroying a stream of
+    one's own (torch.cuda.ExternalStream) on which calls may still run,
+    before a new stream can get its handle."""
+    _workspaces.release()
+
+
 def _num_sequences(cu_seqlens):
     """The sequences cu_seqlens (nseq + 1) gives; 0 for a tensor of another
     rank (the C ABI reports its shape)."""
@@ -316,7 +327,34 @@ def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     return y, final, states, varlen
 
 
-if HAS_OP:
+# How the two ops are registered, read at import from
+# TILEC_MAMBA2_OP_REGISTRATION: "custom_op" (torch.library.custom_op, the
+# default) or "library" (torch.library.Library.define, the implementation
+# at CompositeExplicitAutograd and torch.library.register_fake: the same
+# schema and fake, without custom_op's Python kernels at the Autograd and
+# ADInplaceOrView keys, which a dispatched call runs before the
+# implementation). Neither has an autograd formula. bench/python_host_cost.py
+# prints which one it measured.
+OP_REGISTRATION = os.environ.get("TILEC_MAMBA2_OP_REGISTRATION", "custom_op")
+if OP_REGISTRATION not in ("custom_op", "library"):
+    raise ValueError(f"TILEC_MAMBA2_OP_REGISTRATION is {OP_REGISTRATION!r}; "
+                     "it must be custom_op or library")
+_LIBRARY = (torch.library.Library("tilec", "FRAGMENT")
+            if HAS_OP and OP_REGISTRATION == "library" else None)
+
+if _LIBRARY is not None:
+    _LIBRARY.define(
+        "mamba2_chunk_scan_combined(Tensor x, Tensor dt, Tensor A, Tensor B, "
+        "Tensor C, SymInt chunk_size, Tensor? D, Tensor? initial_states, "
+        "bool return_final_states, Tensor? z, Tensor? dt_bias, "
+        "bool dt_softplus, float dt_limit_low, float dt_limit_high, "
+        "bool y_f32, bool return_chunk_states, Tensor? seq_idx, "
+        "Tensor? cu_seqlens, bool return_varlen_states) "
+        "-> (Tensor, Tensor, Tensor, Tensor)")
+    _LIBRARY.impl("mamba2_chunk_scan_combined", forward,
+                  "CompositeExplicitAutograd")
+    torch.library.register_fake(OP_NAME, _fake, lib=_LIBRARY)
+elif HAS_OP:
     @torch.library.custom_op(OP_NAME, mutates_args=())
     def _op(x: torch.Tensor, dt: torch.Tensor, A: torch.Tensor,
             B: torch.Tensor, C: torch.Tensor, chunk_size: int,
@@ -724,7 +762,21 @@ def _new_decode_plan(state, x, dt, A, B, C, D, z, dt_bias,
     return plan, indices
 
 
-if HAS_OP:
+def _decode_fake(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
+                 state_batch_indices, pad_slot_id):
+    return x.new_empty(x.shape)
+
+
+if _LIBRARY is not None:
+    _LIBRARY.define(
+        "mamba2_selective_state_update(Tensor(a0!) state, Tensor x, "
+        "Tensor dt, Tensor A, Tensor B, Tensor C, Tensor? D, Tensor? z, "
+        "Tensor? dt_bias, bool dt_softplus, Tensor? state_batch_indices, "
+        "SymInt pad_slot_id) -> Tensor")
+    _LIBRARY.impl("mamba2_selective_state_update", state_update,
+                  "CompositeExplicitAutograd")
+    torch.library.register_fake(DECODE_OP_NAME, _decode_fake, lib=_LIBRARY)
+elif HAS_OP:
     @torch.library.custom_op(DECODE_OP_NAME, mutates_args=("state",))
     def _decode_op(state: torch.Tensor, x: torch.Tensor, dt: torch.Tensor,
                    A: torch.Tensor, B: torch.Tensor, C: torch.Tensor,
@@ -735,10 +787,7 @@ if HAS_OP:
         return state_update(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
                             state_batch_indices, pad_slot_id)
 
-    @_decode_op.register_fake
-    def _(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
-          state_batch_indices, pad_slot_id):
-        return x.new_empty(x.shape)
+    _decode_op.register_fake(_decode_fake)
 
 
 def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
