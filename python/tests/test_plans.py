@@ -21,8 +21,10 @@ import torch
 from tilec import _capi, _cuda_context, _plans, _workspaces, mamba2
 from tilec.errors import Mamba2ArgumentError, Status
 
-STUB = os.path.join(os.path.dirname(__file__), "..", "..", "build", "lib",
-                    "libtilec_mamba2_abi_stub.so")
+# TILEC_MAMBA2_ABI_STUB, else the checkout's build tree.
+STUB = os.environ.get("TILEC_MAMBA2_ABI_STUB") or os.path.join(
+    os.path.dirname(__file__), "..", "..", "build", "lib",
+    "libtilec_mamba2_abi_stub.so")
 
 
 def cpu_calls(monkeypatch):
