@@ -14,9 +14,13 @@ x/B/C bf16, dt/A/D f32:
   same loop through the dispatcher (torch.ops.tilec.mamba2_chunk_scan_combined,
   the path torch.compile takes) and calling tilec.mamba2.forward.
 - idle: one call after torch.cuda.synchronize(), median (the measure of
-  compare_mamba_ssm.py's host column), then the steps of
-  tilec.mamba2.forward in one call after a synchronize, a timestamp after
+  compare_mamba_ssm.py's host column), then the steps of an eager call
+  through its plan in one call after a synchronize, a timestamp after
   each: a step that waits for the GPU takes longer as the problem grows.
+
+TILEC_MAMBA2_OP_REGISTRATION=library measures the ops registered through
+torch.library.Library instead of torch.library.custom_op (the dispatcher
+column is the one that changes).
 """
 
 import argparse
@@ -60,39 +64,51 @@ def idle_us(fn, reps):
 
 
 def steps_us(t, reps):
-    """tilec.mamba2.forward's steps, one call at a time with the GPU idle
-    before the call and a timestamp after each step (nothing synchronizes
-    between steps): the median µs of each. A step that waits for the
-    kernels enqueued before it takes as long as they run."""
-    from tilec import _capi, _cuda_context
+    """The steps of an eager call through its plan (tilec._plans), one call
+    at a time with the GPU idle before the call and a timestamp after each
+    step (nothing synchronizes between steps): the median µs of each. A
+    step that waits for the kernels enqueued before it takes as long as
+    they run."""
+    from tilec import _capi, _cuda_context, _workspaces
     from tilec.mamba2 import problem_sizes
     x, dt, A, B, C, D = (t[k] for k in ("x", "dt", "A", "B", "C", "D"))
     batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
     problem = _capi.Problem(batch, seqlen, heads, groups, headdim, dstate,
                             CHUNK)
     workspace_bytes = _capi.workspace_size(problem)
-    device = x.device
+    device, index = x.device, x.device.index
+    call = _capi.ForwardCall(problem, [x, dt, A, B, C, D, None,
+                                       torch.empty_like(x), None])
     state = {}
 
+    def stream():
+        state["stream"] = _cuda_context.current_stream(index)
+        state["capturing"] = _cuda_context.capturing()
+
     def allocate():
-        # y in x's dtype, stored by compute_out (no conversion step).
-        state["y"] = torch.empty((batch, seqlen, heads, headdim),
-                                 dtype=x.dtype, device=device)
-        state["workspace"] = torch.empty(workspace_bytes, dtype=torch.uint8,
-                                         device=device)
+        state["y"] = torch.empty_like(x)  # x's dtype, as compute_out stores y
+
+    def workspace():
+        state["workspace"] = _workspaces.get(device, index, state["stream"],
+                                             workspace_bytes,
+                                             state["capturing"])
+
+    def pointers():
+        words = call.array
+        for i, tensor in enumerate((x, dt, A, B, C, D)):
+            words[4 * i] = tensor.data_ptr()
+        words[28] = state["y"].data_ptr()
 
     def launch():
-        _capi.tensors_forward(
-            problem, [x, dt, A, B, C, D, None, state["y"], None],
-            workspace=state["workspace"].data_ptr(),
-            workspace_bytes=workspace_bytes,
-            stream=torch.cuda.current_stream().cuda_stream)
+        call(state["workspace"][0], workspace_bytes, state["stream"])
 
-    steps = [("ensure_current", lambda: _cuda_context.ensure_current(
-                  device.index)),
-             ("allocate y + workspace", allocate),
-             ("C ABI forward (packing + call)", launch),
-             ("free y + workspace", state.clear)]
+    steps = [("ensure_current", lambda: _cuda_context.ensure_current(index)),
+             ("stream and capture state", stream),
+             ("allocate y", allocate),
+             ("kept workspace", workspace),
+             ("data pointers", pointers),
+             ("C ABI call", launch),
+             ("free y", state.clear)]
     times = {name: [] for name, _ in steps}
     for _ in range(reps):
         torch.cuda.synchronize()
@@ -115,8 +131,9 @@ def main():
     if not torch.cuda.is_available():
         print("python_host_cost: needs a CUDA GPU")
         sys.exit(77)
-    from tilec.mamba2 import chunk_scan_combined, forward
-    print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}")
+    from tilec.mamba2 import OP_REGISTRATION, chunk_scan_combined, forward
+    print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}, "
+          f"ops registered with {OP_REGISTRATION}")
     generator = torch.Generator(device="cuda").manual_seed(0)
     for shape in SHAPES:
         batch, seqlen, heads, headdim, groups, dstate = shape

@@ -158,16 +158,36 @@ def test_written_state_with_stride_zero(call):
 def test_expanded_per_head_forms_are_views():
     dt = torch.rand(3, 4)
     expanded = dt[:, :, None].expand(3, 4, 8)
-    assert torch.equal(mamba2._per_head("dt", expanded, 2), dt)
     A = -torch.rand(4)
-    assert torch.equal(mamba2._per_head("A", A[:, None, None].expand(4, 8, 16),
-                                        1), A)
-    assert mamba2._per_head("A", A, 1) is A
+    A_expanded = A[:, None, None].expand(4, 8, 16)
+    (dt_k, A_k, D_k, bias_k), widen = mamba2._kernel_forms(
+        expanded, A_expanded, None, None)
+    assert torch.equal(dt_k, dt) and torch.equal(A_k, A)
+    # The views start where the expanded tensors do (a plan passes those).
+    assert dt_k.data_ptr() == expanded.data_ptr()
+    assert A_k.data_ptr() == A_expanded.data_ptr()
+    assert D_k is None and bias_k is None and widen == ()
+    forms, widen = mamba2._kernel_forms(dt, A, None, A)
+    assert forms[0] is dt and forms[1] is A and forms[3] is A
+    assert widen == ()
+
+
+def test_half_precision_forms_are_widened():
+    dt = torch.rand(3, 4).bfloat16()
+    expanded = dt[:, :, None].expand(3, 4, 8)
+    D = torch.randn(4, 8).half()
+    (dt_k, A_k, D_k, _), widen = mamba2._kernel_forms(
+        expanded, -torch.rand(4), D, None)
+    assert dt_k.dtype == torch.float32 and torch.equal(dt_k, dt.float())
+    assert D_k.dtype == torch.float32 and torch.equal(D_k, D.float())
+    assert A_k.dtype == torch.float32
+    # What a DecodePlan repeats per call: dt indexed then widened, D widened.
+    assert widen == (((0, (slice(None), slice(None), 0))), (2, None))
 
 
 def test_values_along_headdim_are_refused():
     with pytest.raises(NotImplementedError, match="dt of shape"):
-        mamba2._per_head("dt", torch.rand(3, 4, 8), 2)
+        mamba2._kernel_forms(torch.rand(3, 4, 8), -torch.rand(4), None, None)
 
 
 def test_mamba1_form_is_refused():

@@ -107,7 +107,7 @@ assert (ctypes.sizeof(_Tensor) == 8 * _WORDS_PER_TENSOR
 # cu_seqlens, varlen_states.
 _OPTIONS = struct.Struct("<qqqqiiffqqq")
 _OPTIONS_WORDS = _OPTIONS.size // 8
-assert (ctypes.sizeof(Options) == _OPTIONS.size
+assert (ctypes.sizeof(Options) == _OPTIONS.size and _OPTIONS.size % 8 == 0
         and Options.dt_softplus.offset == 32 and Options.dt_min.offset == 40
         and Options.seq_idx.offset == 48
         and Options.varlen_states.offset == 64)
@@ -167,6 +167,13 @@ def _bind(library):
                              + [ctypes.c_void_p, ctypes.c_size_t,
                                 ctypes.c_void_p])
     library.tilec_mamba2_forward_with_options_packed = with_options
+    # The same calls with their arguments in one struct (one argument for
+    # ctypes to convert instead of fourteen).
+    for name in ("tilec_mamba2_forward_call",
+                 "tilec_mamba2_state_update_call"):
+        function = getattr(library, name)
+        function.restype = c_int
+        function.argtypes = [ctypes.c_void_p]
     # The decode step, its descriptors as addresses too.
     update = library.tilec_mamba2_state_update
     update.restype = c_int
@@ -326,30 +333,82 @@ def _dtype_notes(names, tensors):
             if t is not None and t.dtype not in _DTYPES]
 
 
+class _ForwardArgs(ctypes.Structure):
+    """tilec_mamba2_forward_args."""
+    _fields_ = ([(name, ctypes.c_void_p) for name in (
+        "problem", "x", "dt", "A", "B", "C", "D", "initial_state", "y",
+        "final_state", "options", "workspace")]
+        + [("workspace_bytes", ctypes.c_size_t), ("stream", ctypes.c_void_p)])
+
+
+class ForwardCall:
+    """A tilec_mamba2_forward_with_options call on torch tensors, packed once
+    and made any number of times through tilec_mamba2_forward_call: the
+    descriptors, the options struct and the arguments struct in one array
+    (as _pack makes them). `array[data_word(i)]` is the data pointer of
+    tensor i (in tensors_forward's order), which the caller may set anew
+    before each call; shapes, strides, dtypes and options stay as packed.
+    Not to be shared between threads without a lock: a call reads the
+    array while the GIL is released."""
+
+    __slots__ = ("array", "_problem", "_args", "_address", "_function",
+                 "_notes")
+
+    def __init__(self, problem, tensors, dt_softplus=False, dt_limit=None):
+        tensors = list(tensors) + [None] * (len(_TENSOR_NAMES) - len(tensors))
+        words = ctypes.sizeof(_ForwardArgs) // 8
+        array, pointers = _pack(tensors, reserve=_OPTIONS_WORDS + words)
+        base = ctypes.addressof(array)
+        options = base + 8 * _WORDS_PER_TENSOR * len(tensors)
+        low, high = (0.0, 0.0) if dt_limit is None else dt_limit
+        _OPTIONS.pack_into(array, options - base, _OPTIONS.size,
+                           pointers[9] or 0, pointers[10] or 0,
+                           pointers[11] or 0, 1 if dt_softplus else 0,
+                           0 if dt_limit is None else 1, low, high,
+                           pointers[12] or 0, pointers[13] or 0,
+                           pointers[14] or 0)
+        self.array = array
+        # A copy: a Problem the caller changes later leaves the call as
+        # packed.
+        self._problem = None if problem is None else Problem(
+            *(getattr(problem, name) for name, _ in Problem._fields_))
+        self._address = options + _OPTIONS.size
+        self._args = _ForwardArgs.from_buffer(array, self._address - base)
+        self._args.problem = (None if problem is None
+                              else ctypes.addressof(self._problem))
+        for name, pointer in zip(_ForwardArgs._fields_[1:10], pointers):
+            setattr(self._args, name[0], pointer)
+        self._args.options = options
+        self._function = _lib().tilec_mamba2_forward_call
+        self._notes = _dtype_notes(_TENSOR_NAMES, tensors)
+
+    @staticmethod
+    def data_word(index):
+        """The array index of tensor `index`'s data pointer."""
+        return _WORDS_PER_TENSOR * index
+
+    def __call__(self, workspace=None, workspace_bytes=0, stream=None):
+        args = self._args
+        args.workspace = workspace
+        args.workspace_bytes = workspace_bytes
+        args.stream = stream
+        status = self._function(self._address)
+        if status != Status.SUCCESS:
+            _check(status, self._notes)
+
+
 def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
                     stream=None, dt_softplus=False, dt_limit=None):
     """tilec_mamba2_forward_with_options on torch tensors: `tensors` holds
     x, dt, A, B, C, D, initial_state, y, final_state, z, dt_bias,
     chunk_states, seq_idx, cu_seqlens, varlen_states in that
     order, None for an absent optional one (those after final_state may be
-    left off); dt_limit is (low, high) or None (no clamp). The same call as forward_with_options() on their describe()d
-    descriptors, with the descriptors and the options struct built in one
-    array, which costs the host a few microseconds rather than tens."""
-    tensors = list(tensors) + [None] * (len(_TENSOR_NAMES) - len(tensors))
-    array, pointers = _pack(tensors, reserve=_OPTIONS_WORDS)
-    options = ctypes.addressof(array) + 8 * _WORDS_PER_TENSOR * len(tensors)
-    low, high = (0.0, 0.0) if dt_limit is None else dt_limit
-    _OPTIONS.pack_into(array, options - ctypes.addressof(array),
-                       _OPTIONS.size, pointers[9] or 0, pointers[10] or 0,
-                       pointers[11] or 0, 1 if dt_softplus else 0,
-                       0 if dt_limit is None else 1, low, high,
-                       pointers[12] or 0, pointers[13] or 0,
-                       pointers[14] or 0)
-    status = _lib().tilec_mamba2_forward_with_options_packed(
-        None if problem is None else ctypes.addressof(problem),
-        *pointers[:9], options, workspace, workspace_bytes, stream)
-    if status != Status.SUCCESS:
-        _check(status, _dtype_notes(_TENSOR_NAMES, tensors))
+    left off); dt_limit is (low, high) or None (no clamp). The same call as
+    forward_with_options() on their describe()d descriptors, with the
+    descriptors and the options struct built in one array (ForwardCall),
+    which costs the host a few microseconds rather than tens."""
+    ForwardCall(problem, tensors, dt_softplus, dt_limit)(
+        workspace, workspace_bytes, stream)
 
 
 # The decode step (tilec_mamba2_state_update).
@@ -363,6 +422,57 @@ _STATE_UPDATE_NAMES = ("state", "x", "dt", "A", "B", "C", "D", "z",
                        "dt_bias", "y")
 
 
+class _StateUpdateArgs(ctypes.Structure):
+    """tilec_mamba2_state_update_args."""
+    _fields_ = ([(name, ctypes.c_void_p) for name in (
+        "problem", "state", "x", "dt", "A", "B", "C", "D", "z", "dt_bias")]
+        + [("dt_softplus", ctypes.c_int32),
+           ("state_indices", ctypes.c_void_p),
+           ("pad_slot_id", ctypes.c_int64), ("y", ctypes.c_void_p),
+           ("stream", ctypes.c_void_p)])
+
+
+class StateUpdateCall:
+    """A tilec_mamba2_state_update call on torch tensors, packed once and
+    made any number of times through tilec_mamba2_state_update_call, as
+    ForwardCall: `array[data_word(i)]` is the data pointer of tensor i
+    (state, x, dt, A, B, C, D, z, dt_bias, y); the flags, indices and
+    stream are given per call. Not to be shared between threads without a
+    lock."""
+
+    __slots__ = ("array", "_problem", "_args", "_address", "_function",
+                 "_notes")
+
+    def __init__(self, problem, tensors):
+        words = ctypes.sizeof(_StateUpdateArgs) // 8
+        array, pointers = _pack(tensors, reserve=words)
+        self.array = array
+        self._problem = None if problem is None else DecodeProblem(
+            *(getattr(problem, name) for name, _ in DecodeProblem._fields_))
+        offset = 8 * _WORDS_PER_TENSOR * len(tensors)
+        self._address = ctypes.addressof(array) + offset
+        self._args = _StateUpdateArgs.from_buffer(array, offset)
+        self._args.problem = (None if problem is None
+                              else ctypes.addressof(self._problem))
+        for name, pointer in zip(_STATE_UPDATE_NAMES, pointers):
+            setattr(self._args, name, pointer)
+        self._function = _lib().tilec_mamba2_state_update_call
+        self._notes = _dtype_notes(_STATE_UPDATE_NAMES, tensors)
+
+    data_word = ForwardCall.data_word
+
+    def __call__(self, dt_softplus=False, state_indices=None, pad_slot_id=-1,
+                 stream=None):
+        args = self._args
+        args.dt_softplus = 1 if dt_softplus else 0
+        args.state_indices = state_indices
+        args.pad_slot_id = pad_slot_id
+        args.stream = stream
+        status = self._function(self._address)
+        if status != Status.SUCCESS:
+            _check(status, self._notes)
+
+
 def state_update(problem, tensors, dt_softplus=False, state_indices=None,
                  pad_slot_id=-1, stream=None):
     """tilec_mamba2_state_update on torch tensors: `tensors` holds state, x,
@@ -370,11 +480,5 @@ def state_update(problem, tensors, dt_softplus=False, state_indices=None,
     dt_bias); `problem` a DecodeProblem or None; `state_indices` the
     address of `batch` int64 in device memory, or None; `stream` a CUstream
     as an int or None."""
-    array, pointers = _pack(tensors)
-    state, x, dt, A, B, C, D, z, dt_bias, y = pointers
-    status = _lib().tilec_mamba2_state_update(
-        None if problem is None else ctypes.addressof(problem), state, x, dt,
-        A, B, C, D, z, dt_bias, 1 if dt_softplus else 0, state_indices,
-        pad_slot_id, y, stream)
-    if status != Status.SUCCESS:
-        _check(status, _dtype_notes(_STATE_UPDATE_NAMES, tensors))
+    StateUpdateCall(problem, tensors)(dt_softplus, state_indices, pad_slot_id,
+                                      stream)

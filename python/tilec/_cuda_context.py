@@ -1,4 +1,5 @@
-"""Making a device's primary CUDA context current on the calling thread.
+"""Making a device's primary CUDA context current on the calling thread,
+and the current stream and its capture state as the C ABI needs them.
 
 The C ABI enqueues work in the calling thread's current context (driver
 API). PyTorch uses the runtime API, which makes the primary context current
@@ -14,6 +15,8 @@ process.
 
 import ctypes
 import threading
+
+import torch
 
 _CUDA_SUCCESS = 0
 
@@ -60,7 +63,15 @@ def _primary_context(ordinal):
         return context
 
 
-_local = threading.local()  # .current: this thread's cuCtxGetCurrent result
+_local = threading.local()  # .query: this thread's cuCtxGetCurrent argument
+
+
+def _current_query():
+    """(the c_void_p cuCtxGetCurrent writes, a reference to it) of this
+    thread, made once per thread."""
+    current = ctypes.c_void_p()
+    _local.query = query = (current, ctypes.byref(current))
+    return query
 
 
 def ensure_current(ordinal):
@@ -71,9 +82,33 @@ def ensure_current(ordinal):
     context = _primary.get(ordinal)
     if context is None:
         context = _primary_context(ordinal)
-    current = getattr(_local, "current", None)
-    if current is None:
-        current = _local.current = ctypes.c_void_p()
-    _call("cuCtxGetCurrent", ctypes.byref(current))
-    if current.value != context.value:
+    query = getattr(_local, "query", None) or _current_query()
+    result = _driver.cuCtxGetCurrent(query[1])
+    if result != _CUDA_SUCCESS:
+        raise RuntimeError(
+            f"tilec: cuCtxGetCurrent failed with CUresult {result}")
+    if query[0].value != context.value:
         _call("cuCtxSetCurrent", context)
+
+
+def _stream_object_handle(ordinal):
+    return torch.cuda.current_stream(ordinal).cuda_stream
+
+
+# The CUstream of device `ordinal`'s current stream, as an int: the raw
+# handle where torch has the accessor (its CUDA builds), which skips making
+# a torch.cuda.Stream object per call.
+current_stream = (getattr(torch._C, "_cuda_getCurrentRawStream", None)
+                  or _stream_object_handle)
+
+# Whether the current stream is being captured into a CUDA graph:
+# torch.cuda.is_current_stream_capturing without its Python frame where torch
+# has the binding.
+capturing = (getattr(torch._C, "_cuda_isCurrentStreamCapturing", None)
+             or torch.cuda.is_current_stream_capturing)
+
+# The device type the package's tensors must be on.
+# bench/python_host_cost_stub.py sets it to "cpu", and replaces
+# ensure_current, current_stream and capturing, to time the package on a
+# machine without a GPU.
+DEVICE_TYPE = "cuda"

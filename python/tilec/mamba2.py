@@ -15,21 +15,22 @@ directly (_eager). ``selective_state_update`` (the decode step) is built the
 same way. See python/README.md for what they accept.
 """
 
-import ctypes
 import math
+import os
 import re
 from typing import Optional, Tuple
 
 import torch
 
-from . import _capi, _cuda_context
+from . import _capi, _cuda_context, _plans, _workspaces
 from .errors import Mamba2ArgumentError, Mamba2Error, Status, TorchVersionError
 
 MIN_TORCH_FOR_OP = (2, 4)
 OP_NAME = "tilec::mamba2_chunk_scan_combined"
 
-__all__ = ["chunk_scan_combined", "forward", "Mamba2ArgumentError",
-           "Mamba2Error", "TorchVersionError", "MIN_TORCH_FOR_OP", "HAS_OP"]
+__all__ = ["chunk_scan_combined", "forward", "release_workspaces",
+           "Mamba2ArgumentError", "Mamba2Error", "TorchVersionError",
+           "MIN_TORCH_FOR_OP", "HAS_OP", "OP_REGISTRATION"]
 
 
 def _torch_version():
@@ -39,6 +40,11 @@ def _torch_version():
 
 HAS_OP = (_torch_version() >= MIN_TORCH_FOR_OP
           and hasattr(torch.library, "custom_op"))
+
+# Whether torch.compile is tracing (torch.compiler.is_compiling: the same
+# function, which the tracer evaluates to True); False for a torch without it.
+_compiling = getattr(getattr(torch, "compiler", None), "is_compiling",
+                     lambda: False)
 
 
 def problem_sizes(x, B):
@@ -95,7 +101,7 @@ def _check_same_device(named):
 def _check_devices(named):
     """Every tensor on one CUDA device (the C ABI needs device memory)."""
     device = _check_same_device(named)
-    if device.type != "cuda":
+    if device.type != _cuda_context.DEVICE_TYPE:
         raise _capi.error(
             Status.NOT_DEVICE_POINTER,
             ", ".join(name for name, _ in named) + f" are on {device}: "
@@ -104,26 +110,8 @@ def _check_devices(named):
 
 
 _prepared = set()  # devices whose context has every kernel loaded
-# (device, heads) -> a zero D, which the kernels only read. Never emptied:
-# a dropped one could be handed out again by the allocator while a kernel
-# on another stream still reads it; a model has few head counts.
-_zeros = {}
 _workspace_bytes = {}  # problem sizes -> tilec_mamba2_workspace_size
 _SIZES_LIMIT = 1024  # problems remembered before that cache starts afresh
-
-
-def _zero_d(device, heads):
-    """D = 0 for a call without D. Outside graph capture it is made once per
-    device and size: nothing writes it. During capture a new one is made
-    (its fill is captured, so the tensor holds zeros only once replayed)."""
-    if torch.cuda.is_current_stream_capturing():
-        return torch.zeros(heads, dtype=torch.float32, device=device)
-    key = (device, heads)
-    D = _zeros.get(key)
-    if D is None:
-        D = _zeros[key] = torch.zeros(heads, dtype=torch.float32,
-                                      device=device)
-    return D
 
 
 def _workspace_size(problem, sizes):
@@ -149,16 +137,31 @@ def _y_dtype(x, y_f32):
             else torch.float32)
 
 
-_raw_stream = getattr(torch._C, "_cuda_getCurrentRawStream", None)
+def _prepare(device):
+    """Makes the device's context current and, at its first call, loads
+    every kernel into it."""
+    _cuda_context.ensure_current(device.index)
+    if device.index not in _prepared:
+        _capi.prepare()
+        _prepared.add(device.index)
 
 
-def _current_stream(device):
-    """The CUstream of the device's current stream, as an int: the raw
-    handle where torch has the accessor (its CUDA builds), which skips
-    making a torch.cuda.Stream object per call."""
-    if _raw_stream is not None:
-        return _raw_stream(device.index)
-    return torch.cuda.current_stream(device).cuda_stream
+# The form of a _run call (_run_key) -> its ForwardPlan; filled by calls
+# that succeeded.
+_run_plans = {}
+
+
+def _run_key(x, dt, A, B, C, chunk_size, D, initial_states,
+             return_final_states, z, dt_bias, dt_softplus, dt_limit_low,
+             dt_limit_high, y_f32, return_chunk_states, seq_idx, cu_seqlens,
+             return_varlen_states):
+    """What a _run call's plan depends on (its tensors' tensor_key and its
+    scalars; chunk_size's type too: a float equal to an int is refused)."""
+    return (_plans.forward_key(x, dt, A, B, C, D, initial_states, z, dt_bias,
+                               seq_idx, cu_seqlens),
+            type(chunk_size), chunk_size, return_final_states, dt_softplus,
+            dt_limit_low, dt_limit_high, y_f32, return_chunk_states,
+            return_varlen_states)
 
 
 def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
@@ -166,57 +169,92 @@ def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
          dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
          return_chunk_states=False, seq_idx=None, cu_seqlens=None,
          return_varlen_states=False):
-    """tilec_mamba2_forward_with_options on tensors already known to be on
-    `device`, a CUDA device (cu_seqlens too): makes its
-    context current and calls the C ABI on its current stream with a
-    workspace from the torch allocator. Returns (y in x's dtype, or f32
-    with y_f32; the final states or None; the states entering each chunk
-    or None; the states at the end of each sequence of cu_seqlens or
-    None). dt is clamped to
-    [dt_limit_low, dt_limit_high] (infinite bounds clamp nothing). torch's
-    current device is not changed: every allocation names the device and
-    the C ABI runs in the context made current."""
+    """tilec_mamba2_forward_with_options on the current stream of the
+    tensors' device, in its context made current, through the plan of the
+    call's form (built at the form's first call, when `device` is None
+    after checking that every tensor is on one CUDA device, cu_seqlens
+    too; a given `device` says the caller checked). Returns ((y in x's
+    dtype, or f32 with y_f32; the final states or None; the states
+    entering each chunk or None; the states at the end of each sequence of
+    cu_seqlens or None), the plan). dt is clamped to [dt_limit_low,
+    dt_limit_high] (infinite bounds clamp nothing). torch's current device
+    is not changed: every allocation names the device and the C ABI runs
+    in the context made current."""
+    arguments = (x, dt, A, B, C, chunk_size, D, initial_states,
+                 return_final_states, z, dt_bias, dt_softplus, dt_limit_low,
+                 dt_limit_high, y_f32, return_chunk_states, seq_idx,
+                 cu_seqlens, return_varlen_states)
+    key = _run_key(*arguments)
+    plan = _run_plans.get(key)
+    if plan is not None:
+        return plan.run(x, dt, A, B, C, D, initial_states, z, dt_bias,
+                        seq_idx, cu_seqlens), plan
+    if device is None:
+        device = _check_devices(_tensor_arguments(
+            x, dt, A, B, C, D, initial_states, z, dt_bias, seq_idx,
+            cu_seqlens))
+    plan = _new_plan(device, *arguments)
+    result = plan.run(x, dt, A, B, C, D, initial_states, z, dt_bias, seq_idx,
+                      cu_seqlens)
+    _plans.remember(_run_plans, key, plan)
+    return result, plan
+
+
+def _new_plan(device, x, dt, A, B, C, chunk_size, D, initial_states,
+              return_final_states, z, dt_bias, dt_softplus, dt_limit_low,
+              dt_limit_high, y_f32, return_chunk_states, seq_idx, cu_seqlens,
+              return_varlen_states):
+    """The ForwardPlan of a _run call on `device`. Raises what the C ABI
+    reports for an invalid problem."""
     _check_chunk(chunk_size)
     batch, seqlen, heads, headdim, groups, dstate = problem_sizes(x, B)
     sizes = (batch, seqlen, heads, groups, headdim, dstate, chunk_size)
     problem = _capi.Problem(*sizes)
-    _cuda_context.ensure_current(device.index)
-    if device.index not in _prepared:
-        _capi.prepare()
-        _prepared.add(device.index)
+    _prepare(device)
+    d_given = D is not None
     if D is None:
-        D = _zero_d(device, heads)
-    y = torch.empty((batch, seqlen, heads, headdim), dtype=_y_dtype(x, y_f32),
-                    device=device)
-    final = (torch.empty((batch, heads, headdim, dstate), dtype=torch.float32,
-                         device=device) if return_final_states else None)
-    states = None
-    if return_chunk_states:
-        nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
-        states = torch.empty((batch, nchunks, heads, headdim, dstate),
-                             dtype=torch.float32, device=device)
-    varlen = None
-    if return_varlen_states:
-        varlen = torch.empty((_num_sequences(cu_seqlens), heads, headdim,
-                              dstate), dtype=torch.float32, device=device)
-    tensors = [x, dt, A, B, C, D, initial_states, y, final, z, dt_bias,
-               states, seq_idx, cu_seqlens, varlen]
+        D = _plans.zero_d(device, heads, _cuda_context.capturing())
+    f32 = torch.float32
+    nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
+    outputs = (
+        ((batch, seqlen, heads, headdim), _y_dtype(x, y_f32)),
+        ((batch, heads, headdim, dstate), f32) if return_final_states
+        else None,
+        ((batch, nchunks, heads, headdim, dstate), f32)
+        if return_chunk_states else None,
+        ((_num_sequences(cu_seqlens), heads, headdim, dstate), f32)
+        if return_varlen_states else None)
     limit = (None if dt_limit_low == -math.inf and dt_limit_high == math.inf
              else (dt_limit_low, dt_limit_high))
-    options = dict(dt_softplus=dt_softplus, dt_limit=limit)
-    stream = _current_stream(device)
     try:
         workspace_bytes = _workspace_size(problem, sizes)
     except Mamba2Error:
         # The problem is invalid: the forward reports it, or whatever its
         # documented order finds first, without touching memory.
-        _capi.tensors_forward(problem, tensors, stream=stream, **options)
+        y, final, states, varlen = (
+            None if spec is None else torch.empty(spec[0], dtype=spec[1],
+                                                  device=device)
+            for spec in outputs)
+        _capi.tensors_forward(
+            problem, [x, dt, A, B, C, D, initial_states, y, final, z,
+                      dt_bias, states, seq_idx, cu_seqlens, varlen],
+            stream=_cuda_context.current_stream(device.index),
+            dt_softplus=dt_softplus, dt_limit=limit)
         raise
-    workspace = torch.empty(workspace_bytes, dtype=torch.uint8, device=device)
-    _capi.tensors_forward(problem, tensors, workspace=workspace.data_ptr(),
-                          workspace_bytes=workspace_bytes, stream=stream,
-                          **options)
-    return y, final, states, varlen
+    inputs = [x, dt, A, B, C, D, initial_states, None, None, z, dt_bias, None,
+              seq_idx, cu_seqlens, None]
+    return _plans.ForwardPlan(device, problem, inputs, outputs, dt_softplus,
+                              limit, workspace_bytes, heads, d_given)
+
+
+def release_workspaces():
+    """Gives the workspaces kept per device and stream (one per stream that
+    ran a forward, as large as its largest problem) back to torch's
+    allocator, in stream order; the next call of each stream allocates
+    anew. Needed only to free that memory, or after destroying a stream of
+    one's own (torch.cuda.ExternalStream) on which calls may still run,
+    before a new stream can get its handle."""
+    _workspaces.release()
 
 
 def _num_sequences(cu_seqlens):
@@ -230,9 +268,11 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
             dt_softplus=False, dt_limit_low=-math.inf, dt_limit_high=math.inf,
             y_f32=False, return_chunk_states=False, seq_idx=None,
             cu_seqlens=None, return_varlen_states=False):
-    """The op's implementation: checks the devices, makes the device's
-    context current, and calls tilec_mamba2_forward_with_options on the
-    current stream with a workspace from the torch allocator. Returns (y in
+    """The op's implementation: checks the devices (at the first call of
+    the call's form), makes the device's context current, and calls
+    tilec_mamba2_forward_with_options on the current stream with the
+    stream's workspace (tilec._workspaces), through the plan of the call's
+    form (tilec._plans). Returns (y in
     x's dtype, or f32 with y_f32; final states in f32; the states entering
     each chunk (batch, nchunks, heads, headdim, dstate) f32; the states at
     the end of each sequence (nseq, heads, headdim, dstate) f32), the last
@@ -240,20 +280,19 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     device, like every tensor. dt is clamped to [dt_limit_low,
     dt_limit_high] (infinite bounds clamp nothing). Works with any torch;
     chunk_scan_combined is the public entry."""
-    device = _check_devices(_tensor_arguments(
-        x, dt, A, B, C, D, initial_states, z, dt_bias, seq_idx, cu_seqlens))
-    y, final, states, varlen = _run(
-        device, x, dt, A, B, C, chunk_size, D, initial_states,
+    (y, final, states, varlen), plan = _run(
+        None, x, dt, A, B, C, chunk_size, D, initial_states,
         return_final_states, z, dt_bias, dt_softplus, dt_limit_low,
         dt_limit_high, y_f32, return_chunk_states, seq_idx, cu_seqlens,
         return_varlen_states)
-    # One empty tensor per absent output: a custom op's outputs may not
-    # alias each other.
-    def empty():
-        return torch.empty((0,), dtype=torch.float32, device=device)
-    return (y, empty() if final is None else final,
-            empty() if states is None else states,
-            empty() if varlen is None else varlen)
+    # A fresh empty tensor per absent output (a custom op's outputs may not
+    # alias each other), each made like the plan's (half the host time of
+    # torch.empty, which parses a shape and a device).
+    absent = plan.absent
+    return (y, torch.empty_like(absent) if final is None else final,
+            torch.empty_like(absent) if states is None else states,
+            torch.empty_like(absent) if varlen is None else varlen)
+
 
 def _eager(device, x):
     """Whether a call can skip the dispatcher and run the implementation
@@ -262,7 +301,8 @@ def _eager(device, x):
     see the op. The dispatcher costs a custom op tens of microseconds per
     call (pytorch/pytorch issues 139500, 177109); what it would add here is
     nothing an eager call needs (no autograd formula, no other backend)."""
-    return (not torch.compiler.is_compiling() and device.type == "cuda"
+    return (not _compiling()
+            and device.type == _cuda_context.DEVICE_TYPE
             and type(x) is torch.Tensor)
 
 
@@ -287,7 +327,34 @@ def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     return y, final, states, varlen
 
 
-if HAS_OP:
+# How the two ops are registered, read at import from
+# TILEC_MAMBA2_OP_REGISTRATION: "custom_op" (torch.library.custom_op, the
+# default) or "library" (torch.library.Library.define, the implementation
+# at CompositeExplicitAutograd and torch.library.register_fake: the same
+# schema and fake, without custom_op's Python kernels at the Autograd and
+# ADInplaceOrView keys, which a dispatched call runs before the
+# implementation). Neither has an autograd formula. bench/python_host_cost.py
+# prints which one it measured.
+OP_REGISTRATION = os.environ.get("TILEC_MAMBA2_OP_REGISTRATION", "custom_op")
+if OP_REGISTRATION not in ("custom_op", "library"):
+    raise ValueError(f"TILEC_MAMBA2_OP_REGISTRATION is {OP_REGISTRATION!r}; "
+                     "it must be custom_op or library")
+_LIBRARY = (torch.library.Library("tilec", "FRAGMENT")
+            if HAS_OP and OP_REGISTRATION == "library" else None)
+
+if _LIBRARY is not None:
+    _LIBRARY.define(
+        "mamba2_chunk_scan_combined(Tensor x, Tensor dt, Tensor A, Tensor B, "
+        "Tensor C, SymInt chunk_size, Tensor? D, Tensor? initial_states, "
+        "bool return_final_states, Tensor? z, Tensor? dt_bias, "
+        "bool dt_softplus, float dt_limit_low, float dt_limit_high, "
+        "bool y_f32, bool return_chunk_states, Tensor? seq_idx, "
+        "Tensor? cu_seqlens, bool return_varlen_states) "
+        "-> (Tensor, Tensor, Tensor, Tensor)")
+    _LIBRARY.impl("mamba2_chunk_scan_combined", forward,
+                  "CompositeExplicitAutograd")
+    torch.library.register_fake(OP_NAME, _fake, lib=_LIBRARY)
+elif HAS_OP:
     @torch.library.custom_op(OP_NAME, mutates_args=())
     def _op(x: torch.Tensor, dt: torch.Tensor, A: torch.Tensor,
             B: torch.Tensor, C: torch.Tensor, chunk_size: int,
@@ -414,7 +481,7 @@ def _device_offsets(cu_seqlens, device, x):
             f"{device}")
     # Not for an x of another rank (the library reports x first), nor while
     # torch.compile traces (reading the values would break the graph).
-    if x.dim() == 4 and not torch.compiler.is_compiling():
+    if x.dim() == 4 and not _compiling():
         _check_host_offsets(cu_seqlens, x.shape[1])
     return cu_seqlens.to(device, non_blocking=True)
 
@@ -490,6 +557,59 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     Mamba2ArgumentError (a Mamba2Error and a ValueError) naming the
     tensor and the rule for a bad tensor, Mamba2Error for a failure of the
     driver or the launch, TorchVersionError below torch 2.4."""
+    # An eager call of a form seen before: its plan (what the checks below
+    # and the C ABI's validation of that form found) and the C call.
+    key = plan = None
+    if (not _compiling() and type(x) is torch.Tensor
+            and type(chunk_size) is int and type(dt_softplus) is bool
+            and type(return_final_states) is bool
+            and type(return_varlen_states) is bool
+            and type(return_chunk_states) is bool):
+        try:
+            key = (_plans.forward_key(x, dt, A, B, C, D, initial_states, z,
+                                      dt_bias, seq_idx, cu_seqlens),
+                   chunk_size, dt_softplus, dt_limit, return_final_states,
+                   return_varlen_states, state_dtype, y_dtype,
+                   return_chunk_states)
+            plan = _call_plans.get(key)
+        except (AttributeError, TypeError):  # not tensors, unhashable
+            key = None
+    if plan is not None:
+        y, final_states, chunk_states, varlen_states = plan.run(
+            x, dt, A, B, C, D, initial_states, z, dt_bias, seq_idx,
+            cu_seqlens)
+    else:
+        y, final_states, chunk_states, varlen_states = _checked_call(
+            key, x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
+            seq_idx, cu_seqlens, dt_softplus, dt_limit, return_final_states,
+            return_varlen_states, state_dtype, y_dtype, return_chunk_states)
+    if state_dtype is not None and state_dtype is not torch.float32:
+        # The kernels carry the states in f32 whatever state_dtype is (so y
+        # and the final states are at least as accurate as mamba_ssm's);
+        # the returned ones are rounded once, to nearest even.
+        varlen_states = varlen_states.to(state_dtype)
+        chunk_states = chunk_states.to(state_dtype)
+    if not (return_final_states or return_varlen_states
+            or return_chunk_states):
+        return y
+    return (y,) + ((final_states,) if return_final_states else ()) + (
+        (varlen_states,) if return_varlen_states else ()) + (
+        (chunk_states,) if return_chunk_states else ())
+
+
+# The form of a chunk_scan_combined call -> the ForwardPlan that ran it
+# eagerly; filled by calls that succeeded, with cu_seqlens, if any, on x's
+# device (a CPU one is checked and copied on every call).
+_call_plans = {}
+
+
+def _checked_call(key, x, dt, A, B, C, chunk_size, D, z, dt_bias,
+                  initial_states, seq_idx, cu_seqlens, dt_softplus, dt_limit,
+                  return_final_states, return_varlen_states, state_dtype,
+                  y_dtype, return_chunk_states):
+    """chunk_scan_combined's call with every check: eagerly (remembering
+    the plan under `key`, when not None) or through the op. Returns y and
+    the three states (None or empty when not asked for)."""
     _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
@@ -502,31 +622,22 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
             "tilec.mamba2.chunk_scan_combined is a torch.library.custom_op "
             f"and needs torch >= {MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}"
             f"; this is torch {torch.__version__}")
+    offsets = cu_seqlens
     if cu_seqlens is not None:
-        cu_seqlens = _device_offsets(cu_seqlens, device, x)
-    if _eager(device, x):
-        y, final_states, chunk_states, varlen_states = _run(
-            device, x, dt, A, B, C, chunk_size, D, initial_states,
-            return_final_states, z, dt_bias, dt_softplus, low, high,
-            y_dtype == torch.float32, return_chunk_states, seq_idx,
-            cu_seqlens, return_varlen_states)
-    else:
-        y, final_states, chunk_states, varlen_states = (
-            torch.ops.tilec.mamba2_chunk_scan_combined(
-                x, dt, A, B, C, chunk_size, D, initial_states,
-                return_final_states, z, dt_bias, dt_softplus, low, high,
-                y_dtype == torch.float32, return_chunk_states, seq_idx,
-                cu_seqlens, return_varlen_states))
-    if state_dtype not in (None, torch.float32):
-        # The kernels carry the states in f32 whatever state_dtype is (so y
-        # and the final states are at least as accurate as mamba_ssm's);
-        # the returned ones are rounded once, to nearest even.
-        varlen_states = varlen_states.to(state_dtype)
-        chunk_states = chunk_states.to(state_dtype)
-    result = (y,) + ((final_states,) if return_final_states else ()) + (
-        (varlen_states,) if return_varlen_states else ()) + (
-        (chunk_states,) if return_chunk_states else ())
-    return result if len(result) > 1 else y
+        offsets = _device_offsets(cu_seqlens, device, x)
+    y_f32 = y_dtype == torch.float32
+    if not _eager(device, x):
+        return torch.ops.tilec.mamba2_chunk_scan_combined(
+            x, dt, A, B, C, chunk_size, D, initial_states,
+            return_final_states, z, dt_bias, dt_softplus, low, high, y_f32,
+            return_chunk_states, seq_idx, offsets, return_varlen_states)
+    result, plan = _run(device, x, dt, A, B, C, chunk_size, D,
+                        initial_states, return_final_states, z, dt_bias,
+                        dt_softplus, low, high, y_f32, return_chunk_states,
+                        seq_idx, offsets, return_varlen_states)
+    if key is not None and offsets is cu_seqlens:
+        _plans.remember(_call_plans, key, plan)
+    return result
 
 
 # The decode step: mamba_ssm's selective_state_update.
@@ -537,21 +648,40 @@ __all__ += ["selective_state_update", "state_update", "DECODE_OP_NAME"]
 _WIDENED = (torch.bfloat16, torch.float16)  # converted to f32 exactly
 
 
-def _per_head(name, t, heads_only):
+def _per_head_index(name, t, heads_only):
     """mamba_ssm passes A (nheads, dim, dstate), dt (batch, nheads, dim) and
     dt_bias (nheads, dim) expanded from one value per head (stride 0 over
-    the trailing dimensions, its "tie_hdim" case): their per-head view.
-    `heads_only` is the rank of the per-head form; other strides are not
-    supported (the kernels take one value per head)."""
+    the trailing dimensions, its "tie_hdim" case): the index of their
+    per-head view, None for a tensor in that form already. `heads_only` is
+    the rank of the per-head form; other strides are not supported (the
+    kernels take one value per head)."""
     if t is None or t.dim() <= heads_only:
-        return t
+        return None
     trailing = range(heads_only, t.dim())
     if any(t.stride(d) != 0 and t.shape[d] != 1 for d in trailing):
         raise _unsupported_decode(
             f"{name} of shape {tuple(t.shape)} with strides {t.stride()}",
             f"{name} must hold one value per head: mamba_ssm's Mamba-2 "
             "expands it with stride 0 over headdim (and dstate)")
-    return t[(slice(None),) * heads_only + (0,) * (t.dim() - heads_only)]
+    return (slice(None),) * heads_only + (0,) * (t.dim() - heads_only)
+
+
+def _kernel_forms(dt, A, D, dt_bias):
+    """dt, A, D and dt_bias in the kernels' forms (per head, f32: bf16 and
+    f16 widened exactly), and the widening a DecodePlan repeats per call
+    (position, index) for those converted."""
+    forms, widen = [], []
+    for position, (name, t, heads_only) in enumerate(
+            (("dt", dt, 2), ("A", A, 1), ("D", D, None),
+             ("dt_bias", dt_bias, 1))):
+        index = (None if heads_only is None
+                 else _per_head_index(name, t, heads_only))
+        form = t if index is None else t[index]
+        if form is not None and form.dtype in _WIDENED:
+            widen.append((position, index))
+            form = form.float()
+        forms.append(form)
+    return forms, tuple(widen)
 
 
 def _unsupported_decode(argument, why):
@@ -560,8 +690,12 @@ def _unsupported_decode(argument, why):
         f"({why})")
 
 
-def _as_f32(t):
-    return t.float() if t is not None and t.dtype in _WIDENED else t
+# The form of a state_update call (_plans.decode_key) -> its DecodePlan, and the
+# same for selective_state_update's arguments before their conversion to the
+# kernels' forms; filled by calls that succeeded with no indices or int64
+# ones on the device (others are converted on every call).
+_decode_plans = {}
+_step_plans = {}
 
 
 def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
@@ -570,11 +704,32 @@ def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
     and returns y (batch, heads, headdim) in x's dtype. The arguments are
     in the kernels' forms (dt (batch, heads), A and dt_bias (heads), D
     (heads) or (heads, headdim), state f32, bf16 or f16, x/z/B/C bf16 or
-    f16);
-    the C ABI checks everything else. The kernel reads state_batch_indices on the device
-    (docs/mamba2.md): a CUDA int64 tensor is passed as it is (another
-    integer dtype is converted on the device), so nothing waits for the
-    stream and the call can be captured in a CUDA graph."""
+    f16); the C ABI checks everything else. The kernel reads
+    state_batch_indices on the device (docs/mamba2.md): a CUDA int64
+    tensor is passed as it is (another integer dtype is converted on the
+    device), so nothing waits for the stream and the call can be captured
+    in a CUDA graph. Through the plan of the call's form, built at its
+    first call."""
+    key = _plans.decode_key(state, x, dt, A, B, C, D, z, dt_bias,
+                      state_batch_indices)
+    plan = _decode_plans.get(key)
+    if plan is not None:
+        return plan.run(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
+                        state_batch_indices, pad_slot_id)
+    plan, indices = _new_decode_plan(state, x, dt, A, B, C, D, z, dt_bias,
+                                     state_batch_indices, ())
+    y = plan.run(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus, indices,
+                 pad_slot_id)
+    if indices is state_batch_indices:
+        _plans.remember(_decode_plans, key, plan)
+    return y
+
+
+def _new_decode_plan(state, x, dt, A, B, C, D, z, dt_bias,
+                     state_batch_indices, widen):
+    """The DecodePlan of a call whose dt, A, D, dt_bias are in the kernels'
+    forms, and its indices as the kernel reads them (int64 on the device;
+    the caller's tensor when it is so already)."""
     named = [("state", state), ("x", x), ("dt", dt), ("A", A), ("B", B),
              ("C", C)] + [(n, t) for n, t in (("D", D), ("z", z),
                                               ("dt_bias", dt_bias))
@@ -586,7 +741,7 @@ def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
     indices = None
     if state_batch_indices is not None:
         if (state_batch_indices.device != device
-                and torch.cuda.is_current_stream_capturing()):
+                and _cuda_context.capturing()):
             raise _unsupported_decode(
                 f"state_batch_indices on {state_batch_indices.device} during "
                 "CUDA graph capture",
@@ -600,20 +755,28 @@ def state_update(state, x, dt, A, B, C, D=None, z=None, dt_bias=None,
         indices = state_batch_indices.to(device, torch.int64).contiguous()
     problem = _capi.DecodeProblem(batch, heads, groups, headdim, dstate,
                                   state_rows)
-    _cuda_context.ensure_current(device.index)
-    if device.index not in _prepared:
-        _capi.prepare()
-        _prepared.add(device.index)
-    y = torch.empty((batch, heads, headdim), dtype=x.dtype, device=device)
-    _capi.state_update(
-        problem, [state, x, dt, A, B, C, D, z, dt_bias, y],
-        dt_softplus=dt_softplus,
-        state_indices=None if indices is None else indices.data_ptr(),
-        pad_slot_id=pad_slot_id, stream=_current_stream(device))
-    return y
+    _prepare(device)
+    plan = _plans.DecodePlan(device, problem,
+                             [state, x, dt, A, B, C, D, z, dt_bias], widen,
+                             (batch, heads, headdim))
+    return plan, indices
 
 
-if HAS_OP:
+def _decode_fake(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
+                 state_batch_indices, pad_slot_id):
+    return x.new_empty(x.shape)
+
+
+if _LIBRARY is not None:
+    _LIBRARY.define(
+        "mamba2_selective_state_update(Tensor(a0!) state, Tensor x, "
+        "Tensor dt, Tensor A, Tensor B, Tensor C, Tensor? D, Tensor? z, "
+        "Tensor? dt_bias, bool dt_softplus, Tensor? state_batch_indices, "
+        "SymInt pad_slot_id) -> Tensor")
+    _LIBRARY.impl("mamba2_selective_state_update", state_update,
+                  "CompositeExplicitAutograd")
+    torch.library.register_fake(DECODE_OP_NAME, _decode_fake, lib=_LIBRARY)
+elif HAS_OP:
     @torch.library.custom_op(DECODE_OP_NAME, mutates_args=("state",))
     def _decode_op(state: torch.Tensor, x: torch.Tensor, dt: torch.Tensor,
                    A: torch.Tensor, B: torch.Tensor, C: torch.Tensor,
@@ -624,10 +787,7 @@ if HAS_OP:
         return state_update(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
                             state_batch_indices, pad_slot_id)
 
-    @_decode_op.register_fake
-    def _(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
-          state_batch_indices, pad_slot_id):
-        return x.new_empty(x.shape)
+    _decode_op.register_fake(_decode_fake)
 
 
 def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
@@ -657,23 +817,36 @@ def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
     Mamba2ArgumentError naming the tensor and rule for a bad tensor,
     Mamba2Error for a driver or launch failure, TorchVersionError below
     torch 2.4."""
+    if not _compiling() and type(state) is torch.Tensor:
+        # An eager call of a form seen before: its plan and the C call.
+        try:
+            plan = _step_plans.get(_plans.decode_key(
+                state, x, dt, A, B, C, D, z, dt_bias, state_batch_indices))
+        except (AttributeError, TypeError):  # not tensors
+            plan = None
+        if plan is not None:
+            return plan.run(state, x, dt, A, B, C, D, z, dt_bias,
+                            bool(dt_softplus), state_batch_indices,
+                            int(pad_slot_id))
     if state.dim() == 3:
         raise _unsupported_decode(
             "the form without a heads dimension (Mamba-1's)",
             "pass state (batch, nheads, headdim, dstate)")
-    dt = _as_f32(_per_head("dt", dt, 2))
-    A = _as_f32(_per_head("A", A, 1))
-    dt_bias = _as_f32(_per_head("dt_bias", dt_bias, 1))
-    D = _as_f32(D)
+    (dt_k, A_k, D_k, bias_k), widen = _kernel_forms(dt, A, D, dt_bias)
     if not HAS_OP:
         raise TorchVersionError(
             "tilec.mamba2.selective_state_update is a torch.library."
             f"custom_op and needs torch >= {MIN_TORCH_FOR_OP[0]}."
             f"{MIN_TORCH_FOR_OP[1]}; this is torch {torch.__version__}")
-    if _eager(state.device, state):
-        return state_update(state, x, dt, A, B, C, D, z, dt_bias,
-                            bool(dt_softplus), state_batch_indices,
-                            int(pad_slot_id))
-    return torch.ops.tilec.mamba2_selective_state_update(
-        state, x, dt, A, B, C, D, z, dt_bias, bool(dt_softplus),
-        state_batch_indices, int(pad_slot_id))
+    if not _eager(state.device, state):
+        return torch.ops.tilec.mamba2_selective_state_update(
+            state, x, dt_k, A_k, B, C, D_k, z, bias_k, bool(dt_softplus),
+            state_batch_indices, int(pad_slot_id))
+    plan, indices = _new_decode_plan(state, x, dt_k, A_k, B, C, D_k, z,
+                                     bias_k, state_batch_indices, widen)
+    y = plan.run(state, x, dt, A, B, C, D, z, dt_bias, bool(dt_softplus),
+                 indices, int(pad_slot_id))
+    if indices is state_batch_indices:
+        _plans.remember(_step_plans, _plans.decode_key(
+            state, x, dt, A, B, C, D, z, dt_bias, state_batch_indices), plan)
+    return y
