@@ -10,7 +10,9 @@
 // tile_gemm_mma_sync / tile_gemm_bf16_mma_sync ("mma.sync": built for sm_80
 // and sm_90 only, so the same GPU runs the portable mma.sync code), and
 // cuBLAS (cublasGemmEx, CUBLAS_COMPUTE_32F) in the same process on the same
-// inputs. Per shape: random inputs, C poisoned
+// inputs; then the candidate tilings of kernels/examples/CMakeLists.txt
+// (TILEC_GEMM_CANDIDATES: other tile sizes, launch orders and occupancies
+// of the same two paths), one row each, named after their entry. Per shape: random inputs, C poisoned
 // (NaN) before the first launch, 3 warm-up runs, then up to N runs each
 // timed with CUDA events (fewer when that would take more than 5 s); the
 // median time, its TFLOP/s, and the norm-wise difference of the two C's
@@ -33,6 +35,7 @@
 
 #include "Cublas.h"
 #include "gemm.h"
+#include "gemm_candidates.h"
 #include "gemm_layouts.h"
 #include "gemm_mma_sync.h"
 #include "tilec/Runtime/DriverApi.h"
@@ -172,7 +175,26 @@ struct TilecResult {
 struct Result {
   double cublasMs = 0;
   TilecResult simple, mmaSync, wgmma;
+  /// One per TILEC_GEMM_CANDIDATES entry, in its order.
+  std::vector<TilecResult> candidates;
 };
+
+/// A candidate tiling: its name, tile sizes (the grid) and launchers.
+struct Candidate {
+  const char *name;
+  int64_t blockM, blockN;
+  tilec_status (*f32Out)(const tilec_view_bf16_2d &,
+                         const tilec_view_bf16_2d &, const tilec_view_f32_2d &,
+                         tilec_grid, CUstream);
+  tilec_status (*bf16Out)(const tilec_view_bf16_2d &,
+                          const tilec_view_bf16_2d &,
+                          const tilec_view_bf16_2d &, tilec_grid, CUstream);
+};
+
+#define TILEC_GEMM_CANDIDATE(name, blockM, blockN, f32Out, bf16Out)            \
+  Candidate{name, blockM, blockN, f32Out, bf16Out},
+const Candidate kCandidates[] = {TILEC_GEMM_CANDIDATES(TILEC_GEMM_CANDIDATE)};
+#undef TILEC_GEMM_CANDIDATE
 
 /// ||got - want|| / ||want|| over `count` elements of f32 or bf16 (NaN when
 /// got has an unwritten, NaN-poisoned element).
@@ -274,6 +296,21 @@ Result run(const Driver &d, const Extra &x, const tilec::bench::Cublas &cublas,
     timeTilec(simpleGemm, r.simple);
     timeTilec(mmaSyncGemm, r.mmaSync);
     timeTilec(wgmmaGemm, r.wgmma);
+    for (const Candidate &c : kCandidates) {
+      const tilec_grid cgrid = {(s.m + c.blockM - 1) / c.blockM,
+                                (s.n + c.blockN - 1) / c.blockN, 1};
+      auto launch = [&] {
+        return s.bf16Out ? c.bf16Out(va, vb, vcb, cgrid, nullptr)
+                         : c.f32Out(va, vb, vcf, cgrid, nullptr);
+      };
+      TilecResult &t = r.candidates.emplace_back();
+      // Built for one image (sm_90a or sm_90): another GPU cannot run it.
+      if (launch() != TILEC_SUCCESS) {
+        t.variant = tilec_last_error();
+        continue;
+      }
+      timeTilec([&] { CHECK_TILEC(launch()); }, t);
+    }
   }
   for (CUdeviceptr p : {da, db, dc, dref})
     d.memFree(p);
@@ -371,7 +408,7 @@ int main(int argc, char **argv) {
               peak);
 
   // One line per shape and tilec code generator, cuBLAS's time on both.
-  std::printf("%-16s %4s %-8s %9s %8s %10s %8s %7s %9s %7s %9s  %s\n",
+  std::printf("%-16s %4s %-20s %9s %8s %10s %8s %7s %9s %7s %9s  %s\n",
               "M x N x K", "C", "codegen", "tilec ms", "TFLOP/s", "cuBLAS ms",
               "TFLOP/s", "ratio", "floor ms", "%floor", "rel.diff",
               "variant/image");
@@ -386,11 +423,20 @@ int main(int argc, char **argv) {
     char shape[32];
     std::snprintf(shape, sizeof shape, "%lldx%lldx%lld", (long long)s.m,
                   (long long)s.n, (long long)s.k);
-    for (const auto &[codegen, t] :
-         {std::pair<const char *, const TilecResult &>{"simple", r.simple},
-          {"mma.sync", r.mmaSync},
-          {r.wgmma.image == "sm_90a" ? "wgmma" : "layouts", r.wgmma}}) {
-      std::printf("%-16s %4s %-8s %9.3f %8.1f %10.3f %8.1f %6.1f%% %9.3f "
+    std::vector<std::pair<const char *, const TilecResult *>> rows = {
+        {"simple", &r.simple},
+        {"mma.sync", &r.mmaSync},
+        {r.wgmma.image == "sm_90a" ? "wgmma" : "layouts", &r.wgmma}};
+    for (size_t c = 0; c < r.candidates.size(); ++c)
+      rows.push_back({kCandidates[c].name, &r.candidates[c]});
+    for (const auto &[codegen, result] : rows) {
+      const TilecResult &t = *result;
+      if (t.ms == 0) {
+        std::printf("%-16s %4s %-20s not run: %s\n", shape,
+                    s.bf16Out ? "bf16" : "f32", codegen, t.variant.c_str());
+        continue;
+      }
+      std::printf("%-16s %4s %-20s %9.3f %8.1f %10.3f %8.1f %6.1f%% %9.3f "
                   "%6.1f%% %9.2e  %s/%s\n",
                   shape, s.bf16Out ? "bf16" : "f32", codegen, t.ms,
                   flop / (t.ms * 1e-3) / 1e12, r.cublasMs,

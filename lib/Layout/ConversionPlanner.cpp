@@ -631,3 +631,40 @@ tilec::planConversion(const LinearLayout &srcLayout,
   plan.shared = std::move(staging);
   return plan;
 }
+
+std::optional<LdmatrixRead>
+tilec::planLdmatrixRead(const LinearLayout &dstLayout,
+                        const LinearLayout &shared, unsigned elementBytes) {
+  llvm::Expected<LinearLayout> dst = normalize(dstLayout, "the destination");
+  if (!dst) {
+    llvm::consumeError(dst.takeError());
+    return std::nullopt;
+  }
+  if (shared.getOutDims() != dst->getOutDims() || !shared.isInjective() ||
+      !shared.isSurjective())
+    return std::nullopt;
+  LinearLayout toOffset = shared.invert();
+  // Elements of a 16-byte row: the low offset bits a row may not leave.
+  uint64_t rowMask = 16 / elementBytes - 1;
+  for (bool transposed : {false, true}) {
+    std::optional<LoadPlan> plan = matchLdmatrix(*dst, elementBytes, transposed);
+    if (!plan)
+      continue;
+    // The in-row coordinates must be offsets 1, 2, 4, ... in order, and
+    // every other image of dst a multiple of a row: each lane's row then
+    // lies whole and in order at the 16-byte boundary its start gives.
+    bool rowsContiguous = true;
+    for (auto [k, v] : llvm::enumerate(plan->word))
+      rowsContiguous &= toOffset.applyFlat(v) == (uint64_t(1) << k);
+    SmallVector<uint64_t> others;
+    for (StringRef dim : {kRegister, kLane, kWarp})
+      for (uint64_t v : flatBases(*dst, dim))
+        if (!llvm::is_contained(plan->word, v))
+          others.push_back(v);
+    for (uint64_t v : others)
+      rowsContiguous &= (toOffset.applyFlat(v) & rowMask) == 0;
+    if (rowsContiguous)
+      return plan->ldmatrix;
+  }
+  return std::nullopt;
+}

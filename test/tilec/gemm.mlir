@@ -33,6 +33,12 @@
 // LAYOUTS-LABEL: .entry gemm_vec(
 // LAYOUTS-DAG: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16
 // LAYOUTS-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// The fragments are read from the swizzled ring by ldmatrix (A plain, B
+// .trans), with no scalar ld.shared.
+// LAYOUTS-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// LAYOUTS-DAG: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
+// LAYOUTS-NOT: ld.shared.b16
+// LAYOUTS-LABEL: .entry gemm_bf16_vec(
 // On sm_90a, wgmma: per k-step of the 128 x 128 x 32 tile one m64n128k16
 // per warpgroup (two k-steps) with no barrier between them, B N-major
 // (imm-trans-b 1), both operands read by their descriptors straight from
@@ -63,6 +69,12 @@
 // WGMMA-NEXT: setp
 // WGMMA-NEXT: @%p{{[0-9]+}} bra
 // WGMMA-NEXT: wgmma.wait_group.sync.aligned 0
+// After the loop the accumulator is stored from its registers, pairs of
+// columns per thread, with no trip through shared memory.
+// WGMMA-NOT: st.shared
+// WGMMA-NOT: bar.sync
+// WGMMA: st.global.v2.b32
+// WGMMA-NOT: st.shared
 // WGMMA-LABEL: .entry gemm_bf16_vec(
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // NOSYNC-NOT: mma.sync

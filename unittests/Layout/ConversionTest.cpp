@@ -459,3 +459,46 @@ TEST(ConversionPlanner, ExplainsWhatItCannotDo) {
 }
 
 } // namespace
+
+// The cp.async buffers of tilegpu-pipeline (swizzledSharedLayout, rows along
+// the view's contiguous dim) read straight into the mma.sync operand
+// fragments: A (K contiguous) by plain ldmatrix, B (N contiguous) by .trans;
+// every delivered element checked against what the copy stored there, with
+// no bank conflicts. A layout whose 16-byte rows are not in element order
+// gets no ldmatrix read.
+TEST(ConversionPlanner, LdmatrixReadsSwizzledBuffers) {
+  struct Case {
+    const char *name;
+    LinearLayout copy, dst, shared;
+    bool transposed;
+  };
+  const Case cases[] = {
+      {"A 64 x 32 bf16, 64-byte swizzle", coalesced(64, 32, 2, 4),
+       mmaSyncOperandLayout(MmaSyncShape::M16N8K16, MmaOperand::A, {64, 32},
+                            {2, 2}),
+       swizzledSharedLayout({64, 32}, 2, 64), false},
+      {"B 32 x 128 bf16, 128-byte swizzle", coalesced(32, 128, 2, 4),
+       mmaSyncOperandLayout(MmaSyncShape::M16N8K16, MmaOperand::B, {32, 128},
+                            {2, 2}),
+       swizzledSharedLayout({32, 128}, 2, 128), true},
+  };
+  for (const Case &c : cases) {
+    SCOPED_TRACE(c.name);
+    std::optional<LdmatrixRead> read = planLdmatrixRead(c.dst, c.shared, 2);
+    ASSERT_TRUE(read);
+    EXPECT_EQ(read->numMatrices, 4u);
+    EXPECT_EQ(read->transposed, c.transposed);
+    SharedResult r = simulateShared(c.copy, c.dst, c.shared, 8, 1, 2, *read);
+    EXPECT_EQ(r.loadConflicts, 0);
+  }
+  // Columns 2 and 4 of each row swapped: the rows are whole but out of
+  // order, which ldmatrix cannot deliver.
+  SmallVector<LinearLayout::InDim> bases =
+      swizzledSharedLayout({64, 32}, 2, 64).getBases();
+  std::swap(bases[0].bases[1], bases[0].bases[2]);
+  LinearLayout shuffled(bases, {{"dim0", 6}, {"dim1", 5}});
+  EXPECT_FALSE(planLdmatrixRead(
+      mmaSyncOperandLayout(MmaSyncShape::M16N8K16, MmaOperand::A, {64, 32},
+                           {2, 2}),
+      shuffled, 2));
+}

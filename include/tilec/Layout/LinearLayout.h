@@ -315,6 +315,17 @@ llvm::Expected<ConversionPlan> planConversion(const LinearLayout &src,
                                               unsigned elementBytes,
                                               bool allowShuffles = true);
 
+/// How a destination `dst` reads a shared buffer laid out by `shared`
+/// (offset -> tensor coordinates, a bijection onto dst's tile) with
+/// ldmatrix.sync.aligned.m8n8.x{1,2,4}[.trans].b16: the read the planner
+/// would choose for dst (plain, else .trans) where each of its 16-byte rows
+/// lies in the buffer whole, in order and on a 16-byte boundary (the
+/// swizzled layouts keep 16-byte chunks whole); none otherwise. The
+/// cp.async buffers of tilegpu-pipeline are read this way.
+std::optional<LdmatrixRead> planLdmatrixRead(const LinearLayout &dst,
+                                             const LinearLayout &shared,
+                                             unsigned elementBytes);
+
 } // namespace tilec
 
 #endif // TILEC_LAYOUT_LINEARLAYOUT_H

@@ -339,12 +339,13 @@ Type sharedPiece(Type element, int64_t width) {
 }
 
 /// The destination read by ldmatrix: per instruction, each lane passes the
-/// start of the row the read's rowStarts say it addresses; the i32 results
-/// are the destination's registers, two 16-bit halves or one 32-bit
-/// element each.
+/// start of the row the read's rowStarts say it addresses (`address` of its
+/// element offset in the buffer); the i32 results are the destination's
+/// registers, two 16-bit halves or one 32-bit element each.
 Value loadWithLdmatrix(Emitter &e, const LinearLayout &loadLayout,
                        const LdmatrixRead &read, Type element,
-                       int64_t offsetBytes, VectorType resultType) {
+                       llvm::function_ref<Value(Value)> address,
+                       VectorType resultType) {
   unsigned perReadBits = llvm::Log2_32(read.registersPerRead);
   // (register = which instruction, lane, warp) -> the row's offset.
   LinearLayout::InDim instructions{std::string(kRegister), {}};
@@ -374,10 +375,9 @@ Value loadWithLdmatrix(Emitter &e, const LinearLayout &loadLayout,
   bool pairs = read.registersPerRead == 2 * read.numMatrices;
   Value result = e.zeros(resultType);
   for (int64_t g = 0; g < rows.getNumRegisters(); ++g) {
-    Value address = stagingAddress(e, element, offsetBytes,
-                                   rows.outputs(e, g)[0]);
     Value loaded = NVVM::LdMatrixOp::create(
-        e.b, e.loc, instructionType, address, read.numMatrices,
+        e.b, e.loc, instructionType, address(rows.outputs(e, g)[0]),
+        read.numMatrices,
         read.transposed ? NVVM::MMALayout::col : NVVM::MMALayout::row,
         NVVM::LdStMatrixShapeAttr::get(context, 8, 8),
         NVVM::LdStMatrixEltType::B16);
@@ -443,8 +443,12 @@ Value tilec::detail::loadFromStaging(Emitter &e, const SharedStaging &staging,
   Type stored = getSharedType(element);
   LinearLayout loadLayout = dst.compose(staging.layout.invert());
   if (staging.ldmatrix && stored == element)
-    return loadWithLdmatrix(e, loadLayout, *staging.ldmatrix, element,
-                            offsetBytes, resultType);
+    return loadWithLdmatrix(
+        e, loadLayout, *staging.ldmatrix, element,
+        [&](Value offset) {
+          return stagingAddress(e, element, offsetBytes, offset);
+        },
+        resultType);
   int64_t width = staging.loadVectorElements;
   if (!keepsVectors(loadLayout, width))
     width = 1;
@@ -467,18 +471,31 @@ Value tilec::detail::loadFromStaging(Emitter &e, const SharedStaging &staging,
 }
 
 /// A shared buffer placed by the allocator (tilegpu.local_load of a cp.async
-/// ring stage) read into `dst`: vector loads of up to `maxVector` elements
-/// where the composed layout keeps them contiguous.
+/// ring stage) read into `dst`: by ldmatrix where dst is an ldmatrix
+/// destination whose 16-byte rows lie whole in the buffer (the mma.sync
+/// operand fragments of 16-bit elements from the swizzled buffers), else
+/// vector loads of up to `maxVector` elements where the composed layout
+/// keeps them contiguous.
 Value tilec::detail::readSharedTile(Emitter &e, const LinearLayout &dst,
                                     const LinearLayout &shared, Value base,
                                     int64_t maxVector, VectorType resultType) {
   Type element = resultType.getElementType();
   Type stored = getSharedType(element);
   LinearLayout loadLayout = dst.compose(shared.invert());
+  auto pointerType = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
+  if (stored == element)
+    if (std::optional<LdmatrixRead> read = planLdmatrixRead(
+            dst, shared, getSharedBytes(element)))
+      return loadWithLdmatrix(
+          e, loadLayout, *read, element,
+          [&](Value offset) {
+            return LLVM::GEPOp::create(e.b, e.loc, pointerType, stored, base,
+                                       ValueRange{offset});
+          },
+          resultType);
   int64_t width = std::max<int64_t>(1, maxVector);
   while (width > 1 && !keepsVectors(loadLayout, width))
     width /= 2;
-  auto pointerType = LLVM::LLVMPointerType::get(e.b.getContext(), 3);
   ThreadLayout loadOffsets(e, loadLayout);
   Value result = e.zeros(resultType);
   for (int64_t r = 0; r < loadOffsets.getNumRegisters(); r += width) {

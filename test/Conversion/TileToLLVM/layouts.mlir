@@ -241,7 +241,8 @@ tile.kernel @scan(%x: !tile.view<1, f32>, %y: !tile.view<1, f32>) attributes {nu
 // source then the view's base), into a buffer at offset 0 (there is no
 // scratch area: the accumulator's conversion for the store is warp
 // shuffles); commit, wait, barrier,
-// then the fragments are read from the buffer (A in bf16 pairs). The three
+// then the fragments are read from the buffer (A by ldmatrix.x4: the
+// swizzled buffer keeps its 16-byte rows whole). The three
 // buffers live one after another, so they share bytes, with a barrier
 // before each copy.
 // VEC-LABEL: llvm.func @mma_operands_async(
@@ -254,7 +255,7 @@ tile.kernel @scan(%x: !tile.view<1, f32>, %y: !tile.view<1, f32>) attributes {nu
 // VEC-NEXT: nvvm.cp.async.commit.group
 // VEC-NEXT: nvvm.cp.async.wait.group 0
 // VEC-NEXT: nvvm.barrier0
-// VEC: llvm.load %{{.*}} {alignment = 4 : i64} : !llvm.ptr<3> -> vector<2xbf16>
+// VEC: nvvm.ldmatrix %{{.*}} {eltType = #nvvm.ld_st_matrix_elt_type<b16>, layout = #nvvm.mma_layout<row>, num = 4 : i32, shape = #nvvm.ld_st_matrix_shape<m = 8, n = 8>}
 // VEC: nvvm.barrier0
 // VEC: nvvm.cp.async.shared.global
 // VEC: nvvm.cp.async.wait.group 0

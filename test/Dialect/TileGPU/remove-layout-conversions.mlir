@@ -210,3 +210,30 @@ tile.kernel @not_into_loops(%x: !tile.view<2, f32>, %n: index) attributes {num_w
   tile.store %sum, %x[%c0, %c0] : tensor<16x8xf32, #blocked>, !tile.view<2, f32>
   tile.return
 }
+
+// A 32x8 f32 tile on two warps: the mma.sync accumulator (warps along rows),
+// a vectorised store layout (warps along columns: the conversion crosses
+// warps, through shared memory) and the generic variant's store layout (one
+// element per access).
+#acc2 = #tilegpu.dist<register = [[0, 1], [8, 0]], lane = [[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = [[16, 0]]>
+#store2 = #tilegpu.dist<register = [[0, 1], [0, 2]], lane = [[1, 0], [2, 0], [4, 0], [8, 0], [16, 0]], warp = [[0, 4]]>
+#scalar2 = #tilegpu.dist<register = [[8, 0], [16, 0]], lane = [[0, 1], [0, 2], [0, 4], [1, 0], [2, 0]], warp = [[4, 0]]>
+
+// The vectorised store writes the accumulator's registers itself (pairs of
+// columns, four lanes side by side: 32-byte runs): no trip through shared
+// memory. The generic store keeps its conversion (scalar accesses of the
+// accumulator would write 4 bytes of every 8).
+// CHECK-LABEL: kernel @store_in_place
+// CHECK: %[[T:.*]] = load {{.*}} -> tensor<32x8xf32, [[ACC2:#tilegpu.dist<register = \[\[0, 1\], \[8, 0\]\].*>]]>
+// CHECK-NEXT: store %[[T]], %{{.*}} : tensor<32x8xf32, [[ACC2]]>
+// CHECK-NEXT: %[[S:.*]] = tilegpu.convert_layout %[[T]] : {{.*}} -> tensor<32x8xf32, #tilegpu.dist<register = {{\[}}[8, 0], [16, 0]]
+// CHECK-NEXT: store %[[S]]
+tile.kernel @store_in_place(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>) attributes {num_warps = 2 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %x[%c0, %c0] : !tile.view<2, f32> -> tensor<32x8xf32, #acc2>
+  %v = tilegpu.convert_layout %t : tensor<32x8xf32, #acc2> -> tensor<32x8xf32, #store2>
+  tile.store %v, %y[%c0, %c0] : tensor<32x8xf32, #store2>, !tile.view<2, f32>
+  %s = tilegpu.convert_layout %t : tensor<32x8xf32, #acc2> -> tensor<32x8xf32, #scalar2>
+  tile.store %s, %y[%c0, %c0] : tensor<32x8xf32, #scalar2>, !tile.view<2, f32>
+  tile.return
+}

@@ -7,9 +7,10 @@
 // RUN: tilec %s --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s
 // CHECK-LABEL: .entry operand_conversions_vec(
 // The loaded operands go global -> shared by cp.async (tilegpu-pipeline) and
-// are read from there with plain ld.shared: ldmatrix serves staged
-// conversions of computed tiles (docs/codegen-layouts.md, "What remains").
+// are read from the swizzled buffers by ldmatrix (A plain, B .trans).
 // CHECK-DAG: cp.async.cg.shared.global
+// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// CHECK-DAG: ldmatrix.sync.aligned.m8n8.x2.trans.shared.b16
 // CHECK-DAG: shfl.sync.idx.b32
 // CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-DAG: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32

@@ -94,6 +94,65 @@ DistributedLayoutAttr getDerivedLayout(Operation *user,
   return {};
 }
 
+/// The tile dim of `store`'s value that walks the view's innermost dim.
+unsigned storedContiguousDim(tile::StoreOp store) {
+  unsigned rank = unsigned(shapeOf(store.getValue()).size());
+  if (std::optional<ArrayRef<int64_t>> order = store.getOrder())
+    for (auto [k, d] : llvm::enumerate(*order))
+      if (d == int64_t(rank) - 1)
+        return unsigned(k);
+  return rank - 1;
+}
+
+/// Whether `basis` is `run` along `dim` and 0 along the other dims.
+bool isStep(ArrayRef<int64_t> basis, unsigned dim, int64_t run) {
+  for (auto [d, coordinate] : llvm::enumerate(basis))
+    if (coordinate != (d == dim ? run : 0))
+      return false;
+  return true;
+}
+
+/// The elements of `layout`'s registers that one thread stores as one
+/// vector along `dim`: the register bits whose images are 1, 2, 4, ...
+/// there, up to 16 bytes (what the vectorised store lowering takes).
+int64_t threadRunElements(const tilec::LinearLayout &layout, unsigned dim,
+                          int64_t elementBytes) {
+  int64_t run = 1;
+  unsigned registerBits =
+      llvm::Log2_64(uint64_t(layout.getInDimSize(tilec::kRegister)));
+  for (unsigned bit = 0; bit < registerBits && run * elementBytes < 16; ++bit) {
+    if (!isStep(layout.getBasis(tilec::kRegister, bit), dim, run))
+      break;
+    run *= 2;
+  }
+  return run;
+}
+
+/// Bytes that a group of consecutive lanes writes side by side along `dim`
+/// in one vectorised store of `layout`'s registers: each thread's vector,
+/// then the lane bits that continue the run.
+int64_t storeRunBytes(const tilec::LinearLayout &layout, unsigned dim,
+                      int64_t bytes) {
+  int64_t run = threadRunElements(layout, dim, bytes);
+  for (unsigned bit = 0;
+       bit < 5 && isStep(layout.getBasis(tilec::kLane, bit), dim, run); ++bit)
+    run *= 2;
+  return run * bytes;
+}
+
+/// A vectorised store (its access layout moves several elements per thread)
+/// writes its value from the value's own registers, without the conversion
+/// to the access layout, where that conversion goes through shared memory
+/// and the value's registers already write at least half a 32-byte sector
+/// per row and lane group, in vectors of two elements and 4 bytes or more
+/// (the mma accumulators of several warps: two columns per thread, four
+/// lanes side by side, 32 bytes of f32 or 16 of bf16): the trip through
+/// shared memory (its bytes, two barriers, a store and a load per element)
+/// costs more than the narrower global stores. Conversions within a warp
+/// (registers, shuffles) stay, and so do the generic variant's stores (one
+/// element per access), whose coalesced layout is what makes them wide.
+constexpr int64_t kMinStoreRunBytes = 16;
+
 class ConversionRemover {
 public:
   void run(ModuleOp module) {
@@ -106,7 +165,8 @@ public:
       SmallVector<ConvertLayoutOp> converts;
       module.walk([&](ConvertLayoutOp op) { converts.push_back(op); });
       for (ConvertLayoutOp op : converts)
-        changed |= fold(op) || rematerialise(op) || pushForward(op);
+        changed |= fold(op) || rematerialise(op) || pushForward(op) ||
+                   storeInPlace(op);
       eraseDeadOps();
       if (!changed)
         return;
@@ -139,6 +199,7 @@ private:
   bool fold(ConvertLayoutOp op);
   bool rematerialise(ConvertLayoutOp op);
   bool pushForward(ConvertLayoutOp op);
+  bool storeInPlace(ConvertLayoutOp op);
   bool carryThroughLoop(scf::ForOp loop);
   void eraseDeadOps();
 
@@ -252,6 +313,36 @@ bool ConversionRemover::pushForward(ConvertLayoutOp op) {
   if (back != result)
     result.replaceAllUsesExcept(back, back.getDefiningOp());
   erase(op);
+  return true;
+}
+
+bool ConversionRemover::storeInPlace(ConvertLayoutOp op) {
+  if (!op->hasOneUse() || isRematerialisable(op.getSource()))
+    return false;
+  auto store = dyn_cast<tile::StoreOp>(*op->getUsers().begin());
+  if (!store || store.getValue() != op.getResult())
+    return false;
+  auto source = cast<RankedTensorType>(op.getSource().getType());
+  auto target = cast<RankedTensorType>(op.getType());
+  unsigned dim = storedContiguousDim(store);
+  int64_t bytes = getElementBytes(source.getElementType());
+  tilec::LinearLayout access =
+      getDistributedLayout(target).getLinearLayout(target.getShape());
+  tilec::LinearLayout own =
+      getDistributedLayout(source).getLinearLayout(source.getShape());
+  if (threadRunElements(access, dim, bytes) == 1 ||
+      threadRunElements(own, dim, bytes) < std::max<int64_t>(2, 4 / bytes) ||
+      storeRunBytes(own, dim, bytes) < kMinStoreRunBytes)
+    return false;
+  llvm::Expected<tilec::ConversionPlan> plan =
+      tilec::planConversion(own, access, unsigned(bytes));
+  if (!plan) {
+    llvm::consumeError(plan.takeError());
+    return false;
+  }
+  if (plan->kind != tilec::ConversionPlan::Kind::SharedMemory)
+    return false;
+  replace(op, op.getSource());
   return true;
 }
 

@@ -63,7 +63,13 @@ def TileGPURemoveLayoutConversions
       `tile.reshape`, `tile.extract`, `tile.permute` or `tile.cumsum`, so
       anchor layouts propagate forward until they meet the next anchor; a
       conversion that `tilec::planConversion` calls free (no data movement:
-      nothing, or a renaming of registers) stays where it is.
+      nothing, or a renaming of registers) stays where it is;
+    - a conversion into a vectorised `tile.store` (its layout has vectors of
+      several elements) that `tilec::planConversion` would stage through
+      shared memory is dropped where the source's own registers already
+      store vectors of two elements and 4 bytes or more, with the lanes
+      continuing the run to at least 16 bytes (the mma accumulators): the
+      store writes from them.
 
     Producers rebuilt for several users are then merged (CSE).
 
