@@ -48,8 +48,8 @@
 // bmm_chunk: C and B^T by 16-byte cp.async into the ring, the bf16 product
 // m16n8k16 (16 per warp, one after another with no barrier; the fragments
 // come from the ring by ld.shared), the ring's wait in the loop's head (block
-// order: the body comes first), one store of the f32 tile, 16 bytes per
-// thread.
+// order: the body comes first), the f32 tile stored from the accumulator
+// registers (8-byte pairs of columns).
 // BMM-LABEL: .entry bmm_chunk_vec(
 // BMM: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 // BMM: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
@@ -58,7 +58,7 @@
 // BMM-NOT: mma.sync
 // BMM: cp.async.wait_group 1;
 // BMM-NEXT: bar.sync 0;
-// BMM: st.global.v4.b32
+// BMM: st.global.v2.b32
 // BMM-NOT: mma.sync
 
 // fwd_pass_state: 16-byte loads and the state product on mma.sync.

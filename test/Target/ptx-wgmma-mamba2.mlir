@@ -42,7 +42,7 @@
 // barrier, no st.shared of an operand, B K-major (imm-trans-b 0: B^T is
 // stored with dstate contiguous), the product left pending across the next
 // step's copies (wait_group 1; 0 in the last iteration), then the tile
-// stored 16 bytes per thread.
+// stored from the accumulator registers (8-byte pairs of columns).
 // BMM-LABEL: .entry bmm_chunk_vec(
 // BMM: cp.async.wait_group 1
 // BMM-NEXT: fence.proxy.async.shared::cta
@@ -57,7 +57,7 @@
 // BMM: wgmma.commit_group.sync.aligned
 // BMM-NEXT: wgmma.wait_group.sync.aligned 1
 // BMM: wgmma.wait_group.sync.aligned 0
-// BMM: st.global.v4.b32
+// BMM: st.global.v2.b32
 
 // fwd_pass_state and chunk_state (`precision = split_bf16`): per step two
 // bf16 products of K = 64, x^T B_lo then x^T B_hi, four m64n32k16 each.
