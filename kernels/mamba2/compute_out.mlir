@@ -86,12 +86,10 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   %chunkSize, %blockM, %blockK, %blockP, %blockN =
       tile.param "CHUNK", "BLOCK_M", "BLOCK_K", "BLOCK_P", "BLOCK_N"
   %numP = arith.ceildivui %headdim, %blockP : index
-  %m = arith.divui %mp, %numP : index
-  %pt = arith.remui %mp, %numP : index
+  %m, %pt = tile.delinearize %mp by %numP
   %rowTilesPerChunk = arith.divui %chunkSize, %blockM : index
   %colTilesPerChunk = arith.divui %chunkSize, %blockK : index
-  %c = arith.divui %m, %rowTilesPerChunk : index
-  %mInChunk = arith.remui %m, %rowTilesPerChunk : index
+  %c, %mInChunk = tile.delinearize %m by %rowTilesPerChunk
   %headsPerGroup = arith.divui %heads, %groups : index
   %g = arith.divui %h, %headsPerGroup : index
   %numN = arith.ceildivui %dstate, %blockN : index
@@ -178,20 +176,16 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   // The skip connection D * x on this program's own rows.
   %dChannels = tile.load %D[%h, %pt] dims = [1]
       : !tile.view<2, f32> -> !tile.tile<BLOCK_P x f32>
-  %xRowsLoaded = tile.load %x[%b, %m, %h, %pt] dims = [1, 3]
-      : !tile.view<4, XT> -> !tile.tile<BLOCK_M x BLOCK_P x XT>
-  %xRows = tile.convert %xRowsLoaded
-      : !tile.tile<BLOCK_M x BLOCK_P x XT> -> !Out
+  %xRows = tile.load %x[%b, %m, %h, %pt] dims = [1, 3]
+      : !tile.view<4, XT> -> !Out
   %skip = tile.mulf %dChannels, %xRows : !tile.tile<BLOCK_P x f32>, !Out -> !Out
   %y1 = arith.addf %out, %skip : !Out
 
   // The gate y * silu(z), as mamba_ssm's z * sigmoid(z).
   %hasZ = arith.cmpi ne, %has_z, %zero_i32 : i32
   %gated = scf.if %hasZ -> !Out {
-    %zRowsLoaded = tile.load %z[%b, %m, %h, %pt] dims = [1, 3]
-        : !tile.view<4, XT> -> !tile.tile<BLOCK_M x BLOCK_P x XT>
-    %zRows = tile.convert %zRowsLoaded
-        : !tile.tile<BLOCK_M x BLOCK_P x XT> -> !Out
+    %zRows = tile.load %z[%b, %m, %h, %pt] dims = [1, 3]
+        : !tile.view<4, XT> -> !Out
     %silu = tile.silu %zRows : !Out
     %g1 = arith.mulf %y1, %silu : !Out
     scf.yield %g1 : !Out
@@ -199,15 +193,10 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
     scf.yield %y1 : !Out
   }
 
-  %storeXt = arith.cmpi ne, %y_is_xt, %zero_i32 : i32
-  scf.if %storeXt {
-    %yXt = tile.convert %gated
-        : !Out -> !tile.tile<BLOCK_M x BLOCK_P x XT>
-    tile.store %yXt, %y_xt[%b, %m, %h, %pt] dims = [1, 3]
-        : !tile.tile<BLOCK_M x BLOCK_P x XT>, !tile.view<4, XT>
-  } else {
-    tile.store %gated, %y[%b, %m, %h, %pt] dims = [1, 3]
-        : !Out, !tile.view<4, f32>
-  }
-  tile.return
+  // y in x's dtype (rounded) or in f32, as y_is_xt says.
+  %storeF32 = arith.cmpi eq, %y_is_xt, %zero_i32 : i32
+  tile.store %gated, %y_xt[%b, %m, %h, %pt] if %y_is_xt dims = [1, 3]
+      : !Out, !tile.view<4, XT>, i32
+  tile.store %gated, %y[%b, %m, %h, %pt] if %storeF32 dims = [1, 3]
+      : !Out, !tile.view<4, f32>, i1
 }
