@@ -252,15 +252,22 @@ Result run(const Driver &d, const Extra &x, const tilec::bench::Cublas &cublas,
     CHECK_TILEC(s.bf16Out ? tile_gemm_bf16(va, vb, vcb, grid, nullptr)
                           : tile_gemm(va, vb, vcf, grid, nullptr));
   };
+  const tilec_grid wgmmaGrid = {
+      (s.m + TILEC_GEMM_LAYOUTS_BLOCK_M - 1) / TILEC_GEMM_LAYOUTS_BLOCK_M,
+      (s.n + TILEC_GEMM_LAYOUTS_BLOCK_N - 1) / TILEC_GEMM_LAYOUTS_BLOCK_N, 1};
   auto wgmmaGemm = [&] {
     CHECK_TILEC(s.bf16Out
-                    ? tile_gemm_bf16_layouts(va, vb, vcb, grid, nullptr)
-                    : tile_gemm_layouts(va, vb, vcf, grid, nullptr));
+                    ? tile_gemm_bf16_layouts(va, vb, vcb, wgmmaGrid, nullptr)
+                    : tile_gemm_layouts(va, vb, vcf, wgmmaGrid, nullptr));
   };
+  const tilec_grid mmaSyncGrid = {
+      (s.m + TILEC_GEMM_MMA_SYNC_BLOCK_M - 1) / TILEC_GEMM_MMA_SYNC_BLOCK_M,
+      (s.n + TILEC_GEMM_MMA_SYNC_BLOCK_N - 1) / TILEC_GEMM_MMA_SYNC_BLOCK_N,
+      1};
   auto mmaSyncGemm = [&] {
     CHECK_TILEC(s.bf16Out
-                    ? tile_gemm_bf16_mma_sync(va, vb, vcb, grid, nullptr)
-                    : tile_gemm_mma_sync(va, vb, vcf, grid, nullptr));
+                    ? tile_gemm_bf16_mma_sync(va, vb, vcb, mmaSyncGrid, nullptr)
+                    : tile_gemm_mma_sync(va, vb, vcf, mmaSyncGrid, nullptr));
   };
   // Row-major C = A B is column-major C^T = B^T A^T: cuBLAS computes an
   // N x M product of B (ld N) and A (ld K) into C (ld N).
