@@ -241,15 +241,16 @@ def test_descriptors_are_checked_before_the_problem(call):
 
 def test_workspace_size_follows_the_documented_layout():
     # docs/mamba2.md: dt_chunks and G, the states entering each chunk, the
-    # chunks' own states (the four-kernel default) and a final state, f32,
-    # each starting on 256 bytes.
+    # chunks' own states (the four-kernel default), a final state and
+    # bmm_chunk's C B^T tiles, f32, each starting on 256 bytes.
     batch, seqlen, heads, headdim, groups, dstate, chunk = SIZES
     nchunks = -(-seqlen // chunk)
     buffers = [batch * heads * nchunks * chunk,
                batch * heads * nchunks * chunk,
                batch * nchunks * heads * headdim * dstate,
                batch * nchunks * heads * headdim * dstate,
-               batch * heads * headdim * dstate]
+               batch * heads * headdim * dstate,
+               batch * nchunks * groups * chunk * chunk]
     expected = sum(-(-4 * n // 256) * 256 for n in buffers)
     problem = _capi.Problem(batch, seqlen, heads, groups, headdim, dstate,
                             chunk)
