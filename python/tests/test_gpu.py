@@ -26,7 +26,7 @@ from reference import (random_cu_seqlens, random_inputs, random_seq_idx,
                        recurrence, relative_error, transform_dt,
                        varlen_states)
 from test_capi_validation import Call
-from tilec import _capi, _cuda_context, mamba2
+from tilec import _capi, _cuda_context, _plans, mamba2
 from tilec.errors import Mamba2ArgumentError, Mamba2Error, Status
 
 pytestmark = requires_gpu
@@ -141,14 +141,14 @@ def test_without_D_captured_then_eager(cuda_generator):
     shape = (1, 130, 6, 32, 1, 16, 64, False)
     static, chunk = make(shape, cuda_generator)
     key = (static["x"].device, 6)
-    assert key not in mamba2._zeros
+    assert key not in _plans._zeros
     run_op(static, chunk)  # with D: loads the kernels outside the capture
     del static["D"]
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         y = run_op(static, chunk)
-    assert key not in mamba2._zeros
+    assert key not in _plans._zeros
     for _ in range(2):
         fresh, _ = make(shape, cuda_generator)
         del fresh["D"]
@@ -157,7 +157,7 @@ def test_without_D_captured_then_eager(cuda_generator):
         graph.replay()
         torch.cuda.synchronize()
         eager = run_op(fresh, chunk)
-        assert key in mamba2._zeros
+        assert key in _plans._zeros
         assert torch.equal(y, eager)
         y_ref, _ = recurrence(**fresh)
         assert relative_error(eager, y_ref) <= BOUND
