@@ -97,6 +97,11 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
   %zero = tile.full 0.0 : !State
   %sum = scf.for %k = %c0 to %kTilesPerChunk step %c1 iter_args(%acc = %zero) -> !State {
     %kSeq = arith.addi %kBase, %k : index
+    // B first: its load is the step's largest register load, and issued
+    // before the weights' loads it is in flight with them rather than after
+    // the weights' exchange between threads (whose barriers it cannot pass).
+    %bK = tile.load %B[%b, %kSeq, %g, %nt] dims = [1, 3] latency = 2
+        : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_N x XT>
     // Weight of step t: dt_t * exp2(G_last - G_t), never above dt_t since G
     // falls along the chunk.
     %gK = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
@@ -115,8 +120,6 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
     %weightB = tile.broadcast %weight new_dims = [1]
         : !Steps -> !tile.tile<BLOCK_K x BLOCK_N x f32>
 
-    %bK = tile.load %B[%b, %kSeq, %g, %nt] dims = [1, 3] latency = 2
-        : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_N x XT>
     %bF32 = tile.convert %bK : !tile.tile<BLOCK_K x BLOCK_N x XT>
         -> !tile.tile<BLOCK_K x BLOCK_N x f32>
     %bScaled = arith.mulf %bF32, %weightB : !tile.tile<BLOCK_K x BLOCK_N x f32>
