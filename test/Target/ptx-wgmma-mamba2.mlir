@@ -64,23 +64,29 @@
 // x^T is M-major and B N-major (imm-trans-a and imm-trans-b 1); x^T comes
 // from its cp.async buffer (both products read it through the same
 // descriptors, no st.shared), each half of B is stored 16 bytes per
-// st.shared (no scalar st.shared anywhere: --implicit-check-not).
+// st.shared (no scalar st.shared anywhere: --implicit-check-not). The two
+// products are one wgmma pair: both halves stored (at offsets 8 KB apart),
+// one fence and barrier, both products' wgmmas with no wait or barrier
+// between them, then one wait and the barrier after.
+// STATE: st.shared.v4.b32 [[[BASE:%rd[0-9]+]]+4096],
+// STATE-NEXT: st.shared.v4.b32 [[[BASE]]+8192],
+// STATE-NEXT: st.shared.v4.b32 [[[BASE]]+12288],
+// STATE-NEXT: fence.proxy.async.shared::cta
+// STATE-NEXT: bar.sync 0
+// STATE-NOT: bar.sync
 // STATE: wgmma.fence.sync.aligned
+// STATE-NOT: bar.sync
 // STATE: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, [[A0:%rd[0-9]+]], %rd{{[0-9]+}}, p, 1, 1, 1, 1;
 // STATE-COUNT-3: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
 // STATE-NOT: wgmma.mma_async
 // STATE: wgmma.commit_group.sync.aligned
-// STATE-NEXT: wgmma.wait_group.sync.aligned 0
-// STATE-NEXT: bar.sync 0
-// STATE-NEXT: st.shared.v4.b32
-// STATE-NEXT: st.shared.v4.b32
-// STATE-NEXT: fence.proxy.async.shared::cta
-// STATE-NEXT: bar.sync 0
 // STATE-NEXT: wgmma.fence.sync.aligned
+// STATE-NOT: bar.sync
 // STATE: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, [[A0]], %rd{{[0-9]+}}, p, 1, 1, 1, 1;
 // STATE-COUNT-3: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
 // STATE-NOT: wgmma.mma_async
 // STATE: wgmma.commit_group.sync.aligned
 // STATE-NEXT: wgmma.wait_group.sync.aligned 0
+// STATE-NEXT: bar.sync 0
 
 // NOSYNC-NOT: mma.sync

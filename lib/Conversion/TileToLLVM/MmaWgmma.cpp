@@ -33,6 +33,10 @@
 //      loop (then wait_group 0 in the loop's last iteration); bar.sync
 //      only where an operand went through the scratch area (no warpgroup
 //      may overwrite it while another one still reads it).
+//   Two products on one running sum with the same A whose Bs are both
+//   stored (the split products of tile-expand-forms) are a pair
+//   (markWgmmaPairs): the first stores both Bs, one fence and barrier, both
+//   products' wgmmas, one wait, one barrier.
 //
 // The accumulator stays in its registers across scf.for.
 //
@@ -216,12 +220,58 @@ int64_t storedBytes(RankedTensorType type) {
   return bytes;
 }
 
+/// Whether the wgmma target lowers `op` in the layouts its tiles have.
+bool isWgmmaProduct(tile::MmaOp op) {
+  RankedTensorType acc = op.getAcc().getType();
+  if (!acc.getElementType().isF32() ||
+      op.getA().getType().getElementType() !=
+          op.getB().getType().getElementType())
+    return false;
+  unsigned numWarps =
+      unsigned(getDistributedLinearLayout(acc).getInDimSize(kWarp));
+  std::optional<tilegpu::MmaLayouts> layouts = tilegpu::getWgmmaLayouts(
+      op.getA().getType(), op.getB().getType(), numWarps);
+  return layouts && layouts->acc == tilegpu::getDistributedLayout(acc);
+}
+
+/// Whether `value` is defined before `op` runs (in `op`'s block or one
+/// around it).
+bool definedBefore(Value value, Operation *op) {
+  Operation *ancestor = value.getParentBlock()->findAncestorOpInBlock(*op);
+  if (!ancestor)
+    return false;
+  Operation *def = value.getDefiningOp();
+  return !def || def->isBeforeInBlock(ancestor);
+}
+
+/// Whether `second` can be issued with `first` as one pair: the next op,
+/// a wgmma product of the same A on `first`'s result (its only use) whose
+/// B exists when `first` runs. The split products of tile-expand-forms
+/// (x^T B_lo, then x^T B_hi on that sum) are such pairs.
+bool isPair(tile::MmaOp first, tile::MmaOp second) {
+  return first->getNextNode() == second.getOperation() &&
+         second.getAcc() == first.getResult() && first->hasOneUse() &&
+         second.getA() == first.getA() &&
+         first.getType() == first.getAcc().getType() &&
+         second.getB().getType() == first.getB().getType() &&
+         second->hasAttr(tilegpu::kWgmmaAttrName) &&
+         isWgmmaProduct(second) && definedBefore(second.getB(), first);
+}
+
 struct WgmmaOperands {
   SharedOperand a, b;
+  /// The first product of a pair: the second's B (`secondB`), stored with
+  /// this product's operands at `secondBShared`, before the one barrier.
+  Value secondB;
+  SharedOperand secondBShared;
+  /// The second product of a pair: its operands are in place, fenced and
+  /// behind a barrier (the first stored them), and its wait covers both.
+  bool storedByFirst = false;
   int64_t scratchBytes = 0;
 };
 
-WgmmaOperands planOperands(tile::MmaOp op) {
+/// The operands of `op` as if it were not part of a pair.
+WgmmaOperands planAlone(tile::MmaOp op) {
   WgmmaOperands operands;
   operands.a = planOperand(/*isA=*/true, op.getA(), 0);
   int64_t aBytes = 0;
@@ -232,6 +282,28 @@ WgmmaOperands planOperands(tile::MmaOp op) {
   operands.scratchBytes = bOffset;
   if (!operands.b.inBuffer)
     operands.scratchBytes += storedBytes(op.getB().getType());
+  return operands;
+}
+
+/// How `op` reads its operands; a pair (markWgmmaPairs) puts the second's
+/// B after the first's operands, both stored by the first.
+WgmmaOperands planOperands(tile::MmaOp op) {
+  WgmmaOperands operands = planAlone(op);
+  auto pair = op->getAttrOfType<IntegerAttr>(kWgmmaPairAttrName);
+  if (!pair)
+    return operands;
+  // Both products of a pair have the same A and a B of the same type, so
+  // each one's own plan places the second's B at the same offset.
+  int64_t secondOffset = llvm::alignTo(operands.scratchBytes, 1024);
+  if (pair.getInt() == 1) {
+    operands.b = planOperand(/*isA=*/false, op.getB(), secondOffset);
+    operands.storedByFirst = true;
+  } else {
+    operands.secondB = cast<tile::MmaOp>(op->getNextNode()).getB();
+    operands.secondBShared =
+        planOperand(/*isA=*/false, operands.secondB, secondOffset);
+  }
+  operands.scratchBytes = secondOffset + storedBytes(op.getB().getType());
   return operands;
 }
 
@@ -325,20 +397,22 @@ NVVM::WGMMATypes wgmmaType(Type element) {
   return element.isBF16() ? NVVM::WGMMATypes::bf16 : NVVM::WGMMATypes::f16;
 }
 
+/// The accumulator registers (`acc` updated) from the fragments of the
+/// wgmma instructions, `perBlock` registers each.
+Value insertBlocks(Emitter &e, Value acc, ArrayRef<Value> blocks,
+                   int64_t perBlock) {
+  Value result = acc;
+  for (auto [block, fragment] : llvm::enumerate(blocks))
+    for (int64_t i = 0; i < perBlock; ++i)
+      result = e.insert(result,
+                        LLVM::ExtractValueOp::create(e.b, e.loc, fragment, i),
+                        int64_t(block) * perBlock + i);
+  return result;
+}
+
 class WgmmaTarget final : public MmaTarget {
 public:
-  bool matches(tile::MmaOp op) const override {
-    RankedTensorType acc = op.getAcc().getType();
-    if (!acc.getElementType().isF32() ||
-        op.getA().getType().getElementType() !=
-            op.getB().getType().getElementType())
-      return false;
-    unsigned numWarps =
-        unsigned(getDistributedLinearLayout(acc).getInDimSize(kWarp));
-    std::optional<tilegpu::MmaLayouts> layouts = tilegpu::getWgmmaLayouts(
-        op.getA().getType(), op.getB().getType(), numWarps);
-    return layouts && layouts->acc == tilegpu::getDistributedLayout(acc);
-  }
+  bool matches(tile::MmaOp op) const override { return isWgmmaProduct(op); }
 
   bool readsSharedOperands() const override { return true; }
 
@@ -353,17 +427,24 @@ public:
     MLIRContext *context = e.b.getContext();
     Type element = TileTypeConverter::getRegisterType(aType.getElementType());
 
-    // Operands that are only in registers go to the scratch area.
+    // Operands that are only in registers go to the scratch area (the
+    // second product of a pair finds them there).
     bool stored = !operands.a.inBuffer || !operands.b.inBuffer;
-    if (!operands.a.inBuffer) {
+    if (!operands.a.inBuffer && !operands.storedByFirst) {
       DistributedTile aTile(e, aType);
       storeOperand(e, aTile, zeroPadding(e, aTile, a), operands.a);
     }
-    if (!operands.b.inBuffer) {
+    if (!operands.b.inBuffer && !operands.storedByFirst) {
       DistributedTile bTile(e, bType);
       storeOperand(e, bTile, zeroPadding(e, bTile, b), operands.b);
     }
-    if (stored) {
+    if (operands.secondB) {
+      DistributedTile bTile(e, bType);
+      storeOperand(e, bTile,
+                   zeroPadding(e, bTile, shared.lowered(operands.secondB)),
+                   operands.secondBShared);
+    }
+    if (stored && !operands.storedByFirst) {
       NVVM::FenceProxyOp::create(
           e.b, e.loc,
           NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
@@ -425,6 +506,11 @@ public:
       }
     }
     NVVM::WgmmaGroupSyncAlignedOp::create(e.b, e.loc);
+    // The first of a pair: the second takes the accumulator in flight (as
+    // consecutive products of a loop do), waits for both and ends with the
+    // barrier that keeps the next stores off both Bs.
+    if (operands.secondB)
+      return insertBlocks(e, acc, blocks, perBlock);
     unsigned pending = 0;
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
     if (auto attr = op->getAttrOfType<IntegerAttr>(
@@ -454,14 +540,7 @@ public:
     }
     if (stored)
       e.barrier();
-
-    Value result = acc;
-    for (int64_t block = 0; block < numBlocks; ++block)
-      for (int64_t i = 0; i < perBlock; ++i)
-        result = e.insert(
-            result, LLVM::ExtractValueOp::create(e.b, e.loc, blocks[block], i),
-            block * perBlock + i);
-    return result;
+    return insertBlocks(e, acc, blocks, perBlock);
   }
 
   void emitWait(Emitter &e, unsigned pending) const override {
@@ -474,6 +553,27 @@ public:
 };
 
 } // namespace
+
+void tilec::detail::markWgmmaPairs(ModuleOp module) {
+  module.walk([](tile::MmaOp first) {
+    auto second = dyn_cast_or_null<tile::MmaOp>(first->getNextNode());
+    if (!first->hasAttr(tilegpu::kWgmmaAttrName) ||
+        first->hasAttr(kWgmmaPairAttrName) || !isWgmmaProduct(first) ||
+        !second || !isPair(first, second))
+      return;
+    // Only products that store their B gain: one that reads it from its
+    // buffer has no store to share a barrier with.
+    WgmmaOperands alone = planAlone(first);
+    SharedOperand secondB =
+        planOperand(/*isA=*/false, second.getB(),
+                    llvm::alignTo(alone.scratchBytes, 1024));
+    if (alone.b.inBuffer || secondB.inBuffer)
+      return;
+    Builder b(first.getContext());
+    first->setAttr(kWgmmaPairAttrName, b.getI64IntegerAttr(0));
+    second->setAttr(kWgmmaPairAttrName, b.getI64IntegerAttr(1));
+  });
+}
 
 const MmaTarget &tilec::detail::getWgmmaTarget() {
   static const WgmmaTarget target;

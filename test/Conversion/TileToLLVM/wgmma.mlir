@@ -171,3 +171,78 @@ tile.kernel @wgmma_tf32(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>,
   tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
   tile.return
 }
+
+// -----
+
+// A split product (bf16 A, f32 B: x^T B_lo, then x^T B_hi on that sum) is
+// one wgmma pair: A at 0, B_lo at 2048 and B_hi at 4096 of the scratch
+// area, all stored before one fence and barrier; the first product is
+// committed without a wait, the second waits for both and ends with the
+// only other barrier.
+// CHECK-LABEL: llvm.func @wgmma_split_pair(
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.getelementptr %{{.*}}[2048] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<3>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.getelementptr %{{.*}}[4096] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<3>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.fence.proxy
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.getelementptr %{{.*}}[2048]
+// CHECK: nvvm.wgmma.mma_async
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: nvvm.wgmma.wait.group
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.getelementptr %{{.*}}[4096]
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+tile.kernel @wgmma_split_pair(%a: !tile.view<2, bf16>, %b: !tile.view<2, f32>,
+                              %c: !tile.view<2, f32>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<64x16xbf16>
+  %fb = tile.load %b[%c0, %c0] : !tile.view<2, f32> -> tensor<16x64xf32>
+  %d = tile.mma %ta, %fb, %zero precision = split_bf16
+      : tensor<64x16xbf16>, tensor<16x64xf32>, tensor<64x64xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// Two products on one sum with different A are no pair: each stores its
+// operands at offset 0 behind its own barriers and waits for itself.
+// CHECK-LABEL: llvm.func @wgmma_no_pair(
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.barrier0
+tile.kernel @wgmma_no_pair(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
+                           %c: !tile.view<2, f32>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<64x16xbf16>
+  %ta2 = tile.load %a[%c0, %c16] : !tile.view<2, bf16> -> tensor<64x16xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x64xbf16>
+  %d1 = tile.mma %ta, %tb, %zero : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
+  %d2 = tile.mma %ta2, %tb, %d1 : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
+  tile.store %d2, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
+  tile.return
+}
