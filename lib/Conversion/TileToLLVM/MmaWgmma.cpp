@@ -410,6 +410,28 @@ Value wgmmaRegisterA(Emitter &e, Value d, ArrayRef<Value> fragment,
       .getResult(0);
 }
 
+/// Whether `op`'s result is only the accumulator of the wgmma product
+/// right after it in its block (split_bf16's running sum).
+bool feedsNextProduct(tile::MmaOp op) {
+  if (!op.getResult().hasOneUse())
+    return false;
+  auto next = dyn_cast_or_null<tile::MmaOp>(op->getNextNode());
+  return next && next.getAcc() == op.getResult() &&
+         next->hasAttr(tilegpu::kWgmmaAttrName);
+}
+
+/// The accumulator registers (a vector like `acc`) from the instructions'
+/// results, `perBlock` registers per 64 x instrN block.
+Value blocksToRegisters(Emitter &e, Value acc, ArrayRef<Value> blocks,
+                        int64_t perBlock) {
+  Value result = acc;
+  for (auto [block, d] : llvm::enumerate(blocks))
+    for (int64_t i = 0; i < perBlock; ++i)
+      result = e.insert(result, LLVM::ExtractValueOp::create(e.b, e.loc, d, i),
+                        int64_t(block) * perBlock + i);
+  return result;
+}
+
 NVVM::WGMMATypes wgmmaType(Type element) {
   if (isa<FloatTF32Type>(element))
     return NVVM::WGMMATypes::tf32;
@@ -532,6 +554,13 @@ public:
             /*satfinite=*/nullptr);
       }
     }
+    // A product whose sum only the next product of the same block adds to
+    // leaves its instructions uncommitted: the next one's commit and wait
+    // cover both, as for the k-steps of one product (wgmma instructions on
+    // one accumulator run in order). Not where this product read the
+    // scratch area, which the next one may overwrite.
+    if (!stored && feedsNextProduct(op))
+      return blocksToRegisters(e, acc, blocks, perBlock);
     NVVM::WgmmaGroupSyncAlignedOp::create(e.b, e.loc);
     unsigned pending = 0;
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
@@ -562,14 +591,7 @@ public:
     }
     if (stored)
       e.barrier();
-
-    Value result = acc;
-    for (int64_t block = 0; block < numBlocks; ++block)
-      for (int64_t i = 0; i < perBlock; ++i)
-        result = e.insert(
-            result, LLVM::ExtractValueOp::create(e.b, e.loc, blocks[block], i),
-            block * perBlock + i);
-    return result;
+    return blocksToRegisters(e, acc, blocks, perBlock);
   }
 
   void emitWait(Emitter &e, unsigned pending) const override {
