@@ -1,0 +1,115 @@
+//===- DeviceContext.cpp - the CUDA context and stream of an op call ------===//
+
+#include "DeviceContext.h"
+
+#include <c10/core/impl/VirtualGuardImpl.h>
+#include <c10/util/Exception.h>
+#include <torch/version.h>
+
+#include <dlfcn.h>
+
+#include <array>
+#include <atomic>
+#include <mutex>
+
+namespace tilec_torch_op {
+namespace {
+
+// The few driver types and entry points used, as cuda.h declares them.
+using CUresult = int;
+using CUcontext = void *;
+using CUdevice = int;
+constexpr CUresult kSuccess = 0;
+constexpr int kCaptureStatusNone = 0;
+
+struct Driver {
+  CUresult (*init)(unsigned);
+  CUresult (*ctxGetCurrent)(CUcontext *);
+  CUresult (*ctxSetCurrent)(CUcontext);
+  CUresult (*deviceGet)(CUdevice *, int);
+  CUresult (*primaryCtxRetain)(CUcontext *, CUdevice);
+  CUresult (*streamIsCapturing)(void *, int *);
+};
+
+template <typename F> void bind(void *library, const char *name, F &f) {
+  f = reinterpret_cast<F>(dlsym(library, name));
+  TORCH_CHECK(f, "tilec: the CUDA driver has no ", name);
+}
+
+const Driver &driver() {
+  static const Driver d = [] {
+    void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
+    TORCH_CHECK(library, "tilec: cannot load the CUDA driver (libcuda.so.1): ",
+                dlerror());
+    Driver d{};
+    bind(library, "cuInit", d.init);
+    bind(library, "cuCtxGetCurrent", d.ctxGetCurrent);
+    bind(library, "cuCtxSetCurrent", d.ctxSetCurrent);
+    bind(library, "cuDeviceGet", d.deviceGet);
+    bind(library, "cuDevicePrimaryCtxRetain", d.primaryCtxRetain);
+    bind(library, "cuStreamIsCapturing", d.streamIsCapturing);
+    CUresult result = d.init(0);
+    TORCH_CHECK(result == kSuccess, "tilec: cuInit failed with CUresult ",
+                result);
+    return d;
+  }();
+  return d;
+}
+
+void check(CUresult result, const char *call) {
+  TORCH_CHECK(result == kSuccess, "tilec: ", call, " failed with CUresult ",
+              result);
+}
+
+// The retained primary context of each device ordinal: written once under
+// the lock, read without it afterwards.
+constexpr int kMaxDevices = 64;
+std::array<std::atomic<CUcontext>, kMaxDevices> primary{};
+std::mutex primaryLock;
+
+CUcontext retainPrimary(int ordinal) {
+  std::lock_guard<std::mutex> guard(primaryLock);
+  if (CUcontext context = primary[ordinal].load())
+    return context;
+  const Driver &d = driver();
+  CUdevice device = 0;
+  check(d.deviceGet(&device, ordinal), "cuDeviceGet");
+  CUcontext context = nullptr;
+  check(d.primaryCtxRetain(&context, device), "cuDevicePrimaryCtxRetain");
+  primary[ordinal].store(context);
+  return context;
+}
+
+} // namespace
+
+void makePrimaryContextCurrent(int ordinal) {
+  TORCH_CHECK(ordinal >= 0 && ordinal < kMaxDevices,
+              "tilec: CUDA device ordinal ", ordinal, " is out of range");
+  CUcontext context = primary[ordinal].load(std::memory_order_acquire);
+  if (!context)
+    context = retainPrimary(ordinal);
+  const Driver &d = driver();
+  CUcontext current = nullptr;
+  check(d.ctxGetCurrent(&current), "cuCtxGetCurrent");
+  if (current != context)
+    check(d.ctxSetCurrent(context), "cuCtxSetCurrent");
+}
+
+void *currentStream(c10::Device device) {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 2)
+  c10::impl::VirtualGuardImpl guard(device.type());
+  return guard.getStream(device).native_handle();
+#else
+  TORCH_CHECK(false, "tilec: the C++ op needs torch >= 2.2 for CUDA tensors "
+                     "(c10::Stream::native_handle); this is torch ",
+              TORCH_VERSION_MAJOR, ".", TORCH_VERSION_MINOR);
+#endif
+}
+
+bool isCapturing(void *stream) {
+  int status = kCaptureStatusNone;
+  check(driver().streamIsCapturing(stream, &status), "cuStreamIsCapturing");
+  return status != kCaptureStatusNone;
+}
+
+} // namespace tilec_torch_op
