@@ -18,19 +18,31 @@ same way. See python/README.md for what they accept.
 import math
 import os
 import re
+import warnings
 from typing import Optional, Tuple
 
 import torch
 
-from . import _capi, _cuda_context, _plans, _workspaces
-from .errors import Mamba2ArgumentError, Mamba2Error, Status, TorchVersionError
+from . import _capi, _cuda_context, _plans, _torch_op, _workspaces
+from .errors import (Mamba2ArgumentError, Mamba2Error, Status,
+                     TorchVersionError, error_for)
 
 MIN_TORCH_FOR_OP = (2, 4)
 OP_NAME = "tilec::mamba2_chunk_scan_combined"
+# The op's schema (the library registration's; custom_op infers the same
+# from _op's annotations; python/torch_op/Mamba2Ops.cpp defines it too).
+FORWARD_SCHEMA = (
+    "mamba2_chunk_scan_combined(Tensor x, Tensor dt, Tensor A, Tensor B, "
+    "Tensor C, SymInt chunk_size, Tensor? D, Tensor? initial_states, "
+    "bool return_final_states, Tensor? z, Tensor? dt_bias, "
+    "bool dt_softplus, float dt_limit_low, float dt_limit_high, "
+    "bool y_f32, bool return_chunk_states, Tensor? seq_idx, "
+    "Tensor? cu_seqlens, bool return_varlen_states) "
+    "-> (Tensor, Tensor, Tensor, Tensor)")
 
 __all__ = ["chunk_scan_combined", "forward", "release_workspaces",
            "Mamba2ArgumentError", "Mamba2Error", "TorchVersionError",
-           "MIN_TORCH_FOR_OP", "HAS_OP", "OP_REGISTRATION"]
+           "MIN_TORCH_FOR_OP", "HAS_OP", "OP_REGISTRATION", "TORCH_OP_NOTE"]
 
 
 def _torch_version():
@@ -253,8 +265,11 @@ def release_workspaces():
     allocator, in stream order; the next call of each stream allocates
     anew. Needed only to free that memory, or after destroying a stream of
     one's own (torch.cuda.ExternalStream) on which calls may still run,
-    before a new stream can get its handle."""
+    before a new stream can get its handle. With the C++ op, its own kept
+    workspaces too."""
     _workspaces.release()
+    if OP_REGISTRATION == "cpp":
+        torch.ops.tilec.mamba2_release_workspaces()
 
 
 def _num_sequences(cu_seqlens):
@@ -328,29 +343,62 @@ def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
 
 
 # How the two ops are registered, read at import from
-# TILEC_MAMBA2_OP_REGISTRATION: "custom_op" (torch.library.custom_op, the
-# default) or "library" (torch.library.Library.define, the implementation
-# at CompositeExplicitAutograd and torch.library.register_fake: the same
-# schema and fake, without custom_op's Python kernels at the Autograd and
-# ADInplaceOrView keys, which a dispatched call runs before the
-# implementation). Neither has an autograd formula. bench/python_host_cost.py
-# prints which one it measured.
-OP_REGISTRATION = os.environ.get("TILEC_MAMBA2_OP_REGISTRATION", "custom_op")
-if OP_REGISTRATION not in ("custom_op", "library"):
+# TILEC_MAMBA2_OP_REGISTRATION: "cpp" (the C++ op of python/torch_op,
+# tilec._torch_op: schemas, kernels and checks in C++ over the C ABI, the
+# fake kernels registered here with torch.library.register_fake), "custom_op"
+# (torch.library.custom_op) or "library" (torch.library.Library.define, the
+# implementation at CompositeExplicitAutograd and torch.library.register_fake:
+# the same schema and fake, without custom_op's Python kernels at the
+# Autograd and ADInplaceOrView keys, which a dispatched call runs before the
+# implementation). Unset: "cpp" when the C++ op is found, else "custom_op"
+# (TORCH_OP_NOTE says why). None has an autograd formula.
+# bench/python_host_cost.py prints which one it measured.
+_REGISTRATIONS = ("cpp", "custom_op", "library")
+OP_REGISTRATION = os.environ.get("TILEC_MAMBA2_OP_REGISTRATION", "")
+if OP_REGISTRATION not in _REGISTRATIONS + ("",):
     raise ValueError(f"TILEC_MAMBA2_OP_REGISTRATION is {OP_REGISTRATION!r}; "
-                     "it must be custom_op or library")
+                     "it must be cpp, custom_op or library")
+TORCH_OP_NOTE = ""
+if OP_REGISTRATION == "cpp" and not HAS_OP:
+    raise TorchVersionError(
+        "TILEC_MAMBA2_OP_REGISTRATION=cpp: the C++ op's fake kernels need "
+        f"torch >= {MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}; this is torch "
+        f"{torch.__version__}")
+if HAS_OP and OP_REGISTRATION in ("", "cpp"):
+    try:
+        _path, TORCH_OP_NOTE = _torch_op.load()
+    except _torch_op.TorchOpError as error:
+        if OP_REGISTRATION == "cpp" or os.environ.get(_torch_op.PATH_ENV):
+            raise
+        _path, TORCH_OP_NOTE = None, str(error)
+        warnings.warn(f"tilec.mamba2: {error}; the ops are registered from "
+                      "Python (custom_op) instead")
+    if _path is None and OP_REGISTRATION == "cpp":
+        raise _torch_op.TorchOpError(
+            f"TILEC_MAMBA2_OP_REGISTRATION=cpp but there is {TORCH_OP_NOTE}")
+    OP_REGISTRATION = "custom_op" if _path is None else "cpp"
+elif not OP_REGISTRATION:
+    OP_REGISTRATION = "custom_op"
+    TORCH_OP_NOTE = (f"torch {torch.__version__} is older than "
+                     f"{MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}")
 _LIBRARY = (torch.library.Library("tilec", "FRAGMENT")
-            if HAS_OP and OP_REGISTRATION == "library" else None)
+            if HAS_OP and OP_REGISTRATION in ("library", "cpp") else None)
 
-if _LIBRARY is not None:
-    _LIBRARY.define(
-        "mamba2_chunk_scan_combined(Tensor x, Tensor dt, Tensor A, Tensor B, "
-        "Tensor C, SymInt chunk_size, Tensor? D, Tensor? initial_states, "
-        "bool return_final_states, Tensor? z, Tensor? dt_bias, "
-        "bool dt_softplus, float dt_limit_low, float dt_limit_high, "
-        "bool y_f32, bool return_chunk_states, Tensor? seq_idx, "
-        "Tensor? cu_seqlens, bool return_varlen_states) "
-        "-> (Tensor, Tensor, Tensor, Tensor)")
+
+def _bound(overload):
+    """The C++ callable of an OpOverload (its __call__ without the Python
+    frame), or the OpOverload where torch keeps it elsewhere."""
+    return getattr(overload, "_op", overload)
+
+
+# The C++ op's forward, called by chunk_scan_combined's eager calls; None
+# for the Python registrations.
+_NATIVE_FORWARD = None
+if OP_REGISTRATION == "cpp":
+    torch.library.register_fake(OP_NAME, _fake, lib=_LIBRARY)
+    _NATIVE_FORWARD = _bound(torch.ops.tilec.mamba2_chunk_scan_combined.default)
+elif _LIBRARY is not None:
+    _LIBRARY.define(FORWARD_SCHEMA)
     _LIBRARY.impl("mamba2_chunk_scan_combined", forward,
                   "CompositeExplicitAutograd")
     torch.library.register_fake(OP_NAME, _fake, lib=_LIBRARY)
@@ -511,10 +559,15 @@ def _check_host_offsets(cu_seqlens, seqlen):
             f"seqlen ({seqlen})")
 
 
+_F32 = torch.float32
+_DEFAULT_DT_LIMIT = (0.0, math.inf)  # chunk_scan_combined's default
+_DEFAULT_BOUNDS = _DEFAULT_DT_LIMIT  # its _dt_limit
+
+
 def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                         dt_bias=None, initial_states=None, seq_idx=None,
                         cu_seqlens=None, dt_softplus=False,
-                        dt_limit=(0.0, float("inf")),
+                        dt_limit=_DEFAULT_DT_LIMIT,
                         return_final_states=False, return_varlen_states=False,
                         state_dtype=None, y_dtype=None,
                         return_chunk_states=False):
@@ -557,6 +610,14 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     Mamba2ArgumentError (a Mamba2Error and a ValueError) naming the
     tensor and the rule for a bad tensor, Mamba2Error for a failure of the
     driver or the launch, TorchVersionError below torch 2.4."""
+    if _NATIVE_FORWARD is not None:
+        y, final_states, chunk_states, varlen_states = _native_call(
+            x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
+            seq_idx, cu_seqlens, dt_softplus, dt_limit, return_final_states,
+            return_varlen_states, state_dtype, y_dtype, return_chunk_states)
+        return _returned(y, final_states, chunk_states, varlen_states,
+                         return_final_states, return_varlen_states,
+                         return_chunk_states, state_dtype)
     # An eager call of a form seen before: its plan (what the checks below
     # and the C ABI's validation of that form found) and the C call.
     key = plan = None
@@ -583,6 +644,15 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
             key, x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
             seq_idx, cu_seqlens, dt_softplus, dt_limit, return_final_states,
             return_varlen_states, state_dtype, y_dtype, return_chunk_states)
+    return _returned(y, final_states, chunk_states, varlen_states,
+                     return_final_states, return_varlen_states,
+                     return_chunk_states, state_dtype)
+
+
+def _returned(y, final_states, chunk_states, varlen_states,
+              return_final_states, return_varlen_states, return_chunk_states,
+              state_dtype):
+    """chunk_scan_combined's result from the op's four outputs."""
     if state_dtype is not None and state_dtype is not torch.float32:
         # The kernels carry the states in f32 whatever state_dtype is (so y
         # and the final states are at least as accurate as mamba_ssm's);
@@ -595,6 +665,69 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     return (y,) + ((final_states,) if return_final_states else ()) + (
         (varlen_states,) if return_varlen_states else ()) + (
         (chunk_states,) if return_chunk_states else ())
+
+
+_NATIVE_ERROR = re.compile(r"\[tilec_mamba2 (\d+)\] (\w+): (.*)", re.S)
+
+
+def _native_error(error):
+    """The tilec exception (tilec.errors.error_for) of a RuntimeError that
+    the C++ op raised for a failed check or call (its message starts with
+    "[tilec_mamba2 <status>] <name>: ", python/torch_op/Errors.h), or None
+    for another error."""
+    match = _NATIVE_ERROR.search(str(error))
+    if match is None:
+        return None
+    message = match.group(3).split("\nException raised from", 1)[0]
+    return error_for(int(match.group(1)), match.group(2), message)
+
+
+def _call_native(op, *args):
+    """op(*args), a RuntimeError of the C++ op raised as tilec's exception."""
+    try:
+        return op(*args)
+    except RuntimeError as error:
+        native = _native_error(error)
+        if native is None:
+            raise
+        raise native from None
+
+
+def _native_call(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
+                 seq_idx, cu_seqlens, dt_softplus, dt_limit,
+                 return_final_states, return_varlen_states, state_dtype,
+                 y_dtype, return_chunk_states):
+    """chunk_scan_combined through the C++ op. An eager call whose scalars
+    have the op's types and whose cu_seqlens, if any, is on x's device goes
+    straight to the op, which checks the rest (the C ABI's validation, the
+    devices, in the order _checked_call would); anything else, and a call
+    the op refuses for a reason of its schema (an argument of another
+    Python type), takes _checked_call, whose checks name the argument."""
+    if (type(x) is torch.Tensor and not _compiling()
+            and type(chunk_size) is int and type(dt_softplus) is bool
+            and type(return_final_states) is bool
+            and type(return_varlen_states) is bool
+            and type(return_chunk_states) is bool
+            and (y_dtype is None or y_dtype is _F32)
+            and state_dtype in _STATE_DTYPES
+            and (cu_seqlens is None or (type(cu_seqlens) is torch.Tensor
+                                        and cu_seqlens.device == x.device))):
+        low, high = (_DEFAULT_BOUNDS if dt_limit is _DEFAULT_DT_LIMIT
+                     else _dt_limit(dt_limit))
+        try:
+            return _NATIVE_FORWARD(
+                x, dt, A, B, C, chunk_size, D, initial_states,
+                return_final_states, z, dt_bias, dt_softplus, low, high,
+                y_dtype is _F32, return_chunk_states, seq_idx, cu_seqlens,
+                return_varlen_states)
+        except RuntimeError as error:
+            native = _native_error(error)
+            if native is not None:
+                raise native from None
+    return _checked_call(None, x, dt, A, B, C, chunk_size, D, z, dt_bias,
+                         initial_states, seq_idx, cu_seqlens, dt_softplus,
+                         dt_limit, return_final_states, return_varlen_states,
+                         state_dtype, y_dtype, return_chunk_states)
 
 
 # The form of a chunk_scan_combined call -> the ForwardPlan that ran it
@@ -626,11 +759,12 @@ def _checked_call(key, x, dt, A, B, C, chunk_size, D, z, dt_bias,
     if cu_seqlens is not None:
         offsets = _device_offsets(cu_seqlens, device, x)
     y_f32 = y_dtype == torch.float32
-    if not _eager(device, x):
-        return torch.ops.tilec.mamba2_chunk_scan_combined(
-            x, dt, A, B, C, chunk_size, D, initial_states,
-            return_final_states, z, dt_bias, dt_softplus, low, high, y_f32,
-            return_chunk_states, seq_idx, offsets, return_varlen_states)
+    if _NATIVE_FORWARD is not None or not _eager(device, x):
+        return _call_native(
+            torch.ops.tilec.mamba2_chunk_scan_combined, x, dt, A, B, C,
+            chunk_size, D, initial_states, return_final_states, z, dt_bias,
+            dt_softplus, low, high, y_f32, return_chunk_states, seq_idx,
+            offsets, return_varlen_states)
     result, plan = _run(device, x, dt, A, B, C, chunk_size, D,
                         initial_states, return_final_states, z, dt_bias,
                         dt_softplus, low, high, y_f32, return_chunk_states,
@@ -643,6 +777,11 @@ def _checked_call(key, x, dt, A, B, C, chunk_size, D, z, dt_bias,
 # The decode step: mamba_ssm's selective_state_update.
 
 DECODE_OP_NAME = "tilec::mamba2_selective_state_update"
+DECODE_SCHEMA = (
+    "mamba2_selective_state_update(Tensor(a0!) state, Tensor x, "
+    "Tensor dt, Tensor A, Tensor B, Tensor C, Tensor? D, Tensor? z, "
+    "Tensor? dt_bias, bool dt_softplus, Tensor? state_batch_indices, "
+    "SymInt pad_slot_id) -> Tensor")
 __all__ += ["selective_state_update", "state_update", "DECODE_OP_NAME"]
 
 _WIDENED = (torch.bfloat16, torch.float16)  # converted to f32 exactly
@@ -767,12 +906,15 @@ def _decode_fake(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
     return x.new_empty(x.shape)
 
 
-if _LIBRARY is not None:
-    _LIBRARY.define(
-        "mamba2_selective_state_update(Tensor(a0!) state, Tensor x, "
-        "Tensor dt, Tensor A, Tensor B, Tensor C, Tensor? D, Tensor? z, "
-        "Tensor? dt_bias, bool dt_softplus, Tensor? state_batch_indices, "
-        "SymInt pad_slot_id) -> Tensor")
+# The C++ op's decode step, called by selective_state_update's eager calls
+# of arguments in the kernels' forms; None for the Python registrations.
+_NATIVE_DECODE = None
+if OP_REGISTRATION == "cpp":
+    torch.library.register_fake(DECODE_OP_NAME, _decode_fake, lib=_LIBRARY)
+    _NATIVE_DECODE = _bound(
+        torch.ops.tilec.mamba2_selective_state_update.default)
+elif _LIBRARY is not None:
+    _LIBRARY.define(DECODE_SCHEMA)
     _LIBRARY.impl("mamba2_selective_state_update", state_update,
                   "CompositeExplicitAutograd")
     torch.library.register_fake(DECODE_OP_NAME, _decode_fake, lib=_LIBRARY)
@@ -817,7 +959,22 @@ def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
     Mamba2ArgumentError naming the tensor and rule for a bad tensor,
     Mamba2Error for a driver or launch failure, TorchVersionError below
     torch 2.4."""
-    if not _compiling() and type(state) is torch.Tensor:
+    if _NATIVE_DECODE is not None and not _compiling():
+        # Arguments in the kernels' forms go straight to the C++ op.
+        try:
+            direct = (state.dim() == 4 and dt.dim() == 2 and A.dim() == 1
+                      and dt.dtype not in _WIDENED
+                      and A.dtype not in _WIDENED
+                      and (D is None or D.dtype not in _WIDENED)
+                      and (dt_bias is None or (dt_bias.dim() == 1 and
+                                               dt_bias.dtype not in _WIDENED)))
+        except AttributeError:  # not tensors: the checks below say so
+            direct = False
+        if direct:
+            return _call_native(_NATIVE_DECODE, state, x, dt, A, B, C, D, z,
+                                dt_bias, bool(dt_softplus),
+                                state_batch_indices, int(pad_slot_id))
+    elif not _compiling() and type(state) is torch.Tensor:
         # An eager call of a form seen before: its plan and the C call.
         try:
             plan = _step_plans.get(_plans.decode_key(
@@ -838,10 +995,11 @@ def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
             "tilec.mamba2.selective_state_update is a torch.library."
             f"custom_op and needs torch >= {MIN_TORCH_FOR_OP[0]}."
             f"{MIN_TORCH_FOR_OP[1]}; this is torch {torch.__version__}")
-    if not _eager(state.device, state):
-        return torch.ops.tilec.mamba2_selective_state_update(
-            state, x, dt_k, A_k, B, C, D_k, z, bias_k, bool(dt_softplus),
-            state_batch_indices, int(pad_slot_id))
+    if _NATIVE_DECODE is not None or not _eager(state.device, state):
+        return _call_native(
+            torch.ops.tilec.mamba2_selective_state_update, state, x, dt_k,
+            A_k, B, C, D_k, z, bias_k, bool(dt_softplus), state_batch_indices,
+            int(pad_slot_id))
     plan, indices = _new_decode_plan(state, x, dt_k, A_k, B, C, D_k, z,
                                      bias_k, state_batch_indices, widen)
     y = plan.run(state, x, dt, A, B, C, D, z, dt_bias, bool(dt_softplus),

@@ -145,15 +145,16 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
                   double dtLimitLow, double dtLimitHigh, bool yF32,
                   bool returnChunkStates, const OptionalTensor &seqIdx,
                   const OptionalTensor &cuSeqlens, bool returnVarlenStates) {
+  // In the order of chunk_scan_combined's checks (tilec/mamba2.py).
+  if (returnVarlenStates && !cuSeqlens)
+    throwError(TILEC_MAMBA2_ERROR_INVALID_ARGUMENT,
+               "return_varlen_states=True needs cu_seqlens (the states at the "
+               "end of each sequence it gives), as in mamba_ssm");
   const c10::Device device = checkDevices(
       {{"x", &x}, {"dt", &dt}, {"A", &A}, {"B", &B}, {"C", &C},
        {"D", present(D)}, {"initial_states", present(initialStates)},
        {"dt_bias", present(dtBias)}, {"z", present(z)},
        {"seq_idx", present(seqIdx)}, {"cu_seqlens", present(cuSeqlens)}});
-  if (returnVarlenStates && !cuSeqlens)
-    throwError(TILEC_MAMBA2_ERROR_INVALID_ARGUMENT,
-               "return_varlen_states=True needs cu_seqlens (the states at the "
-               "end of each sequence it gives), as in mamba_ssm");
   const int64_t chunk = chunkSize.expect_int();
   // The sizes as mamba_ssm reads them (tilec.mamba2.problem_sizes): ones
   // for a tensor of another rank, which the C ABI then reports.
