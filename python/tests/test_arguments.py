@@ -210,3 +210,24 @@ def test_sizes_of_a_tensor_of_the_wrong_rank_keep_the_problem_valid(wrong):
     sizes = mamba2.problem_sizes(args["x"], args["B"])
     batch, seqlen, heads, headdim, groups, dstate = sizes
     assert heads % groups == 0 and min(sizes) >= 1
+
+
+@pytest.mark.parametrize("asked", ["varlen", "chunk", "both"])
+def test_state_dtype_rounds_only_the_states_returned(asked):
+    # The eager path's plan gives None for an output not asked for (the op
+    # an empty tensor): only those asked for are rounded.
+    y, final = torch.zeros(2, 3), torch.zeros(2, 4)
+    varlen, chunks = torch.rand(3, 5), torch.rand(2, 2, 5)
+    want_varlen, want_chunks = asked in ("varlen", "both"), asked in (
+        "chunk", "both")
+    got = mamba2._returned(y, final, chunks if want_chunks else None,
+                           varlen if want_varlen else None, True, want_varlen,
+                           want_chunks, torch.bfloat16)
+    assert got[0] is y and got[1] is final
+    assert final.dtype == torch.float32
+    rest = list(got[2:])
+    if want_varlen:
+        assert torch.equal(rest.pop(0), varlen.to(torch.bfloat16))
+    if want_chunks:
+        assert torch.equal(rest.pop(0), chunks.to(torch.bfloat16))
+    assert not rest

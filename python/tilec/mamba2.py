@@ -652,13 +652,17 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
 def _returned(y, final_states, chunk_states, varlen_states,
               return_final_states, return_varlen_states, return_chunk_states,
               state_dtype):
-    """chunk_scan_combined's result from the op's four outputs."""
+    """chunk_scan_combined's result from the op's four outputs (those not
+    asked for None or empty)."""
     if state_dtype is not None and state_dtype is not torch.float32:
         # The kernels carry the states in f32 whatever state_dtype is (so y
         # and the final states are at least as accurate as mamba_ssm's);
-        # the returned ones are rounded once, to nearest even.
-        varlen_states = varlen_states.to(state_dtype)
-        chunk_states = chunk_states.to(state_dtype)
+        # the varlen and chunk states returned are rounded once, to nearest
+        # even. The final states stay f32, as mamba_ssm returns them.
+        if return_varlen_states:
+            varlen_states = varlen_states.to(state_dtype)
+        if return_chunk_states:
+            chunk_states = chunk_states.to(state_dtype)
     if not (return_final_states or return_varlen_states
             or return_chunk_states):
         return y
@@ -720,7 +724,7 @@ def _native_call(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
                 return_final_states, z, dt_bias, dt_softplus, low, high,
                 y_dtype is _F32, return_chunk_states, seq_idx, cu_seqlens,
                 return_varlen_states)
-        except RuntimeError as error:
+        except (RuntimeError, TypeError) as error:
             native = _native_error(error)
             if native is not None:
                 raise native from None
