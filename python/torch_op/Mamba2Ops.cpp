@@ -26,6 +26,7 @@
 #include <atomic>
 #include <cmath>
 #include <initializer_list>
+#include <optional>
 #include <string>
 #include <tuple>
 #include <utility>
@@ -33,7 +34,9 @@
 namespace tilec_torch_op {
 namespace {
 
-#if TORCH_VERSION_MAJOR >= 2
+// The optional of kernel signatures: std::optional since torch 2.5 made
+// c10::optional its alias.
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 5)
 template <typename T> using Optional = std::optional<T>;
 #else
 template <typename T> using Optional = c10::optional<T>;
@@ -321,6 +324,12 @@ Tensor selectiveStateUpdate(const Tensor &state, const Tensor &x,
 // The schemas of tilec/mamba2.py's Python registrations, word for word
 // (python/tests/test_torch_op.py compares them).
 TORCH_LIBRARY(tilec, m) {
+#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 4)
+  // The fake kernels are registered by this Python module (torch requires
+  // the link for an op defined in C++, and imports the module when it needs
+  // a fake before the module was imported).
+  m.set_python_module("tilec.mamba2");
+#endif
   m.def("mamba2_chunk_scan_combined(Tensor x, Tensor dt, Tensor A, Tensor B, "
         "Tensor C, SymInt chunk_size, Tensor? D, Tensor? initial_states, "
         "bool return_final_states, Tensor? z, Tensor? dt_bias, "
