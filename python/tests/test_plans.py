@@ -35,6 +35,9 @@ def cpu_calls(monkeypatch):
     monkeypatch.setattr(_cuda_context, "current_stream", lambda ordinal: 0)
     monkeypatch.setattr(_cuda_context, "capturing", lambda: False)
     monkeypatch.setattr(mamba2, "HAS_OP", True)
+    # The Python implementation, also where the C++ op is registered.
+    monkeypatch.setattr(mamba2, "_NATIVE_FORWARD", None)
+    monkeypatch.setattr(mamba2, "_NATIVE_DECODE", None)
     monkeypatch.setattr(mamba2, "_call_plans", {})
     monkeypatch.setattr(mamba2, "_run_plans", {})
     monkeypatch.setattr(mamba2, "_step_plans", {})
