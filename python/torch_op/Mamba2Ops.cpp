@@ -63,10 +63,16 @@ std::string shapeText(at::IntArrayRef shape) {
 }
 
 /// Every tensor on one CUDA device (the C ABI cannot tell another device's
-/// memory from its own), checked as tilec.mamba2._check_devices does.
+/// memory from its own), checked as tilec.mamba2._check_devices does; the
+/// messages are made only for a refusal.
 c10::Device checkDevices(std::initializer_list<Named> named) {
   const Named &first = *named.begin();
   const c10::Device device = first.tensor->device();
+  bool sameDevice = true;
+  for (const Named &n : named)
+    sameDevice = sameDevice && (!n.tensor || n.tensor->device() == device);
+  if (sameDevice && device.is_cuda())
+    return device;
   std::string elsewhere, names;
   for (const Named &n : named) {
     if (!n.tensor)
@@ -76,35 +82,38 @@ c10::Device checkDevices(std::initializer_list<Named> named) {
       elsewhere += (elsewhere.empty() ? "" : ", ") + std::string(n.name) +
                    " on " + n.tensor->device().str();
   }
-  if (!elsewhere.empty())
+  if (!sameDevice)
     throwError(TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER,
                std::string(first.name) + " is on " + device.str() + " but " +
                    elsewhere +
                    ": every tensor must be on the same CUDA device");
-  if (!device.is_cuda())
-    throwError(TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER,
-               names + " are on " + device.str() +
-                   ": tilec's Mamba-2 forward needs CUDA tensors");
-  return device;
+  throwError(TILEC_MAMBA2_ERROR_NOT_DEVICE_POINTER,
+             names + " are on " + device.str() +
+                 ": tilec's Mamba-2 forward needs CUDA tensors");
 }
 
-/// The descriptors of a call's tensors, and the notes of those whose dtype
-/// the C ABI has no name for.
+/// The descriptors of a call's tensors (`named`, in the C ABI's order: the
+/// enums below index them), and the notes of those whose dtype the C ABI
+/// has no name for.
 template <size_t N> struct Descriptors {
   std::array<tilec_mamba2_tensor, N> structs{};
   std::array<bool, N> given{};
   std::string notes;
 
-  void set(size_t i, const char *name, const Tensor *t) {
-    if (!t)
-      return;
-    const int dtype = dtypeCode(t->scalar_type());
-    if (dtype < 0)
-      notes += (notes.empty() ? "" : "; ") + std::string(name) + " is " +
-               pythonName(t->scalar_type());
-    structs[i] = {t->data_ptr(), dtype, int32_t(t->dim()), t->sizes().data(),
-                  t->strides().data()};
-    given[i] = true;
+  explicit Descriptors(std::initializer_list<Named> named) {
+    size_t i = 0;
+    for (const Named &n : named) {
+      if (const Tensor *t = n.tensor) {
+        const int dtype = dtypeCode(t->scalar_type());
+        if (dtype < 0)
+          notes += (notes.empty() ? "" : "; ") + std::string(n.name) +
+                   " is " + pythonName(t->scalar_type());
+        structs[i] = {t->data_ptr(), dtype, int32_t(t->dim()),
+                      t->sizes().data(), t->strides().data()};
+        given[i] = true;
+      }
+      ++i;
+    }
   }
   const tilec_mamba2_tensor *operator[](size_t i) const {
     return given[i] ? &structs[i] : nullptr;
@@ -198,22 +207,22 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
   if (!D)
     zeros = zeroD(device, heads, capturing);
 
-  Descriptors<kForwardTensors> t;
-  t.set(kX, "x", &x);
-  t.set(kDt, "dt", &dt);
-  t.set(kA, "A", &A);
-  t.set(kB, "B", &B);
-  t.set(kC, "C", &C);
-  t.set(kD, "D", D ? &*D : &zeros);
-  t.set(kInit, "initial_states", present(initialStates));
-  t.set(kY, "y", &y);
-  t.set(kFinal, "final_states", returnFinalStates ? &final : nullptr);
-  t.set(kZ, "z", present(z));
-  t.set(kDtBias, "dt_bias", present(dtBias));
-  t.set(kStates, "chunk_states", returnChunkStates ? &states : nullptr);
-  t.set(kSeqIdx, "seq_idx", present(seqIdx));
-  t.set(kCuSeqlens, "cu_seqlens", present(cuSeqlens));
-  t.set(kVarlen, "varlen_states", returnVarlenStates ? &varlen : nullptr);
+  const Descriptors<kForwardTensors> t(
+      {{"x", &x},
+       {"dt", &dt},
+       {"A", &A},
+       {"B", &B},
+       {"C", &C},
+       {"D", D ? &*D : &zeros},
+       {"initial_states", present(initialStates)},
+       {"y", &y},
+       {"final_states", returnFinalStates ? &final : nullptr},
+       {"z", present(z)},
+       {"dt_bias", present(dtBias)},
+       {"chunk_states", returnChunkStates ? &states : nullptr},
+       {"seq_idx", present(seqIdx)},
+       {"cu_seqlens", present(cuSeqlens)},
+       {"varlen_states", returnVarlenStates ? &varlen : nullptr}});
   tilec_mamba2_options options{};
   options.size = sizeof options;
   options.z = t[kZ];
@@ -297,17 +306,10 @@ Tensor selectiveStateUpdate(const Tensor &state, const Tensor &x,
   Tensor y = at::empty({batch, heads, headdim}, x.options());
   const tilec_mamba2_decode_problem problem{batch,   heads,  groups,
                                             headdim, dstate, stateRows};
-  Descriptors<kDecodeTensors> t;
-  t.set(kState, "state", &state);
-  t.set(kStepX, "x", &x);
-  t.set(kStepDt, "dt", &dt);
-  t.set(kStepA, "A", &A);
-  t.set(kStepB, "B", &B);
-  t.set(kStepC, "C", &C);
-  t.set(kStepD, "D", present(D));
-  t.set(kStepZ, "z", present(z));
-  t.set(kStepDtBias, "dt_bias", present(dtBias));
-  t.set(kStepY, "y", &y);
+  const Descriptors<kDecodeTensors> t(
+      {{"state", &state}, {"x", &x}, {"dt", &dt}, {"A", &A}, {"B", &B},
+       {"C", &C}, {"D", present(D)}, {"z", present(z)},
+       {"dt_bias", present(dtBias)}, {"y", &y}});
   if (int status = tilec_mamba2_state_update(
           &problem, t[kState], t[kStepX], t[kStepDt], t[kStepA], t[kStepB],
           t[kStepC], t[kStepD], t[kStepZ], t[kStepDtBias], dtSoftplus ? 1 : 0,
