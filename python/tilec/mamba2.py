@@ -687,7 +687,10 @@ def _native_error(error):
 
 
 def _call_native(op, *args):
-    """op(*args), a RuntimeError of the C++ op raised as tilec's exception."""
+    """op(*args), a RuntimeError of the C++ op raised as tilec's exception
+    (not while torch.compile traces: it traces the op alone)."""
+    if _compiling():
+        return op(*args)
     try:
         return op(*args)
     except RuntimeError as error:
@@ -707,7 +710,7 @@ def _native_call(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
     devices, in the order _checked_call would); anything else, and a call
     the op refuses for a reason of its schema (an argument of another
     Python type), takes _checked_call, whose checks name the argument."""
-    if (type(x) is torch.Tensor and not _compiling()
+    if (not _compiling() and type(x) is torch.Tensor
             and type(chunk_size) is int and type(dt_softplus) is bool
             and type(return_final_states) is bool
             and type(return_varlen_states) is bool
