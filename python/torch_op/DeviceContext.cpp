@@ -2,9 +2,10 @@
 
 #include "DeviceContext.h"
 
-#include <c10/core/impl/VirtualGuardImpl.h>
 #include <c10/util/Exception.h>
-#include <torch/version.h>
+#ifdef TILEC_TORCH_OP_CUDA
+#include <c10/cuda/CUDAStream.h>
+#endif
 
 #include <dlfcn.h>
 
@@ -96,13 +97,12 @@ void makePrimaryContextCurrent(int ordinal) {
 }
 
 void *currentStream(c10::Device device) {
-#if TORCH_VERSION_MAJOR > 2 || (TORCH_VERSION_MAJOR == 2 && TORCH_VERSION_MINOR >= 2)
-  c10::impl::VirtualGuardImpl guard(device.type());
-  return guard.getStream(device).native_handle();
+#ifdef TILEC_TORCH_OP_CUDA
+  return c10::cuda::getCurrentCUDAStream(device.index()).stream();
 #else
-  TORCH_CHECK(false, "tilec: the C++ op needs torch >= 2.2 for CUDA tensors "
-                     "(c10::Stream::native_handle); this is torch ",
-              TORCH_VERSION_MAJOR, ".", TORCH_VERSION_MINOR);
+  TORCH_CHECK(false, "tilec: this build of the C++ op is for a torch without "
+                     "CUDA (", device.str(), " tensors need it rebuilt by "
+                     "python/torch_op/build.py against a CUDA torch)");
 #endif
 }
 

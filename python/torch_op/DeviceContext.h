@@ -6,12 +6,15 @@
 // current lazily and may skip cudaSetDevice), the raw handle of torch's
 // current stream, and whether that stream is being captured.
 //
-// The driver is reached through dlopen("libcuda.so.1") and the stream
-// through c10's virtual device guard, so the extension includes no CUDA
-// header and links neither libcuda nor libc10_cuda: the same source builds
-// against a CPU-only torch (Debian's 1.13 on the build machine, where the
-// CUDA functions are never reached) and a CUDA one (torch 2.x on the GPU
-// machine).
+// The driver is reached through dlopen("libcuda.so.1") (the extension
+// links no libcuda), the stream through c10::cuda::getCurrentCUDAStream,
+// the API every torch version has (c10::Stream::native_handle, the
+// device-generic one, is newer than 2.1 and was renamed since). So only the
+// CUDA build (TILEC_TORCH_OP_CUDA, defined by build.py for a torch with
+// CUDA) includes c10/cuda and the toolkit's headers and links libc10_cuda;
+// the CPU build (Debian's torch 1.13 on the build machine) includes no CUDA
+// header, registers the same ops and refuses CUDA tensors, which that torch
+// cannot make anyway.
 //
 //===----------------------------------------------------------------------===//
 
@@ -27,8 +30,8 @@ namespace tilec_torch_op {
 /// c10::Error naming the driver call that failed.
 void makePrimaryContextCurrent(int ordinal);
 
-/// torch's current stream on `device` as a CUstream (needs torch >= 2.2,
-/// c10::Stream::native_handle; an older torch has no CUDA here).
+/// torch's current stream on `device` as a CUstream (the CUDA build only;
+/// the CPU build throws).
 void *currentStream(c10::Device device);
 
 /// Whether `stream` is being captured into a CUDA graph.

@@ -10,11 +10,12 @@ checkout's build/lib). --out: where the op goes (default: this checkout's
 build/torch_op/, where tilec.mamba2 looks for it; $TILEC_MAMBA2_TORCH_OP
 names another file). The header is this checkout's
 kernels/mamba2/include/tilec/Mamba2/tilec_mamba2.h (--include for another
-directory). Only C++ is compiled (no nvcc, no CUDA header): the op reaches
-the driver through dlopen and the stream through c10, so the same build
-works with a CPU-only torch, where it registers the ops and reports CUDA
-calls as unsupported. torch.utils.cpp_extension compiles it with torch's
-flags (its C++ ABI, C++17) and ninja.
+directory). Only C++ is compiled (no nvcc): for a torch with CUDA with the
+toolkit's headers and c10/cuda (the current stream), defining
+TILEC_TORCH_OP_CUDA; for a CPU-only torch without them (the same ops,
+which refuse CUDA tensors). The driver is reached through dlopen, never
+linked. torch.utils.cpp_extension compiles it with torch's flags (its C++
+ABI and standard) and ninja.
 """
 
 import argparse
@@ -57,7 +58,9 @@ def main():
     if not os.path.isfile(header):
         sys.exit(f"build.py: {header} not found; pass --include")
     os.makedirs(args.out, exist_ok=True)
+    import torch
     from torch.utils import cpp_extension
+    cuda = torch.version.cuda is not None
     libdir = os.path.dirname(library)
     # Linked by file name, found at run time through the RUNPATH (the
     # library's directory here) or, when tilec._loader loaded it first from
@@ -65,11 +68,13 @@ def main():
     cpp_extension.load(
         name=NAME, sources=[os.path.join(HERE, s) for s in SOURCES],
         extra_include_paths=[args.include, HERE],
-        extra_cflags=["-O2", "-Wall"],
+        extra_cflags=["-O2", "-Wall"] + (["-DTILEC_TORCH_OP_CUDA"] if cuda
+                                         else []),
         extra_ldflags=[library, f"-Wl,-rpath,{libdir}", "-ldl"],
-        build_directory=args.out, is_python_module=False,
+        build_directory=args.out, is_python_module=False, with_cuda=cuda,
         verbose=args.verbose)
-    print(os.path.join(args.out, NAME + ".so"))
+    print(os.path.join(args.out, NAME + ".so"),
+          f"({'CUDA' if cuda else 'CPU-only'} torch {torch.__version__})")
 
 
 if __name__ == "__main__":
