@@ -265,6 +265,10 @@ def _bad_forward_inputs(generator):
     t = fresh()
     t["x"] = t["x"].half()
     cases.append(("B_not_x_dtype", t, 64))
+    t = fresh()
+    # The dispatcher would pick the fake for a meta tensor among CUDA ones.
+    t["D"] = t["D"].to("meta")
+    cases.append(("D_on_meta", t, 64))
     return cases
 
 

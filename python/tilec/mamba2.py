@@ -9,10 +9,12 @@ here from tilec.errors).
 
 ``chunk_scan_combined`` is a PyTorch custom op (``tilec::mamba2_chunk_scan_combined``,
 torch >= 2.4) with a fake implementation, so it runs under torch.compile
-without a graph break and inside torch.cuda.graph capture; an eager call on
-plain CUDA tensors skips the dispatcher and runs the implementation
-directly (_eager). ``selective_state_update`` (the decode step) is built the
-same way. See python/README.md for what they accept.
+without a graph break and inside torch.cuda.graph capture. The op is the
+C++ one of python/torch_op when it is built (OP_REGISTRATION "cpp"; an
+eager call goes straight to it), else registered from Python, and then an
+eager call on plain CUDA tensors skips the dispatcher and runs the
+implementation directly (_eager). ``selective_state_update`` (the decode
+step) is built the same way. See python/README.md for what they accept.
 """
 
 import math
@@ -326,6 +328,12 @@ def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
           dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
           return_chunk_states=False, seq_idx=None, cu_seqlens=None,
           return_varlen_states=False):
+    # Tensors on several devices are refused here too: a meta tensor among
+    # CUDA ones makes the dispatcher pick this fake for a real call
+    # (cu_seqlens gives only its length: chunk_scan_combined's checks, as
+    # before the dispatch).
+    _check_same_device(_tensor_arguments(x, dt, A, B, C, D, initial_states, z,
+                                         dt_bias, seq_idx))
     batch, seqlen, heads, headdim, _, dstate = problem_sizes(x, B)
     y = x.new_empty((batch, seqlen, heads, headdim),
                     dtype=_y_dtype(x, y_f32))
@@ -910,6 +918,10 @@ def _new_decode_plan(state, x, dt, A, B, C, D, z, dt_bias,
 
 def _decode_fake(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
                  state_batch_indices, pad_slot_id):
+    # As _fake: a meta tensor among CUDA ones is refused, not faked.
+    _check_same_device([(n, t) for n, t in (
+        ("state", state), ("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C),
+        ("D", D), ("z", z), ("dt_bias", dt_bias)) if t is not None])
     return x.new_empty(x.shape)
 
 
