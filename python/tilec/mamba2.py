@@ -735,7 +735,7 @@ def _native_call(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
                 return_final_states, z, dt_bias, dt_softplus, low, high,
                 y_dtype is _F32, return_chunk_states, seq_idx, cu_seqlens,
                 return_varlen_states)
-        except (RuntimeError, TypeError) as error:
+        except Exception as error:  # e.g. an int beyond 64 bits: checked below
             native = _native_error(error)
             if native is not None:
                 raise native from None
