@@ -6,9 +6,10 @@ Python that runs this script and an existing libtilec_mamba2.so.
 
 --library: libtilec_mamba2.so to link (default: the one tilec._loader finds:
 $TILEC_MAMBA2_LIBRARY, the package's copy, an install prefix, this
-checkout's build/lib). --out: where the op goes (default: this checkout's
-build/torch_op/, where tilec.mamba2 looks for it; $TILEC_MAMBA2_TORCH_OP
-names another file). The header is this checkout's
+checkout's build/lib). The objects and the op are built in this checkout's
+build/torch_op/, where tilec.mamba2 looks for it; --out copies the op to
+another directory too (python/tilec/lib to ship it in the package;
+$TILEC_MAMBA2_TORCH_OP names any other file). The header is this checkout's
 kernels/mamba2/include/tilec/Mamba2/tilec_mamba2.h (--include for another
 directory). Only C++ is compiled (no nvcc): for a torch with CUDA with the
 toolkit's headers and c10/cuda (the current stream), defining
@@ -20,6 +21,7 @@ ABI and standard) and ninja.
 
 import argparse
 import os
+import shutil
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
@@ -45,8 +47,7 @@ def default_library():
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--library")
-    parser.add_argument("--out", default=os.path.join(CHECKOUT, "build",
-                                                      "torch_op"))
+    parser.add_argument("--out")
     parser.add_argument("--include", default=os.path.join(
         CHECKOUT, "kernels", "mamba2", "include"))
     parser.add_argument("--verbose", action="store_true")
@@ -57,7 +58,8 @@ def main():
     header = os.path.join(args.include, "tilec", "Mamba2", "tilec_mamba2.h")
     if not os.path.isfile(header):
         sys.exit(f"build.py: {header} not found; pass --include")
-    os.makedirs(args.out, exist_ok=True)
+    build = os.path.join(CHECKOUT, "build", "torch_op")
+    os.makedirs(build, exist_ok=True)
     import torch
     from torch.utils import cpp_extension
     cuda = torch.version.cuda is not None
@@ -71,10 +73,13 @@ def main():
         extra_cflags=["-O2", "-Wall"] + (["-DTILEC_TORCH_OP_CUDA"] if cuda
                                          else []),
         extra_ldflags=[library, f"-Wl,-rpath,{libdir}", "-ldl"],
-        build_directory=args.out, is_python_module=False, with_cuda=cuda,
+        build_directory=build, is_python_module=False, with_cuda=cuda,
         verbose=args.verbose)
-    print(os.path.join(args.out, NAME + ".so"),
-          f"({'CUDA' if cuda else 'CPU-only'} torch {torch.__version__})")
+    built = os.path.join(build, NAME + ".so")
+    if args.out:
+        os.makedirs(args.out, exist_ok=True)
+        built = shutil.copy2(built, os.path.join(args.out, NAME + ".so"))
+    print(built, f"({'CUDA' if cuda else 'CPU-only'} torch {torch.__version__})")
 
 
 if __name__ == "__main__":
