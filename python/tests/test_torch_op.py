@@ -202,16 +202,14 @@ def test_op_gives_the_python_implementations_bits(options, cuda_generator):
 
 @requires_cpp_on_gpu
 def test_op_with_packed_sequences(cuda_generator):
-    t = random_inputs(1, 512, 4, 32, 1, 16, "cuda", cuda_generator, True)
+    t = random_inputs(1, 512, 4, 32, 1, 16, "cuda", cuda_generator)
     cu, seq_idx = random_cu_seqlens(512, 128, "cuda", cuda_generator)
     got = mamba2.chunk_scan_combined(
         t["x"], t["dt"], t["A"], t["B"], t["C"], 128, D=t["D"],
-        initial_states=t["initial_states"], seq_idx=seq_idx, cu_seqlens=cu,
-        return_varlen_states=True)
+        seq_idx=seq_idx, cu_seqlens=cu, return_varlen_states=True)
     want = mamba2.forward(t["x"], t["dt"], t["A"], t["B"], t["C"], 128,
-                          t["D"], t["initial_states"], False, None, None,
-                          False, 0.0, math.inf, False, False, seq_idx, cu,
-                          True)
+                          t["D"], None, False, None, None, False, 0.0,
+                          math.inf, False, False, seq_idx, cu, True)
     assert torch.equal(got[0], want[0]) and torch.equal(got[1], want[3])
 
 
