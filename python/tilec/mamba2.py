@@ -623,6 +623,9 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
             x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
             seq_idx, cu_seqlens, dt_softplus, dt_limit, return_final_states,
             return_varlen_states, state_dtype, y_dtype, return_chunk_states)
+        if not (return_final_states or return_varlen_states
+                or return_chunk_states):
+            return y
         return _returned(y, final_states, chunk_states, varlen_states,
                          return_final_states, return_varlen_states,
                          return_chunk_states, state_dtype)
