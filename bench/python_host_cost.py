@@ -23,7 +23,10 @@ cpp, the C++ op of python/torch_op, when it is built (then the op loop and
 the dispatcher column both run the C++ op, and forward() the Python
 implementation over ctypes); custom_op or library to measure the Python
 registrations (torch.library.custom_op, torch.library.Library: the
-dispatcher column is the one that changes). "one call" is the median of
+dispatcher column is the one that changes). A first line times torch's
+own calls on this host (a torch.ops call, an allocation); with
+TILEC_TORCH_OP_PROFILE=1 the C++ op prints, at exit, the mean time of each
+stage of its calls (python/torch_op/Profile.h). "one call" is the median of
 the op loop's calls timed one by one: a call that waits for the GPU (a
 full launch queue) raises the loop's mean, not that median. A line
 "TABLE registration shape loop one-call dispatcher idle" per row is for
@@ -142,6 +145,22 @@ def steps_us(t, reps):
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
+def calibrate(registration, args):
+    """What torch itself costs on this host, beside the op's figures: a
+    torch.ops call of no argument (the C++ op's release_workspaces; it
+    keeps no workspace yet), and a CUDA allocation from Python."""
+    x = torch.empty(16, device="cuda")
+    probes = [("torch.empty_like(a CUDA tensor)", lambda: torch.empty_like(x)),
+              ("torch.empty(0, device=cuda)",
+               lambda: torch.empty(0, device="cuda"))]
+    if registration == "cpp":
+        probes.insert(0, ("torch.ops call of no argument",
+                          torch.ops.tilec.mamba2_release_workspaces))
+    print("torch on this host: " + ", ".join(
+        f"{name} {loop_us(fn, args.calls, args.batches):.2f} us"
+        for name, fn in probes))
+
+
 def table(registration, shape, loop, single, dispatcher, idle):
     """A line for scripts/torch-op-gpu-check's table: registration, shape
     and the µs of the op loop, one call in it, the dispatcher loop and one
@@ -164,6 +183,7 @@ def main():
     print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}, "
           f"ops registered with {OP_REGISTRATION}"
           + (f" ({TORCH_OP_NOTE})" if TORCH_OP_NOTE else ""))
+    calibrate(OP_REGISTRATION, args)
     generator = torch.Generator(device="cuda").manual_seed(0)
     for shape in SHAPES:
         batch, seqlen, heads, headdim, groups, dstate = shape

@@ -14,6 +14,7 @@
 
 #include "DeviceContext.h"
 #include "Errors.h"
+#include "Profile.h"
 #include "Workspaces.h"
 
 #include "tilec/Mamba2/tilec_mamba2.h"
@@ -157,6 +158,7 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
                   double dtLimitLow, double dtLimitHigh, bool yF32,
                   bool returnChunkStates, const OptionalTensor &seqIdx,
                   const OptionalTensor &cuSeqlens, bool returnVarlenStates) {
+  Laps laps(Stage::ForwardWhole);
   // In the order of chunk_scan_combined's checks (tilec/mamba2.py).
   if (returnVarlenStates && !cuSeqlens)
     throwError(TILEC_MAMBA2_ERROR_INVALID_ARGUMENT,
@@ -179,9 +181,11 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
   }
   const tilec_mamba2_problem problem{batch, seqlen, heads, groups,
                                      headdim, dstate, chunk};
+  laps.lap(Stage::ForwardChecks);
   prepare(device);
   void *stream = currentStream(device);
   const bool capturing = isCapturing(stream);
+  laps.lap(Stage::ForwardContext);
 
   const at::ScalarType xType = x.scalar_type();
   const bool xStorable =
@@ -206,6 +210,7 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
   Tensor zeros;
   if (!D)
     zeros = zeroD(device, heads, capturing);
+  laps.lap(Stage::ForwardOutputs);
 
   const Descriptors<kForwardTensors> t(
       {{"x", &x},
@@ -250,11 +255,13 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
     throwError(sizeStatus, sizeError);
   }
   Tensor buffer = workspace(device, stream, workspaceBytes, capturing);
+  laps.lap(Stage::ForwardWorkspace);
   if (int status = tilec_mamba2_forward_with_options(
           &problem, t[kX], t[kDt], t[kA], t[kB], t[kC], t[kD], t[kInit],
           t[kY], t[kFinal], &options, buffer.data_ptr(), workspaceBytes,
           stream))
     throwStatus(status, t.notes);
+  laps.lap(Stage::ForwardCApi);
   return {std::move(y), std::move(final), std::move(states),
           std::move(varlen)};
 }
@@ -271,6 +278,7 @@ Tensor selectiveStateUpdate(const Tensor &state, const Tensor &x,
                             const OptionalTensor &dtBias, bool dtSoftplus,
                             const OptionalTensor &stateBatchIndices,
                             c10::SymInt padSlotId) {
+  Laps laps(Stage::DecodeWhole);
   const c10::Device device = checkDevices(
       {{"state", &state}, {"x", &x}, {"dt", &dt}, {"A", &A}, {"B", &B},
        {"C", &C}, {"D", present(D)}, {"z", present(z)},
@@ -281,8 +289,10 @@ Tensor selectiveStateUpdate(const Tensor &state, const Tensor &x,
   if (B.dim() == 3)
     groups = B.size(1), dstate = B.size(2);
   const int64_t stateRows = state.dim() == 4 ? state.size(0) : batch;
+  laps.lap(Stage::DecodeChecks);
   prepare(device);
   void *stream = currentStream(device);
+  laps.lap(Stage::DecodeContext);
   // The kernel reads the indices on the device as contiguous int64: the
   // caller's tensor when it is so already (nothing waits for the stream),
   // else converted on the device.
@@ -304,6 +314,7 @@ Tensor selectiveStateUpdate(const Tensor &state, const Tensor &x,
     indices = given.to(device, at::kLong).contiguous();
   }
   Tensor y = at::empty({batch, heads, headdim}, x.options());
+  laps.lap(Stage::DecodeOutputs);
   const tilec_mamba2_decode_problem problem{batch,   heads,  groups,
                                             headdim, dstate, stateRows};
   const Descriptors<kDecodeTensors> t(
@@ -317,6 +328,7 @@ Tensor selectiveStateUpdate(const Tensor &state, const Tensor &x,
                             : nullptr,
           padSlotId.expect_int(), t[kStepY], stream))
     throwStatus(status, t.notes);
+  laps.lap(Stage::DecodeCApi);
   return y;
 }
 

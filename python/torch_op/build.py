@@ -27,7 +27,7 @@ import sys
 HERE = os.path.dirname(os.path.abspath(__file__))
 CHECKOUT = os.path.dirname(os.path.dirname(HERE))
 SOURCES = ["Mamba2Ops.cpp", "DeviceContext.cpp", "Workspaces.cpp",
-           "Errors.cpp"]
+           "Errors.cpp", "Profile.cpp"]
 NAME = "tilec_torch_op"
 
 
