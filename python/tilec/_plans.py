@@ -130,7 +130,7 @@ class ForwardPlan:
     the (shape, dtype) of y, final states, chunk states and varlen states
     (None for one not asked for)."""
 
-    __slots__ = ("device", "ordinal", "absent", "_problem", "_layouts",
+    __slots__ = ("device", "ordinal", "_problem", "_layouts",
                  "_options", "_y", "_y_like_x", "_final", "_states", "_varlen",
                  "_heads", "_d_given", "workspace_bytes",
                  "_calls")
@@ -139,9 +139,6 @@ class ForwardPlan:
                  dt_limit, workspace_bytes, heads, d_given):
         self.device = device
         self.ordinal = device.index
-        # An empty f32 tensor on the device, which the op's absent outputs
-        # are made like.
-        self.absent = torch.empty((0,), dtype=torch.float32, device=device)
         self._problem = problem
         self._options = (dt_softplus, dt_limit)
         self._y, self._final, self._states, self._varlen = outputs

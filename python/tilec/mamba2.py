@@ -21,7 +21,7 @@ import math
 import os
 import re
 import warnings
-from typing import Optional, Tuple
+from typing import List, Optional
 
 import torch
 
@@ -39,8 +39,7 @@ FORWARD_SCHEMA = (
     "bool return_final_states, Tensor? z, Tensor? dt_bias, "
     "bool dt_softplus, float dt_limit_low, float dt_limit_high, "
     "bool y_f32, bool return_chunk_states, Tensor? seq_idx, "
-    "Tensor? cu_seqlens, bool return_varlen_states) "
-    "-> (Tensor, Tensor, Tensor, Tensor)")
+    "Tensor? cu_seqlens, bool return_varlen_states) -> Tensor[]")
 
 __all__ = ["chunk_scan_combined", "forward", "release_workspaces",
            "Mamba2ArgumentError", "Mamba2Error", "TorchVersionError",
@@ -289,26 +288,35 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     the call's form), makes the device's context current, and calls
     tilec_mamba2_forward_with_options on the current stream with the
     stream's workspace (tilec._workspaces), through the plan of the call's
-    form (tilec._plans). Returns (y in
-    x's dtype, or f32 with y_f32; final states in f32; the states entering
-    each chunk (batch, nchunks, heads, headdim, dstate) f32; the states at
-    the end of each sequence (nseq, heads, headdim, dstate) f32), the last
-    three empty f32 tensors when not asked for. cu_seqlens is on x's
-    device, like every tensor. dt is clamped to [dt_limit_low,
-    dt_limit_high] (infinite bounds clamp nothing). Works with any torch;
-    chunk_scan_combined is the public entry."""
-    (y, final, states, varlen), plan = _run(
+    form (tilec._plans). Returns the outputs asked for, in a list (the
+    op's Tensor[]: an output not asked for is not made, which saves its
+    allocation, a few microseconds each): y in x's dtype, or f32 with
+    y_f32; then with return_final_states the final states in f32; with
+    return_chunk_states the states entering each chunk (batch, nchunks,
+    heads, headdim, dstate) f32; with return_varlen_states the states at
+    the end of each sequence (nseq, heads, headdim, dstate) f32
+    (_unpacked reads it). cu_seqlens is on x's device, like every tensor.
+    dt is clamped to [dt_limit_low, dt_limit_high] (infinite bounds clamp
+    nothing). Works with any torch; chunk_scan_combined is the public
+    entry."""
+    (y, final, states, varlen), _ = _run(
         None, x, dt, A, B, C, chunk_size, D, initial_states,
         return_final_states, z, dt_bias, dt_softplus, dt_limit_low,
         dt_limit_high, y_f32, return_chunk_states, seq_idx, cu_seqlens,
         return_varlen_states)
-    # A fresh empty tensor per absent output (a custom op's outputs may not
-    # alias each other), each made like the plan's (half the host time of
-    # torch.empty, which parses a shape and a device).
-    absent = plan.absent
-    return (y, torch.empty_like(absent) if final is None else final,
-            torch.empty_like(absent) if states is None else states,
-            torch.empty_like(absent) if varlen is None else varlen)
+    return [t for t in (y, final, states, varlen) if t is not None]
+
+
+def _unpacked(outputs, return_final_states, return_chunk_states,
+              return_varlen_states):
+    """(y, final states, chunk states, varlen states) from the op's list of
+    the outputs asked for, None for the others."""
+    final = outputs[1] if return_final_states else None
+    k = 1 + return_final_states
+    states = outputs[k] if return_chunk_states else None
+    k += return_chunk_states
+    varlen = outputs[k] if return_varlen_states else None
+    return outputs[0], final, states, varlen
 
 
 def _eager(device, x):
@@ -335,19 +343,20 @@ def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     _check_same_device(_tensor_arguments(x, dt, A, B, C, D, initial_states, z,
                                          dt_bias, seq_idx))
     batch, seqlen, heads, headdim, _, dstate = problem_sizes(x, B)
-    y = x.new_empty((batch, seqlen, heads, headdim),
-                    dtype=_y_dtype(x, y_f32))
-    final = x.new_empty(
-        (batch, heads, headdim, dstate) if return_final_states else (0,),
-        dtype=torch.float32)
-    nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
-    states = x.new_empty(
-        (batch, nchunks, heads, headdim, dstate) if return_chunk_states
-        else (0,), dtype=torch.float32)
-    varlen = x.new_empty(
-        (_num_sequences(cu_seqlens), heads, headdim, dstate)
-        if return_varlen_states else (0,), dtype=torch.float32)
-    return y, final, states, varlen
+    outputs = [x.new_empty((batch, seqlen, heads, headdim),
+                           dtype=_y_dtype(x, y_f32))]
+    f32 = torch.float32
+    if return_final_states:
+        outputs.append(x.new_empty((batch, heads, headdim, dstate),
+                                   dtype=f32))
+    if return_chunk_states:
+        nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
+        outputs.append(x.new_empty((batch, nchunks, heads, headdim, dstate),
+                                   dtype=f32))
+    if return_varlen_states:
+        outputs.append(x.new_empty(
+            (_num_sequences(cu_seqlens), heads, headdim, dstate), dtype=f32))
+    return outputs
 
 
 # How the two ops are registered, read at import from
@@ -420,8 +429,7 @@ elif HAS_OP:
             dt_limit_low: float, dt_limit_high: float, y_f32: bool,
             return_chunk_states: bool, seq_idx: Optional[torch.Tensor],
             cu_seqlens: Optional[torch.Tensor], return_varlen_states: bool
-            ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor,
-                       torch.Tensor]:
+            ) -> List[torch.Tensor]:
         return forward(x, dt, A, B, C, chunk_size, D, initial_states,
                        return_final_states, z, dt_bias, dt_softplus,
                        dt_limit_low, dt_limit_high, y_f32,
@@ -663,8 +671,8 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
 def _returned(y, final_states, chunk_states, varlen_states,
               return_final_states, return_varlen_states, return_chunk_states,
               state_dtype):
-    """chunk_scan_combined's result from the op's four outputs (those not
-    asked for None or empty)."""
+    """chunk_scan_combined's result from the four outputs (None for one not
+    asked for)."""
     if state_dtype is not None and state_dtype is not torch.float32:
         # The kernels carry the states in f32 whatever state_dtype is (so y
         # and the final states are at least as accurate as mamba_ssm's);
@@ -715,7 +723,9 @@ def _native_call(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
                  seq_idx, cu_seqlens, dt_softplus, dt_limit,
                  return_final_states, return_varlen_states, state_dtype,
                  y_dtype, return_chunk_states):
-    """chunk_scan_combined through the C++ op. An eager call whose scalars
+    """chunk_scan_combined through the C++ op: (y, final states, chunk
+    states, varlen states), None for those not asked for. An eager call
+    whose scalars
     have the op's types and whose cu_seqlens, if any, is on x's device goes
     straight to the op, which checks the rest (the C ABI's validation, the
     devices, in the order _checked_call would); anything else, and a call
@@ -733,7 +743,7 @@ def _native_call(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
         low, high = (_DEFAULT_BOUNDS if dt_limit is _DEFAULT_DT_LIMIT
                      else _dt_limit(dt_limit))
         try:
-            return _NATIVE_FORWARD(
+            outputs = _NATIVE_FORWARD(
                 x, dt, A, B, C, chunk_size, D, initial_states,
                 return_final_states, z, dt_bias, dt_softplus, low, high,
                 y_dtype is _F32, return_chunk_states, seq_idx, cu_seqlens,
@@ -742,6 +752,9 @@ def _native_call(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
             native = _native_error(error)
             if native is not None:
                 raise native from None
+        else:
+            return _unpacked(outputs, return_final_states,
+                             return_chunk_states, return_varlen_states)
     return _checked_call(None, x, dt, A, B, C, chunk_size, D, z, dt_bias,
                          initial_states, seq_idx, cu_seqlens, dt_softplus,
                          dt_limit, return_final_states, return_varlen_states,
@@ -760,7 +773,7 @@ def _checked_call(key, x, dt, A, B, C, chunk_size, D, z, dt_bias,
                   y_dtype, return_chunk_states):
     """chunk_scan_combined's call with every check: eagerly (remembering
     the plan under `key`, when not None) or through the op. Returns y and
-    the three states (None or empty when not asked for)."""
+    the three states (None when not asked for)."""
     _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
@@ -778,11 +791,12 @@ def _checked_call(key, x, dt, A, B, C, chunk_size, D, z, dt_bias,
         offsets = _device_offsets(cu_seqlens, device, x)
     y_f32 = y_dtype == torch.float32
     if _NATIVE_FORWARD is not None or not _eager(device, x):
-        return _call_native(
+        return _unpacked(_call_native(
             torch.ops.tilec.mamba2_chunk_scan_combined, x, dt, A, B, C,
             chunk_size, D, initial_states, return_final_states, z, dt_bias,
             dt_softplus, low, high, y_f32, return_chunk_states, seq_idx,
-            offsets, return_varlen_states)
+            offsets, return_varlen_states), return_final_states,
+            return_chunk_states, return_varlen_states)
     result, plan = _run(device, x, dt, A, B, C, chunk_size, D,
                         initial_states, return_final_states, z, dt_bias,
                         dt_softplus, low, high, y_f32, return_chunk_states,

@@ -29,8 +29,8 @@
 #include <initializer_list>
 #include <optional>
 #include <string>
-#include <tuple>
 #include <utility>
+#include <vector>
 
 namespace tilec_torch_op {
 namespace {
@@ -149,7 +149,10 @@ enum ForwardTensor {
   kCuSeqlens, kVarlen, kForwardTensors
 };
 
-std::tuple<Tensor, Tensor, Tensor, Tensor>
+/// The outputs asked for, in this order: y, then the final states, the chunk
+/// states and the varlen states for those asked for (the schema's
+/// Tensor[]: an output not asked for is not allocated).
+std::vector<Tensor>
 chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
                   const Tensor &B, const Tensor &C, c10::SymInt chunkSize,
                   const OptionalTensor &D, const OptionalTensor &initialStates,
@@ -197,16 +200,13 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
   const int64_t nchunks = chunk > 0 ? (seqlen + chunk - 1) / chunk : 1;
   const int64_t sequences =
       cuSeqlens && cuSeqlens->dim() == 1 ? cuSeqlens->size(0) - 1 : 0;
-  Tensor final = returnFinalStates
-                     ? at::empty({batch, heads, headdim, dstate}, f32)
-                     : at::empty({0}, f32);
-  Tensor states =
-      returnChunkStates
-          ? at::empty({batch, nchunks, heads, headdim, dstate}, f32)
-          : at::empty({0}, f32);
-  Tensor varlen = returnVarlenStates
-                      ? at::empty({sequences, heads, headdim, dstate}, f32)
-                      : at::empty({0}, f32);
+  Tensor final, states, varlen;
+  if (returnFinalStates)
+    final = at::empty({batch, heads, headdim, dstate}, f32);
+  if (returnChunkStates)
+    states = at::empty({batch, nchunks, heads, headdim, dstate}, f32);
+  if (returnVarlenStates)
+    varlen = at::empty({sequences, heads, headdim, dstate}, f32);
   Tensor zeros;
   if (!D)
     zeros = zeroD(device, heads, capturing);
@@ -221,13 +221,13 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
        {"D", D ? &*D : &zeros},
        {"initial_states", present(initialStates)},
        {"y", &y},
-       {"final_states", returnFinalStates ? &final : nullptr},
+       {"final_states", final.defined() ? &final : nullptr},
        {"z", present(z)},
        {"dt_bias", present(dtBias)},
-       {"chunk_states", returnChunkStates ? &states : nullptr},
+       {"chunk_states", states.defined() ? &states : nullptr},
        {"seq_idx", present(seqIdx)},
        {"cu_seqlens", present(cuSeqlens)},
-       {"varlen_states", returnVarlenStates ? &varlen : nullptr}});
+       {"varlen_states", varlen.defined() ? &varlen : nullptr}});
   tilec_mamba2_options options{};
   options.size = sizeof options;
   options.z = t[kZ];
@@ -262,8 +262,13 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
           stream))
     throwStatus(status, t.notes);
   laps.lap(Stage::ForwardCApi);
-  return {std::move(y), std::move(final), std::move(states),
-          std::move(varlen)};
+  std::vector<Tensor> outputs;
+  outputs.reserve(4);
+  outputs.push_back(std::move(y));
+  for (Tensor *asked : {&final, &states, &varlen})
+    if (asked->defined())
+      outputs.push_back(std::move(*asked));
+  return outputs;
 }
 
 enum DecodeTensor {
@@ -349,8 +354,7 @@ TORCH_LIBRARY(tilec, m) {
         "bool return_final_states, Tensor? z, Tensor? dt_bias, "
         "bool dt_softplus, float dt_limit_low, float dt_limit_high, "
         "bool y_f32, bool return_chunk_states, Tensor? seq_idx, "
-        "Tensor? cu_seqlens, bool return_varlen_states) "
-        "-> (Tensor, Tensor, Tensor, Tensor)");
+        "Tensor? cu_seqlens, bool return_varlen_states) -> Tensor[]");
   m.def("mamba2_selective_state_update(Tensor(a0!) state, Tensor x, "
         "Tensor dt, Tensor A, Tensor B, Tensor C, Tensor? D, Tensor? z, "
         "Tensor? dt_bias, bool dt_softplus, Tensor? state_batch_indices, "

@@ -19,7 +19,7 @@ namespace tilec_torch_op {
 enum class Stage {
   ForwardChecks,    // devices, sizes
   ForwardContext,   // kernels loaded, context current, stream, capture state
-  ForwardOutputs,   // at::empty of the four outputs (and a zero D)
+  ForwardOutputs,   // at::empty of the outputs asked for (and a zero D)
   ForwardWorkspace, // its size and the kept buffer
   ForwardCApi,      // tilec_mamba2_forward_with_options
   ForwardWhole,     // the kernel function, entry to return
