@@ -81,7 +81,7 @@ def raised(call, *args):
 def test_errors_of_the_op_become_the_package_exceptions():
     error = mamba2._native_error(RuntimeError(
         "[tilec_mamba2 3] TILEC_MAMBA2_ERROR_INVALID_DTYPE: x is f64 (x is "
-        "torch.float64)\nException raised from throwError at Errors.cpp:9"))
+        "torch.float64)"))
     assert isinstance(error, Mamba2ArgumentError)
     assert error.status == Status.INVALID_DTYPE
     assert error.message == "x is f64 (x is torch.float64)"
@@ -90,6 +90,10 @@ def test_errors_of_the_op_become_the_package_exceptions():
     launch = mamba2._native_error(RuntimeError(
         "[tilec_mamba2 14] TILEC_MAMBA2_ERROR_LAUNCH_FAILURE: no"))
     assert type(launch) is Mamba2Error and launch.status == 14
+    unsupported = mamba2._native_error(RuntimeError(
+        "[tilec_mamba2 not implemented] indices on the CPU in a capture"))
+    assert type(unsupported) is NotImplementedError
+    assert str(unsupported) == "indices on the CPU in a capture"
     assert mamba2._native_error(RuntimeError("expected a Tensor")) is None
 
 

@@ -690,19 +690,22 @@ def _returned(y, final_states, chunk_states, varlen_states,
         (chunk_states,) if return_chunk_states else ())
 
 
-_NATIVE_ERROR = re.compile(r"\[tilec_mamba2 (\d+)\] (\w+): (.*)", re.S)
+_NATIVE_ERROR = re.compile(
+    r"\[tilec_mamba2 (?:(\d+)\] (\w+): |not implemented\] )(.*)", re.S)
 
 
 def _native_error(error):
-    """The tilec exception (tilec.errors.error_for) of a RuntimeError that
-    the C++ op raised for a failed check or call (its message starts with
-    "[tilec_mamba2 <status>] <name>: ", python/torch_op/Errors.h), or None
-    for another error."""
+    """The tilec exception of a RuntimeError that the C++ op raised for a
+    failed check or call (python/torch_op/Errors.h): tilec.errors.error_for
+    for a message "[tilec_mamba2 <status>] <name>: ...", NotImplementedError
+    for "[tilec_mamba2 not implemented] ..."; None for another error."""
     match = _NATIVE_ERROR.search(str(error))
     if match is None:
         return None
-    message = match.group(3).split("\nException raised from", 1)[0]
-    return error_for(int(match.group(1)), match.group(2), message)
+    status, name, message = match.groups()
+    if status is None:
+        return NotImplementedError(message)
+    return error_for(int(status), name, message)
 
 
 def _call_native(op, *args):

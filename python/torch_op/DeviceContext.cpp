@@ -2,7 +2,8 @@
 
 #include "DeviceContext.h"
 
-#include <c10/util/Exception.h>
+#include "Errors.h"
+
 #ifdef TILEC_TORCH_OP_CUDA
 #include <c10/cuda/CUDAStream.h>
 #endif
@@ -12,6 +13,7 @@
 #include <array>
 #include <atomic>
 #include <mutex>
+#include <string>
 
 namespace tilec_torch_op {
 namespace {
@@ -32,16 +34,24 @@ struct Driver {
   CUresult (*streamIsCapturing)(void *, int *);
 };
 
+void check(CUresult result, const char *call) {
+  if (result != kSuccess)
+    fail(std::string("tilec: ") + call + " failed with CUresult " +
+         std::to_string(result));
+}
+
 template <typename F> void bind(void *library, const char *name, F &f) {
   f = reinterpret_cast<F>(dlsym(library, name));
-  TORCH_CHECK(f, "tilec: the CUDA driver has no ", name);
+  if (!f)
+    fail(std::string("tilec: the CUDA driver has no ") + name);
 }
 
 const Driver &driver() {
   static const Driver d = [] {
     void *library = dlopen("libcuda.so.1", RTLD_NOW | RTLD_LOCAL);
-    TORCH_CHECK(library, "tilec: cannot load the CUDA driver (libcuda.so.1): ",
-                dlerror());
+    if (!library)
+      fail(std::string("tilec: cannot load the CUDA driver (libcuda.so.1): ") +
+           dlerror());
     Driver d{};
     bind(library, "cuInit", d.init);
     bind(library, "cuCtxGetCurrent", d.ctxGetCurrent);
@@ -49,17 +59,10 @@ const Driver &driver() {
     bind(library, "cuDeviceGet", d.deviceGet);
     bind(library, "cuDevicePrimaryCtxRetain", d.primaryCtxRetain);
     bind(library, "cuStreamIsCapturing", d.streamIsCapturing);
-    CUresult result = d.init(0);
-    TORCH_CHECK(result == kSuccess, "tilec: cuInit failed with CUresult ",
-                result);
+    check(d.init(0), "cuInit");
     return d;
   }();
   return d;
-}
-
-void check(CUresult result, const char *call) {
-  TORCH_CHECK(result == kSuccess, "tilec: ", call, " failed with CUresult ",
-              result);
 }
 
 // The retained primary context of each device ordinal: written once under
@@ -84,8 +87,9 @@ CUcontext retainPrimary(int ordinal) {
 } // namespace
 
 void makePrimaryContextCurrent(int ordinal) {
-  TORCH_CHECK(ordinal >= 0 && ordinal < kMaxDevices,
-              "tilec: CUDA device ordinal ", ordinal, " is out of range");
+  if (ordinal < 0 || ordinal >= kMaxDevices)
+    fail("tilec: CUDA device ordinal " + std::to_string(ordinal) +
+         " is out of range");
   CUcontext context = primary[ordinal].load(std::memory_order_acquire);
   if (!context)
     context = retainPrimary(ordinal);
@@ -100,9 +104,10 @@ void *currentStream(c10::Device device) {
 #ifdef TILEC_TORCH_OP_CUDA
   return c10::cuda::getCurrentCUDAStream(device.index()).stream();
 #else
-  TORCH_CHECK(false, "tilec: this build of the C++ op is for a torch without "
-                     "CUDA (", device.str(), " tensors need it rebuilt by "
-                     "python/torch_op/build.py against a CUDA torch)");
+  fail("tilec: this build of the C++ op is for a torch without CUDA (" +
+       device.str() +
+       " tensors need it rebuilt by python/torch_op/build.py against a CUDA "
+       "torch)");
 #endif
 }
 

@@ -4,13 +4,19 @@
 
 #include "tilec/Mamba2/tilec_mamba2.h"
 
-#include <c10/util/Exception.h>
+#include <stdexcept>
 
 namespace tilec_torch_op {
 
+void fail(const std::string &message) { throw std::runtime_error(message); }
+
 void throwError(int status, const std::string &message) {
-  TORCH_CHECK(false, "[tilec_mamba2 ", status, "] ",
-              tilec_mamba2_status_name(status), ": ", message);
+  fail("[tilec_mamba2 " + std::to_string(status) + "] " +
+       tilec_mamba2_status_name(status) + ": " + message);
+}
+
+void throwNotImplemented(const std::string &message) {
+  fail("[tilec_mamba2 not implemented] " + message);
 }
 
 void throwStatus(int status, const std::string &notes) {

@@ -1,10 +1,15 @@
 //===- Errors.h - the op's errors, as the Python package raises them -*- C++ -*-===//
 //
-// A failing call throws a c10::Error (a RuntimeError in Python) whose
-// message starts with "[tilec_mamba2 <status>] <status name>: ": the Python
-// package (tilec/mamba2.py, _native_error) turns it into the exception the
-// Python registration raises for the same call (tilec.errors.error_for:
-// Mamba2ArgumentError or Mamba2Error), with the same message.
+// A failing call throws a std::runtime_error (a RuntimeError in Python)
+// whose message starts with "[tilec_mamba2 <status>] <status name>: " or
+// "[tilec_mamba2 not implemented] ": the Python package (tilec/mamba2.py,
+// _native_error) turns it into the exception the Python registration raises
+// for the same call (tilec.errors.error_for: Mamba2ArgumentError or
+// Mamba2Error; NotImplementedError), with the same message. Not a
+// c10::Error: a refusal is an expected outcome of a call, its message says
+// everything, and a c10::Error captures a backtrace of the whole native
+// stack when it is made, which costs a refused call far more than the
+// check did.
 //
 //===----------------------------------------------------------------------===//
 
@@ -23,6 +28,13 @@ namespace tilec_torch_op {
 
 /// Throws the error of `status` with a message of the op's own.
 [[noreturn]] void throwError(int status, const std::string &message);
+
+/// Throws the package's NotImplementedError for what tilec does not do.
+[[noreturn]] void throwNotImplemented(const std::string &message);
+
+/// Throws a RuntimeError of `message` (a failure of the driver or torch
+/// that no status names).
+[[noreturn]] void fail(const std::string &message);
 
 /// The tilec_mamba2_dtype of a torch dtype; -1 for one it has no name for
 /// (the C ABI rejects that value with INVALID_DTYPE).

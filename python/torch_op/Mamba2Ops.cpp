@@ -305,13 +305,12 @@ Tensor selectiveStateUpdate(const Tensor &state, const Tensor &x,
   if (stateBatchIndices) {
     const Tensor &given = *stateBatchIndices;
     if (given.device() != device && isCapturing(stream))
-      TORCH_CHECK_NOT_IMPLEMENTED(
-          false, "tilec.mamba2.selective_state_update: state_batch_indices "
-                 "on ",
-          given.device().str(),
+      throwNotImplemented(
+          "tilec.mamba2.selective_state_update: state_batch_indices on " +
+          given.device().str() +
           " during CUDA graph capture is not supported (the kernel reads "
-          "them on the device: pass them on ",
-          device.str(), ")");
+          "them on the device: pass them on " +
+          device.str() + ")");
     if (!(given.dim() == 1 && given.size(0) == batch))
       throwError(TILEC_MAMBA2_ERROR_INVALID_SHAPE,
                  "state_batch_indices has shape " + shapeText(given.sizes()) +
