@@ -50,8 +50,8 @@ def load():
         paths = [p for p in candidate_paths() if os.path.exists(p)]
         if not paths:
             return None, ("no C++ op (" + ", ".join(candidate_paths())
-                          + f" do not exist; build it with python3 "
-                          "python/torch_op/build.py or set " + PATH_ENV + ")")
+                          + " do not exist; build it with python3 "
+                          f"python/torch_op/build.py or set {PATH_ENV})")
     try:
         _loader.library()
         torch.ops.load_library(paths[0])
