@@ -39,18 +39,19 @@ int fail(tilec_mamba2_status code, std::string message) {
 /// validation does.
 tilec_mamba2_status toTensor(const char *name, const tilec_mamba2_tensor *t,
                              Tensor &out, std::string &message) {
-  const std::string what = name;
+  // The name as a string only for a message: a valid call builds none.
+  auto what = [name] { return std::string(name); };
   if (!t) {
-    message = what + ": the tensor descriptor is null";
+    message = what() + ": the tensor descriptor is null";
     return TILEC_MAMBA2_ERROR_NULL_POINTER;
   }
   if (t->rank < 0 || t->rank > TILEC_MAMBA2_MAX_RANK) {
-    message = what + ": rank " + std::to_string(t->rank) + " is outside [0, " +
+    message = what() + ": rank " + std::to_string(t->rank) + " is outside [0, " +
               std::to_string(TILEC_MAMBA2_MAX_RANK) + "]";
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
   }
   if (t->rank > 0 && !t->shape) {
-    message = what + ": the shape array is null";
+    message = what() + ": the shape array is null";
     return TILEC_MAMBA2_ERROR_NULL_POINTER;
   }
   switch (t->dtype) {
@@ -67,7 +68,7 @@ tilec_mamba2_status toTensor(const char *name, const tilec_mamba2_tensor *t,
     out.dtype = DType::I32;
     break;
   default:
-    message = what + ": dtype " + std::to_string(t->dtype) +
+    message = what() + ": dtype " + std::to_string(t->dtype) +
               " is not a tilec_mamba2_dtype";
     return TILEC_MAMBA2_ERROR_INVALID_DTYPE;
   }
@@ -83,7 +84,7 @@ tilec_mamba2_status toTensor(const char *name, const tilec_mamba2_tensor *t,
   for (int d = t->rank - 1; d > 0; --d)
     if (__builtin_mul_overflow(out.strides[d], out.shape[d],
                                &out.strides[d - 1])) {
-      message = what + ": the row-major strides of its shape do not fit in "
+      message = what() + ": the row-major strides of its shape do not fit in "
                        "64 bits";
       return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
     }

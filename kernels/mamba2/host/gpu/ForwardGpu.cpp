@@ -26,6 +26,7 @@
 #include "tilec/Support/ViewByteSpan.h"
 #include "tilec_mamba2_kernels.h"
 
+#include <array>
 #include <cstdint>
 #include <iterator>
 #include <limits>
@@ -152,6 +153,38 @@ const Instance *findInstance(int64_t chunk) {
 // Argument checks
 //===----------------------------------------------------------------------===//
 
+/// A tensor argument by name; `tensor` is null for an absent optional one.
+struct NamedTensor {
+  const char *name;
+  const Tensor *tensor;
+};
+
+/// The forward's tensor arguments, in the validation's order: the inputs,
+/// then the outputs from index kFirstOutput. A fixed array: the checks of a
+/// valid call walk it with no heap allocation.
+constexpr size_t kTensorArguments = 15, kFirstOutput = 11;
+std::array<NamedTensor, kTensorArguments> namedTensors(const Inputs &in,
+                                                       const Outputs &out) {
+  auto optional = [](const std::optional<Tensor> &t) {
+    return t ? &*t : nullptr;
+  };
+  return {{{"x", &in.x},
+           {"dt", &in.dt},
+           {"A", &in.A},
+           {"B", &in.B},
+           {"C", &in.C},
+           {"D", &in.D},
+           {"initial state", optional(in.initialState)},
+           {"dt bias", optional(in.dtBias)},
+           {"z", optional(in.z)},
+           {"seq idx", optional(in.seqIdx)},
+           {"cu seqlens", optional(in.cuSeqlens)},
+           {"y", &out.y},
+           {"final state", optional(out.finalState)},
+           {"chunk states", optional(out.chunkStates)},
+           {"varlen states", optional(out.varlenStates)}}};
+}
+
 /// A tensor argument and what the problem implies for it.
 struct Role {
   const char *name;
@@ -166,9 +199,6 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
   const std::vector<int64_t> tokens = {p.batch, p.seqlen, p.heads, p.headdim};
   const std::vector<int64_t> groups = {p.batch, p.seqlen, p.groups, p.dstate};
   const std::vector<int64_t> state = {p.batch, p.heads, p.headdim, p.dstate};
-  auto optional = [](const std::optional<Tensor> &t) {
-    return t ? &*t : nullptr;
-  };
   const DType xType = inputElementType(in);
   const std::vector<int64_t> dShape =
       in.D.shape.size() == 2 ? std::vector<int64_t>{p.heads, p.headdim}
@@ -179,25 +209,30 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
               in.cuSeqlens->shape[0] >= 2
           ? in.cuSeqlens->shape
           : std::vector<int64_t>{2};
-  return {
-      {"x", &in.x, xType, tokens, false},
-      {"dt", &in.dt, in.dt.dtype, {p.batch, p.seqlen, p.heads}, false},
-      {"A", &in.A, DType::F32, {p.heads}, false},
-      {"B", &in.B, xType, groups, false},
-      {"C", &in.C, xType, groups, false},
-      {"D", &in.D, DType::F32, dShape, false},
-      {"initial state", optional(in.initialState), DType::F32, state, false},
-      {"dt bias", optional(in.dtBias), DType::F32, {p.heads}, false},
-      {"z", optional(in.z), xType, tokens, false},
-      {"seq idx", optional(in.seqIdx), DType::I32, {p.batch, p.seqlen}, false},
-      {"cu seqlens", optional(in.cuSeqlens), DType::I32, offsetsShape, false},
-      {"y", &out.y, out.y.dtype == xType ? xType : DType::F32,
-       tokens, true},
-      {"final state", optional(out.finalState), DType::F32, state, true},
-      {"chunk states", optional(out.chunkStates), DType::F32,
-       {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate}, true},
-      {"varlen states", optional(out.varlenStates), DType::F32,
-       {in.numSequences(), p.heads, p.headdim, p.dstate}, true}};
+  // What each argument of namedTensors' list needs, in its order.
+  const std::pair<DType, std::vector<int64_t>> needs[kTensorArguments] = {
+      {xType, tokens},
+      {in.dt.dtype, {p.batch, p.seqlen, p.heads}},
+      {DType::F32, {p.heads}},
+      {xType, groups},
+      {xType, groups},
+      {DType::F32, dShape},
+      {DType::F32, state},
+      {DType::F32, {p.heads}},
+      {xType, tokens},
+      {DType::I32, {p.batch, p.seqlen}},
+      {DType::I32, offsetsShape},
+      {out.y.dtype == xType ? xType : DType::F32, tokens},
+      {DType::F32, state},
+      {DType::F32, {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate}},
+      {DType::F32, {in.numSequences(), p.heads, p.headdim, p.dstate}}};
+  const std::array<NamedTensor, kTensorArguments> tensors =
+      namedTensors(in, out);
+  std::vector<Role> result;
+  for (size_t i = 0; i < kTensorArguments; ++i)
+    result.push_back({tensors[i].name, tensors[i].tensor, needs[i].first,
+                      needs[i].second, i >= kFirstOutput});
+  return result;
 }
 
 /// The status naming the rule of validate() (Mamba2.h) that the arguments
@@ -465,8 +500,9 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
       return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
     }
 
-  const std::vector<Role> tensors = roles(p, in, out);
-  for (const Role &role : tensors) {
+  const std::array<NamedTensor, kTensorArguments> tensors =
+      namedTensors(in, out);
+  for (const NamedTensor &role : tensors) {
     // The kernels address elements with 64-bit byte offsets.
     if (role.tensor &&
         !tilec::viewByteSpan(role.tensor->shape.data(),
@@ -485,7 +521,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     return TILEC_MAMBA2_ERROR_INVALID_SHAPE;
   }
 
-  for (const Role &role : tensors)
+  for (const NamedTensor &role : tensors)
     if (role.tensor)
       if (tilec_mamba2_status status =
               checkElementAlignment(role.name, *role.tensor, message))
@@ -522,7 +558,7 @@ tilec_mamba2_status gpu::forward(const Problem &p, const Inputs &in,
     return TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
   const gpu::PointerQueries queries{api.pointerGetAttributes,
                                     api.getErrorName};
-  for (const Role &role : tensors)
+  for (const NamedTensor &role : tensors)
     if (role.tensor)
       if (tilec_mamba2_status code = gpu::checkDevicePointer(
               queries, mode, contextId, role.name, role.tensor->data,
@@ -571,11 +607,14 @@ namespace {
 
 using gpu::makeView;
 
-/// A row-major view of `shape` at `data`.
-template <typename View>
-View contiguousView(void *data, const std::vector<int64_t> &shape) {
-  std::vector<int64_t> strides(shape.size(), 1);
-  for (size_t d = shape.size(); d-- > 1;)
+/// A row-major view of `shape` (View's rank) at `data`, with no heap
+/// allocation.
+template <typename View, size_t Rank>
+View contiguousView(void *data, const int64_t (&shape)[Rank]) {
+  static_assert(Rank == std::size(View{}.shape), "shape of the view's rank");
+  int64_t strides[Rank];
+  strides[Rank - 1] = 1;
+  for (size_t d = Rank - 1; d > 0; --d)
     strides[d - 1] = strides[d] * shape[d];
   return makeView<View>(data, shape, strides);
 }
@@ -594,11 +633,13 @@ tilec_mamba2_status launchWith(const Problem &p, const Inputs &in,
   const auto B = makeView<XView>(in.B);
   const auto C = makeView<XView>(in.C);
   // D per head is D per channel with stride 0 along headdim.
+  const int64_t perHeadShape[] = {p.heads, p.headdim};
+  const int64_t perHeadStrides[] = {in.D.strides[0], 0};
   const auto D =
       in.D.shape.size() == 2
           ? makeView<tilec_view_f32_2d>(in.D)
-          : makeView<tilec_view_f32_2d>(in.D.data, {p.heads, p.headdim},
-                                        {in.D.strides[0], 0});
+          : makeView<tilec_view_f32_2d>(in.D.data, perHeadShape,
+                                        perHeadStrides);
   // Absent options as the kernels take them: an empty dt bias reads as
   // zeros; an absent z is not read (an empty view); compute_out writes one
   // of y (f32) and y_xt (x's dtype), and the other is empty.
@@ -616,8 +657,7 @@ tilec_mamba2_status launchWith(const Problem &p, const Inputs &in,
                      ? tilec_view_f32_4d{nullptr, {0, 0, 0, 0}, {0, 0, 0, 0}}
                      : makeView<tilec_view_f32_4d>(out.y);
   const auto yXt = yIsXt ? makeView<XView>(out.y) : noX;
-  const std::vector<int64_t> chunkedShape = {p.batch, p.heads, nchunks,
-                                             p.chunk};
+  const int64_t chunkedShape[] = {p.batch, p.heads, nchunks, p.chunk};
   const auto dtChunks = contiguousView<tilec_view_f32_4d>(
       workspace + layout.dtChunksOffset, chunkedShape);
   const auto G = contiguousView<tilec_view_f32_4d>(workspace + layout.gOffset,
@@ -628,8 +668,7 @@ tilec_mamba2_status launchWith(const Problem &p, const Inputs &in,
                       : contiguousView<tilec_view_f32_5d>(
                             workspace + layout.statesOffset,
                             {p.batch, nchunks, p.heads, p.headdim, p.dstate});
-  const std::vector<int64_t> stateShape = {p.batch, p.heads, p.headdim,
-                                           p.dstate};
+  const int64_t stateShape[] = {p.batch, p.heads, p.headdim, p.dstate};
   const auto final = out.finalState
                          ? makeView<tilec_view_f32_4d>(*out.finalState)
                          : contiguousView<tilec_view_f32_4d>(

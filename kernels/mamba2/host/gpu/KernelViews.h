@@ -17,10 +17,10 @@
 namespace tilec::mamba2::gpu {
 
 /// The view of `data` with `shape` and `strides` (in elements), which have
-/// at least View's rank.
+/// at least View's rank. Pointers, not vectors: a forward call builds a dozen
+/// views and none of them should cost a heap allocation.
 template <typename View>
-View makeView(void *data, const std::vector<int64_t> &shape,
-              const std::vector<int64_t> &strides) {
+View makeView(void *data, const int64_t *shape, const int64_t *strides) {
   View view;
   view.data = static_cast<decltype(view.data)>(data);
   for (size_t d = 0; d < std::size(view.shape); ++d) {
@@ -32,7 +32,7 @@ View makeView(void *data, const std::vector<int64_t> &shape,
 
 /// The view of a Tensor of View's rank and element type.
 template <typename View> View makeView(const Tensor &t) {
-  return makeView<View>(t.data, t.shape, t.strides);
+  return makeView<View>(t.data, t.shape.data(), t.strides.data());
 }
 
 } // namespace tilec::mamba2::gpu
