@@ -9,7 +9,11 @@
 
 #include "TensorChecks.h"
 
+#include <algorithm>
+#include <array>
 #include <cmath>
+#include <cstdio>
+#include <initializer_list>
 #include <limits>
 #include <sstream>
 
@@ -44,11 +48,12 @@ std::string formatShape(const std::vector<int64_t> &shape) {
   return os.str();
 }
 
-/// One tensor argument against what the problem implies for it. `output`
-/// forbids stride 0 along a dimension of extent above 1, where two elements
-/// would be written to one address.
+/// One tensor argument against what the problem implies for it: the
+/// `rank` extents at `shape` (a pointer, so that a valid call's checks
+/// allocate nothing). `output` forbids stride 0 along a dimension of extent
+/// above 1, where two elements would be written to one address.
 Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
-                   const std::vector<int64_t> &shape, const char *layout,
+                   const int64_t *shape, size_t rank, const char *layout,
                    bool output, const char *supported = nullptr) {
   // Built only for an error: a valid call allocates no message.
   auto what = [&] { return std::string(name) + " " + layout; };
@@ -60,19 +65,20 @@ Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
                          (supported ? std::string(supported)
                                     : std::string(dtypeName(dtype)) + " is") +
                          " supported");
-  if (tensor.shape.size() != shape.size())
+  if (tensor.shape.size() != rank)
     return Status::error(what() + " has rank " +
                          std::to_string(tensor.shape.size()) + ", not " +
-                         std::to_string(shape.size()));
-  if (tensor.shape != shape)
+                         std::to_string(rank));
+  if (!std::equal(tensor.shape.begin(), tensor.shape.end(), shape))
     return Status::error(what() + " has shape " + formatShape(tensor.shape) +
-                         "; the problem needs " + formatShape(shape));
-  if (tensor.strides.size() != shape.size())
+                         "; the problem needs " +
+                         formatShape({shape, shape + rank}));
+  if (tensor.strides.size() != rank)
     return Status::error(what() + " has " +
                          std::to_string(tensor.strides.size()) +
-                         " strides for " + std::to_string(shape.size()) +
+                         " strides for " + std::to_string(rank) +
                          " dimensions");
-  for (size_t d = 0; d < shape.size(); ++d) {
+  for (size_t d = 0; d < rank; ++d) {
     if (tensor.strides[d] < 0)
       return Status::error(what() + " has a negative stride " +
                            std::to_string(tensor.strides[d]) +
@@ -84,6 +90,20 @@ Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
                            ": an output element would be written twice");
   }
   return Status::success();
+}
+
+Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
+                   std::initializer_list<int64_t> shape, const char *layout,
+                   bool output, const char *supported = nullptr) {
+  return checkTensor(name, tensor, dtype, shape.begin(), shape.size(), layout,
+                     output, supported);
+}
+
+Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
+                   const std::vector<int64_t> &shape, const char *layout,
+                   bool output, const char *supported = nullptr) {
+  return checkTensor(name, tensor, dtype, shape.data(), shape.size(), layout,
+                     output, supported);
 }
 
 Status checkProblem(const Problem &p) {
@@ -146,45 +166,48 @@ DType tilec::mamba2::inputElementType(const Inputs &in) {
 Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
   if (Status status = checkProblem(p); !status)
     return status;
-  const std::vector<int64_t> tokens4 = {p.batch, p.seqlen, p.heads, p.headdim};
-  const std::vector<int64_t> groups4 = {p.batch, p.seqlen, p.groups, p.dstate};
+  using Extents = std::array<int64_t, 4>;
+  const Extents tokens4 = {p.batch, p.seqlen, p.heads, p.headdim};
+  const Extents groups4 = {p.batch, p.seqlen, p.groups, p.dstate};
   // x in any of the kernels' input dtypes; B, C and z in x's (one instance
   // per dtype: mamba_ssm multiplies B by C, so they match, and a model's x,
   // z, B and C are slices of one projection).
   const DType xType = inputElementType(in);
-  const std::string xSupported =
-      std::string("x's dtype (") + dtypeName(xType) + ") is";
+  // On the stack: a valid call allocates no message.
+  char xSupported[64];
+  std::snprintf(xSupported, sizeof xSupported, "x's dtype (%s) is",
+                dtypeName(xType));
   struct Check {
     const char *name;
     const Tensor &tensor;
     DType dtype;
-    std::vector<int64_t> shape;
+    Extents shape; // the first `rank` extents
+    size_t rank;
     const char *layout;
     const char *supported;
   };
   const Check checks[] = {
-      {"x", in.x, xType, tokens4, "(batch, seqlen, heads, headdim)",
+      {"x", in.x, xType, tokens4, 4, "(batch, seqlen, heads, headdim)",
        "bf16, f16 and f32 are"},
       // dt in any of the dtypes (chunk_cumsum has an instance for each).
-      {"dt", in.dt, in.dt.dtype, {p.batch, p.seqlen, p.heads},
+      {"dt", in.dt, in.dt.dtype, {p.batch, p.seqlen, p.heads}, 3,
        "(batch, seqlen, heads)", nullptr},
-      {"A", in.A, DType::F32, {p.heads}, "(heads)", nullptr},
-      {"B", in.B, xType, groups4, "(batch, seqlen, groups, dstate)",
-       xSupported.c_str()},
-      {"C", in.C, xType, groups4, "(batch, seqlen, groups, dstate)",
-       xSupported.c_str()}};
+      {"A", in.A, DType::F32, {p.heads}, 1, "(heads)", nullptr},
+      {"B", in.B, xType, groups4, 4, "(batch, seqlen, groups, dstate)",
+       xSupported},
+      {"C", in.C, xType, groups4, 4, "(batch, seqlen, groups, dstate)",
+       xSupported}};
   for (const Check &check : checks)
-    if (Status status =
-            checkTensor(check.name, check.tensor, check.dtype, check.shape,
-                        check.layout, false, check.supported);
+    if (Status status = checkTensor(check.name, check.tensor, check.dtype,
+                                    check.shape.data(), check.rank,
+                                    check.layout, false, check.supported);
         !status)
       return status;
   // D per head or per channel: its rank says which.
   const bool dPerChannel = in.D.shape.size() == 2;
+  const int64_t dShape[] = {p.heads, p.headdim};
   if (Status status = checkTensor(
-          "D", in.D, DType::F32,
-          dPerChannel ? std::vector<int64_t>{p.heads, p.headdim}
-                      : std::vector<int64_t>{p.heads},
+          "D", in.D, DType::F32, dShape, dPerChannel ? 2 : 1,
           dPerChannel ? "(heads, headdim)" : "(heads) or (heads, headdim)",
           false);
       !status)
@@ -203,9 +226,9 @@ Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
       return status;
   if (in.z)
     if (Status status =
-            checkTensor("z", *in.z, xType, tokens4,
+            checkTensor("z", *in.z, xType, tokens4.data(), 4,
                         "(batch, seqlen, heads, headdim)", false,
-                        xSupported.c_str());
+                        xSupported);
         !status)
       return status;
   if (in.seqIdx)
@@ -233,12 +256,13 @@ Status tilec::mamba2::validate(const Problem &p, const Inputs &in,
     return status;
   // y in f32 or, rounded once by the kernel, in x's dtype.
   const DType xType = inputElementType(in);
-  const std::string ySupported =
-      std::string("f32 and x's dtype (") + dtypeName(xType) + ") are";
+  char ySupported[64];
+  std::snprintf(ySupported, sizeof ySupported, "f32 and x's dtype (%s) are",
+                dtypeName(xType));
   if (Status status = checkTensor(
           "y", out.y, out.y.dtype == xType ? xType : DType::F32,
           {p.batch, p.seqlen, p.heads, p.headdim},
-          "(batch, seqlen, heads, headdim)", true, ySupported.c_str());
+          "(batch, seqlen, heads, headdim)", true, ySupported);
       !status)
     return status;
   if (out.finalState)
