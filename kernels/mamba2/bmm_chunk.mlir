@@ -37,34 +37,27 @@ tile.kernel @bmm_chunk<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_N = 64,
                        XT : type = bf16, WARPS = 8, OCC = 1>(
     %B: !tile.view<4, XT>, %C: !tile.view<4, XT>, %CB: !tile.view<5, f32>)
     warps WARPS occupancy OCC {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
   %crk, %g, %b = tile.block_id x, y, z
 
   %dstate = tile.dim %B[3] : !tile.view<4, XT>
   %chunkSize, %blockM, %blockK, %blockN =
       tile.param "CHUNK", "BLOCK_M", "BLOCK_K", "BLOCK_N"
-  %rowTilesPerChunk = arith.divui %chunkSize, %blockM : index
-  %colTilesPerChunk = arith.divui %chunkSize, %blockK : index
-  %tilesPerChunk = arith.muli %rowTilesPerChunk, %colTilesPerChunk : index
-  %c = arith.divui %crk, %tilesPerChunk : index
-  %rk = arith.remui %crk, %tilesPerChunk : index
-  %r = arith.divui %rk, %colTilesPerChunk : index
-  %k = arith.remui %rk, %colTilesPerChunk : index
-  %rowTileBase = arith.muli %c, %rowTilesPerChunk : index
-  %m = arith.addi %rowTileBase, %r : index
-  %colTileBase = arith.muli %c, %colTilesPerChunk : index
-  %kSeq = arith.addi %colTileBase, %k : index
-  %numN = arith.ceildivui %dstate, %blockN : index
+  // Chunk c, and in it row tile r and column tile k; m and kSeq count the
+  // same tiles from the start of the sequence.
+  %c, %r, %k = tile.delinearize %crk
+      by tiles(%chunkSize, %blockM), tiles(%chunkSize, %blockK)
+  %m = tile.linearize %c, %r by tiles(%chunkSize, %blockM)
+  %kSeq = tile.linearize %c, %k by tiles(%chunkSize, %blockK)
 
   // compute_out's column tiles of row tile r: those below its rows' end.
-  %rNext = arith.addi %r, %c1 : index
-  %rowEnd = arith.muli %rNext, %blockM : index
+  %rowStart = arith.muli %r, %blockM : index
+  %rowEnd = arith.addi %rowStart, %blockM : index
   %numK = arith.ceildivui %rowEnd, %blockK : index
   %read = arith.cmpi ult, %k, %numK : index
   scf.if %read {
     %zero = tile.full 0.0 : !Scores
-    %cb = scf.for %n = %c0 to %numN step %c1 iter_args(%acc = %zero) -> !Scores {
+    %cb = tile.for %n in tiles(%dstate, %blockN) iter_args(%acc = %zero)
+        -> (!Scores) {
       %cM = tile.load %C[%b, %m, %g, %n] dims = [1, 3] latency = 2
           : !tile.view<4, XT> -> !tile.tile<BLOCK_M x BLOCK_N x XT>
       %bT = tile.load %B[%b, %kSeq, %g, %n] dims = [3, 1] latency = 2
@@ -72,10 +65,9 @@ tile.kernel @bmm_chunk<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_N = 64,
       %next = tile.mma %cM, %bT, %acc
           : !tile.tile<BLOCK_M x BLOCK_N x XT>,
             !tile.tile<BLOCK_N x BLOCK_K x XT>, !Scores
-      scf.yield %next : !Scores
+      tile.yield %next : !Scores
     }
     tile.store %cb, %CB[%b, %c, %g, %r, %k] dims = [3, 4]
         : !Scores, !tile.view<5, f32>
   }
-  tile.return
 }

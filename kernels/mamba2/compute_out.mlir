@@ -5,7 +5,7 @@
 //   Y = exp2(G_i) * (C h^T)                                  (earlier chunks)
 //     + (CB * exp2(where(i >= j, seq_i == seq_j: G_i - G_j; -inf)) * dt_j) X
 //     + D * X
-//   y = Y * silu(z)                                   (when has_z != 0)
+//   y = Y * silu(z)                                   (when has_z)
 //
 // Grid: (ceil(seqlen / BLOCK_M) * ceil(headdim / BLOCK_P), heads, batch);
 // program x covers row tile m = x / numP of the sequence (BLOCK_M time steps,
@@ -28,15 +28,15 @@
 //           reads this small tile an element at a time and the launcher
 //           does not ask it for the vectorize facts, so a D per head takes
 //           the vec variant too)
-//   z:      (batch, seqlen, heads, headdim) XT, read only when
-//           has_z != 0 (otherwise any view: it is not touched)
+//   z:      (batch, seqlen, heads, headdim) XT, read only when has_z
+//           (otherwise any view: it is not touched)
 //   seq_idx: (batch, seqlen) i32, the sequence of each step of a packed row
 //           (non-decreasing); an empty view reads as zeros: one sequence
 //   states: (batch, nchunks, heads, headdim, dstate) f32, from fwd_pass_state
-//   y:      (batch, seqlen, heads, headdim) f32, written when y_is_xt == 0
+//   y:      (batch, seqlen, heads, headdim) f32, written unless y_is_xt
 //   y_xt:   (batch, seqlen, heads, headdim) XT (x's dtype, as mamba_ssm
 //           returns y), written (rounded to nearest even from the f32
-//           result) when y_is_xt != 0
+//           result) when y_is_xt
 //   Rows past seqlen are not written; the unused output is not touched.
 //
 // Packed sequences (mamba_ssm's rule): CB keeps the pairs (i, j) of one
@@ -66,7 +66,7 @@
 
 !Out = !tile.tile<BLOCK_M x BLOCK_P x f32>
 !Scores = !tile.tile<BLOCK_M x BLOCK_K x f32>
-!Rows = !tile.tile<BLOCK_M x f32>
+!Rows = !tile.tile<BLOCK_M x 1 x f32>
 !Cols = !tile.tile<BLOCK_K x f32>
 
 tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
@@ -75,35 +75,30 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
     %x: !tile.view<4, XT>, %C: !tile.view<4, XT>, %CB: !tile.view<5, f32>,
     %dt: !tile.view<4, f32>, %G: !tile.view<4, f32>,
     %D: !tile.view<2, f32> {tile.any_strides},
-    %z: !tile.view<4, XT>, %has_z: i32, %seq_idx: !tile.view<2, i32>,
+    %z: !tile.view<4, XT>, %has_z: i1, %seq_idx: !tile.view<2, i32>,
     %states: !tile.view<5, f32>,
-    %y: !tile.view<4, f32>, %y_xt: !tile.view<4, XT>, %y_is_xt: i32)
+    %y: !tile.view<4, f32>, %y_xt: !tile.view<4, XT>, %y_is_xt: i1)
     warps WARPS occupancy OCC {
-  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %negInf = arith.constant 0xFF800000 : f32
-  %zero_i32 = arith.constant 0 : i32
   %mp, %h, %b = tile.block_id x, y, z
 
   %heads, %headdim = tile.dim %x[2, 3] : !tile.view<4, XT>
   %groups, %dstate = tile.dim %C[2, 3] : !tile.view<4, XT>
   %chunkSize, %blockM, %blockK, %blockP, %blockN =
       tile.param "CHUNK", "BLOCK_M", "BLOCK_K", "BLOCK_P", "BLOCK_N"
-  %numP = arith.ceildivui %headdim, %blockP : index
-  %m, %pt = tile.delinearize %mp by %numP
-  %rowTilesPerChunk = arith.divui %chunkSize, %blockM : index
-  %colTilesPerChunk = arith.divui %chunkSize, %blockK : index
-  %c, %mInChunk = tile.delinearize %m by %rowTilesPerChunk
+  %m, %pt = tile.delinearize %mp by tiles(%headdim, %blockP)
+  %c, %mInChunk = tile.delinearize %m by tiles(%chunkSize, %blockM)
   %headsPerGroup = arith.divui %heads, %groups : index
   %g = arith.divui %h, %headsPerGroup : index
-  %numN = arith.ceildivui %dstate, %blockN : index
 
-  %gRows = tile.load %G[%b, %h, %c, %mInChunk] dims = [3]
+  %gRows = tile.load %G[%b, %h, %c, %mInChunk] dims = [3, 2]
       : !tile.view<4, f32> -> !Rows
 
   // Earlier chunks: exp2(G_i) * (C h^T), h the state entering chunk c.
   %outZero = tile.full 0.0 : !Out
-  %fromState = scf.for %n = %c0 to %numN step %c1 iter_args(%acc = %outZero) -> !Out {
+  %fromState = tile.for %n in tiles(%dstate, %blockN) iter_args(%acc = %outZero)
+      -> (!Out) {
     %cM = tile.load %C[%b, %m, %g, %n] dims = [1, 3]
         : !tile.view<4, XT> -> !tile.tile<BLOCK_M x BLOCK_N x XT>
     %hT = tile.load %states[%b, %c, %h, %pt, %n] dims = [4, 3]
@@ -111,10 +106,10 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
     %next = tile.mma %cM, %hT, %acc precision = tf32
         : !tile.tile<BLOCK_M x BLOCK_N x XT>,
           !tile.tile<BLOCK_N x BLOCK_P x f32>, !Out
-    scf.yield %next : !Out
+    tile.yield %next : !Out
   }
-  %seqRows = tile.load %seq_idx[%b, %m] dims = [1]
-      : !tile.view<2, i32> -> !tile.tile<BLOCK_M x i32>
+  %seqRows = tile.load %seq_idx[%b, %m] dims = [1, 0]
+      : !tile.view<2, i32> -> !tile.tile<BLOCK_M x 1 x i32>
   // The sequence of the step before the chunk; 0 (the padding) before the
   // first chunk, where the load does not happen.
   %chunkStart = arith.muli %c, %chunkSize : index
@@ -122,45 +117,33 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   %seqBefore = tile.load %seq_idx[%b, %before] if %c dims = [1]
       : !tile.view<2, i32>, index -> !tile.tile<1 x i32>
   %continues = tile.cmpi eq, %seqRows, %seqBefore
-      : !tile.tile<BLOCK_M x i32>, !tile.tile<1 x i32> -> !tile.tile<BLOCK_M x i1>
+      : !tile.tile<BLOCK_M x 1 x i32>, !tile.tile<1 x i32> -> !tile.tile<BLOCK_M x 1 x i1>
   %gRowsKept = tile.where %continues, %gRows, %negInf
-      : !tile.tile<BLOCK_M x i1>, !Rows, f32 -> !Rows
+      : !tile.tile<BLOCK_M x 1 x i1>, !Rows, f32 -> !Rows
   %gRowsExp = tile.exp2 %gRowsKept : !Rows
-  %gRowsOut = tile.broadcast %gRowsExp new_dims = [1] : !Rows -> !Out
-  %outState = arith.mulf %fromState, %gRowsOut : !Out
+  %outState = tile.mulf %fromState, %gRowsExp : !Out, !Rows -> !Out
 
-  // Time step of each row, and the mask and exponents along the rows.
+  // This chunk: columns up to the diagonal, i.e. below the end of the row
+  // tile.
   %rowStart = arith.muli %mInChunk, %blockM : index
-  %rowIdxScores = tile.arange %rowStart dim 0
-      : !tile.tile<BLOCK_M x BLOCK_K x i32>
-  %gRowsScores = tile.broadcast %gRows new_dims = [1] : !Rows -> !Scores
-  %seqRowsScores = tile.broadcast %seqRows new_dims = [1]
-      : !tile.tile<BLOCK_M x i32> -> !tile.tile<BLOCK_M x BLOCK_K x i32>
-
-  // This chunk: columns up to the diagonal, i.e. below rowStart + BLOCK_M.
   %rowEnd = arith.addi %rowStart, %blockM : index
-  %numK = arith.ceildivui %rowEnd, %blockK : index
-  %chunkColBase = arith.muli %c, %colTilesPerChunk : index
-  %out = scf.for %k = %c0 to %numK step %c1 iter_args(%acc = %outState) -> !Out {
-    %kSeq = arith.addi %chunkColBase, %k : index
+  %out = tile.for %k in tiles(%rowEnd, %blockK) iter_args(%acc = %outState)
+      -> (!Out) {
+    %kSeq = tile.linearize %c, %k by tiles(%chunkSize, %blockK)
     %cb = tile.load %CB[%b, %c, %g, %mInChunk, %k] dims = [3, 4] latency = 2
         : !tile.view<5, f32> -> !Scores
 
-    %colStart = arith.muli %k, %blockK : index
-    %colIdxScores = tile.arange %colStart dim 1
-        : !tile.tile<BLOCK_M x BLOCK_K x i32>
-    %causal = arith.cmpi sge, %rowIdxScores, %colIdxScores
-        : !tile.tile<BLOCK_M x BLOCK_K x i32>
+    %causal = tile.tri at %mInChunk, %k : !tile.tile<BLOCK_M x BLOCK_K x i1>
     %seqCols = tile.load %seq_idx[%b, %kSeq] dims = [1] latency = 2
         : !tile.view<2, i32> -> !tile.tile<BLOCK_K x i32>
-    %sameSeq = tile.cmpi eq, %seqRowsScores, %seqCols
-        : !tile.tile<BLOCK_M x BLOCK_K x i32>, !tile.tile<BLOCK_K x i32>
+    %sameSeq = tile.cmpi eq, %seqRows, %seqCols
+        : !tile.tile<BLOCK_M x 1 x i32>, !tile.tile<BLOCK_K x i32>
           -> !tile.tile<BLOCK_M x BLOCK_K x i1>
     %kept = arith.andi %causal, %sameSeq : !tile.tile<BLOCK_M x BLOCK_K x i1>
 
     %gCols = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
         : !tile.view<4, f32> -> !Cols
-    %segment = tile.subf %gRowsScores, %gCols : !Scores, !Cols -> !Scores
+    %segment = tile.subf %gRows, %gCols : !Rows, !Cols -> !Scores
     %masked = tile.where %kept, %segment, %negInf
         : !tile.tile<BLOCK_M x BLOCK_K x i1>, !Scores, f32 -> !Scores
     %decay = tile.exp2 %masked : !Scores
@@ -174,7 +157,7 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
         : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_P x XT>
     %next = tile.mma %weights, %xK, %acc precision = split_bf16
         : !Scores, !tile.tile<BLOCK_K x BLOCK_P x XT>, !Out
-    scf.yield %next : !Out
+    tile.yield %next : !Out
   }
 
   // The skip connection D * x on this program's own rows.
@@ -185,22 +168,17 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
   %skip = tile.mulf %dChannels, %xRows : !tile.tile<BLOCK_P x f32>, !Out -> !Out
   %y1 = arith.addf %out, %skip : !Out
 
-  // The gate y * silu(z), as mamba_ssm's z * sigmoid(z).
-  %hasZ = arith.cmpi ne, %has_z, %zero_i32 : i32
-  %gated = scf.if %hasZ -> !Out {
-    %zRows = tile.load %z[%b, %m, %h, %pt] dims = [1, 3]
-        : !tile.view<4, XT> -> !Out
-    %silu = tile.silu %zRows : !Out
-    %g1 = arith.mulf %y1, %silu : !Out
-    scf.yield %g1 : !Out
-  } else {
-    scf.yield %y1 : !Out
-  }
+  // The gate y * silu(z), as mamba_ssm's z * sigmoid(z), when there is a z
+  // (computed only then: tile.where of a flag).
+  %zRows = tile.load %z[%b, %m, %h, %pt] if %has_z dims = [1, 3]
+      : !tile.view<4, XT>, i1 -> !Out
+  %silu = tile.silu %zRows : !Out
+  %yz = arith.mulf %y1, %silu : !Out
+  %gated = tile.where %has_z, %yz, %y1 : i1, !Out
 
   // y in x's dtype (rounded) or in f32, as y_is_xt says.
-  %storeF32 = arith.cmpi eq, %y_is_xt, %zero_i32 : i32
   tile.store %gated, %y_xt[%b, %m, %h, %pt] if %y_is_xt dims = [1, 3]
-      : !Out, !tile.view<4, XT>, i32
-  tile.store %gated, %y[%b, %m, %h, %pt] if %storeF32 dims = [1, 3]
+      : !Out, !tile.view<4, XT>, i1
+  tile.store %gated, %y[%b, %m, %h, %pt] unless %y_is_xt dims = [1, 3]
       : !Out, !tile.view<4, f32>, i1
 }

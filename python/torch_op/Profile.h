@@ -2,7 +2,8 @@
 //
 // With TILEC_TORCH_OP_PROFILE=1 in the environment (read once), each stage
 // of every op call adds its steady_clock time to a counter, and the process
-// prints the mean of each stage per call to stderr when it exits; the time
+// prints the mean of each stage per call (its slowest call left out) to
+// stderr when it exits; the time
 // from Python to the kernel and back (argument conversion, the dispatcher,
 // the outputs' Python objects) is the caller's measure less the "whole"
 // stage. Without the variable a stage costs one test of a flag.

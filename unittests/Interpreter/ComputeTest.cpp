@@ -1343,6 +1343,111 @@ tile.kernel @forms(%a: !tile.view<2, bf16>, %r: !tile.view<1, f32>,
   }
 }
 
+TEST_F(ComputeTest, LoopTriLinearizeAndFlagForms) {
+  // tile.for over the 4-element tiles of n elements (a sum, zeros past n)
+  // and over range(m) (a count, none when m is 0); delinearize and linearize of %x by the
+  // tile count tiles(n, 4); tile (r, c) of the lower-triangular mask; a
+  // load and a store `unless` an i1 flag and a where of it; a column of
+  // view row 1 (a 4 x 1 tile) chosen under the mask.
+  const char *source = R"(
+!F = !tile.tile<4 x 8 x f32>
+!V = !tile.tile<4 x f32>
+tile.kernel @loop_forms(%a: !tile.view<1, f32>, %n: index, %m: index, %r: index,
+                        %c: index, %x: index, %flag: i1,
+                        %sums: !tile.view<1, f32>, %tri: !tile.view<2, i32>,
+                        %d: !tile.view<1, i32>, %g: !tile.view<1, f32>,
+                        %u: !tile.view<1, f32>, %col: !tile.view<2, f32>,
+                        %out: !tile.view<2, f32>) {
+  %four = arith.constant 4 : index
+  %zero = tile.full 0.0 : !V
+  %one = tile.full 1.0 : !V
+  %total = tile.for %k in tiles(%n, %four) iter_args(%acc = %zero) -> (!V) {
+    %t = tile.load %a[%k] : !tile.view<1, f32> -> !V
+    %next = arith.addf %acc, %t : !V
+    tile.yield %next : !V
+  }
+  %count = tile.for %k in range(%m) iter_args(%acc = %zero) -> (!V) {
+    %next = arith.addf %acc, %one : !V
+    tile.yield %next : !V
+  }
+  tile.store %total, %sums[0] : !V, !tile.view<1, f32>
+  tile.store %count, %sums[1] : !V, !tile.view<1, f32>
+  %q, %rest = tile.delinearize %x by tiles(%n, %four)
+  %l = tile.linearize %q, %rest by tiles(%n, %four)
+  %q32 = arith.index_cast %q : index to i32
+  %rest32 = arith.index_cast %rest : index to i32
+  %l32 = arith.index_cast %l : index to i32
+  %qs = tile.full %q32 : !tile.tile<1 x i32>
+  %rests = tile.full %rest32 : !tile.tile<1 x i32>
+  %ls = tile.full %l32 : !tile.tile<1 x i32>
+  tile.store %qs, %d[0] : !tile.tile<1 x i32>, !tile.view<1, i32>
+  tile.store %rests, %d[1] : !tile.tile<1 x i32>, !tile.view<1, i32>
+  tile.store %ls, %d[2] : !tile.tile<1 x i32>, !tile.view<1, i32>
+  %mask = tile.tri at %r, %c : !tile.tile<4 x 8 x i1>
+  %one32 = arith.constant 1 : i32
+  %zero32 = arith.constant 0 : i32
+  %maskI = tile.where %mask, %one32, %zero32
+      : !tile.tile<4 x 8 x i1>, i32, i32 -> !tile.tile<4 x 8 x i32>
+  tile.store %maskI, %tri[0, 0] : !tile.tile<4 x 8 x i32>, !tile.view<2, i32>
+  %v = tile.load %g[0] unless %flag : !tile.view<1, f32>, i1 -> !tile.tile<8 x f32>
+  %e = math.exp %v : !tile.tile<8 x f32>
+  %w = tile.where %flag, %e, %v : i1, !tile.tile<8 x f32>
+  tile.store %w, %u[0] unless %flag : !tile.tile<8 x f32>, !tile.view<1, f32>, i1
+  tile.store %w, %u[1] if %flag : !tile.tile<8 x f32>, !tile.view<1, f32>, i1
+  %column = tile.load %col[1, 0] dims = [1, 0]
+      : !tile.view<2, f32> -> !tile.tile<4 x 1 x f32>
+  %zerof = arith.constant 0.0 : f32
+  %o = tile.where %mask, %column, %zerof
+      : !tile.tile<4 x 8 x i1>, !tile.tile<4 x 1 x f32>, f32 -> !F
+  tile.store %o, %out[0, 0] : !F, !tile.view<2, f32>
+}
+)";
+  mlir::tile::KernelOp kernel = parse(source);
+  for (int flag : {0, 1}) {
+    int64_t n = uniformInt(1, 23), m = flag ? 0 : uniformInt(1, 5),
+            r = uniformInt(0, 3), c = uniformInt(0, 2), x = uniformInt(0, 60);
+    SCOPED_TRACE("n " + std::to_string(n) + ", m " + std::to_string(m) +
+                 ", r " + std::to_string(r) +
+                 ", c " + std::to_string(c) + ", x " + std::to_string(x) +
+                 ", flag " + std::to_string(flag));
+    std::vector<float> a = randomFloats(n),
+                       sums(8, kPoison), g = randomFloats(8),
+                       u(16, kPoison), col = randomFloats(8),
+                       out(32, kPoison);
+    std::vector<int32_t> tri(32, int32_t(kPoisonInt)),
+        d(3, int32_t(kPoisonInt));
+    run(kernel,
+        {viewOf(a, DType::F32, {n}), Scalar(n), Scalar(m), Scalar(r),
+         Scalar(c),
+         Scalar(x), Scalar(int64_t(flag)), viewOf(sums, DType::F32, {8}),
+         viewOf(tri, DType::I32, {4, 8}), viewOf(d, DType::I32, {3}),
+         viewOf(g, DType::F32, {8}), viewOf(u, DType::F32, {16}),
+         viewOf(col, DType::F32, {2, 4}), viewOf(out, DType::F32, {4, 8})});
+    for (int i = 0; i < 4; ++i) {
+      float sum = 0;
+      for (int64_t k = i; k < n; k += 4)
+        sum += a[k];
+      ASSERT_TRUE(sameFloat(sums[i], sum)) << i;
+      ASSERT_EQ(sums[4 + i], float(m)) << i;
+    }
+    int64_t tiles = (n + 3) / 4;
+    EXPECT_EQ(d, (std::vector<int32_t>{int32_t(x / tiles), int32_t(x % tiles),
+                                       int32_t(x)}));
+    for (int i = 0; i < 4; ++i)
+      for (int j = 0; j < 8; ++j) {
+        bool below = r * 4 + i >= c * 8 + j;
+        ASSERT_EQ(tri[i * 8 + j], below ? 1 : 0) << i << ", " << j;
+        ASSERT_EQ(out[i * 8 + j], below ? col[4 + i] : 0.0f) << i << ", " << j;
+      }
+    for (int j = 0; j < 8; ++j) {
+      // Unless the flag: g, written to u[0:8]; with it: exp of the padding
+      // (1), written to u[8:16].
+      ASSERT_EQ(u[j], flag ? kPoison : g[j]) << j;
+      ASSERT_EQ(u[8 + j], flag ? 1.0f : kPoison) << j;
+    }
+  }
+}
+
 TEST_F(ComputeTest, FormsRunWhereOnlyTheTileDialectIsLoaded) {
   // The `if %c` forms expand into scf.if and the activations into math ops
   // even when the kernel's text has neither (the tile dialect loads both),

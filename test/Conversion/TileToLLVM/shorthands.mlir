@@ -56,3 +56,36 @@ tile.kernel @step_forms(%x: !tile.view<2, bf16>, %y: !tile.view<2, f16>,
   tile.store %p, %y[%i, %j] : !tile.tile<16 x 8 x f32>, !tile.view<2, f16>
   tile.store %t, %y[%j, %i] if %flag : !tile.tile<16 x 8 x f32>, !tile.view<2, f16>, i32
 }
+
+// The loop and mask forms, lowered as written out: tile.for over the tiles
+// of an extent (an scf.for to the ceildiv), the block id split and
+// recombined by tile counts, the triangular mask (a compare of positions),
+// a where of an i1 flag (an scf.if) and a store unless the flag.
+// CHECK-LABEL: llvm.func @loop_forms
+// CHECK: arith.ceildivui
+// CHECK: scf.for
+// CHECK: llvm.load {{.*}} -> f32
+// CHECK: arith.cmpi sge
+// CHECK: scf.if %{{.*}} -> (
+// CHECK: %[[OFF:.*]] = arith.xori %{{.*}}, %{{.*}} : i1
+// CHECK: scf.if %[[OFF]] {
+// CHECK: llvm.store {{.*}} : f32
+// CHECK-NOT: tile.
+tile.kernel @loop_forms(%x: !tile.view<2, f32>, %n: index, %s: index,
+                        %flag: i1) {
+  %id = tile.block_id x
+  %r, %c = tile.delinearize %id by tiles(%n, %s)
+  %l = tile.linearize %r, %c by tiles(%n, %s)
+  %zero = tile.full 0.0 : !tile.tile<16 x 8 x f32>
+  %sum = tile.for %k in tiles(%n, %s) iter_args(%acc = %zero)
+      -> (!tile.tile<16 x 8 x f32>) {
+    %t = tile.load %x[%l, %k] : !tile.view<2, f32> -> !tile.tile<16 x 8 x f32>
+    %next = arith.addf %acc, %t : !tile.tile<16 x 8 x f32>
+    tile.yield %next : !tile.tile<16 x 8 x f32>
+  }
+  %mask = tile.tri at %r, %c : !tile.tile<16 x 8 x i1>
+  %masked = tile.where %mask, %sum, %zero : !tile.tile<16 x 8 x i1>, !tile.tile<16 x 8 x f32>
+  %e = math.exp %masked : !tile.tile<16 x 8 x f32>
+  %chosen = tile.where %flag, %e, %masked : i1, !tile.tile<16 x 8 x f32>
+  tile.store %chosen, %x[%r, %c] unless %flag : !tile.tile<16 x 8 x f32>, !tile.view<2, f32>, i1
+}

@@ -372,3 +372,112 @@ tile.kernel @conditional_store(%y: !tile.view<2, bf16>, %f: f32, %flag: i32) {
   %t = tile.full %f : !tile.tile<8 x f32>
   tile.store %t, %y[0, 0] if %flag dims = [1] : !tile.tile<8 x f32>, !tile.view<2, bf16>, i32
 }
+
+// tile.for over the tiles of an extent: scf.for from 0 to the ceildiv by 1
+// with the same body; over range(n): to n.
+// CHECK-LABEL: tile.kernel @for_tiles
+// CHECK: %[[COUNT:.*]] = arith.ceildivui %[[N:.*]], %[[S:.*]] : index
+// CHECK: %[[C0:.*]] = arith.constant 0 : index
+// CHECK: %[[C1:.*]] = arith.constant 1 : index
+// CHECK: %[[SUM:.*]] = scf.for %[[K:.*]] = %[[C0]] to %[[COUNT]] step %[[C1]] iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<4xf32>) {
+// CHECK: %[[T:.*]] = {{(tile\.)?}}load %{{.*}}[%[[K]]] : <1, f32> -> tensor<4xf32>
+// CHECK: %[[NEXT:.*]] = arith.addf %[[ACC]], %[[T]] : tensor<4xf32>
+// CHECK: scf.yield %[[NEXT]] : tensor<4xf32>
+// CHECK: scf.for %[[J:.*]] = %{{.*}} to %[[N]] step %{{.*}} {
+// CHECK: store %[[SUM]], %{{.*}}[%[[J]]]
+// CHECK-NOT: tile.for
+// CHECK-NOT: tile.yield
+tile.kernel @for_tiles(%x: !tile.view<1, f32>, %n: index, %s: index) {
+  %zero = tile.full 0.0 : !tile.tile<4 x f32>
+  %sum = tile.for %k in tiles(%n, %s) iter_args(%acc = %zero) -> (!tile.tile<4 x f32>) {
+    %t = tile.load %x[%k] : !tile.view<1, f32> -> !tile.tile<4 x f32>
+    %next = arith.addf %acc, %t : !tile.tile<4 x f32>
+    tile.yield %next : !tile.tile<4 x f32>
+  }
+  tile.for %j in range(%n) {
+    tile.store %sum, %x[%j] : !tile.tile<4 x f32>, !tile.view<1, f32>
+  }
+}
+
+// Extents given as tiles(%e, %s) are their ceildiv; tile.linearize is the
+// muli/addi chain from the outer coordinate.
+// CHECK-LABEL: tile.kernel @linearize_tiles
+// CHECK: %[[T1:.*]] = arith.ceildivui %[[E:.*]], %[[S:.*]] : index
+// CHECK: %[[Q:.*]] = arith.divui %[[X:.*]], %[[T1]] : index
+// CHECK: %[[R:.*]] = arith.remui %[[X]], %[[T1]] : index
+// CHECK: %[[T2:.*]] = arith.ceildivui %[[E]], %[[S]] : index
+// CHECK: %[[M:.*]] = arith.muli %[[Q]], %[[T2]] : index
+// CHECK: %[[L:.*]] = arith.addi %[[M]], %[[R]] : index
+// CHECK: store %{{.*}}, %{{.*}}[%[[L]]]
+// CHECK-NOT: linearize
+tile.kernel @linearize_tiles(%y: !tile.view<1, f32>, %e: index, %s: index) {
+  %x = tile.block_id x
+  %q, %r = tile.delinearize %x by tiles(%e, %s)
+  %l = tile.linearize %q, %r by tiles(%e, %s)
+  %t = tile.full 0.0 : !tile.tile<4 x f32>
+  tile.store %t, %y[%l] : !tile.tile<4 x f32>, !tile.view<1, f32>
+}
+
+// tile.tri: the row and column positions of tile (r, c), compared sge.
+// CHECK-LABEL: tile.kernel @tri
+// CHECK: %[[C4:.*]] = arith.constant 4 : index
+// CHECK: %[[ROW0:.*]] = arith.muli %[[R:.*]], %[[C4]] : index
+// CHECK: arith.index_cast %[[ROW0]] : index to i32
+// CHECK: arange : tensor<4xi32>
+// CHECK: %[[ROWS:.*]] = broadcast %{{.*}} : tensor<4x1xi32> -> tensor<4x8xi32>
+// CHECK: %[[C8:.*]] = arith.constant 8 : index
+// CHECK: %[[COL0:.*]] = arith.muli %[[C:.*]], %[[C8]] : index
+// CHECK: arith.index_cast %[[COL0]] : index to i32
+// CHECK: arange : tensor<8xi32>
+// CHECK: %[[COLS:.*]] = broadcast %{{.*}} : tensor<1x8xi32> -> tensor<4x8xi32>
+// CHECK: arith.cmpi sge, %[[ROWS]], %[[COLS]] : tensor<4x8xi32>
+// CHECK-NOT: tri
+tile.kernel @tri(%r: index, %c: index) {
+  %m = tile.tri at %r, %c : !tile.tile<4 x 8 x i1>
+}
+
+// tile.where of a scalar flag: scf.if yielding either value, with what only
+// one side uses computed in that side (here the exp of the true value).
+// CHECK-LABEL: tile.kernel @where_flag
+// CHECK: %[[Y:.*]] = load
+// CHECK-NEXT: %[[R:.*]] = scf.if %{{.*}} -> (tensor<4xf32>) {
+// CHECK-NEXT: %[[E:.*]] = math.exp %[[Y]] : tensor<4xf32>
+// CHECK-NEXT: %[[P:.*]] = arith.mulf %[[Y]], %[[E]] : tensor<4xf32>
+// CHECK-NEXT: scf.yield %[[P]] : tensor<4xf32>
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[Y]] : tensor<4xf32>
+// CHECK: store %[[R]]
+tile.kernel @where_flag(%x: !tile.view<1, f32>, %flag: i1) {
+  %y = tile.load %x[0] : !tile.view<1, f32> -> !tile.tile<4 x f32>
+  %e = math.exp %y : !tile.tile<4 x f32>
+  %p = arith.mulf %y, %e : !tile.tile<4 x f32>
+  %r = tile.where %flag, %p, %y : i1, !tile.tile<4 x f32>
+  tile.store %r, %x[1] : !tile.tile<4 x f32>, !tile.view<1, f32>
+}
+
+// `unless %c`: the access in scf.if (%c == 0), an i1 negated.
+// CHECK-LABEL: tile.kernel @unless
+// CHECK: %[[TRUE:.*]] = arith.constant true
+// CHECK: %[[OFF:.*]] = arith.xori %[[FLAG:.*]], %[[TRUE]] : i1
+// CHECK: scf.if %[[OFF]] -> (tensor<4xf32>) {
+// CHECK: %[[ZERO:.*]] = arith.constant 0 : i32
+// CHECK: %[[OFF32:.*]] = arith.cmpi eq, %{{.*}}, %[[ZERO]] : i32
+// CHECK: scf.if %[[OFF32]] {
+// CHECK: store
+tile.kernel @unless(%x: !tile.view<1, f32>, %flag: i1, %n: i32) {
+  %t = tile.load %x[0] unless %flag : !tile.view<1, f32>, i1 -> !tile.tile<4 x f32>
+  tile.store %t, %x[1] unless %n : !tile.tile<4 x f32>, !tile.view<1, f32>, i32
+}
+
+// A column (`BLOCK_M x 1`) of view dimension 1 is read in the view's order
+// and reshaped, as the row is: only extents above 1 need an order.
+// CHECK-LABEL: tile.kernel @load_column
+// CHECK: %[[COL:.*]] = load %{{.*}} : <3, f32> -> tensor<1x1x4xf32>
+// CHECK-NEXT: reshape %[[COL]] : tensor<1x1x4xf32> -> tensor<4x1xf32>
+// CHECK: %[[T:.*]] = load %{{.*}} order = [0, 2, 1] : <3, f32> -> tensor<1x4x8xf32>
+tile.kernel @load_column(%x: !tile.view<3, f32>, %i: index) {
+  %c = tile.load %x[%i, %i, %i] dims = [2, 1]
+      : !tile.view<3, f32> -> !tile.tile<4 x 1 x f32>
+  %t = tile.load %x[%i, %i, %i] dims = [2, 1]
+      : !tile.view<3, f32> -> !tile.tile<4 x 8 x f32>
+}

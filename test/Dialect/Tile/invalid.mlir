@@ -1052,14 +1052,6 @@ tile.kernel @where_value_shape(%b: i1, %s: f32) {
 
 // -----
 
-tile.kernel @where_scalar_condition(%b: i1, %s: f32) {
-  // expected-error @+1 {{'tile.where' op operand #0 must be ranked tensor of 1-bit signless integer values}}
-  %w = "tile.where"(%b, %s, %s) : (i1, f32, f32) -> tensor<4xf32>
-  tile.return
-}
-
-// -----
-
 tile.kernel @softplus_bf16(%h: bf16) {
   %t = tile.full %h : !tile.tile<4 x bf16>
   // expected-error @+1 {{'tile.softplus' op operand #0 must be ranked tensor of 32-bit float values}}
@@ -1369,4 +1361,83 @@ tile.kernel @conditional_store_float(%x: !tile.view<1, f32>, %c: f32) {
   %t = tile.full %c : !tile.tile<4 x f32>
   // expected-error @+1 {{'tile.store' op operand #2 must be signless integer or index, but got 'f32'}}
   tile.store %t, %x[0] if %c : !tile.tile<4 x f32>, !tile.view<1, f32>, f32
+}
+
+// -----
+
+tile.kernel @delinearize_tiled_operands(%x: index, %n: index) {
+  // expected-error @+1 {{'tile.delinearize' op has 1 extent operands, but `tiled` marks extents of 2}}
+  %a, %b = "tile.delinearize"(%x, %n) <{tiled = array<i1: true>}> : (index, index) -> (index, index)
+  tile.return
+}
+
+// -----
+
+tile.kernel @linearize_coordinate_count(%x: index, %n: index) {
+  // expected-error @+1 {{'tile.linearize' op takes one coordinate per extent and the outer one: 3 coordinates, not 2}}
+  %a = tile.linearize %x, %x by %n, tiles(%n, %n)
+  tile.return
+}
+
+// -----
+
+tile.kernel @linearize_no_extent(%x: index) {
+  // expected-error @+1 {{'tile.linearize' op needs at least one extent to combine by}}
+  %a = "tile.linearize"(%x) <{operandSegmentSizes = array<i32: 1, 0>}> : (index) -> index
+  tile.return
+}
+
+// -----
+
+tile.kernel @tri_rank(%x: index) {
+  // expected-error @+1 {{'tile.tri' op makes a tile of a matrix's mask: the result must be a 2-D tile, not a 8 i1 tile}}
+  %m = tile.tri at %x, %x : !tile.tile<8 x i1>
+  tile.return
+}
+
+// -----
+
+tile.kernel @for_form(%n: index) {
+  // expected-error @+1 {{expected 'range(%n)' or 'tiles(%extent, %size)', not 'upto'}}
+  tile.for %k in upto(%n) {
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @for_yield_type(%n: index, %f: f32) {
+  %zero = tile.full 0.0 : !tile.tile<4 x f32>
+  %r = tile.for %k in range(%n) iter_args(%acc = %zero) -> (!tile.tile<4 x f32>) {
+    // expected-error @+1 {{'tile.yield' op yields the next value of each iter_args entry, of its type ('tensor<4xf32>'), not ('f32')}}
+    tile.yield %f : f32
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @for_iter_args_types(%n: index) {
+  %zero = tile.full 0.0 : !tile.tile<4 x f32>
+  // expected-error @+1 {{iter_args has 1 values but 2 types}}
+  %r = tile.for %k in range(%n) iter_args(%acc = %zero) -> (!tile.tile<4 x f32>, !tile.tile<4 x f32>) {
+    tile.yield %acc : !tile.tile<4 x f32>
+  }
+  tile.return
+}
+
+// -----
+
+tile.kernel @where_scalar_condition_type(%c: i32, %f: f32) {
+  %t = tile.full %f : !tile.tile<4 x f32>
+  // expected-error @+1 {{'tile.where' op operand #0 must be ranked tensor of 1-bit signless integer values or 1-bit signless integer, but got 'i32'}}
+  %w = tile.where %c, %t, %t : i32, !tile.tile<4 x f32>
+  tile.return
+}
+
+// -----
+
+tile.kernel @yield_outside_for(%f: f32) {
+  // expected-error @+1 {{'tile.yield' op expects parent op 'tile.for'}}
+  tile.yield %f : f32
 }

@@ -316,3 +316,43 @@ tile.kernel @forms<CHUNK = 16>(%x: !tile.view<2, bf16>, %y: !tile.view<2, f16>,
   tile.store %q, %y[%a, %d] : !tile.tile<CHUNK x 8 x f32>, !tile.view<2, f16>
   tile.store %q, %y[%b, 0] if %n : !tile.tile<CHUNK x 8 x f32>, !tile.view<2, f16>, index
 }
+
+// The loop and index forms: tile.for over range(n) and over the tiles of an
+// extent (with and without iter_args), delinearize and linearize by tile
+// counts, the triangular mask, a column load (a unit dimension), an i1
+// flag with `unless`, and a where of a flag.
+// CHECK-LABEL: tile.kernel @loops_and_masks
+// CHECK: %[[SUM:.*]] = for %[[K:.*]] in tiles(%{{.*}}, %{{.*}}) iter_args(%[[ACC:.*]] = %{{.*}}) -> (tensor<4x8xf32>) {
+// CHECK: yield %{{.*}} : tensor<4x8xf32>
+// CHECK: for %{{.*}} in range(%{{.*}}) {
+// CHECK-NOT: yield
+// CHECK: }
+// CHECK: %{{.*}}:2 = delinearize %{{.*}} by tiles(%{{.*}}, %{{.*}})
+// CHECK: linearize %{{.*}}, %{{.*}} by %{{.*}}, tiles(%{{.*}}, %{{.*}})
+// CHECK: tri at %{{.*}}, %{{.*}} : tensor<4x8xi1>
+// CHECK: load %{{.*}}[%{{.*}}, %{{.*}}] unless %{{.*}} dims = [1, 0] : <2, f32>, i1 -> tensor<4x1xf32>
+// CHECK: where %{{.*}}, %{{.*}}, %{{.*}} : i1, tensor<4x8xf32>
+// CHECK: store %{{.*}}, %{{.*}}[%{{.*}}, %{{.*}}] unless %{{.*}} : tensor<4x8xf32>, <2, f32>, i1
+tile.kernel @loops_and_masks(%x: !tile.view<2, f32>, %n: index, %flag: i1) {
+  %i = tile.block_id x
+  %zero = tile.full 0.0 : !tile.tile<4 x 8 x f32>
+  %sum = tile.for %k in tiles(%n, %i) iter_args(%acc = %zero) -> (!tile.tile<4 x 8 x f32>) {
+    %t = tile.load %x[%i, %k] : !tile.view<2, f32> -> !tile.tile<4 x 8 x f32>
+    %next = arith.addf %acc, %t : !tile.tile<4 x 8 x f32>
+    tile.yield %next : !tile.tile<4 x 8 x f32>
+  }
+  tile.for %k in range(%n) {
+    tile.store %sum, %x[%i, %k] : !tile.tile<4 x 8 x f32>, !tile.view<2, f32>
+  }
+  %m, %p = tile.delinearize %i by tiles(%n, %i)
+  %l = tile.linearize %m, %p, %i by %n, tiles(%n, %i)
+  %mask = tile.tri at %m, %l : !tile.tile<4 x 8 x i1>
+  %col = tile.load %x[%i, %p] unless %flag dims = [1, 0]
+      : !tile.view<2, f32>, i1 -> !tile.tile<4 x 1 x f32>
+  %masked = tile.where %mask, %sum, %col
+      : !tile.tile<4 x 8 x i1>, !tile.tile<4 x 8 x f32>, !tile.tile<4 x 1 x f32>
+        -> !tile.tile<4 x 8 x f32>
+  %chosen = tile.where %flag, %masked, %sum : i1, !tile.tile<4 x 8 x f32>
+  tile.store %chosen, %x[%m, %p] unless %flag
+      : !tile.tile<4 x 8 x f32>, !tile.view<2, f32>, i1
+}

@@ -80,9 +80,9 @@ template <typename XView>
 using ComputeOutLauncher = tilec_status (*)(
     const XView &x, const XView &C, const tilec_view_f32_5d &CB,
     const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
-    const tilec_view_f32_2d &D, const XView &z, int32_t hasZ,
+    const tilec_view_f32_2d &D, const XView &z, bool hasZ,
     const tilec_view_i32_2d &seqIdx, const tilec_view_f32_5d &states,
-    const tilec_view_f32_4d &y, const XView &yXt, int32_t yIsXt, tilec_grid,
+    const tilec_view_f32_4d &y, const XView &yXt, bool yIsXt, tilec_grid,
     CUstream);
 
 using PrepareFunction = tilec_status (*)();
@@ -700,8 +700,8 @@ tilec_mamba2_status launchWith(const Problem &p, const Inputs &in,
           "bmm_chunk"))
     return code;
   if (tilec_mamba2_status code = check(
-          inputKernels.computeOut(x, C, cb, dtChunks, G, D, z, in.z ? 1 : 0,
-                                  seqIdx, states, y, yXt, yIsXt ? 1 : 0,
+          inputKernels.computeOut(x, C, cb, dtChunks, G, D, z, bool(in.z),
+                                  seqIdx, states, y, yXt, yIsXt,
                                   grids.computeOut, stream),
           "compute_out"))
     return code;

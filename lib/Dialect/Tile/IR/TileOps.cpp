@@ -18,6 +18,86 @@ static void printTileIndices(OpAsmPrinter &printer, Operation *op,
                              OperandRange indices,
                              DenseI64ArrayAttr staticIndices);
 
+/// The extents of tile.delinearize and tile.linearize: `%e` or
+/// `tiles(%e, %s)` each (two operands, marked in `tiled`, which is set only
+/// when one appears).
+static ParseResult
+parseExtents(OpAsmParser &parser,
+             SmallVectorImpl<OpAsmParser::UnresolvedOperand> &extents,
+             DenseBoolArrayAttr &tiled) {
+  SmallVector<bool> marks;
+  auto parseExtent = [&]() -> ParseResult {
+    bool isTiles = succeeded(parser.parseOptionalKeyword("tiles"));
+    marks.push_back(isTiles);
+    OpAsmParser::UnresolvedOperand extent, size;
+    if (!isTiles)
+      return failure(parser.parseOperand(extent) ||
+                     (extents.push_back(extent), false));
+    if (parser.parseLParen() || parser.parseOperand(extent) ||
+        parser.parseComma() || parser.parseOperand(size) ||
+        parser.parseRParen())
+      return failure();
+    extents.push_back(extent);
+    extents.push_back(size);
+    return success();
+  };
+  if (parser.parseCommaSeparatedList(parseExtent))
+    return failure();
+  if (llvm::is_contained(marks, true))
+    tiled = parser.getBuilder().getDenseBoolArrayAttr(marks);
+  return success();
+}
+static void printExtents(OpAsmPrinter &printer, Operation *,
+                         OperandRange extents, DenseBoolArrayAttr tiled) {
+  if (!tiled) {
+    printer << extents;
+    return;
+  }
+  unsigned next = 0;
+  llvm::interleaveComma(tiled.asArrayRef(), printer, [&](bool isTiles) {
+    if (!isTiles) {
+      printer << extents[next++];
+      return;
+    }
+    printer << "tiles(" << extents[next] << ", " << extents[next + 1] << ')';
+    next += 2;
+  });
+}
+
+/// The number of extents `tiled` marks in `numOperands` operands (each
+/// `tiles(%e, %s)` takes two), or nullopt when they do not add up.
+static std::optional<unsigned>
+countExtents(unsigned numOperands, std::optional<ArrayRef<bool>> tiled) {
+  if (!tiled)
+    return numOperands;
+  unsigned operands = tiled->size() + llvm::count(*tiled, true);
+  if (operands != numOperands)
+    return std::nullopt;
+  return tiled->size();
+}
+
+/// A load's or store's `if %c` or `unless %c` (the `unless` unit attribute).
+static ParseResult
+parseCondition(OpAsmParser &parser,
+               std::optional<OpAsmParser::UnresolvedOperand> &condition,
+               UnitAttr &unless) {
+  bool negated = succeeded(parser.parseOptionalKeyword("unless"));
+  if (!negated && failed(parser.parseOptionalKeyword("if")))
+    return success();
+  OpAsmParser::UnresolvedOperand operand;
+  if (parser.parseOperand(operand))
+    return failure();
+  condition = operand;
+  if (negated)
+    unless = parser.getBuilder().getUnitAttr();
+  return success();
+}
+static void printCondition(OpAsmPrinter &printer, Operation *, Value condition,
+                           UnitAttr unless) {
+  if (condition)
+    printer << (unless ? "unless " : "if ") << condition;
+}
+
 /// `slt` and the other predicates of arith.cmpi and arith.cmpf, by their
 /// names, held as the I64Attr of the enum's value.
 template <typename Predicate,
@@ -561,6 +641,128 @@ LogicalResult KernelOp::verifyRegions() {
 }
 
 //===----------------------------------------------------------------------===//
+// Loops
+//===----------------------------------------------------------------------===//
+
+void ForOp::build(OpBuilder &builder, OperationState &state, Value count,
+                  Value tileSize, ValueRange inits) {
+  state.addOperands(count);
+  if (tileSize)
+    state.addOperands(tileSize);
+  state.addOperands(inits);
+  state.getOrAddProperties<Properties>().operandSegmentSizes = {
+      1, tileSize ? 1 : 0, static_cast<int32_t>(inits.size())};
+  state.addTypes(inits.getTypes());
+  Block *body = new Block;
+  state.addRegion()->push_back(body);
+  body->addArgument(builder.getIndexType(), state.location);
+  for (Value init : inits)
+    body->addArgument(init.getType(), state.location);
+  if (inits.empty()) {
+    OpBuilder::InsertionGuard guard(builder);
+    builder.setInsertionPointToEnd(body);
+    YieldOp::create(builder, state.location);
+  }
+}
+
+// tile.for %k in range(%n) | tiles(%extent, %size)
+//     [iter_args(%a = %init, ...) -> (T, ...)] { ... }
+ParseResult ForOp::parse(OpAsmParser &parser, OperationState &result) {
+  Builder &builder = parser.getBuilder();
+  Type indexType = builder.getIndexType();
+  OpAsmParser::Argument iv;
+  iv.type = indexType;
+  StringRef form;
+  SMLoc formLoc;
+  OpAsmParser::UnresolvedOperand count, tileSize;
+  if (parser.parseArgument(iv) || parser.parseKeyword("in") ||
+      (formLoc = parser.getCurrentLocation(), parser.parseKeyword(&form)))
+    return failure();
+  bool tiles = form == "tiles";
+  if (!tiles && form != "range")
+    return parser.emitError(formLoc)
+           << "expected 'range(%n)' or 'tiles(%extent, %size)', not '" << form
+           << "'";
+  if (parser.parseLParen() || parser.parseOperand(count) ||
+      (tiles && (parser.parseComma() || parser.parseOperand(tileSize))) ||
+      parser.parseRParen() ||
+      parser.resolveOperand(count, indexType, result.operands) ||
+      (tiles && parser.resolveOperand(tileSize, indexType, result.operands)))
+    return failure();
+  SmallVector<OpAsmParser::Argument> args{iv};
+  SmallVector<OpAsmParser::UnresolvedOperand> inits;
+  SmallVector<Type> types;
+  if (succeeded(parser.parseOptionalKeyword("iter_args"))) {
+    if (parser.parseAssignmentList(args, inits) ||
+        parser.parseArrowTypeList(types))
+      return failure();
+    if (types.size() != inits.size())
+      return parser.emitError(parser.getCurrentLocation())
+             << "iter_args has " << inits.size() << " values but "
+             << types.size() << " types";
+    for (auto [arg, type] : llvm::zip(llvm::drop_begin(args), types))
+      arg.type = type;
+    if (parser.resolveOperands(inits, types, parser.getCurrentLocation(),
+                               result.operands))
+      return failure();
+  }
+  result.addTypes(types);
+  result.getOrAddProperties<Properties>().operandSegmentSizes = {
+      1, tiles ? 1 : 0, static_cast<int32_t>(inits.size())};
+  Region *body = result.addRegion();
+  if (parser.parseRegion(*body, args) ||
+      parser.parseOptionalAttrDict(result.attributes))
+    return failure();
+  ForOp::ensureTerminator(*body, builder, result.location);
+  return success();
+}
+
+void ForOp::print(OpAsmPrinter &printer) {
+  printer << ' ' << getInductionVar() << " in ";
+  if (getTileSize())
+    printer << "tiles(" << getCount() << ", " << getTileSize() << ')';
+  else
+    printer << "range(" << getCount() << ')';
+  if (!getInits().empty()) {
+    printer << " iter_args(";
+    llvm::interleaveComma(
+        llvm::zip(getBody().getArguments().drop_front(), getInits()), printer,
+        [&](auto pair) {
+          printer << std::get<0>(pair) << " = " << std::get<1>(pair);
+        });
+    printer << ") -> (" << getResultTypes() << ')';
+  }
+  printer << ' ';
+  printer.printRegion(getBody(), /*printEntryBlockArgs=*/false,
+                      /*printBlockTerminators=*/!getInits().empty());
+  printer.printOptionalAttrDict((*this)->getAttrs(),
+                                {getOperandSegmentSizesAttrName()});
+}
+
+LogicalResult ForOp::verifyRegions() {
+  Block &body = getBody().front();
+  if (body.getNumArguments() != getInits().size() + 1 ||
+      !body.getArgument(0).getType().isIndex())
+    return emitOpError() << "the body takes the index and one value per "
+                            "iter_args entry";
+  for (auto [i, init, arg, result] :
+       llvm::enumerate(getInits(), body.getArguments().drop_front(),
+                       getResults()))
+    if (init.getType() != arg.getType() || init.getType() != result.getType())
+      return emitOpError() << "iter_args entry " << i << " is "
+                           << init.getType()
+                           << ": its argument and the loop's result must "
+                              "have that type";
+  auto yield = cast<YieldOp>(body.getTerminator());
+  if (yield.getResults().getTypes() != getResultTypes())
+    return yield.emitOpError()
+           << "yields the next value of each iter_args entry, of its type ("
+           << getResultTypes() << "), not (" << yield.getResults().getTypes()
+           << ')';
+  return success();
+}
+
+//===----------------------------------------------------------------------===//
 // Scalars
 //===----------------------------------------------------------------------===//
 
@@ -644,36 +846,75 @@ void DimOp::print(OpAsmPrinter &printer) {
   printer.printStrippedAttrOrType(getView().getType());
 }
 
-// tile.delinearize %x by %B, %C: one index result more than extents.
+// tile.delinearize %x by %B, tiles(%e, %s): one index result more than
+// extents.
 ParseResult DelinearizeOp::parse(OpAsmParser &parser,
                                  OperationState &result) {
   OpAsmParser::UnresolvedOperand index;
   SmallVector<OpAsmParser::UnresolvedOperand> extents;
+  DenseBoolArrayAttr tiled;
   Type indexType = parser.getBuilder().getIndexType();
   if (parser.parseOperand(index) || parser.parseKeyword("by") ||
-      parser.parseOperandList(extents) ||
+      parseExtents(parser, extents, tiled) ||
       parser.parseOptionalAttrDict(result.attributes) ||
       parser.resolveOperand(index, indexType, result.operands) ||
       parser.resolveOperands(extents, indexType, result.operands))
     return failure();
-  result.addTypes(SmallVector<Type>(extents.size() + 1, indexType));
+  if (tiled)
+    result.getOrAddProperties<Properties>().tiled = tiled;
+  unsigned numExtents = tiled ? tiled.size() : extents.size();
+  result.addTypes(SmallVector<Type>(numExtents + 1, indexType));
   return success();
 }
 
 void DelinearizeOp::print(OpAsmPrinter &printer) {
-  printer << ' ' << getIndex() << " by " << getExtents();
-  printer.printOptionalAttrDict((*this)->getAttrs());
+  printer << ' ' << getIndex() << " by ";
+  printExtents(printer, *this, getExtents(), getTiledAttr());
+  printer.printOptionalAttrDict((*this)->getAttrs(), {getTiledAttrName()});
+}
+
+unsigned DelinearizeOp::getNumExtents() {
+  return countExtents(getExtents().size(), getTiled())
+      .value_or(getExtents().size());
+}
+
+/// The rules tile.delinearize and tile.linearize share: at least one
+/// extent, `tiled` matching the operands, a coordinate per extent and the
+/// outer one (`split`: tile.delinearize's results, else tile.linearize's
+/// operands).
+static LogicalResult verifyExtents(Operation *op, unsigned numOperands,
+                                   std::optional<ArrayRef<bool>> tiled,
+                                   unsigned coordinates, bool split) {
+  std::optional<unsigned> extents = countExtents(numOperands, tiled);
+  if (!extents)
+    return op->emitOpError() << "has " << numOperands
+                             << " extent operands, but `tiled` marks extents "
+                                "of "
+                             << tiled->size() + llvm::count(*tiled, true);
+  if (*extents == 0)
+    return op->emitOpError() << "needs at least one extent to "
+                             << (split ? "split" : "combine") << " by";
+  if (coordinates != *extents + 1)
+    return op->emitOpError()
+           << (split ? "gives" : "takes")
+           << " one coordinate per extent and the outer one: " << *extents + 1
+           << (split ? " results, not " : " coordinates, not ") << coordinates;
+  return success();
 }
 
 LogicalResult DelinearizeOp::verify() {
-  if (getExtents().empty())
-    return emitOpError() << "needs at least one extent to split by";
-  if (getNumResults() != getExtents().size() + 1)
-    return emitOpError() << "gives one coordinate per extent and the outer "
-                            "one: "
-                         << getExtents().size() + 1 << " results, not "
-                         << getNumResults();
-  return success();
+  return verifyExtents(*this, getExtents().size(), getTiled(),
+                       getNumResults(), /*split=*/true);
+}
+
+unsigned LinearizeOp::getNumExtents() {
+  return countExtents(getExtents().size(), getTiled())
+      .value_or(getExtents().size());
+}
+
+LogicalResult LinearizeOp::verify() {
+  return verifyExtents(*this, getExtents().size(), getTiled(),
+                       getCoords().size(), /*split=*/false);
 }
 
 // tile.block_id x, y, z: one index result per axis.
@@ -1341,10 +1582,11 @@ LogicalResult MmaOp::verify() {
 
 bool WhereOp::isPlain() {
   RankedTensorType result = getType();
-  return getTrueValue().getType() == result &&
+  auto condition = dyn_cast<RankedTensorType>(getCondition().getType());
+  return condition && getTrueValue().getType() == result &&
          getFalseValue().getType() == result &&
-         getCondition().getType().getShape() == result.getShape() &&
-         getCondition().getType().getEncoding() == result.getEncoding();
+         condition.getShape() == result.getShape() &&
+         condition.getEncoding() == result.getEncoding();
 }
 
 //===----------------------------------------------------------------------===//
@@ -1421,6 +1663,14 @@ LogicalResult PadOp::verify() {
       isa<IntegerType>(type.getElementType()))
     return emitOpError() << "padding = " << stringifyPadding(getPadding())
                          << " needs a float tile; integer tiles pad with zero";
+  return success();
+}
+
+LogicalResult TriOp::verify() {
+  if (getType().getRank() != 2)
+    return emitOpError() << "makes a tile of a matrix's mask: the result must "
+                            "be a 2-D tile, not a "
+                         << describe(getType());
   return success();
 }
 

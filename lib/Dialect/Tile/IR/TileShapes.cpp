@@ -125,7 +125,14 @@ FullRankAccess tile::getFullRankAccess(RankedTensorType tile,
   SmallVector<TileDim> in = getTileDims(tile);
   SmallVector<TileDim> out(viewRank, TileDim{1, {}});
   FullRankAccess access;
-  if (llvm::is_sorted(dims)) {
+  // Only the order of the dimensions with more than one element matters: a
+  // `BLOCK_M x 1` column of view dimension 3 (`dims = [3, 2]`) is read in
+  // the view's own order, as the row `dims = [3]` is, and reshaped.
+  SmallVector<int64_t> moving;
+  for (auto [k, d] : llvm::enumerate(dims))
+    if (!in[k].isStatic() || in[k].size != 1)
+      moving.push_back(d);
+  if (llvm::is_sorted(moving)) {
     for (auto [k, d] : llvm::enumerate(dims))
       out[d] = in[k];
   } else {

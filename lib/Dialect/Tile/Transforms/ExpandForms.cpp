@@ -6,8 +6,10 @@
 // `tile.full` of a literal, `tile.arange` along a dimension, `tile.mma ...
 // precision = tf32` (and `split_bf16`), the broadcasting ops (`tile.mulf`,
 // `tile.cmpi`, `tile.where` ...), `tile.clamp`, `tile.pad`,
-// `tile.delinearize` and the activation functions (`tile.softplus`,
-// `tile.silu`). Each is defined as the longer form written here, so the
+// `tile.delinearize` and `tile.linearize` (with `tiles(...)` extents),
+// `tile.tri`, `tile.for`, `tile.where` of a scalar flag, `unless` on loads
+// and stores, and the activation functions (`tile.softplus`, `tile.silu`).
+// Each is defined as the longer form written here, so the
 // interpreter and the lowering run this first and implement only the longer
 // forms: the results cannot differ between the two spellings of a kernel.
 //
@@ -18,6 +20,8 @@
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/Interfaces/SideEffectInterfaces.h"
+#include "llvm/ADT/TypeSwitch.h"
 
 namespace mlir::tile {
 #define GEN_PASS_DEF_TILEEXPANDFORMS
@@ -74,6 +78,21 @@ Value isNonZero(OpBuilder &b, Location loc, Value condition) {
                                zero);
 }
 
+/// The i1 of a load's or store's `if %c` (`%c != 0`) or `unless %c`
+/// (`%c == 0`; an i1 negated).
+Value accessCondition(OpBuilder &b, Location loc, Value condition,
+                      bool unless) {
+  if (!unless)
+    return isNonZero(b, loc, condition);
+  if (condition.getType().isInteger(1))
+    return arith::XOrIOp::create(
+        b, loc, condition, arith::ConstantIntOp::create(b, loc, 1, 1));
+  Value zero =
+      arith::ConstantOp::create(b, loc, b.getZeroAttr(condition.getType()));
+  return arith::CmpIOp::create(b, loc, arith::CmpIPredicate::eq, condition,
+                               zero);
+}
+
 /// tile.full of the f32 constant `value` with the shape of `type`.
 Value fullOf(OpBuilder &b, Location loc, RankedTensorType type, double value) {
   Value scalar = arith::ConstantOp::create(
@@ -89,13 +108,14 @@ void expandConditionalLoad(LoadOp op) {
     return;
   OpBuilder b(op);
   Location loc = op.getLoc();
-  condition = isNonZero(b, loc, condition);
+  condition = accessCondition(b, loc, condition, op.getUnless());
   RankedTensorType type = op.getType();
   auto ifOp = scf::IfOp::create(
       b, loc, condition,
       [&](OpBuilder &then, Location at) {
         auto load = cast<LoadOp>(then.clone(*op));
         load.getConditionMutable().clear();
+        load.setUnless(false);
         scf::YieldOp::create(then, at, load.getResult());
       },
       [&](OpBuilder &otherwise, Location at) {
@@ -134,10 +154,13 @@ void expandConvertingLoad(LoadOp op) {
 void expandConditionalStore(StoreOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
-  scf::IfOp::create(b, loc, isNonZero(b, loc, op.getCondition()),
+  Value condition =
+      accessCondition(b, loc, op.getCondition(), op.getUnless());
+  scf::IfOp::create(b, loc, condition,
                     [&](OpBuilder &then, Location at) {
                       auto store = cast<StoreOp>(then.clone(*op));
                       store.getConditionMutable().clear();
+                      store.setUnless(false);
                       scf::YieldOp::create(then, at);
                     });
   op.erase();
@@ -341,6 +364,21 @@ void expandMma(MmaOp op) {
   op.removePrecisionAttr();
 }
 
+/// The op before which a value computed from `value` alone is best placed
+/// for `op`: the outermost scf.for around `op` that `value` is defined
+/// outside of (so the value is not formed again in every step), else `op`.
+Operation *hoistedPlace(Operation *op, Value value) {
+  Operation *place = op;
+  Region *defined = value.getParentRegion();
+  for (Operation *loop = op->getParentOp(); isa_and_nonnull<scf::ForOp>(loop);
+       loop = loop->getParentOp()) {
+    if (loop->isAncestor(defined->getParentOp()))
+      break;
+    place = loop;
+  }
+  return place;
+}
+
 /// `operand` broadcast to `type`: itself when it has that type, tile.full of
 /// a scalar, or tile.broadcast with the dimensions it lacks in front (as
 /// new_dims, written out here too).
@@ -360,13 +398,21 @@ Value broadcastTo(OpBuilder &b, Location loc, Value operand,
   return broadcast.getResult();
 }
 
+/// `operand` broadcast to `type` for `op`, formed before the loops around
+/// `op` that do not define `operand` (a row broadcast once, not per step).
+Value broadcastOperand(Operation *op, Value operand, RankedTensorType type) {
+  OpBuilder at(hoistedPlace(op, operand));
+  return broadcastTo(at, op->getLoc(), operand, type);
+}
+
 /// A broadcasting arithmetic op becomes `ArithOp` of its broadcast operands.
 template <typename ArithOp, typename Op> void expandBroadcasting(Op op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   RankedTensorType type = op.getType();
-  Value result = ArithOp::create(b, loc, broadcastTo(b, loc, op.getLhs(), type),
-                                 broadcastTo(b, loc, op.getRhs(), type));
+  Value result =
+      ArithOp::create(b, loc, broadcastOperand(op, op.getLhs(), type),
+                      broadcastOperand(op, op.getRhs(), type));
   op.replaceAllUsesWith(result);
   op.erase();
 }
@@ -379,10 +425,61 @@ template <typename ArithOp, typename Op> void expandBroadcastingCompare(Op op) {
   RankedTensorType operands = makeTileType(
       getTileDims(op.getType()), getElementTypeOrSelf(op.getLhs().getType()));
   Value result = ArithOp::create(b, loc, op.getCmpPredicate(),
-                                 broadcastTo(b, loc, op.getLhs(), operands),
-                                 broadcastTo(b, loc, op.getRhs(), operands));
+                                 broadcastOperand(op, op.getLhs(), operands),
+                                 broadcastOperand(op, op.getRhs(), operands));
   op.replaceAllUsesWith(result);
   op.erase();
+}
+
+/// Moves into `block` (at its start) the producers of `value` that have no
+/// side effect and no region and whose results only `block` uses, from
+/// `value`'s own producer up: what only one branch of an scf.if needs is
+/// computed in that branch. An op is moved once all its users are inside,
+/// and its operands' producers after it, each to the front, so every op
+/// still follows what it uses.
+void sinkProducers(Block &block, Value value) {
+  Operation *branch = block.getParentOp();
+  SmallVector<Operation *> worklist;
+  if (Operation *def = value.getDefiningOp())
+    worklist.push_back(def);
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val();
+    if (op->getBlock() != branch->getBlock() || op->getNumRegions() != 0 ||
+        !isMemoryEffectFree(op))
+      continue;
+    bool onlyInside = llvm::all_of(op->getUsers(), [&](Operation *user) {
+      return block.findAncestorOpInBlock(*user) != nullptr;
+    });
+    if (!onlyInside)
+      continue;
+    op->moveBefore(&block.front());
+    for (Value operand : op->getOperands())
+      if (Operation *def = operand.getDefiningOp())
+        worklist.push_back(def);
+  }
+}
+
+/// tile.where of a scalar i1: scf.if yielding either value (broadcast to
+/// the result), each computed in its branch where only that branch uses it.
+void expandScalarWhere(WhereOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  RankedTensorType type = op.getType();
+  auto ifOp = scf::IfOp::create(
+      b, loc, op.getCondition(),
+      [&](OpBuilder &then, Location at) {
+        scf::YieldOp::create(then, at,
+                             broadcastTo(then, at, op.getTrueValue(), type));
+      },
+      [&](OpBuilder &otherwise, Location at) {
+        scf::YieldOp::create(
+            otherwise, at, broadcastTo(otherwise, at, op.getFalseValue(), type));
+      });
+  Value trueValue = op.getTrueValue(), falseValue = op.getFalseValue();
+  op.replaceAllUsesWith(ifOp.getResult(0));
+  op.erase();
+  sinkProducers(ifOp.getThenRegion().front(), trueValue);
+  sinkProducers(ifOp.getElseRegion().front(), falseValue);
 }
 
 /// A broadcasting tile.where becomes the plain one of its operands broadcast
@@ -390,13 +487,15 @@ template <typename ArithOp, typename Op> void expandBroadcastingCompare(Op op) {
 void expandWhere(WhereOp op) {
   if (op.isPlain())
     return;
+  if (!isa<RankedTensorType>(op.getCondition().getType()))
+    return expandScalarWhere(op);
   OpBuilder b(op);
   Location loc = op.getLoc();
   RankedTensorType type = op.getType();
   RankedTensorType mask = makeTileType(getTileDims(type), b.getI1Type());
-  Value condition = broadcastTo(b, loc, op.getCondition(), mask);
-  Value trueValue = broadcastTo(b, loc, op.getTrueValue(), type);
-  Value falseValue = broadcastTo(b, loc, op.getFalseValue(), type);
+  Value condition = broadcastOperand(op, op.getCondition(), mask);
+  Value trueValue = broadcastOperand(op, op.getTrueValue(), type);
+  Value falseValue = broadcastOperand(op, op.getFalseValue(), type);
   auto plain = WhereOp::create(b, loc, type, condition, trueValue, falseValue);
   op.replaceAllUsesWith(plain.getResult());
   op.erase();
@@ -456,9 +555,9 @@ void expandClamp(ClampOp op) {
   Location loc = op.getLoc();
   RankedTensorType type = op.getType();
   Value low = arith::MaximumFOp::create(
-      b, loc, op.getSource(), broadcastTo(b, loc, op.getLow(), type));
+      b, loc, op.getSource(), broadcastOperand(op, op.getLow(), type));
   Value result = arith::MinimumFOp::create(
-      b, loc, low, broadcastTo(b, loc, op.getHigh(), type));
+      b, loc, low, broadcastOperand(op, op.getHigh(), type));
   op.replaceAllUsesWith(result);
   op.erase();
 }
@@ -511,6 +610,27 @@ void expandPad(PadOp op) {
   op.erase();
 }
 
+/// The extents of tile.delinearize or tile.linearize, each `tiles(%e, %s)`
+/// as arith.ceildivui of its two operands.
+SmallVector<Value> materializeExtents(OpBuilder &b, Location loc,
+                                      ValueRange operands,
+                                      std::optional<ArrayRef<bool>> tiled) {
+  if (!tiled)
+    return SmallVector<Value>(operands);
+  SmallVector<Value> extents;
+  unsigned next = 0;
+  for (bool isTiles : *tiled) {
+    if (!isTiles) {
+      extents.push_back(operands[next++]);
+      continue;
+    }
+    extents.push_back(arith::CeilDivUIOp::create(b, loc, operands[next],
+                                                 operands[next + 1]));
+    next += 2;
+  }
+  return extents;
+}
+
 /// tile.delinearize: for each extent from the last, the remainder is a
 /// coordinate and the quotient is split further; the last quotient is the
 /// outer coordinate.
@@ -518,15 +638,81 @@ void expandDelinearize(DelinearizeOp op) {
   OpBuilder b(op);
   Location loc = op.getLoc();
   Value rest = op.getIndex();
+  SmallVector<Value> extents =
+      materializeExtents(b, loc, op.getExtents(), op.getTiled());
   SmallVector<Value> coords(op.getNumResults());
-  for (int64_t i = op.getExtents().size() - 1; i >= 0; --i) {
-    Value extent = op.getExtents()[i];
+  for (int64_t i = extents.size() - 1; i >= 0; --i) {
+    Value extent = extents[i];
     Value quotient = arith::DivUIOp::create(b, loc, rest, extent);
     coords[i + 1] = arith::RemUIOp::create(b, loc, rest, extent);
     rest = quotient;
   }
   coords[0] = rest;
   op.replaceAllUsesWith(coords);
+  op.erase();
+}
+
+/// tile.linearize: (c0 * e1 + c1) * e2 + c2 ..., from the outer coordinate.
+void expandLinearize(LinearizeOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value index = op.getCoords().front();
+  SmallVector<Value> extents =
+      materializeExtents(b, loc, op.getExtents(), op.getTiled());
+  for (auto [extent, coord] : llvm::zip(extents, op.getCoords().drop_front()))
+    index = arith::AddIOp::create(
+        b, loc, arith::MulIOp::create(b, loc, index, extent), coord);
+  op.replaceAllUsesWith(index);
+  op.erase();
+}
+
+/// tile.tri: the row and column positions of the tile (aranges from its
+/// starts along dimensions 0 and 1, written out too), compared `sge`. The
+/// row positions depend on the row index only: they are formed before the
+/// loops that do not change it, as a kernel that wrote them out would.
+void expandTri(TriOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  RankedTensorType type = op.getType();
+  RankedTensorType positions =
+      makeTileType(getTileDims(type), b.getI32Type());
+  auto along = [&](Value tileIndex, int64_t dim) {
+    OpBuilder at(hoistedPlace(op, tileIndex));
+    Value start = arith::MulIOp::create(at, loc, tileIndex,
+                                        extentOf(at, loc, type, dim));
+    return ArangeOp::create(at, loc, positions, start,
+                            at.getI64IntegerAttr(dim));
+  };
+  ArangeOp rows = along(op.getRow(), 0);
+  ArangeOp cols = along(op.getCol(), 1);
+  Value mask = arith::CmpIOp::create(b, loc, arith::CmpIPredicate::sge,
+                                     rows.getResult(), cols.getResult());
+  op.replaceAllUsesWith(mask);
+  op.erase();
+  // Written out once the compare uses them, which they then replace.
+  expandArange(rows);
+  expandArange(cols);
+}
+
+/// tile.for: scf.for from 0 to the count (the extent's tiles: ceildiv by
+/// the size) by 1, with the body moved over and tile.yield made scf.yield.
+void expandFor(ForOp op) {
+  OpBuilder b(op);
+  Location loc = op.getLoc();
+  Value count = op.getCount();
+  if (Value size = op.getTileSize())
+    count = arith::CeilDivUIOp::create(b, loc, count, size);
+  Value zero = arith::ConstantIndexOp::create(b, loc, 0);
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  auto loop = scf::ForOp::create(b, loc, zero, count, one, op.getInits());
+  loop.getRegion().front().erase();
+  loop.getRegion().takeBody(op.getBody());
+  Block &body = loop.getRegion().front();
+  auto yield = cast<YieldOp>(body.getTerminator());
+  b.setInsertionPoint(yield);
+  scf::YieldOp::create(b, yield.getLoc(), yield.getResults());
+  yield.erase();
+  op.replaceAllUsesWith(loop.getResults());
   op.erase();
 }
 
@@ -540,6 +726,10 @@ struct TileExpandFormsPass
 void tile::expandForms(Operation *root) {
   // First, as they move loads and stores into new regions, which the walk
   // below then expands like any other.
+  SmallVector<ForOp> loops;
+  root->walk([&](ForOp loop) { loops.push_back(loop); });
+  for (ForOp loop : loops)
+    expandFor(loop);
   SmallVector<LoadOp> conditionalLoads;
   SmallVector<StoreOp> conditionalStores;
   root->walk([&](Operation *op) {
@@ -553,57 +743,34 @@ void tile::expandForms(Operation *root) {
   for (StoreOp store : conditionalStores)
     expandConditionalStore(store);
   root->walk([](Operation *op) {
-    if (auto load = dyn_cast<LoadOp>(op))
-      expandLoad(load);
-    else if (auto store = dyn_cast<StoreOp>(op))
-      expandStore(store);
-    else if (auto broadcast = dyn_cast<BroadcastOp>(op))
-      expandBroadcast(broadcast);
-    else if (auto full = dyn_cast<FullOp>(op))
-      expandFull(full);
-    else if (auto mma = dyn_cast<MmaOp>(op))
-      expandMma(mma);
-    else if (auto convert = dyn_cast<ConvertOp>(op))
-      expandConvert(convert);
-    else if (auto arange = dyn_cast<ArangeOp>(op))
-      expandArange(arange);
-    else if (auto add = dyn_cast<AddFOp>(op))
-      expandBroadcasting<arith::AddFOp>(add);
-    else if (auto sub = dyn_cast<SubFOp>(op))
-      expandBroadcasting<arith::SubFOp>(sub);
-    else if (auto mul = dyn_cast<MulFOp>(op))
-      expandBroadcasting<arith::MulFOp>(mul);
-    else if (auto div = dyn_cast<DivFOp>(op))
-      expandBroadcasting<arith::DivFOp>(div);
-    else if (auto max = dyn_cast<MaximumFOp>(op))
-      expandBroadcasting<arith::MaximumFOp>(max);
-    else if (auto min = dyn_cast<MinimumFOp>(op))
-      expandBroadcasting<arith::MinimumFOp>(min);
-    else if (auto addi = dyn_cast<AddIOp>(op))
-      expandBroadcasting<arith::AddIOp>(addi);
-    else if (auto subi = dyn_cast<SubIOp>(op))
-      expandBroadcasting<arith::SubIOp>(subi);
-    else if (auto muli = dyn_cast<MulIOp>(op))
-      expandBroadcasting<arith::MulIOp>(muli);
-    else if (auto andi = dyn_cast<AndIOp>(op))
-      expandBroadcasting<arith::AndIOp>(andi);
-    else if (auto ori = dyn_cast<OrIOp>(op))
-      expandBroadcasting<arith::OrIOp>(ori);
-    else if (auto cmpi = dyn_cast<CmpIOp>(op))
-      expandBroadcastingCompare<arith::CmpIOp>(cmpi);
-    else if (auto cmpf = dyn_cast<CmpFOp>(op))
-      expandBroadcastingCompare<arith::CmpFOp>(cmpf);
-    else if (auto where = dyn_cast<WhereOp>(op))
-      expandWhere(where);
-    else if (auto softplus = dyn_cast<SoftplusOp>(op))
-      expandSoftplus(softplus);
-    else if (auto silu = dyn_cast<SiluOp>(op))
-      expandSilu(silu);
-    else if (auto clamp = dyn_cast<ClampOp>(op))
-      expandClamp(clamp);
-    else if (auto pad = dyn_cast<PadOp>(op))
-      expandPad(pad);
-    else if (auto delinearize = dyn_cast<DelinearizeOp>(op))
-      expandDelinearize(delinearize);
+    TypeSwitch<Operation *>(op)
+        .Case([](LoadOp load) { expandLoad(load); })
+        .Case([](StoreOp store) { expandStore(store); })
+        .Case([](BroadcastOp broadcast) { expandBroadcast(broadcast); })
+        .Case([](FullOp full) { expandFull(full); })
+        .Case([](MmaOp mma) { expandMma(mma); })
+        .Case([](ConvertOp convert) { expandConvert(convert); })
+        .Case([](ArangeOp arange) { expandArange(arange); })
+        .Case([](AddFOp op) { expandBroadcasting<arith::AddFOp>(op); })
+        .Case([](SubFOp op) { expandBroadcasting<arith::SubFOp>(op); })
+        .Case([](MulFOp op) { expandBroadcasting<arith::MulFOp>(op); })
+        .Case([](DivFOp op) { expandBroadcasting<arith::DivFOp>(op); })
+        .Case([](MaximumFOp op) { expandBroadcasting<arith::MaximumFOp>(op); })
+        .Case([](MinimumFOp op) { expandBroadcasting<arith::MinimumFOp>(op); })
+        .Case([](AddIOp op) { expandBroadcasting<arith::AddIOp>(op); })
+        .Case([](SubIOp op) { expandBroadcasting<arith::SubIOp>(op); })
+        .Case([](MulIOp op) { expandBroadcasting<arith::MulIOp>(op); })
+        .Case([](AndIOp op) { expandBroadcasting<arith::AndIOp>(op); })
+        .Case([](OrIOp op) { expandBroadcasting<arith::OrIOp>(op); })
+        .Case([](CmpIOp op) { expandBroadcastingCompare<arith::CmpIOp>(op); })
+        .Case([](CmpFOp op) { expandBroadcastingCompare<arith::CmpFOp>(op); })
+        .Case([](WhereOp where) { expandWhere(where); })
+        .Case([](SoftplusOp softplus) { expandSoftplus(softplus); })
+        .Case([](SiluOp silu) { expandSilu(silu); })
+        .Case([](ClampOp clamp) { expandClamp(clamp); })
+        .Case([](PadOp pad) { expandPad(pad); })
+        .Case([](DelinearizeOp op) { expandDelinearize(op); })
+        .Case([](LinearizeOp op) { expandLinearize(op); })
+        .Case([](TriOp tri) { expandTri(tri); });
   });
 }

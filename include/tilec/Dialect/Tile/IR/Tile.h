@@ -92,7 +92,8 @@ RankedTensorType makeTileType(ArrayRef<TileDim> dims, Type elementType);
 /// rank (extent 1 along the view dimensions `dims` leaves out) read or
 /// written through `order` (empty for the view's own order), which the
 /// access's tile is a reshape of. Kept in the view's order when `dims`
-/// increases; otherwise the left-out dimensions come first.
+/// increases once its extent-1 tile dimensions are left out; otherwise the
+/// left-out dimensions come first.
 struct FullRankAccess {
   RankedTensorType type;
   SmallVector<int64_t> order;

@@ -111,6 +111,64 @@ def Tile_ReturnOp : Tile_Op<"return", [Pure, HasParent<"KernelOp">, Terminator,
   let assemblyFormat = "attr-dict";
 }
 
+def Tile_ForOp : Tile_Op<"for", [RecursiveMemoryEffects,
+    AttrSizedOperandSegments, SingleBlockImplicitTerminator<"YieldOp">]> {
+  let summary = "a loop over range(n), or over the tiles of an extent";
+  let description = [{
+    `tile.for %k in range(%n)` runs its body for k = 0, 1, ..., n - 1
+    (Python's and cuTile's `for k in range(n)`); `tile.for %k in
+    tiles(%extent, %size)` for the indices of the tiles of `size` elements
+    that cover `extent` elements, range(ceildiv(extent, size)) (cuTile's
+    `range(ct.cdiv(extent, size))`): the loop of a kernel that walks a
+    dimension a tile at a time, with `k` the tile index `tile.load` takes.
+    `iter_args` carry values from one step to the next as `scf.for`'s do:
+    the body ends in `tile.yield` of their next values (left out when there
+    are none), and the results are their last values (the initial ones when
+    the body does not run). tile-expand-forms writes `scf.for` from 0 to the
+    count (`arith.ceildivui` of the extent by the size) in steps of 1, with
+    the same body.
+
+    Example:
+    ```mlir
+    %acc = tile.for %n in tiles(%dstate, %blockN) iter_args(%sum = %zero)
+        -> !tile.tile<BLOCK_M x BLOCK_P x f32> {
+      ...
+      tile.yield %next : !tile.tile<BLOCK_M x BLOCK_P x f32>
+    }
+    ```
+  }];
+  let arguments = (ins Index:$count, Optional<Index>:$tile_size,
+                   Variadic<AnyType>:$inits);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasRegionVerifier = 1;
+  let skipDefaultBuilders = 1;
+  let builders = [OpBuilder<(ins "::mlir::Value":$count,
+      "::mlir::Value":$tileSize, "::mlir::ValueRange":$inits)>];
+  let extraClassDeclaration = [{
+    /// The step's index, the body's first argument.
+    ::mlir::BlockArgument getInductionVar() {
+      return getBody().front().getArgument(0);
+    }
+  }];
+}
+
+def Tile_YieldOp : Tile_Op<"yield", [Pure, HasParent<"ForOp">, Terminator,
+                                     ReturnLike]> {
+  let summary = "ends a step of tile.for with the next values of its iter_args";
+  let description = [{
+    The terminator of `tile.for`: one value per `iter_args` entry, of its
+    type, which the next step (or the loop's results, after the last)
+    receives. Without iter_args the parser adds it.
+
+    Example: `tile.yield %next : !tile.tile<BLOCK_M x BLOCK_P x f32>`
+  }];
+  let arguments = (ins Variadic<AnyType>:$results);
+  let builders = [OpBuilder<(ins), [{ /* a loop without iter_args */ }]>];
+  let assemblyFormat = "attr-dict ($results^ `:` type($results))?";
+}
+
 def Tile_BlockIdOp : Tile_Op<"block_id", [Pure]> {
   let summary = "the program's coordinates along grid axes";
   let description = [{
@@ -201,17 +259,65 @@ def Tile_DelinearizeOp : Tile_Op<"delinearize", [Pure]> {
     replaces, which tile-expand-forms writes: for each extent from the last,
     the quotient and the remainder).
 
+    An extent may be written `tiles(%e, %s)`: the number of tiles of `s`
+    elements that cover `e` elements, ceildiv(e, s), as `tile.for` counts
+    them (a grid that enumerates the tiles of a dimension). `tiled` marks
+    those extents; each takes two operands, `e` and `s`, and
+    tile-expand-forms writes `arith.ceildivui` of them first.
+
     Example:
     ```mlir
     // mp enumerates (row tile, column tile) with numP column tiles.
     %m, %pt = tile.delinearize %mp by %numP
     %c, %mInChunk, %p = tile.delinearize %mp by %rowTilesPerChunk, %numP
+    // The same with the column tiles counted from headdim: BLOCK_P each.
+    %m2, %pt2 = tile.delinearize %mp by tiles(%headdim, %blockP)
     ```
   }];
-  let arguments = (ins Index:$index, Variadic<Index>:$extents);
+  let arguments = (ins Index:$index, Variadic<Index>:$extents,
+                   OptionalAttr<DenseBoolArrayAttr>:$tiled);
   let results = (outs Variadic<Index>:$results);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of extents (a `tiles(%e, %s)` is one).
+    unsigned getNumExtents();
+  }];
+}
+
+def Tile_LinearizeOp : Tile_Op<"linearize", [Pure, AttrSizedOperandSegments]> {
+  let summary = "the row-major linear index of coordinates in a grid";
+  let description = [{
+    `%x = tile.linearize %a, %b, %c by %B, %C` is the row-major linear index
+    of coordinates (a, b, c) of a grid whose inner extents are `B` and `C`:
+    (a * B + b) * C + c, the inverse of `tile.delinearize` (and MLIR's
+    `affine.linearize_index`). The outer coordinate needs no extent, so there
+    is one extent fewer than coordinates. A kernel that walks the tiles of a
+    chunk reads the same rows of a per-sequence view at the tile index of the
+    sequence: `tile.linearize %chunk, %k by %tilesPerChunk`. An extent may
+    be `tiles(%e, %s)`, as in `tile.delinearize`. tile-expand-forms writes
+    `arith.muli` and `arith.addi` for each extent, from the outer coordinate
+    in.
+
+    Example:
+    ```mlir
+    // Column tile k of chunk c, counted from the start of the sequence.
+    %kSeq = tile.linearize %c, %k by %colTilesPerChunk
+    // The same, with BLOCK_K-step tiles of a CHUNK-step chunk.
+    %kSeq2 = tile.linearize %c, %k by tiles(%chunkSize, %blockK)
+    ```
+  }];
+  let arguments = (ins Variadic<Index>:$coords, Variadic<Index>:$extents,
+                   OptionalAttr<DenseBoolArrayAttr>:$tiled);
+  let results = (outs Index:$result);
+  let assemblyFormat = [{
+    $coords `by` custom<Extents>($extents, $tiled) attr-dict
+  }];
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    /// The number of extents (a `tiles(%e, %s)` is one).
+    unsigned getNumExtents();
+  }];
 }
 
 //===----------------------------------------------------------------------===//
@@ -250,6 +356,9 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
     is non-zero; otherwise the result is the padding everywhere and no
     memory is touched (`scf.if` around the load, with `tile.full` of the
     padding in the else branch, which is what tile-expand-forms writes).
+    `unless %c` is the opposite: the load reads only when `%c` is zero (a
+    kernel flag is often the i1 kernel argument that says which of two
+    things to do).
 
     Example:
     ```mlir
@@ -270,6 +379,7 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
   }];
   let arguments = (ins Tile_AnyView:$view, Variadic<Index>:$indices,
                    Optional<AnySignlessIntegerOrIndex>:$condition,
+                   UnitAttr:$unless,
                    OptionalAttr<DenseI64ArrayAttr>:$static_indices,
                    DefaultValuedAttr<Tile_Padding, "Padding::zero">:$padding,
                    OptionalAttr<DenseI64ArrayAttr>:$order,
@@ -278,7 +388,7 @@ def Tile_LoadOp : Tile_Op<"load", [MemoryEffects<[MemRead]>,
   let results = (outs Tile:$result);
   let assemblyFormat = [{
     $view `` custom<TileIndices>($indices, $static_indices)
-    (`if` $condition^)?
+    custom<Condition>($condition, $unless)
     (`padding` `=` $padding^)? (`order` `=` $order^)? (`dims` `=` $dims^)?
     (`latency` `=` $latency^)? attr-dict `:` type($view)
     (`,` type($condition)^)? `->` type($result)
@@ -299,7 +409,8 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
     With `if %c` (a scalar integer or index) the store writes only when `%c`
     is non-zero (`scf.if` around the store, which is what tile-expand-forms
     writes): a kernel that writes one of two outputs by a flag says so in
-    the stores.
+    the stores, `if %flag` and `unless %flag` (which writes only when `%c`
+    is zero).
 
     Example:
     ```mlir
@@ -310,16 +421,19 @@ def Tile_StoreOp : Tile_Op<"store", [MemoryEffects<[MemWrite]>,
     // f32 results into a bf16 array, rounded, when %to_bf16 is non-zero.
     tile.store %y, %out[%m, %p] if %to_bf16
         : !tile.tile<64 x 64 x f32>, !tile.view<2, bf16>, i32
+    tile.store %y, %out_f32[%m, %p] unless %to_bf16
+        : !tile.tile<64 x 64 x f32>, !tile.view<2, f32>, i32
     ```
   }];
   let arguments = (ins Tile:$value, Tile_AnyView:$view, Variadic<Index>:$indices,
                    Optional<AnySignlessIntegerOrIndex>:$condition,
+                   UnitAttr:$unless,
                    OptionalAttr<DenseI64ArrayAttr>:$static_indices,
                    OptionalAttr<DenseI64ArrayAttr>:$order,
                    OptionalAttr<DenseI64ArrayAttr>:$dims);
   let assemblyFormat = [{
     $value `,` $view `` custom<TileIndices>($indices, $static_indices)
-    (`if` $condition^)? (`order` `=` $order^)? (`dims` `=` $dims^)? attr-dict
+    custom<Condition>($condition, $unless) (`order` `=` $order^)? (`dims` `=` $dims^)? attr-dict
     `:` type($value) `,` type($view) (`,` type($condition)^)?
   }];
   let hasVerifier = 1;
@@ -704,6 +818,31 @@ def Tile_PadOp : Tile_Op<"pad", [Pure, AllTypesMatch<["source", "result"]>]> {
   let hasVerifier = 1;
 }
 
+def Tile_TriOp : Tile_Op<"tri", [Pure]> {
+  let summary = "a tile of the lower-triangular mask";
+  let description = [{
+    `tile.tri at %r, %c : !tile.tile<M x K x i1>` is tile (r, c) of numpy's
+    `tri` (true at and below the diagonal) cut into M x K tiles, as
+    `tile.load` counts tile indices: element (i, j) is
+    `r * M + i >= c * K + j`. It is the causal mask of attention and of a
+    chunked scan (cuTile's `offs_m[:, None] >= offs_k[None, :]`), for the
+    row tile r and the column tile c of one square matrix.
+    tile-expand-forms writes the row and column starts (`arith.muli` by the
+    extents), `tile.arange` of each along dimension 0 and 1 (i32 positions,
+    as tile.arange makes them) and `arith.cmpi sge`.
+
+    Example:
+    ```mlir
+    // Row tile m and column tile k of a chunk: which (i, j) have j <= i.
+    %causal = tile.tri at %m, %k : !tile.tile<BLOCK_M x BLOCK_K x i1>
+    ```
+  }];
+  let arguments = (ins Index:$row, Index:$col);
+  let results = (outs Tile_Mask:$result);
+  let assemblyFormat = "`at` $row `,` $col attr-dict `:` type($result)";
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Integer arithmetic and comparisons with broadcasting
 //===----------------------------------------------------------------------===//
@@ -813,15 +952,26 @@ def Tile_WhereOp : Tile_Op<"where", [Pure]> {
     as `tile.broadcast` or `tile.full` of each operand whose type is not
     R's, then the plain `tile.where`.
 
+    A scalar i1 condition (a kernel flag) chooses one value for the whole
+    tile, as `arith.select` does: tile-expand-forms writes `scf.if` of it,
+    each branch yielding its value, and moves into a branch the side-effect
+    free ops whose results only that branch uses, so the value that is not
+    chosen is not computed (a gate `y * silu(z)` costs nothing when the flag
+    is off).
+
     Example:
     ```mlir
     %y = tile.where %causal, %x, %zero : tensor<64x64xi1>, tensor<64x64xf32>
     %m = tile.where %kept, %segment, %negInf
         : !tile.tile<M x K x i1>, !tile.tile<M x K x f32>, f32
           -> !tile.tile<M x K x f32>
+    %gated = tile.where %has_z, %yz, %y
+        : i1, !tile.tile<M x P x f32>, !tile.tile<M x P x f32>
+          -> !tile.tile<M x P x f32>
     ```
   }];
-  let arguments = (ins Tile_Mask:$condition, Tile_WhereValue:$true_value,
+  let arguments = (ins AnyTypeOf<[Tile_Mask, I1]>:$condition,
+                   Tile_WhereValue:$true_value,
                    Tile_WhereValue:$false_value);
   let results = (outs Tile:$result);
   let assemblyFormat = [{
