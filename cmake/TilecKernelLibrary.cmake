@@ -14,28 +14,58 @@
 # generator (`--codegen`, default simple; docs/codegen-layouts.md). Editing a
 # kernel or rebuilding tilec regenerates its launchers.
 #
+# tilec_target_kernel_sources(NAME SOURCES a.mlir ... [the same options])
+#
+# Adds the launchers of more sources, compiled with their own options, to a
+# library NAME made by tilec_add_kernel_library: one library can hold many
+# instantiations of a kernel (other DEFINES and KERNEL_SUFFIX each), which
+# the build then archives once instead of once per instantiation.
+#
 # The compiler is the executable target tilec::tilec: this project's own
 # tilec in its build, the installed one for a project that found the package
 # (find_package(tilec), tilecConfig.cmake). It runs the CUDA toolkit's
 # TILEC_PTXAS and TILEC_FATBINARY and links TILEC_LIBDEVICE, found by
 # whichever of the two included this file.
 function(tilec_add_kernel_library name)
+  # Every call's launchers go into this folder, so a stem names one source
+  # per library (TILEC_KERNEL_STEMS).
+  set(outdir ${CMAKE_CURRENT_BINARY_DIR}/${name})
+  add_library(${name} STATIC)
+  target_include_directories(${name} PUBLIC ${outdir})
+  target_link_libraries(${name} PUBLIC tilec::runtime)
+  # Position independent, so that it can go into a shared library too.
+  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON
+                                           TILEC_KERNEL_DIR ${outdir}
+                                           TILEC_KERNEL_STEMS "")
+  tilec_target_kernel_sources(${name} ${ARGN})
+endfunction()
+
+function(tilec_target_kernel_sources name)
+  if(NOT TARGET ${name})
+    message(FATAL_ERROR "tilec_target_kernel_sources(${name}): no such "
+                        "library (make it with tilec_add_kernel_library)")
+  endif()
+  get_target_property(outdir ${name} TILEC_KERNEL_DIR)
+  if(NOT outdir)
+    message(FATAL_ERROR "tilec_target_kernel_sources(${name}): ${name} was "
+                        "not made by tilec_add_kernel_library")
+  endif()
   cmake_parse_arguments(ARG ""
                         "TARGETS;VARIANTS;GENERIC_TARGETS;KERNEL_SUFFIX;CODEGEN"
                         "SOURCES;DEFINES" ${ARGN})
   if(ARG_UNPARSED_ARGUMENTS)
-    message(FATAL_ERROR "tilec_add_kernel_library(${name}): unknown arguments "
+    message(FATAL_ERROR "tilec kernel library ${name}: unknown arguments "
                         "${ARG_UNPARSED_ARGUMENTS}")
   endif()
   if(NOT ARG_SOURCES)
-    message(FATAL_ERROR "tilec_add_kernel_library(${name}): no SOURCES")
+    message(FATAL_ERROR "tilec kernel library ${name}: no SOURCES")
   endif()
   if(NOT TARGET tilec::tilec)
-    message(FATAL_ERROR "tilec_add_kernel_library(${name}): there is no "
+    message(FATAL_ERROR "tilec kernel library ${name}: there is no "
                         "tilec::tilec executable")
   endif()
   if(NOT TARGET tilec::runtime OR NOT TILEC_PTXAS OR NOT TILEC_FATBINARY)
-    message(FATAL_ERROR "tilec_add_kernel_library(${name}) needs the CUDA "
+    message(FATAL_ERROR "tilec kernel library ${name} needs the CUDA "
                         "toolkit (set TILEC_CUDA_ROOT)")
   endif()
 
@@ -57,7 +87,7 @@ function(tilec_add_kernel_library name)
   endif()
   if(ARG_CODEGEN)
     if(NOT ARG_CODEGEN MATCHES "^(simple|layouts)$")
-      message(FATAL_ERROR "tilec_add_kernel_library(${name}): CODEGEN is "
+      message(FATAL_ERROR "tilec kernel library ${name}: CODEGEN is "
                           "simple or layouts, not ${ARG_CODEGEN}")
     endif()
     list(APPEND options --codegen=${ARG_CODEGEN})
@@ -66,14 +96,13 @@ function(tilec_add_kernel_library name)
     list(APPEND options -D ${define})
   endforeach()
 
-  set(outdir ${CMAKE_CURRENT_BINARY_DIR}/${name})
+  get_target_property(stems ${name} TILEC_KERNEL_STEMS)
   set(generated)
-  set(stems)
   foreach(source ${ARG_SOURCES})
     get_filename_component(source ${source} ABSOLUTE)
     get_filename_component(stem ${source} NAME_WE)
     if(stem IN_LIST stems)
-      message(FATAL_ERROR "tilec_add_kernel_library(${name}): two sources "
+      message(FATAL_ERROR "tilec kernel library ${name}: two sources "
                           "named ${stem}; their launchers would collide")
     endif()
     list(APPEND stems ${stem})
@@ -87,9 +116,6 @@ function(tilec_add_kernel_library name)
     list(APPEND generated ${outdir}/${stem}.cpp)
   endforeach()
 
-  add_library(${name} STATIC ${generated})
-  target_include_directories(${name} PUBLIC ${outdir})
-  target_link_libraries(${name} PUBLIC tilec::runtime)
-  # Position independent, so that it can go into a shared library too.
-  set_target_properties(${name} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  set_target_properties(${name} PROPERTIES TILEC_KERNEL_STEMS "${stems}")
+  target_sources(${name} PRIVATE ${generated})
 endfunction()

@@ -8,7 +8,8 @@ skipped (reported as skipped) without a GPU."""
 import pytest
 import torch
 
-from conftest import requires_gpu, requires_op
+from conftest import (requires_gpu, requires_op,
+                      requires_python_implementation)
 from tilec import _capi, mamba2
 from tilec.errors import Mamba2Error, Status
 
@@ -425,6 +426,7 @@ def test_opcheck(cuda_generator):
 
 @requires_gpu
 @requires_op
+@requires_python_implementation
 def test_eager_calls_skip_the_dispatcher(cuda_generator):
     # A dispatch mode sees every op the dispatcher runs: the eager entry
     # points run their implementation directly, the op only when asked.

@@ -86,7 +86,9 @@ cl::opt<Emit> emitKind(
 cl::opt<std::string>
     targetList("target",
                cl::desc("comma-separated GPU targets (default "
-                        "sm_80,sm_90,sm_90a; sm_80 for the one-target kinds)"),
+                        "sm_80,sm_90,sm_90a; sm_80 for the one-target kinds); "
+                        "for fatbin and cpp, compute_80 for sm_80's PTX "
+                        "without its cubin"),
                cl::value_desc("targets"), cl::init("sm_80,sm_90,sm_90a"),
                cl::cat(tilecCategory));
 cl::opt<std::string> variantList(
@@ -195,6 +197,7 @@ LogicalResult openOutputs(Outputs &outputs) {
 
 /// A description of the compilation for the generated files' banner.
 std::string describeCompilation(ArrayRef<const tilec::GpuTarget *> targets,
+                                ArrayRef<const tilec::GpuTarget *> ptxOnly,
                                 StringRef genericTargets) {
   std::string text = "from " + llvm::sys::path::filename(inputFilename).str();
   for (const std::string &define : defines)
@@ -203,10 +206,69 @@ std::string describeCompilation(ArrayRef<const tilec::GpuTarget *> targets,
     text += " --kernel-suffix=" + kernelSuffix;
   text += " for";
   for (const tilec::GpuTarget *target : targets)
-    text += " " + target->name.str();
+    text += llvm::is_contained(ptxOnly, target)
+                ? " compute_" + std::to_string(target->sm)
+                : " " + target->name.str();
   if (!genericTargets.empty())
     text += " (--generic-targets=" + genericTargets.str() + ")";
   return text;
+}
+
+/// The target whose PTX a fatbin of `targets` holds: the oldest
+/// architecture-neutral one (null if there is none).
+const tilec::GpuTarget *
+portablePTXTarget(ArrayRef<const tilec::GpuTarget *> targets) {
+  const tilec::GpuTarget *portable = nullptr;
+  for (const tilec::GpuTarget *target : targets)
+    if (!target->archSpecific && (!portable || target->sm < portable->sm))
+      portable = target;
+  return portable;
+}
+
+/// --target: the targets in their order, and those of them spelled
+/// compute_NN (as nvcc does) that get their PTX only, without a cubin: a GPU
+/// of that architecture JIT compiles it on first load (the driver caches the
+/// result across processes). A fatbin holds one PTX, the oldest
+/// architecture-neutral target's, so only that one can be compute_NN.
+LogicalResult parseTargetList(StringRef list,
+                              SmallVectorImpl<const tilec::GpuTarget *> &targets,
+                              SmallVectorImpl<const tilec::GpuTarget *> &ptxOnly,
+                              std::string &error) {
+  SmallVector<StringRef> names;
+  list.split(names, ',', /*MaxSplit=*/-1, /*KeepEmpty=*/false);
+  std::string cubinNames;
+  SmallVector<std::pair<std::string, std::string>> ptxNames;
+  for (StringRef name : names) {
+    name = name.trim();
+    StringRef arch = name;
+    std::string asSm = name.str();
+    if (arch.consume_front("compute_")) {
+      asSm = "sm_" + arch.str();
+      ptxNames.push_back({name.str(), asSm});
+    }
+    cubinNames += (cubinNames.empty() ? "" : ",") + asSm;
+  }
+  for (const auto &[name, asSm] : ptxNames)
+    if (!tilec::lookupGpuTarget(asSm)) {
+      error = "unknown target '" + name + "' (supported: " +
+              tilec::listGpuTargets() + ", and compute_80 for sm_80's PTX)";
+      return failure();
+    }
+  if (failed(tilec::parseGpuTargets(cubinNames, targets, error)))
+    return failure();
+  const tilec::GpuTarget *portable = portablePTXTarget(targets);
+  for (const auto &[name, asSm] : ptxNames) {
+    const tilec::GpuTarget *target = tilec::lookupGpuTarget(asSm);
+    if (target != portable) {
+      error = name + ": a fatbin holds the PTX of the oldest "
+                     "architecture-neutral target only" +
+              (portable ? " (" + portable->name.str() + " here)"
+                        : std::string());
+      return failure();
+    }
+    ptxOnly.push_back(target);
+  }
+  return success();
 }
 
 /// --generic-targets: the targets of the generic fatbin, in the order of
@@ -220,10 +282,7 @@ parseGenericTargets(StringRef list, ArrayRef<const tilec::GpuTarget *> targets,
                     SmallVectorImpl<const tilec::GpuTarget *> &genericTargets,
                     SmallVectorImpl<const tilec::GpuTarget *> &ptxOnly,
                     std::string &error) {
-  const tilec::GpuTarget *portable = nullptr;
-  for (const tilec::GpuTarget *target : targets)
-    if (!target->archSpecific && (!portable || target->sm < portable->sm))
-      portable = target;
+  const tilec::GpuTarget *portable = portablePTXTarget(targets);
   if (!portable) {
     error = "--target has no architecture-neutral target, whose PTX would "
             "run the generic variants on GPUs that no cubin of theirs fits";
@@ -275,6 +334,7 @@ parseGenericTargets(StringRef list, ArrayRef<const tilec::GpuTarget *> targets,
 
 LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
                       ArrayRef<const tilec::GpuTarget *> targets,
+                      ArrayRef<const tilec::GpuTarget *> ptxOnlyTargets,
                       ArrayRef<const tilec::GpuTarget *> genericTargets,
                       ArrayRef<const tilec::GpuTarget *> genericPTXOnly,
                       ArrayRef<const tilec::KernelVariant *> variants,
@@ -517,7 +577,7 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
     return tilec::bundleFatbin(module->getLoc(), images, toolkit);
   };
 
-  FailureOr<std::string> fatbin = buildFatbin(0, targets, {});
+  FailureOr<std::string> fatbin = buildFatbin(0, targets, ptxOnlyTargets);
   if (failed(fatbin))
     return failure();
   if (written)
@@ -536,8 +596,9 @@ LogicalResult compile(MLIRContext &context, llvm::SourceMgr &sourceMgr,
   }
   FailureOr<tilec::LauncherFiles> files = tilec::emitLaunchers(
       launchers, fatbins, outputs.headerName,
-      describeCompilation(targets, splitFatbins ? StringRef(genericTargetList)
-                                                : StringRef()));
+      describeCompilation(targets, ptxOnlyTargets,
+                          splitFatbins ? StringRef(genericTargetList)
+                                       : StringRef()));
   if (failed(files))
     return failure();
   os << files->source;
@@ -576,13 +637,19 @@ int main(int argc, char **argv) {
   cl::SetVersionPrinter(printVersion);
   cl::ParseCommandLineOptions(argc, argv, "tilec: the tile kernel compiler\n");
 
-  SmallVector<const tilec::GpuTarget *> targets;
+  SmallVector<const tilec::GpuTarget *> targets, ptxOnlyTargets;
   std::string error;
   std::string list = targetList;
   if (isSingleTarget(emitKind) && targetList.getNumOccurrences() == 0)
     list = "sm_80";
-  if (failed(tilec::parseGpuTargets(list, targets, error))) {
+  if (failed(parseTargetList(list, targets, ptxOnlyTargets, error))) {
     llvm::errs() << "tilec: --target: " << error << "\n";
+    return 1;
+  }
+  if (isSingleTarget(emitKind) && !ptxOnlyTargets.empty()) {
+    llvm::errs() << "tilec: --target=" << targetList << ": compute_NN (PTX "
+                 << "without a cubin) is for --emit=fatbin and cpp; --emit="
+                 << getEmitName(emitKind) << " takes sm_NN\n";
     return 1;
   }
   if (isSingleTarget(emitKind) && targets.size() != 1) {
@@ -657,8 +724,8 @@ int main(int argc, char **argv) {
   LogicalResult compiled = failure();
   tilec::runOnLargeStack(tilec::kToolStackBytes, [&] {
     compiled =
-        compile(context, sourceMgr, targets, genericTargets, genericPTXOnly,
-                variants, outputs);
+        compile(context, sourceMgr, targets, ptxOnlyTargets, genericTargets,
+                genericPTXOnly, variants, outputs);
   });
   if (failed(compiled))
     return 1;

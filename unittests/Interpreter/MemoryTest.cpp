@@ -93,8 +93,48 @@ struct RawBuffer {
   }
 };
 
+/// A random tile access of a rank-3 view: the view's layout, the tile's
+/// shape, the order of the tile's dimensions in the view and the tile's
+/// index, from one tile before the view to one past its end.
+struct TiledAccess {
+  std::vector<int64_t> viewShape, strides, tile;
+  int64_t span = 0;
+  std::vector<unsigned> order;
+  std::vector<int64_t> index;
+
+  /// Whether element `r` of the tile falls inside the view; `offset` is its
+  /// element offset there when it does.
+  bool locate(const std::vector<int64_t> &r, int64_t &offset) const {
+    offset = 0;
+    for (unsigned k = 0; k < 3; ++k) {
+      unsigned d = order[k];
+      int64_t coord = index[d] * tile[k] + r[k];
+      if (coord < 0 || coord >= viewShape[d])
+        return false;
+      offset += coord * strides[d];
+    }
+    return true;
+  }
+};
+
 class MemoryTest : public KernelTest {
 protected:
+  TiledAccess randomTiledAccess() {
+    TiledAccess a;
+    randomLayout(3, 9, a.viewShape, a.strides, a.span);
+    a.tile.resize(3);
+    for (int64_t &t : a.tile)
+      t = uniformInt(1, 5);
+    a.order = {0, 1, 2};
+    std::shuffle(a.order.begin(), a.order.end(), rng);
+    a.index.resize(3);
+    for (unsigned k = 0; k < 3; ++k) {
+      unsigned d = a.order[k];
+      a.index[d] = uniformInt(-1, a.viewShape[d] / a.tile[k] + 1);
+    }
+    return a;
+  }
+
   void fillRandom(RawBuffer &buffer, bool isFloat) {
     for (int64_t i = 0; i < buffer.size(); ++i) {
       if (isFloat)
@@ -197,41 +237,24 @@ TEST_F(MemoryTest, LoadEveryDTypePaddingAndOrder) {
       for (int trial = 0; trial < 12; ++trial) {
         SCOPED_TRACE(std::string(dt.name) + " padding " + paddings[p] +
                      " trial " + std::to_string(trial));
-        std::vector<int64_t> viewShape, strides, tile(3);
-        int64_t span;
-        randomLayout(3, 9, viewShape, strides, span);
-        for (int64_t &t : tile)
-          t = uniformInt(1, 5);
-        std::vector<unsigned> order = {0, 1, 2};
-        std::shuffle(order.begin(), order.end(), rng);
-        // Tile indices from one before the view to one past its end.
-        std::vector<int64_t> index(3);
-        for (unsigned k = 0; k < 3; ++k) {
-          unsigned d = order[k];
-          index[d] = uniformInt(-1, viewShape[d] / tile[k] + 1);
-        }
-        RawBuffer in(dt.dtype, span), out(dt.dtype, tile[0] * tile[1] * tile[2]);
+        TiledAccess a = randomTiledAccess();
+        const std::vector<int64_t> &tile = a.tile;
+        RawBuffer in(dt.dtype, a.span),
+            out(dt.dtype, tile[0] * tile[1] * tile[2]);
         fillRandom(in, dt.isFloat);
         poison(out, dt.isFloat);
         mlir::tile::KernelOp kernel = parse(
             subst(kLoadKernel, {{"$E", dt.name},
                                 {"$PAD", paddings[p]},
-                                {"$ORDER", orderText(order)},
+                                {"$ORDER", orderText(a.order)},
                                 {"$TILE", tileType(tile, dt.name)}}));
-        run(kernel, {in.view(viewShape, strides), out.view(tile, HostView::contiguousStrides(tile)),
-                     Scalar(index[0]), Scalar(index[1]), Scalar(index[2])});
-        std::vector<int64_t> tileStrides = HostView::contiguousStrides(tile);
+        run(kernel, {in.view(a.viewShape, a.strides),
+                     out.view(tile, HostView::contiguousStrides(tile)),
+                     Scalar(a.index[0]), Scalar(a.index[1]),
+                     Scalar(a.index[2])});
         forEachIndex(tile, [&](const std::vector<int64_t> &r, int64_t n) {
-          std::vector<int64_t> coord(3);
-          bool inside = true;
-          int64_t offset = 0;
-          for (unsigned k = 0; k < 3; ++k) {
-            unsigned d = order[k];
-            coord[d] = index[d] * tile[k] + r[k];
-            inside &= coord[d] >= 0 && coord[d] < viewShape[d];
-          }
-          for (unsigned d = 0; inside && d < 3; ++d)
-            offset += coord[d] * strides[d];
+          int64_t offset;
+          bool inside = a.locate(r, offset);
           if (dt.isFloat) {
             float expect = inside ? in.getFloat(offset) : padValues[p];
             ASSERT_TRUE(sameFloat(out.getFloat(n), expect))
@@ -301,41 +324,24 @@ TEST_F(MemoryTest, StoreMasksEveryDTypeAndOrder) {
   for (const DTypeCase &dt : kDTypes) {
     for (int trial = 0; trial < 12; ++trial) {
       SCOPED_TRACE(std::string(dt.name) + " trial " + std::to_string(trial));
-      std::vector<int64_t> viewShape, strides, tile(3);
-      int64_t span;
-      randomLayout(3, 9, viewShape, strides, span);
-      for (int64_t &t : tile)
-        t = uniformInt(1, 5);
-      std::vector<unsigned> order = {0, 1, 2};
-      std::shuffle(order.begin(), order.end(), rng);
-      std::vector<int64_t> index(3);
-      for (unsigned k = 0; k < 3; ++k) {
-        unsigned d = order[k];
-        index[d] = uniformInt(-1, viewShape[d] / tile[k] + 1);
-      }
+      TiledAccess a = randomTiledAccess();
+      const std::vector<int64_t> &tile = a.tile;
       // Slack after the view: a write past its end would land there.
       RawBuffer in(dt.dtype, tile[0] * tile[1] * tile[2]),
-          out(dt.dtype, span + 16);
+          out(dt.dtype, a.span + 16);
       fillRandom(in, dt.isFloat);
       poison(out, dt.isFloat);
       RawBuffer expect = out;
       mlir::tile::KernelOp kernel =
           parse(subst(kStoreKernel, {{"$E", dt.name},
-                                     {"$ORDER", orderText(order)},
+                                     {"$ORDER", orderText(a.order)},
                                      {"$TILE", tileType(tile, dt.name)}}));
       run(kernel, {in.view(tile, HostView::contiguousStrides(tile)),
-                   out.view(viewShape, strides), Scalar(index[0]),
-                   Scalar(index[1]), Scalar(index[2])});
+                   out.view(a.viewShape, a.strides), Scalar(a.index[0]),
+                   Scalar(a.index[1]), Scalar(a.index[2])});
       forEachIndex(tile, [&](const std::vector<int64_t> &r, int64_t n) {
-        bool inside = true;
-        int64_t offset = 0;
-        for (unsigned k = 0; k < 3; ++k) {
-          unsigned d = order[k];
-          int64_t coord = index[d] * tile[k] + r[k];
-          inside &= coord >= 0 && coord < viewShape[d];
-          offset += coord * strides[d];
-        }
-        if (!inside)
+        int64_t offset;
+        if (!a.locate(r, offset))
           return;
         if (dt.isFloat)
           expect.setFloat(offset, in.getFloat(n));

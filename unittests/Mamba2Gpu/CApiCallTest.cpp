@@ -88,21 +88,6 @@ TEST(CApiForwardCall, NullArguments) {
 /// both entry points.
 class CApiStateUpdateCall : public ::testing::Test {
 protected:
-  struct Descriptor {
-    explicit Descriptor(const Tensor &t)
-        : shape(t.shape), strides(t.strides),
-          descriptor{t.data,
-                     t.dtype == DType::F32    ? TILEC_MAMBA2_F32
-                     : t.dtype == DType::BF16 ? TILEC_MAMBA2_BF16
-                                              : TILEC_MAMBA2_F16,
-                     int32_t(shape.size()), nullptr, nullptr} {
-      descriptor.shape = shape.data();
-      descriptor.strides = strides.data();
-    }
-    std::vector<int64_t> shape, strides;
-    tilec_mamba2_tensor descriptor;
-  };
-
   CApiStateUpdateCall()
       : data(DecodeData::random(
             DecodeProblem{3, 4, 2, 8, 16, 5},
@@ -140,7 +125,7 @@ protected:
 
   DecodeData data;
   StateUpdateArgs args;
-  Descriptor state, x, dt, A, B, C, D, z, dtBias, y;
+  CTensor state, x, dt, A, B, C, D, z, dtBias, y;
   tilec_mamba2_decode_problem problem;
 };
 

@@ -15,6 +15,15 @@ CTensor::CTensor(void *data, tilec_mamba2_dtype dtype,
     strides[d - 1] = strides[d] * this->shape[d];
 }
 
+CTensor::CTensor(const Tensor &t) : shape(t.shape), strides(t.strides) {
+  descriptor.data = t.data;
+  descriptor.dtype = t.dtype == DType::F32    ? TILEC_MAMBA2_F32
+                     : t.dtype == DType::BF16 ? TILEC_MAMBA2_BF16
+                                              : TILEC_MAMBA2_F16;
+  descriptor.rank = int32_t(shape.size());
+  get();
+}
+
 const tilec_mamba2_tensor *CTensor::get() {
   descriptor.shape = shape.data();
   descriptor.strides = nullStrides ? nullptr : strides.data();

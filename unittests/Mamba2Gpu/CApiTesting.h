@@ -10,6 +10,7 @@
 #ifndef TILEC_UNITTESTS_MAMBA2GPU_CAPITESTING_H
 #define TILEC_UNITTESTS_MAMBA2GPU_CAPITESTING_H
 
+#include "tilec/Mamba2/Mamba2.h"
 #include "tilec/Mamba2/tilec_mamba2.h"
 
 #include <gtest/gtest.h>
@@ -27,6 +28,9 @@ struct CTensor {
 
   CTensor() = default;
   CTensor(void *data, tilec_mamba2_dtype dtype, std::vector<int64_t> shape);
+  /// The C descriptor of a C++ one, pointing at this object's arrays from
+  /// the start: `&descriptor` serves as get() until the object is copied.
+  explicit CTensor(const Tensor &t);
   /// The descriptor, pointing at this object's arrays.
   const tilec_mamba2_tensor *get();
 };

@@ -6,6 +6,8 @@
 //===----------------------------------------------------------------------===//
 
 #include "../Mamba2/DecodeCheck.h"
+#include "CApiTesting.h"
+
 #include "tilec/Mamba2/tilec_mamba2.h"
 
 #include "gtest/gtest.h"
@@ -16,23 +18,6 @@ using namespace tilec::mamba2;
 using namespace tilec::mamba2::testing;
 
 namespace {
-
-/// A C descriptor of a Tensor, owning its arrays.
-struct CTensor {
-  explicit CTensor(const Tensor &t)
-      : shape(t.shape),
-        strides(t.strides), descriptor{
-                                t.data,
-                                t.dtype == DType::F32    ? TILEC_MAMBA2_F32
-                                : t.dtype == DType::BF16 ? TILEC_MAMBA2_BF16
-                                                         : TILEC_MAMBA2_F16,
-                                int32_t(shape.size()), nullptr, nullptr} {
-    descriptor.shape = shape.data();
-    descriptor.strides = strides.data();
-  }
-  std::vector<int64_t> shape, strides;
-  tilec_mamba2_tensor descriptor;
-};
 
 class StateUpdateCApi : public ::testing::Test {
 protected:

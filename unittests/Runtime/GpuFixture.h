@@ -9,6 +9,7 @@
 #ifndef TILEC_UNITTESTS_RUNTIME_GPUFIXTURE_H
 #define TILEC_UNITTESTS_RUNTIME_GPUFIXTURE_H
 
+#include "tilec/Runtime/DriverApi.h"
 #include "tilec/Runtime/Runtime.h"
 
 #include <cudaTypedefs.h>
@@ -22,19 +23,13 @@
 
 namespace tilec::runtime::testing {
 
-/// The driver functions the test needs, at the ABI versions cuda.h names.
-struct Driver {
-  PFN_cuDeviceGet_v2000 deviceGet;
-  PFN_cuDevicePrimaryCtxRetain_v7000 primaryCtxRetain;
-  PFN_cuDevicePrimaryCtxRelease_v11000 primaryCtxRelease;
-  PFN_cuCtxSetCurrent_v4000 ctxSetCurrent;
-  PFN_cuMemAlloc_v3020 memAlloc;
-  PFN_cuMemFree_v3020 memFree;
-  PFN_cuMemcpyHtoD_v3020 memcpyHtoD;
-  PFN_cuMemcpyDtoH_v3020 memcpyDtoH;
-  PFN_cuStreamCreate_v2000 streamCreate;
-  PFN_cuStreamDestroy_v4000 streamDestroy;
-  PFN_cuStreamSynchronize_v2000 streamSynchronize;
+/// The driver functions the tests need: DriverApi's (memory, copies, the
+/// primary context, stream synchronization), and the few it has not, at
+/// the ABI versions cuda.h names.
+struct Driver : DriverApi {
+  PFN_cuDevicePrimaryCtxRelease_v11000 primaryCtxRelease = nullptr;
+  PFN_cuStreamCreate_v2000 streamCreate = nullptr;
+  PFN_cuStreamDestroy_v4000 streamDestroy = nullptr;
 };
 
 template <typename F> void resolve(F &entry, const char *symbol, int version) {
@@ -62,32 +57,27 @@ protected:
     if (status == TILEC_ERROR_NO_DRIVER || status == TILEC_ERROR_NO_DEVICE)
       GTEST_SKIP() << tilec_last_error();
     CHECK_TILEC(status);
-    resolve(cu.deviceGet, "cuDeviceGet", 2000);
-    resolve(cu.primaryCtxRetain, "cuDevicePrimaryCtxRetain", 7000);
+    // Makes device 0's primary context current; TearDown releases it.
+    ASSERT_EQ(cu.load(), TILEC_SUCCESS) << cu.error();
+    CHECK_CU(cu.deviceGet(&device, 0));
+    retained = true;
     resolve(cu.primaryCtxRelease, "cuDevicePrimaryCtxRelease", 11000);
-    resolve(cu.ctxSetCurrent, "cuCtxSetCurrent", 4000);
-    resolve(cu.memAlloc, "cuMemAlloc", 3020);
-    resolve(cu.memFree, "cuMemFree", 3020);
-    resolve(cu.memcpyHtoD, "cuMemcpyHtoD", 3020);
-    resolve(cu.memcpyDtoH, "cuMemcpyDtoH", 3020);
     resolve(cu.streamCreate, "cuStreamCreate", 2000);
     resolve(cu.streamDestroy, "cuStreamDestroy", 4000);
-    resolve(cu.streamSynchronize, "cuStreamSynchronize", 2000);
-    CHECK_CU(cu.deviceGet(&device, 0));
-    CHECK_CU(cu.primaryCtxRetain(&context, device));
-    CHECK_CU(cu.ctxSetCurrent(context));
     CHECK_CU(cu.streamCreate(&stream, CU_STREAM_NON_BLOCKING));
   }
 
   void TearDown() override {
-    if (!context)
+    if (!retained)
       return;
     for (CUdeviceptr buffer : buffers)
       EXPECT_EQ(cu.memFree(buffer), CUDA_SUCCESS);
     if (stream) {
       EXPECT_EQ(cu.streamDestroy(stream), CUDA_SUCCESS);
     }
-    EXPECT_EQ(cu.primaryCtxRelease(device), CUDA_SUCCESS);
+    if (cu.primaryCtxRelease) {
+      EXPECT_EQ(cu.primaryCtxRelease(device), CUDA_SUCCESS);
+    }
   }
 
   /// A device copy of `bytes` bytes at `host`.
@@ -150,7 +140,7 @@ protected:
 
   Driver cu{};
   CUdevice device = 0;
-  CUcontext context = nullptr;
+  bool retained = false;
   CUstream stream = nullptr;
   std::vector<CUdeviceptr> buffers;
 };

@@ -324,6 +324,25 @@ protected:
   OwningOpRef<ModuleOp> parse(StringRef text) {
     return parseSourceString<ModuleOp>(text, &context);
   }
+  /// A lowered variant: the shared-memory global and a libdevice declaration
+  /// every variant has, and `kernel` calling a helper of the same name in
+  /// each variant that returns `value`.
+  static std::string loweredVariant(StringRef kernel, int value) {
+    return R"mlir(
+    llvm.mlir.global external @tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
+    llvm.func @__nv_expf(f32) -> f32
+    llvm.func internal @helper() -> i32 {
+      %c = llvm.mlir.constant()mlir" +
+           std::to_string(value) + R"mlir( : i32) : i32
+      llvm.return %c : i32
+    }
+    llvm.func @)mlir" +
+           kernel.str() + R"mlir(() attributes {nvvm.kernel} {
+      %r = llvm.call @helper() : () -> i32
+      llvm.return
+    }
+  )mlir";
+  }
   MLIRContext context;
   std::string diagnostics;
 };
@@ -412,30 +431,8 @@ TEST_F(VariantModules, CloneRejectsANameTheVariantWouldTake) {
 // Declarations both variants make are kept once; a helper both define is
 // renamed where the variant uses it; a kernel in both is an error.
 TEST_F(VariantModules, MergeSharesDeclarationsAndRenamesHelpers) {
-  OwningOpRef<ModuleOp> into = parse(R"mlir(
-    llvm.mlir.global external @tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
-    llvm.func @__nv_expf(f32) -> f32
-    llvm.func internal @helper() -> i32 {
-      %c = llvm.mlir.constant(1 : i32) : i32
-      llvm.return %c : i32
-    }
-    llvm.func @k() attributes {nvvm.kernel} {
-      %r = llvm.call @helper() : () -> i32
-      llvm.return
-    }
-  )mlir");
-  OwningOpRef<ModuleOp> from = parse(R"mlir(
-    llvm.mlir.global external @tile_smem() {addr_space = 3 : i32, alignment = 16 : i64} : !llvm.array<0 x i8>
-    llvm.func @__nv_expf(f32) -> f32
-    llvm.func internal @helper() -> i32 {
-      %c = llvm.mlir.constant(2 : i32) : i32
-      llvm.return %c : i32
-    }
-    llvm.func @k_vec() attributes {nvvm.kernel} {
-      %r = llvm.call @helper() : () -> i32
-      llvm.return
-    }
-  )mlir");
+  OwningOpRef<ModuleOp> into = parse(loweredVariant("k", 1));
+  OwningOpRef<ModuleOp> from = parse(loweredVariant("k_vec", 2));
   ASSERT_TRUE(into && from) << diagnostics;
   ASSERT_TRUE(succeeded(tilec::mergeLoweredVariant(*into, *from)))
       << diagnostics;

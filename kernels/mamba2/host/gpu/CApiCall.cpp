@@ -14,6 +14,10 @@
 
 using namespace tilec::mamba2;
 
+// The fields of `args`, in the order of the header's argument lists.
+#define FIELD_OF_ARGS(type, name) args->name,
+#define TENSOR_OF_ARGS(name) args->name,
+
 extern "C" {
 
 int tilec_mamba2_forward_call(const tilec_mamba2_forward_args *args) {
@@ -21,9 +25,8 @@ int tilec_mamba2_forward_call(const tilec_mamba2_forward_args *args) {
     return gpu::failCall(TILEC_MAMBA2_ERROR_NULL_POINTER,
                          "tilec_mamba2_forward_call: the arguments are null");
   return tilec_mamba2_forward_with_options(
-      args->problem, args->x, args->dt, args->A, args->B, args->C, args->D,
-      args->initial_state, args->y, args->final_state, args->options,
-      args->workspace, args->workspace_bytes, args->stream);
+      TILEC_MAMBA2_FORWARD_ARGUMENTS(FIELD_OF_ARGS, TENSOR_OF_ARGS)
+          args->stream);
 }
 
 int tilec_mamba2_state_update_call(const tilec_mamba2_state_update_args *args) {
@@ -32,9 +35,8 @@ int tilec_mamba2_state_update_call(const tilec_mamba2_state_update_args *args) {
         TILEC_MAMBA2_ERROR_NULL_POINTER,
         "tilec_mamba2_state_update_call: the arguments are null");
   return tilec_mamba2_state_update(
-      args->problem, args->state, args->x, args->dt, args->A, args->B,
-      args->C, args->D, args->z, args->dt_bias, args->dt_softplus,
-      args->state_indices, args->pad_slot_id, args->y, args->stream);
+      TILEC_MAMBA2_STATE_UPDATE_ARGUMENTS(FIELD_OF_ARGS, TENSOR_OF_ARGS)
+          args->stream);
 }
 
 } // extern "C"

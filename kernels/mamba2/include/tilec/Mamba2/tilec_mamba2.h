@@ -232,6 +232,26 @@ typedef struct tilec_mamba2_options {
 #define TILEC_MAMBA2_OPTIONS_SIZE_V3                                          \
   (offsetof(tilec_mamba2_options, varlen_states) + sizeof(const void *))
 
+/* The argument lists of the calls below, each written once: the prototype
+ * of the call and the fields of its one-struct form (tilec_mamba2_*_args)
+ * are both expanded from it, in its order. ARG(type, name) is an argument,
+ * TENSOR(name) one of type `const tilec_mamba2_tensor *`; the last argument
+ * of each call, `void *stream`, follows the list. */
+#define TILEC_MAMBA2_PARAMETER_(type, name) type name,
+#define TILEC_MAMBA2_TENSOR_PARAMETER_(name) const tilec_mamba2_tensor *name,
+#define TILEC_MAMBA2_FIELD_(type, name) type name;
+#define TILEC_MAMBA2_TENSOR_FIELD_(name) const tilec_mamba2_tensor *name;
+
+/* tilec_mamba2_forward_with_options(problem, x, dt, A, B, C, D,
+ * initial_state, y, final_state, options, workspace, workspace_bytes,
+ * stream). */
+#define TILEC_MAMBA2_FORWARD_ARGUMENTS(ARG, TENSOR)                           \
+  ARG(const tilec_mamba2_problem *, problem)                                  \
+  TENSOR(x) TENSOR(dt) TENSOR(A) TENSOR(B) TENSOR(C) TENSOR(D)                \
+  TENSOR(initial_state) TENSOR(y) TENSOR(final_state)                         \
+  ARG(const tilec_mamba2_options *, options)                                  \
+  ARG(void *, workspace) ARG(size_t, workspace_bytes)
+
 /* tilec_mamba2_forward with mamba_ssm's options. `options` may be NULL (no
  * option). Also, here and in tilec_mamba2_forward alike:
  *   D  (heads) or (heads, headdim) f32: per head or per channel;
@@ -245,13 +265,9 @@ typedef struct tilec_mamba2_options {
  * chunk_states and varlen_states; the options struct itself (its size)
  * comes first. */
 TILEC_MAMBA2_API int tilec_mamba2_forward_with_options(
-    const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
-    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
-    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
-    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
-    const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
-    const tilec_mamba2_options *options, void *workspace,
-    size_t workspace_bytes, void *stream);
+    TILEC_MAMBA2_FORWARD_ARGUMENTS(TILEC_MAMBA2_PARAMETER_,
+                                   TILEC_MAMBA2_TENSOR_PARAMETER_)
+    void *stream);
 
 /*===----------------------------------------------------------------------===*
  * The decode step (mamba_ssm's selective_state_update)
@@ -268,6 +284,15 @@ typedef struct tilec_mamba2_decode_problem {
   int64_t dstate;
   int64_t state_rows;
 } tilec_mamba2_decode_problem;
+
+/* tilec_mamba2_state_update(problem, state, x, dt, A, B, C, D, z, dt_bias,
+ * dt_softplus, state_indices, pad_slot_id, y, stream); ARG and TENSOR as
+ * for TILEC_MAMBA2_FORWARD_ARGUMENTS. */
+#define TILEC_MAMBA2_STATE_UPDATE_ARGUMENTS(ARG, TENSOR)                      \
+  ARG(const tilec_mamba2_decode_problem *, problem)                           \
+  TENSOR(state) TENSOR(x) TENSOR(dt) TENSOR(A) TENSOR(B) TENSOR(C) TENSOR(D)  \
+  TENSOR(z) TENSOR(dt_bias) ARG(int32_t, dt_softplus)                         \
+  ARG(const int64_t *, state_indices) ARG(int64_t, pad_slot_id) TENSOR(y)
 
 /* One token of each sequence: the state updated in place and y written,
  * enqueued on `stream` in the calling thread's current context; returns
@@ -302,14 +327,9 @@ typedef struct tilec_mamba2_decode_problem {
  * 64 bits are
  * TILEC_MAMBA2_ERROR_INVALID_ARGUMENT. */
 TILEC_MAMBA2_API int tilec_mamba2_state_update(
-    const tilec_mamba2_decode_problem *problem,
-    const tilec_mamba2_tensor *state, const tilec_mamba2_tensor *x,
-    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
-    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
-    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *z,
-    const tilec_mamba2_tensor *dt_bias, int32_t dt_softplus,
-    const int64_t *state_indices, int64_t pad_slot_id,
-    const tilec_mamba2_tensor *y, void *stream);
+    TILEC_MAMBA2_STATE_UPDATE_ARGUMENTS(TILEC_MAMBA2_PARAMETER_,
+                                        TILEC_MAMBA2_TENSOR_PARAMETER_)
+    void *stream);
 
 /*===----------------------------------------------------------------------===*
  * The same calls with their arguments in one struct
@@ -323,19 +343,8 @@ TILEC_MAMBA2_API int tilec_mamba2_state_update(
 
 /* The arguments of tilec_mamba2_forward_with_options, in its order. */
 typedef struct tilec_mamba2_forward_args {
-  const tilec_mamba2_problem *problem;
-  const tilec_mamba2_tensor *x;
-  const tilec_mamba2_tensor *dt;
-  const tilec_mamba2_tensor *A;
-  const tilec_mamba2_tensor *B;
-  const tilec_mamba2_tensor *C;
-  const tilec_mamba2_tensor *D;
-  const tilec_mamba2_tensor *initial_state;
-  const tilec_mamba2_tensor *y;
-  const tilec_mamba2_tensor *final_state;
-  const tilec_mamba2_options *options;
-  void *workspace;
-  size_t workspace_bytes;
+  TILEC_MAMBA2_FORWARD_ARGUMENTS(TILEC_MAMBA2_FIELD_,
+                                 TILEC_MAMBA2_TENSOR_FIELD_)
   void *stream;
 } tilec_mamba2_forward_args;
 
@@ -347,20 +356,8 @@ tilec_mamba2_forward_call(const tilec_mamba2_forward_args *args);
 
 /* The arguments of tilec_mamba2_state_update, in its order. */
 typedef struct tilec_mamba2_state_update_args {
-  const tilec_mamba2_decode_problem *problem;
-  const tilec_mamba2_tensor *state;
-  const tilec_mamba2_tensor *x;
-  const tilec_mamba2_tensor *dt;
-  const tilec_mamba2_tensor *A;
-  const tilec_mamba2_tensor *B;
-  const tilec_mamba2_tensor *C;
-  const tilec_mamba2_tensor *D;
-  const tilec_mamba2_tensor *z;
-  const tilec_mamba2_tensor *dt_bias;
-  int32_t dt_softplus;
-  const int64_t *state_indices;
-  int64_t pad_slot_id;
-  const tilec_mamba2_tensor *y;
+  TILEC_MAMBA2_STATE_UPDATE_ARGUMENTS(TILEC_MAMBA2_FIELD_,
+                                      TILEC_MAMBA2_TENSOR_FIELD_)
   void *stream;
 } tilec_mamba2_state_update_args;
 
