@@ -53,19 +53,20 @@
 // ASYNC: cp.async.wait_group 1;
 // ASYNC-NEXT: bar.sync 0;
 
-// bmm_chunk: C and B^T by 16-byte cp.async into the ring, the bf16 product
-// m16n8k16 (16 per warp, one after another with no barrier; the fragments
-// come from the ring by ld.shared), the ring's wait in the loop's head (block
-// order: the body comes first), the f32 tile stored from the accumulator
-// registers (8-byte pairs of columns).
+// bmm_chunk: C and B^T by 16-byte cp.async into the ring, the ring's wait
+// and barrier, the bf16 product m16n8k16 (16 per warp, one after another
+// with no barrier; the fragments come from the ring), then the next step's
+// copies (after the products: both operands come from the ring), the f32
+// tile stored from the accumulator registers (8-byte pairs of columns).
 // BMM-LABEL: .entry bmm_chunk_vec(
 // BMM: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
+// BMM: cp.async.wait_group 1;
+// BMM-NEXT: bar.sync 0;
 // BMM: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // BMM-NOT: bar.sync
 // BMM-COUNT-15: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // BMM-NOT: mma.sync
-// BMM: cp.async.wait_group 1;
-// BMM-NEXT: bar.sync 0;
+// BMM: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16, {{.*}};
 // BMM: st.global.v2.b32
 // BMM-NOT: mma.sync
 

@@ -35,9 +35,11 @@ tile.kernel @single_stage(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: 
 
 // latency = 2 in a loop: a 3-stage ring per operand. The prologue issues
 // iterations 0 and 1 (each guarded by its bound, each one commit), the body
-// waits for all but the newest group, passes a barrier, issues iteration
-// k + 2 into stage (k + 2) mod 3 and reads stage k mod 3. A (no latency
-// hint) joins B's ring.
+// waits for all but the newest group, passes a barrier, reads stage k mod 3
+// into the mma.sync operands, multiplies, and then (the product reads both
+// operands from the ring: its fragments come first) issues iteration k + 2
+// into stage (k + 2) mod 3 at the end of the body. A (no latency hint)
+// joins B's ring.
 // CHECK-LABEL: kernel @ring
 // CHECK: tilegpu.barrier
 // CHECK: %[[RA:.*]] = tilegpu.local_alloc : () -> !tilegpu.smem<3x64x32xbf16
@@ -55,15 +57,17 @@ tile.kernel @single_stage(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: 
 // CHECK: %[[NEXT:.*]] = arith.addi %[[K]]
 // CHECK: %[[AHEAD:.*]] = arith.remui %{{.*}}, %c3
 // CHECK: %[[STAGE:.*]] = arith.remui %{{.*}}, %c3
+// CHECK-NOT: async_copy
+// CHECK: tilegpu.local_load %[[RA]][%[[STAGE]]]
+// CHECK: tilegpu.local_load %[[RB]][%[[STAGE]]]
+// CHECK-NOT: convert_layout
+// CHECK: %[[D:.*]] = {{(tile.)?}}mma
 // CHECK: %[[VALID:.*]] = arith.cmpi slt, %[[NEXT]]
 // CHECK: scf.if %[[VALID]]
 // CHECK: async_copy %{{.*}}[%{{.*}}, %[[NEXT]]] -> %[[RA]][%[[AHEAD]]]
 // CHECK: async_copy %{{.*}}[%[[NEXT]], %{{.*}}] -> %[[RB]][%[[AHEAD]]]
 // CHECK: tilegpu.async_commit
-// CHECK: tilegpu.local_load %[[RA]][%[[STAGE]]]
-// CHECK: tilegpu.local_load %[[RB]][%[[STAGE]]]
-// CHECK-NOT: convert_layout
-// CHECK: mma
+// CHECK-NEXT: scf.yield %[[D]]
 tile.kernel @ring(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>, %n: index) attributes {num_warps = 4 : i32} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -376,6 +376,18 @@ SetVector<Operation *> productsLeftInFlight(scf::ForOp loop,
   return fromRing;
 }
 
+/// Whether a product in `loop`'s body takes both operands straight from
+/// conversions of `loads` (the ring: mma.sync fragments read from it).
+bool readsProductFromRing(scf::ForOp loop, ArrayRef<StagedLoad> loads) {
+  llvm::SmallPtrSet<Value, 4> fromRing;
+  for (const StagedLoad &staged : loads)
+    if (ConvertLayoutOp convert = staged.convert)
+      fromRing.insert(convert.getResult());
+  return llvm::any_of(loop.getBody()->getOps<tile::MmaOp>(), [&](tile::MmaOp mma) {
+    return fromRing.contains(mma.getA()) && fromRing.contains(mma.getB());
+  });
+}
+
 /// Runs the last iteration of `loop` after it, as a copy of its body
 /// outside any loop, all under `if lower < upper` (else the results are the
 /// initial values): `scf.if { scf.for lower to last { body }; body at last }`.
@@ -442,6 +454,7 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
   bool feedsWgmma = llvm::any_of(
       loads, [](const StagedLoad &staged) { return !staged.wgmmas.empty(); });
   SetVector<Operation *> inFlight = productsLeftInFlight(loop, loads);
+  bool copiesLast = !feedsWgmma && readsProductFromRing(loop, loads);
   int64_t stages = latency + (inFlight.empty() ? 1 : 2);
   OpBuilder b(loop);
   Type token = TokenType::get(context);
@@ -490,6 +503,16 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
       b, loc, arith::AddIOp::create(b, loc, iteration, constant(latency)),
       constant(stages));
   Value stage = arith::RemUIOp::create(b, loc, iteration, constant(stages));
+  // Where wgmma reads the ring, the copies go out while the product of the
+  // previous step runs, before this step's product is issued. Where a
+  // product reads both operands from the ring's conversions (mma.sync
+  // fragments), this step's reads and products come first and the copies
+  // go out at the end of the body, after the products: the fragments are
+  // the step's critical path, and the copies' address arithmetic would
+  // delay them. The end of the body is still after the barrier that
+  // ordered the reads of the stage they overwrite.
+  if (copiesLast)
+    b.setInsertionPoint(loop.getBody()->getTerminator());
   issue(buffers, ahead, aheadStage);
 
   for (Operation *op : inFlight)

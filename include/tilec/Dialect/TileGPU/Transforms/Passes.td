@@ -115,7 +115,10 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::ModuleOp"> {
     0 .. n-1 (one commit group each), the body waits until at most n-1 groups
     are pending, passes a barrier, issues iteration i+n into stage
     (i+n) mod (n+1) (guarded by i+n < upper bound; the commit is not, so
-    every iteration commits one group) and reads stage i mod (n+1). In a
+    every iteration commits one group) and reads stage i mod (n+1); where
+    a product (mma.sync) reads both operands from the ring's conversions,
+    the copies are issued at the end of the body instead, after the reads
+    and the product. In a
     loop that no other loop encloses, a wgmma product whose A and B both
     come from the ring and whose accumulator only passes from one product to
     the next gets `tilegpu.wgmma_pending = 1` (it may stay in flight for
