@@ -7,8 +7,8 @@
 // tile_gemm_bf16 (the simple code generator), the layout-driven one
 // (docs/codegen-layouts.md) twice: tile_gemm_layouts / tile_gemm_bf16_layouts
 // ("wgmma": their fatbin has sm_90a images, which an H100/H200 runs) and
-// tile_gemm_mma_sync / tile_gemm_bf16_mma_sync ("mma.sync": built for sm_80
-// and sm_90 only, so the same GPU runs the portable mma.sync code), and
+// tile_gemm_mma_sync / tile_gemm_bf16_mma_sync ("mma.sync": built for sm_90
+// only, so the same GPU runs the portable mma.sync code), and
 // cuBLAS (cublasGemmEx, CUBLAS_COMPUTE_32F) in the same process on the same
 // inputs; then the candidate tilings of kernels/examples/CMakeLists.txt
 // (TILEC_GEMM_CANDIDATES: other tile sizes, launch orders and occupancies

@@ -7,7 +7,10 @@
 // and the C ABI (tilec_mamba2_forward), per problem: batches of N calls in a
 // loop with no synchronization inside (the stream is synchronized between
 // batches, outside the timed loop, so that the launch queue never fills), the
-// median over K batches of the batch's time / N. Also the first call of the
+// median over K batches of the batch's time / N; and each call timed on its
+// own (the median call, the slowest) with the GPU's time per call (see
+// Timing: where the GPU is slower, the queue fills and some calls wait for
+// it, which the median call leaves out). Also the first call of the
 // process (it loads the kernels) and of each problem (new allocation ranges:
 // one pointer query each). The tensors are device allocations of the right
 // sizes, never initialized: the time of a call does not depend on the data.
@@ -129,29 +132,60 @@ bool allocateProblem(const Driver &d, Buffers &b, const Problem &p) {
   return true;
 }
 
-/// Median µs per call of `call`, and the time of its first call.
+double median(std::vector<double> values) {
+  std::sort(values.begin(), values.end());
+  return values[values.size() / 2];
+}
+
+/// The times of `call` in batches of unsynchronized calls: its first call;
+/// the median over the batches of the batch's host time per call (the
+/// issue's measure: calls per second); the median and the largest host
+/// time of one call, each call timed on its own; and the median over the
+/// batches of the batch's time up to the end of its synchronization per
+/// call, the GPU's time per call where the GPU is slower than the host.
+/// When the GPU is slower, the launch queue fills during a batch and the
+/// calls that find it full wait for the GPU: they raise the batch's mean
+/// and the largest call, not the median call, which stays the host's cost.
 struct Timing {
-  double first, median;
+  double first, median, single, slowest, gpu;
 };
 Timing time(const Driver &d, const std::function<bool()> &call, int calls,
             int batches, CUstream stream = nullptr) {
   auto start = Clock::now();
   if (!call())
     std::exit(1);
-  Timing timing{microseconds(Clock::now() - start), 0};
+  Timing timing{microseconds(Clock::now() - start), 0, 0, 0, 0};
   CHECK_CU(d.streamSynchronize(stream));
-  std::vector<double> perCall;
+  std::vector<double> perCall, single, gpu;
   for (int batch = 0; batch < batches; ++batch) {
     start = Clock::now();
-    for (int i = 0; i < calls; ++i)
+    auto last = start;
+    for (int i = 0; i < calls; ++i) {
       if (!call())
         std::exit(1);
-    perCall.push_back(microseconds(Clock::now() - start) / calls);
+      const auto now = Clock::now();
+      single.push_back(microseconds(now - last));
+      last = now;
+    }
+    perCall.push_back(microseconds(last - start) / calls);
     CHECK_CU(d.streamSynchronize(stream));
+    gpu.push_back(microseconds(Clock::now() - start) / calls);
   }
-  std::sort(perCall.begin(), perCall.end());
-  timing.median = perCall[perCall.size() / 2];
+  timing.median = median(perCall);
+  timing.single = median(single);
+  timing.slowest = *std::max_element(single.begin(), single.end());
+  timing.gpu = median(gpu);
   return timing;
+}
+
+/// The second line of a problem: the calls timed one by one, and the GPU.
+void printSingleCalls(const Timing &cpp, const Timing &c) {
+  std::printf("  one call: C++ %.2f us (slowest %.1f), C ABI %.2f us "
+              "(slowest %.1f); GPU %.1f us per call%s\n",
+              cpp.single, cpp.slowest, c.single, c.slowest, cpp.gpu,
+              cpp.gpu > 1.5 * cpp.median
+                  ? " (slower than the host: the queue fills in a batch)"
+                  : "");
 }
 
 const char *const kCounted[] = {"cuCtxGetCurrent",
@@ -228,6 +262,7 @@ int decodeHostCost(const Driver &d, Counter counter, int calls, int batches) {
                 (long long)p.batch, (long long)p.heads, (long long)p.groups,
                 (long long)p.headdim, (long long)p.dstate, cppTiming.median,
                 cTiming.median);
+    printSingleCalls(cppTiming, cTiming);
     if (counter) {
       const unsigned long long total = counter("");
       if (!c())
@@ -373,6 +408,7 @@ int main(int argc, char **argv) {
                 firstOfProcess ? "  (first of the process: loads kernels)"
                                : "");
     firstOfProcess = false;
+    printSingleCalls(cppTiming, cTiming);
 
     if (counter) {
       // The call before the counted one has the same tensors: the steady

@@ -18,9 +18,19 @@ x/B/C bf16, dt/A/D f32:
   through its plan in one call after a synchronize, a timestamp after
   each: a step that waits for the GPU takes longer as the problem grows.
 
-TILEC_MAMBA2_OP_REGISTRATION=library measures the ops registered through
-torch.library.Library instead of torch.library.custom_op (the dispatcher
-column is the one that changes).
+The registration measured is tilec.mamba2's (TILEC_MAMBA2_OP_REGISTRATION):
+cpp, the C++ op of python/torch_op, when it is built (then the op loop and
+the dispatcher column both run the C++ op, and forward() the Python
+implementation over ctypes); custom_op or library to measure the Python
+registrations (torch.library.custom_op, torch.library.Library: the
+dispatcher column is the one that changes). A first line times torch's
+own calls on this host (a torch.ops call, an allocation); with
+TILEC_TORCH_OP_PROFILE=1 the C++ op prints, at exit, the mean time of each
+stage of its calls (python/torch_op/Profile.h). "one call" is the median of
+the op loop's calls timed one by one: a call that waits for the GPU (a
+full launch queue) raises the loop's mean, not that median. A line
+"TABLE registration shape loop one-call dispatcher idle" per row is for
+scripts/torch-op-gpu-check.
 """
 
 import argparse
@@ -39,16 +49,29 @@ CHUNK = 128
 
 def loop_us(fn, calls, batches):
     """Median µs per call over batches of `calls` unsynchronized calls."""
+    return loop_timing(fn, calls, batches)[0]
+
+
+def loop_timing(fn, calls, batches):
+    """(median over the batches of µs per call, median µs of one call) for
+    batches of `calls` unsynchronized calls. The second times each call on
+    its own (a clock read between calls): a call that waits for the GPU (a
+    full launch queue) is one slow call there, where it raises the whole
+    batch's mean."""
     fn()
     torch.cuda.synchronize()
-    per_call = []
+    per_call, single = [], []
+    clock = time.perf_counter
     for _ in range(batches):
-        start = time.perf_counter()
+        start = last = clock()
         for _ in range(calls):
             fn()
-        per_call.append((time.perf_counter() - start) / calls * 1e6)
+            now = clock()
+            single.append(now - last)
+            last = now
+        per_call.append((last - start) / calls * 1e6)
         torch.cuda.synchronize()
-    return statistics.median(per_call)
+    return statistics.median(per_call), statistics.median(single) * 1e6
 
 
 def idle_us(fn, reps):
@@ -122,6 +145,30 @@ def steps_us(t, reps):
     return {name: statistics.median(ts) for name, ts in times.items()}
 
 
+def calibrate(registration, args):
+    """What torch itself costs on this host, beside the op's figures: a
+    torch.ops call of no argument (the C++ op's release_workspaces; it
+    keeps no workspace yet), and a CUDA allocation from Python."""
+    x = torch.empty(16, device="cuda")
+    probes = [("torch.empty_like(a CUDA tensor)", lambda: torch.empty_like(x)),
+              ("torch.empty(0, device=cuda)",
+               lambda: torch.empty(0, device="cuda"))]
+    if registration == "cpp":
+        probes.insert(0, ("torch.ops call of no argument",
+                          torch.ops.tilec.mamba2_release_workspaces))
+    print("torch on this host: " + ", ".join(
+        f"{name} {loop_us(fn, args.calls, args.batches):.2f} us"
+        for name, fn in probes))
+
+
+def table(registration, shape, loop, single, dispatcher, idle):
+    """A line for scripts/torch-op-gpu-check's table: registration, shape
+    and the µs of the op loop, one call in it, the dispatcher loop and one
+    idle call."""
+    print(f"TABLE {registration} {','.join(map(str, shape))} {loop:.1f} "
+          f"{single:.1f} {dispatcher:.1f} {idle:.1f}")
+
+
 def main():
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--calls", type=int, default=32)
@@ -131,9 +178,12 @@ def main():
     if not torch.cuda.is_available():
         print("python_host_cost: needs a CUDA GPU")
         sys.exit(77)
-    from tilec.mamba2 import OP_REGISTRATION, chunk_scan_combined, forward
+    from tilec.mamba2 import (OP_REGISTRATION, TORCH_OP_NOTE,
+                              chunk_scan_combined, forward)
     print(f"torch {torch.__version__}, {torch.cuda.get_device_name()}, "
-          f"ops registered with {OP_REGISTRATION}")
+          f"ops registered with {OP_REGISTRATION}"
+          + (f" ({TORCH_OP_NOTE})" if TORCH_OP_NOTE else ""))
+    calibrate(OP_REGISTRATION, args)
     generator = torch.Generator(device="cuda").manual_seed(0)
     for shape in SHAPES:
         batch, seqlen, heads, headdim, groups, dstate = shape
@@ -163,12 +213,14 @@ def main():
                 False, None, None, False, -math.inf, math.inf, False, False,
                 None, None, False)
 
-        print(f"{shape}: op loop {loop_us(op, args.calls, args.batches):.1f}"
-              f" us, through the dispatcher "
-              f"{loop_us(dispatched, args.calls, args.batches):.1f} us, "
-              f"forward() loop "
-              f"{loop_us(direct, args.calls, args.batches):.1f} us, "
-              f"op idle {idle_us(op, args.reps):.1f} us")
+        op_loop, op_single = loop_timing(op, args.calls, args.batches)
+        dispatcher = loop_us(dispatched, args.calls, args.batches)
+        direct_loop = loop_us(direct, args.calls, args.batches)
+        idle = idle_us(op, args.reps)
+        print(f"{shape}: op loop {op_loop:.1f} us (one call {op_single:.1f}"
+              f" us), through the dispatcher {dispatcher:.1f} us, forward() "
+              f"loop {direct_loop:.1f} us, op idle {idle:.1f} us")
+        table(OP_REGISTRATION, shape, op_loop, op_single, dispatcher, idle)
         steps = steps_us(t, args.reps)
         print("   steps of one call, GPU idle before it: " + ", ".join(
             f"{name} {us:.1f} us" for name, us in steps.items()))
@@ -183,7 +235,7 @@ DECODE_SHAPES = [(1, 80, 1, 64, 128), (16, 80, 1, 64, 128)]
 
 
 def decode(args, generator):
-    from tilec.mamba2 import selective_state_update
+    from tilec.mamba2 import OP_REGISTRATION, selective_state_update
     for batch, heads, groups, headdim, dstate in DECODE_SHAPES:
         def randn(*shape):
             return torch.randn(*shape, device="cuda", generator=generator)
@@ -202,12 +254,15 @@ def decode(args, generator):
             return torch.ops.tilec.mamba2_selective_state_update(
                 state, x, dt, A, B, C, D, z, dt_bias, True, None, -1)
 
-        print(f"decode {(batch, heads, groups, headdim, dstate)}: "
-              f"selective_state_update loop "
-              f"{loop_us(step, args.calls, args.batches):.1f} us, through "
-              f"the dispatcher "
-              f"{loop_us(dispatched, args.calls, args.batches):.1f} us, idle "
-              f"{idle_us(step, args.reps):.1f} us")
+        step_loop, step_single = loop_timing(step, args.calls, args.batches)
+        dispatcher = loop_us(dispatched, args.calls, args.batches)
+        idle = idle_us(step, args.reps)
+        shape = (batch, heads, groups, headdim, dstate)
+        print(f"decode {shape}: selective_state_update loop {step_loop:.1f}"
+              f" us (one call {step_single:.1f} us), through the dispatcher "
+              f"{dispatcher:.1f} us, idle {idle:.1f} us")
+        table(OP_REGISTRATION, ("decode",) + shape, step_loop, step_single,
+              dispatcher, idle)
 
 
 if __name__ == "__main__":

@@ -79,17 +79,12 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
   %g = arith.divui %h, %headsPerGroup : index
   %lastStep = arith.subi %chunkSize, %c1 : index
 
-  %gLast = tile.load %G[%b, %h, %c, %lastStep] dims = [3]
-      : !tile.view<4, f32> -> !One
-
-  // The sequence of the chunk's last real step (seqlen >= 1, so the chunk
+  // The position of the chunk's last real step (seqlen >= 1, so the chunk
   // has one).
   %cNext = arith.addi %c, %c1 : index
   %chunkEnd = arith.muli %cNext, %chunkSize : index
   %realEnd = arith.minui %chunkEnd, %seqlen : index
   %lastPos = arith.subi %realEnd, %c1 : index
-  %seqLast = tile.load %seq_idx[%b, %lastPos] dims = [1]
-      : !tile.view<2, i32> -> !tile.tile<1 x i32>
   %zeroSteps = tile.full 0.0 : !Steps
 
   %kTilesPerChunk = arith.divui %chunkSize, %blockK : index
@@ -97,17 +92,34 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
   %zero = tile.full 0.0 : !State
   %sum = scf.for %k = %c0 to %kTilesPerChunk step %c1 iter_args(%acc = %zero) -> !State {
     %kSeq = arith.addi %kBase, %k : index
-    // Weight of step t: dt_t * exp2(G_last - G_t), never above dt_t since G
-    // falls along the chunk.
+    // Every load of the step comes before anything that uses one, so that
+    // all are in flight together: the weights' exchange between threads
+    // has barriers that a later load cannot pass, and without a loop to
+    // pipeline (BLOCK_K = CHUNK, one step) x^T's copy is waited for where it
+    // stands. The chunk's last G and its sequence are loaded with them (two
+    // values, read again per step) rather than before the loop, where their
+    // exchange would wait for them alone.
+    %bK = tile.load %B[%b, %kSeq, %g, %nt] dims = [1, 3] latency = 2
+        : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_N x XT>
     %gK = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
         : !tile.view<4, f32> -> !Steps
-    %toEnd = tile.subf %gLast, %gK : !One, !Steps -> !Steps
-    %decayToEnd = tile.exp2 %toEnd : !Steps
     %dtK = tile.load %dt[%b, %h, %c, %k] dims = [3] latency = 2
         : !tile.view<4, f32> -> !Steps
-    %weightAll = arith.mulf %dtK, %decayToEnd : !Steps
     %seqK = tile.load %seq_idx[%b, %kSeq] dims = [1] latency = 2
         : !tile.view<2, i32> -> !tile.tile<BLOCK_K x i32>
+    %gLast = tile.load %G[%b, %h, %c, %lastStep] dims = [3]
+        : !tile.view<4, f32> -> !One
+    %seqLast = tile.load %seq_idx[%b, %lastPos] dims = [1]
+        : !tile.view<2, i32> -> !tile.tile<1 x i32>
+    // x^T: (head dim, time), read transposed.
+    %xT = tile.load %x[%b, %kSeq, %h, %pt] dims = [3, 1] latency = 2
+        : !tile.view<4, XT> -> !tile.tile<BLOCK_P x BLOCK_K x XT>
+
+    // Weight of step t: dt_t * exp2(G_last - G_t), never above dt_t since G
+    // falls along the chunk; 0 for a step of an earlier sequence.
+    %toEnd = tile.subf %gLast, %gK : !One, !Steps -> !Steps
+    %decayToEnd = tile.exp2 %toEnd : !Steps
+    %weightAll = arith.mulf %dtK, %decayToEnd : !Steps
     %lastSequence = tile.cmpi eq, %seqK, %seqLast
         : !tile.tile<BLOCK_K x i32>, !tile.tile<1 x i32> -> !tile.tile<BLOCK_K x i1>
     %weight = tile.where %lastSequence, %weightAll, %zeroSteps
@@ -115,15 +127,10 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
     %weightB = tile.broadcast %weight new_dims = [1]
         : !Steps -> !tile.tile<BLOCK_K x BLOCK_N x f32>
 
-    %bK = tile.load %B[%b, %kSeq, %g, %nt] dims = [1, 3] latency = 2
-        : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_N x XT>
     %bF32 = tile.convert %bK : !tile.tile<BLOCK_K x BLOCK_N x XT>
         -> !tile.tile<BLOCK_K x BLOCK_N x f32>
     %bScaled = arith.mulf %bF32, %weightB : !tile.tile<BLOCK_K x BLOCK_N x f32>
 
-    // x^T: (head dim, time), read transposed.
-    %xT = tile.load %x[%b, %kSeq, %h, %pt] dims = [3, 1] latency = 2
-        : !tile.view<4, XT> -> !tile.tile<BLOCK_P x BLOCK_K x XT>
     %next = tile.mma %xT, %bScaled, %acc precision = split_bf16
         : !tile.tile<BLOCK_P x BLOCK_K x XT>,
           !tile.tile<BLOCK_K x BLOCK_N x f32>, !State

@@ -54,9 +54,13 @@
 // by. The defaults, 8 and 1, are what the kernel ran with before.
 //
 // Precision: CB is bmm_chunk's (bf16 or f16 inputs multiplied exactly, f32
-// sums; f32 ones in f32). The f32 state and the f32 weights of X multiply in
-// tf32: bf16 operands would round them to 8 bits; bf16 and f16 x and C
-// convert to tf32 exactly, an f32 one rounds (2^-11). Masking happens on the
+// sums; f32 ones in f32). The f32 state multiplies C in tf32 (bf16 and f16
+// C convert to tf32 exactly, an f32 one rounds: 2^-11). The f32 weights of
+// X multiply in split bf16 (W = W_hi + W_lo, two bf16 products, 16 bits of
+// W: better than tf32's 11); bf16 x is its own high half and exact, so on
+// sm_90a both products read x from its cp.async ring and the weights from
+// registers (wgmma's A from registers, docs/codegen-layouts.md); f16 and f32
+// x are split too (three products). Masking happens on the
 // exponent, before exp2, so exp2 never sees a positive argument (G falls
 // along a chunk) and no inf can be formed and then multiplied by zero.
 
@@ -168,7 +172,7 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
 
     %xK = tile.load %x[%b, %kSeq, %h, %pt] dims = [1, 3] latency = 2
         : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_P x XT>
-    %next = tile.mma %weights, %xK, %acc precision = tf32
+    %next = tile.mma %weights, %xK, %acc precision = split_bf16
         : !Scores, !tile.tile<BLOCK_K x BLOCK_P x XT>, !Out
     scf.yield %next : !Out
   }

@@ -13,19 +13,24 @@
 // matrix products are all in chunk_state.
 //
 // Each chunk's inputs (its local block and its decay exponent) do not
-// depend on h, so they are loaded ahead: the loop takes two chunks per
-// iteration, and each chunk's update is followed by the load of the chunk two
-// ahead into what the update just used, so that two chunks' reads are on
-// their way while the program updates and stores. Two sets of inputs that
-// alternate, rather than one queue shifted by a step, leave nothing to copy
-// between loop iterations: a copy of a register whose load is still on its
-// way would wait for it, which is the wait the early load avoids.
+// depend on h, so they are loaded ahead: the loop takes four chunks per
+// iteration, and each chunk's update is followed by the load of the chunk
+// four ahead into what the update just used, so that four chunks' reads are
+// on their way while the program updates and stores. The bytes in flight
+// are the chunks ahead times one chunk's states (all programs are resident
+// at once whatever the block), so the depth, not the block, sets how close
+// the kernel gets to the memory bandwidth: two chunks ahead left the H200's
+// DRAM 63% busy. Four sets of inputs that rotate, rather than one queue
+// shifted by a step, leave nothing to copy between loop iterations: a copy
+// of a register whose load is still on its way would wait for it, which is
+// the wait the early load avoids.
 //
 // A ragged end needs no case of its own: loads past the last chunk read
-// zeros and touch no memory, and with an odd number of chunks the last
-// iteration's second half stores nowhere (the store is outside the view)
-// and leaves h as it is (its exponent and input read 0: exp2(0) h + 0), so
-// the final state is h after the last real chunk.
+// zeros and touch no memory, and where the number of chunks is not a
+// multiple of four the last iteration's chunks past the end store nowhere
+// (the store is outside the view) and leave h as it is (their exponent and
+// input read 0: exp2(0) h + 0), so the final state is h after the last real
+// chunk.
 //
 // Grid: (ceil(headdim / BLOCK_P) * ceil(dstate / BLOCK_N), heads, batch);
 // program x covers head-dimension block x / numN and state block x mod numN.
@@ -44,7 +49,7 @@
 // than that one, the chunk starts a sequence and h_{c+1} = local[c] (the
 // decay is replaced by 0): chunk_state gathered only that sequence's steps.
 // Where both are the same sequence, the whole chunk is in it (seq_idx does
-// not decrease). A second half past the last chunk reads the sequence of
+// not decrease). A chunk past the last one reads the sequence of
 // the last real step, the one h is in, so it still changes nothing.
 //
 // Precision: f32 throughout; exp2(G_last) is the decay of the whole chunk
@@ -81,78 +86,149 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
   %h0 = tile.load %init[%b, %h, %pt, %nt] if %has_init dims = [2, 3]
       : !tile.view<4, f32>, i32 -> !State
 
-  %seqFirst0 = arith.minui %chunkSize, %seqlen : index
-  %seqFirst1 = arith.maxui %seqFirst0, %c1 : index
-  %seqPos0 = arith.subi %seqFirst1, %c1 : index
+  %seqEnd0 = arith.muli %c1, %chunkSize : index
+  %seqReal0 = arith.minui %seqEnd0, %seqlen : index
+  %seqAtLeast10 = arith.maxui %seqReal0, %c1 : index
+  %seqPos0 = arith.subi %seqAtLeast10, %c1 : index
   %seq0 = tile.load %seq_idx[%b, %seqPos0] dims = [1]
       : !tile.view<2, i32> -> !SeqOne
-  %twoChunks = arith.muli %c2, %chunkSize : index
-  %seqSecond0 = arith.minui %twoChunks, %seqlen : index
-  %seqSecond1 = arith.maxui %seqSecond0, %c1 : index
-  %seqPos1 = arith.subi %seqSecond1, %c1 : index
-  %seq1 = tile.load %seq_idx[%b, %seqPos1] dims = [1]
-      : !tile.view<2, i32> -> !SeqOne
-  %seqBefore = tile.full 0 : !SeqOne
   %local0 = tile.load %local[%b, %c0, %h, %pt, %nt] dims = [3, 4]
       : !tile.view<5, f32> -> !State
   %gLast0 = tile.load %G[%b, %h, %c0, %lastStep] dims = [3]
       : !tile.view<4, f32> -> !One
+  %seqEnd1 = arith.muli %c2, %chunkSize : index
+  %seqReal1 = arith.minui %seqEnd1, %seqlen : index
+  %seqAtLeast11 = arith.maxui %seqReal1, %c1 : index
+  %seqPos1 = arith.subi %seqAtLeast11, %c1 : index
+  %seq1 = tile.load %seq_idx[%b, %seqPos1] dims = [1]
+      : !tile.view<2, i32> -> !SeqOne
   %local1 = tile.load %local[%b, %c1, %h, %pt, %nt] dims = [3, 4]
       : !tile.view<5, f32> -> !State
   %gLast1 = tile.load %G[%b, %h, %c1, %lastStep] dims = [3]
       : !tile.view<4, f32> -> !One
-  // Chunks c (the even one) and c + 1 per iteration, their inputs loaded by
-  // the iteration before.
-  %hLast:8 = scf.for %c = %c0 to %nchunks step %c2
-      iter_args(%hc = %h0, %localEven = %local0, %gLastEven = %gLast0,
-                %localOdd = %local1, %gLastOdd = %gLast1, %seqPrev = %seqBefore,
-                %seqEven = %seq0, %seqOdd = %seq1)
-      -> (!State, !State, !One, !State, !One, !SeqOne, !SeqOne, !SeqOne) {
-    tile.store %hc, %states[%b, %c, %h, %pt, %nt] dims = [3, 4]
+  %seqEnd2 = arith.muli %c3, %chunkSize : index
+  %seqReal2 = arith.minui %seqEnd2, %seqlen : index
+  %seqAtLeast12 = arith.maxui %seqReal2, %c1 : index
+  %seqPos2 = arith.subi %seqAtLeast12, %c1 : index
+  %seq2 = tile.load %seq_idx[%b, %seqPos2] dims = [1]
+      : !tile.view<2, i32> -> !SeqOne
+  %local2 = tile.load %local[%b, %c2, %h, %pt, %nt] dims = [3, 4]
+      : !tile.view<5, f32> -> !State
+  %gLast2 = tile.load %G[%b, %h, %c2, %lastStep] dims = [3]
+      : !tile.view<4, f32> -> !One
+  %seqEnd3 = arith.muli %c4, %chunkSize : index
+  %seqReal3 = arith.minui %seqEnd3, %seqlen : index
+  %seqAtLeast13 = arith.maxui %seqReal3, %c1 : index
+  %seqPos3 = arith.subi %seqAtLeast13, %c1 : index
+  %seq3 = tile.load %seq_idx[%b, %seqPos3] dims = [1]
+      : !tile.view<2, i32> -> !SeqOne
+  %local3 = tile.load %local[%b, %c3, %h, %pt, %nt] dims = [3, 4]
+      : !tile.view<5, f32> -> !State
+  %gLast3 = tile.load %G[%b, %h, %c3, %lastStep] dims = [3]
+      : !tile.view<4, f32> -> !One
+  %seqBefore = tile.full 0 : !SeqOne
+  // Chunks c .. c + 3 per iteration, their inputs loaded by the iteration
+  // before.
+  %hLast:14 = scf.for %c = %c0 to %nchunks step %c4
+      iter_args(%hA = %h0, %seqPrev = %seqBefore,
+                %localA = %local0, %gLastA = %gLast0, %seqA = %seq0,
+                %localB = %local1, %gLastB = %gLast1, %seqB = %seq1,
+                %localC = %local2, %gLastC = %gLast2, %seqC = %seq2,
+                %localD = %local3, %gLastD = %gLast3, %seqD = %seq3)
+      -> (!State, !SeqOne, !State, !One, !SeqOne, !State, !One, !SeqOne,
+          !State, !One, !SeqOne, !State, !One, !SeqOne) {
+    tile.store %hA, %states[%b, %c, %h, %pt, %nt] dims = [3, 4]
         : !State, !tile.view<5, f32>
-    %decayEvenSame = tile.exp2 %gLastEven : !One
-    %continuesEven = arith.cmpi eq, %seqEven, %seqPrev : !SeqOne
-    %decayEven = tile.where %continuesEven, %decayEvenSame, %zeroOne
+    %decayASame = tile.exp2 %gLastA : !One
+    %continuesA = arith.cmpi eq, %seqA, %seqPrev : !SeqOne
+    %decayA = tile.where %continuesA, %decayASame, %zeroOne
         : !tile.tile<1 x i1>, !One
-    %decayedEven = tile.mulf %hc, %decayEven : !State, !One -> !State
-    %hOdd = arith.addf %decayedEven, %localEven : !State
-    %cNextEven = arith.addi %c, %c2 : index
-    %localNextEven = tile.load %local[%b, %cNextEven, %h, %pt, %nt]
+    %decayedA = tile.mulf %hA, %decayA : !State, !One -> !State
+    %hB = arith.addf %decayedA, %localA : !State
+    %cNextA = arith.addi %c, %c4 : index
+    %localNextA = tile.load %local[%b, %cNextA, %h, %pt, %nt]
         dims = [3, 4] : !tile.view<5, f32> -> !State
-    %gLastNextEven = tile.load %G[%b, %h, %cNextEven, %lastStep] dims = [3]
+    %gLastNextA = tile.load %G[%b, %h, %cNextA, %lastStep] dims = [3]
         : !tile.view<4, f32> -> !One
-    %cAfterNextEven = arith.addi %c, %c3 : index
-    %seqNextEvenEnd = arith.muli %cAfterNextEven, %chunkSize : index
-    %seqNextEvenReal = arith.minui %seqNextEvenEnd, %seqlen : index
-    %seqNextEvenAtLeast1 = arith.maxui %seqNextEvenReal, %c1 : index
-    %seqNextEvenPos = arith.subi %seqNextEvenAtLeast1, %c1 : index
-    %seqNextEven = tile.load %seq_idx[%b, %seqNextEvenPos] dims = [1]
+    %cAfterNextA = arith.addi %cNextA, %c1 : index
+    %seqNextAEnd = arith.muli %cAfterNextA, %chunkSize : index
+    %seqNextAReal = arith.minui %seqNextAEnd, %seqlen : index
+    %seqNextAAtLeast1 = arith.maxui %seqNextAReal, %c1 : index
+    %seqNextAPos = arith.subi %seqNextAAtLeast1, %c1 : index
+    %seqNextA = tile.load %seq_idx[%b, %seqNextAPos] dims = [1]
         : !tile.view<2, i32> -> !SeqOne
 
-    %cOdd = arith.addi %c, %c1 : index
-    tile.store %hOdd, %states[%b, %cOdd, %h, %pt, %nt] dims = [3, 4]
+    %cB = arith.addi %c, %c1 : index
+    tile.store %hB, %states[%b, %cB, %h, %pt, %nt] dims = [3, 4]
         : !State, !tile.view<5, f32>
-    %decayOddSame = tile.exp2 %gLastOdd : !One
-    %continuesOdd = arith.cmpi eq, %seqOdd, %seqEven : !SeqOne
-    %decayOdd = tile.where %continuesOdd, %decayOddSame, %zeroOne
+    %decayBSame = tile.exp2 %gLastB : !One
+    %continuesB = arith.cmpi eq, %seqB, %seqA : !SeqOne
+    %decayB = tile.where %continuesB, %decayBSame, %zeroOne
         : !tile.tile<1 x i1>, !One
-    %decayedOdd = tile.mulf %hOdd, %decayOdd : !State, !One -> !State
-    %hNext = arith.addf %decayedOdd, %localOdd : !State
-    %cNextOdd = arith.addi %c, %c3 : index
-    %localNextOdd = tile.load %local[%b, %cNextOdd, %h, %pt, %nt]
+    %decayedB = tile.mulf %hB, %decayB : !State, !One -> !State
+    %hC = arith.addf %decayedB, %localB : !State
+    %cNextB = arith.addi %cB, %c4 : index
+    %localNextB = tile.load %local[%b, %cNextB, %h, %pt, %nt]
         dims = [3, 4] : !tile.view<5, f32> -> !State
-    %gLastNextOdd = tile.load %G[%b, %h, %cNextOdd, %lastStep] dims = [3]
+    %gLastNextB = tile.load %G[%b, %h, %cNextB, %lastStep] dims = [3]
         : !tile.view<4, f32> -> !One
-    %cAfterNextOdd = arith.addi %c, %c4 : index
-    %seqNextOddEnd = arith.muli %cAfterNextOdd, %chunkSize : index
-    %seqNextOddReal = arith.minui %seqNextOddEnd, %seqlen : index
-    %seqNextOddAtLeast1 = arith.maxui %seqNextOddReal, %c1 : index
-    %seqNextOddPos = arith.subi %seqNextOddAtLeast1, %c1 : index
-    %seqNextOdd = tile.load %seq_idx[%b, %seqNextOddPos] dims = [1]
+    %cAfterNextB = arith.addi %cNextB, %c1 : index
+    %seqNextBEnd = arith.muli %cAfterNextB, %chunkSize : index
+    %seqNextBReal = arith.minui %seqNextBEnd, %seqlen : index
+    %seqNextBAtLeast1 = arith.maxui %seqNextBReal, %c1 : index
+    %seqNextBPos = arith.subi %seqNextBAtLeast1, %c1 : index
+    %seqNextB = tile.load %seq_idx[%b, %seqNextBPos] dims = [1]
         : !tile.view<2, i32> -> !SeqOne
-    scf.yield %hNext, %localNextEven, %gLastNextEven, %localNextOdd,
-        %gLastNextOdd, %seqOdd, %seqNextEven, %seqNextOdd
-        : !State, !State, !One, !State, !One, !SeqOne, !SeqOne, !SeqOne
+
+    %cC = arith.addi %c, %c2 : index
+    tile.store %hC, %states[%b, %cC, %h, %pt, %nt] dims = [3, 4]
+        : !State, !tile.view<5, f32>
+    %decayCSame = tile.exp2 %gLastC : !One
+    %continuesC = arith.cmpi eq, %seqC, %seqB : !SeqOne
+    %decayC = tile.where %continuesC, %decayCSame, %zeroOne
+        : !tile.tile<1 x i1>, !One
+    %decayedC = tile.mulf %hC, %decayC : !State, !One -> !State
+    %hD = arith.addf %decayedC, %localC : !State
+    %cNextC = arith.addi %cC, %c4 : index
+    %localNextC = tile.load %local[%b, %cNextC, %h, %pt, %nt]
+        dims = [3, 4] : !tile.view<5, f32> -> !State
+    %gLastNextC = tile.load %G[%b, %h, %cNextC, %lastStep] dims = [3]
+        : !tile.view<4, f32> -> !One
+    %cAfterNextC = arith.addi %cNextC, %c1 : index
+    %seqNextCEnd = arith.muli %cAfterNextC, %chunkSize : index
+    %seqNextCReal = arith.minui %seqNextCEnd, %seqlen : index
+    %seqNextCAtLeast1 = arith.maxui %seqNextCReal, %c1 : index
+    %seqNextCPos = arith.subi %seqNextCAtLeast1, %c1 : index
+    %seqNextC = tile.load %seq_idx[%b, %seqNextCPos] dims = [1]
+        : !tile.view<2, i32> -> !SeqOne
+
+    %cD = arith.addi %c, %c3 : index
+    tile.store %hD, %states[%b, %cD, %h, %pt, %nt] dims = [3, 4]
+        : !State, !tile.view<5, f32>
+    %decayDSame = tile.exp2 %gLastD : !One
+    %continuesD = arith.cmpi eq, %seqD, %seqC : !SeqOne
+    %decayD = tile.where %continuesD, %decayDSame, %zeroOne
+        : !tile.tile<1 x i1>, !One
+    %decayedD = tile.mulf %hD, %decayD : !State, !One -> !State
+    %hNext = arith.addf %decayedD, %localD : !State
+    %cNextD = arith.addi %cD, %c4 : index
+    %localNextD = tile.load %local[%b, %cNextD, %h, %pt, %nt]
+        dims = [3, 4] : !tile.view<5, f32> -> !State
+    %gLastNextD = tile.load %G[%b, %h, %cNextD, %lastStep] dims = [3]
+        : !tile.view<4, f32> -> !One
+    %cAfterNextD = arith.addi %cNextD, %c1 : index
+    %seqNextDEnd = arith.muli %cAfterNextD, %chunkSize : index
+    %seqNextDReal = arith.minui %seqNextDEnd, %seqlen : index
+    %seqNextDAtLeast1 = arith.maxui %seqNextDReal, %c1 : index
+    %seqNextDPos = arith.subi %seqNextDAtLeast1, %c1 : index
+    %seqNextD = tile.load %seq_idx[%b, %seqNextDPos] dims = [1]
+        : !tile.view<2, i32> -> !SeqOne
+
+    scf.yield %hNext, %seqD,
+        %localNextA, %gLastNextA, %seqNextA, %localNextB, %gLastNextB, %seqNextB,
+        %localNextC, %gLastNextC, %seqNextC, %localNextD, %gLastNextD, %seqNextD
+        : !State, !SeqOne, !State, !One, !SeqOne, !State, !One, !SeqOne,
+          !State, !One, !SeqOne, !State, !One, !SeqOne
   }
 
   tile.store %hLast#0, %final[%b, %h, %pt, %nt] dims = [2, 3]

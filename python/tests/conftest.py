@@ -17,6 +17,12 @@ _MIN = "{}.{}".format(*mamba2.MIN_TORCH_FOR_OP)
 requires_op = pytest.mark.skipif(
     not mamba2.HAS_OP, reason=f"needs torch >= {_MIN} (torch.library."
     f"custom_op); this is torch {torch.__version__}")
+# Whether eager calls run the package's Python implementation (its plans and
+# kept workspaces can be looked at), not the C++ op (python/torch_op).
+PYTHON_IMPLEMENTATION = mamba2.OP_REGISTRATION != "cpp"
+requires_python_implementation = pytest.mark.skipif(
+    not PYTHON_IMPLEMENTATION, reason="eager calls run the C++ op here "
+    "(TILEC_MAMBA2_OP_REGISTRATION=cpp): no Python implementation to look at")
 
 
 @pytest.fixture

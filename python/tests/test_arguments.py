@@ -167,21 +167,37 @@ def test_tensors_on_different_devices_are_rejected(entry):
 def test_fake_implementation_shapes(return_final_states, y_f32):
     args = inputs(device="meta", batch=3, seqlen=50, heads=6, headdim=40,
                   groups=3, dstate=24)
-    y, final, states, varlen = mamba2._fake(
+    outputs = mamba2._fake(
         args["x"], args["dt"], args["A"], args["B"], args["C"], 64, None,
         None, return_final_states, y_f32=y_f32,
         return_chunk_states=return_final_states,
         cu_seqlens=torch.tensor([0, 20, 50], dtype=torch.int32),
         return_varlen_states=return_final_states)
-    assert varlen.shape == ((2, 6, 40, 24) if return_final_states
-                            else (0,))
-    # seqlen 50 in chunks of 64: one chunk.
-    assert states.shape == ((3, 1, 6, 40, 24) if return_final_states
-                            else (0,))
+    # Only the outputs asked for: y, then final, chunk and varlen states.
+    assert len(outputs) == (4 if return_final_states else 1)
+    y = outputs[0]
     assert y.shape == (3, 50, 6, 40)
     assert y.dtype == (torch.float32 if y_f32 else torch.bfloat16)
-    assert final.dtype == torch.float32
-    assert final.shape == ((3, 6, 40, 24) if return_final_states else (0,))
+    if return_final_states:
+        final, states, varlen = outputs[1:]
+        assert final.dtype == torch.float32
+        assert final.shape == (3, 6, 40, 24)
+        # seqlen 50 in chunks of 64: one chunk.
+        assert states.shape == (3, 1, 6, 40, 24)
+        assert varlen.shape == (2, 6, 40, 24)
+
+
+@pytest.mark.parametrize("asked", [(False, False, False), (True, False, True),
+                                   (False, True, True), (True, True, False)])
+def test_unpacked_outputs_follow_the_flags(asked):
+    final, chunk, varlen = asked
+    made = [torch.zeros(1)] + [torch.full((1,), float(i + 1))
+                               for i, a in enumerate(asked) if a]
+    got = mamba2._unpacked(made, final, chunk, varlen)
+    assert got[0] is made[0]
+    rest = iter(made[1:])
+    for flag, out in zip(asked, got[1:]):
+        assert out is (next(rest) if flag else None)
 
 
 @requires_op
@@ -210,3 +226,24 @@ def test_sizes_of_a_tensor_of_the_wrong_rank_keep_the_problem_valid(wrong):
     sizes = mamba2.problem_sizes(args["x"], args["B"])
     batch, seqlen, heads, headdim, groups, dstate = sizes
     assert heads % groups == 0 and min(sizes) >= 1
+
+
+@pytest.mark.parametrize("asked", ["varlen", "chunk", "both"])
+def test_state_dtype_rounds_only_the_states_returned(asked):
+    # The eager path's plan gives None for an output not asked for (the op
+    # an empty tensor): only those asked for are rounded.
+    y, final = torch.zeros(2, 3), torch.zeros(2, 4)
+    varlen, chunks = torch.rand(3, 5), torch.rand(2, 2, 5)
+    want_varlen, want_chunks = asked in ("varlen", "both"), asked in (
+        "chunk", "both")
+    got = mamba2._returned(y, final, chunks if want_chunks else None,
+                           varlen if want_varlen else None, True, want_varlen,
+                           want_chunks, torch.bfloat16)
+    assert got[0] is y and got[1] is final
+    assert final.dtype == torch.float32
+    rest = list(got[2:])
+    if want_varlen:
+        assert torch.equal(rest.pop(0), varlen.to(torch.bfloat16))
+    if want_chunks:
+        assert torch.equal(rest.pop(0), chunks.to(torch.bfloat16))
+    assert not rest

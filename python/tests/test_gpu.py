@@ -21,7 +21,7 @@ import threading
 import pytest
 import torch
 
-from conftest import requires_gpu, requires_op
+from conftest import PYTHON_IMPLEMENTATION, requires_gpu, requires_op
 from reference import (random_cu_seqlens, random_inputs, random_seq_idx,
                        recurrence, relative_error, transform_dt,
                        varlen_states)
@@ -141,14 +141,17 @@ def test_without_D_captured_then_eager(cuda_generator):
     shape = (1, 130, 6, 32, 1, 16, 64, False)
     static, chunk = make(shape, cuda_generator)
     key = (static["x"].device, 6)
-    assert key not in _plans._zeros
+    # The Python implementation's zeros can be looked at; the C++ op's
+    # (python/torch_op/Workspaces.cpp, the same rule) only through results.
+    kept = _plans._zeros if PYTHON_IMPLEMENTATION else None
+    assert kept is None or key not in kept
     run_op(static, chunk)  # with D: loads the kernels outside the capture
     del static["D"]
     torch.cuda.synchronize()
     graph = torch.cuda.CUDAGraph()
     with torch.cuda.graph(graph):
         y = run_op(static, chunk)
-    assert key not in _plans._zeros
+    assert kept is None or key not in kept
     for _ in range(2):
         fresh, _ = make(shape, cuda_generator)
         del fresh["D"]
@@ -157,7 +160,7 @@ def test_without_D_captured_then_eager(cuda_generator):
         graph.replay()
         torch.cuda.synchronize()
         eager = run_op(fresh, chunk)
-        assert key in _plans._zeros
+        assert kept is None or key in kept
         assert torch.equal(y, eager)
         y_ref, _ = recurrence(**fresh)
         assert relative_error(eager, y_ref) <= BOUND
@@ -289,8 +292,8 @@ def test_torch_compile_without_graph_breaks(cuda_generator):
 
 @requires_op
 def test_torch_compile_without_final_states(cuda_generator):
-    # The op returns empty final and chunk states here: two distinct
-    # tensors, since a custom op's outputs may not alias each other.
+    # The op returns y alone here (its Tensor[] holds the outputs asked
+    # for only).
     inputs, chunk = make(SHAPES[0], cuda_generator)
 
     def block(x, dt, A, B, C, D):

@@ -107,11 +107,18 @@ def zero_d(device, heads, capturing):
 # data word of each is ForwardCall.data_word(index).
 _X, _DT, _A, _B, _C, _D, _INIT, _Y, _FINAL, _Z, _DT_BIAS, _STATES, \
     _SEQ_IDX, _CU_SEQLENS, _VARLEN = range(15)
-_WORD = _capi.ForwardCall.data_word
-# The optional tensors: their index in the C ABI's order, in the order of
-# the `optional` tuple run() builds.
-_OPTIONAL = (_INIT, _FINAL, _Z, _DT_BIAS, _STATES, _SEQ_IDX, _CU_SEQLENS,
-             _VARLEN)
+_WORDS_PER_TENSOR = _capi.ForwardCall.data_word(1)
+
+
+def write_data(words, tensors):
+    """Writes each tensor's data pointer into its descriptor in a packed
+    call's array (`tensors` in the call's order, as data_word numbers them;
+    None for an absent one, whose descriptor keeps its null pointer)."""
+    word = 0
+    for t in tensors:
+        if t is not None:
+            words[word] = t.data_ptr()
+        word += _WORDS_PER_TENSOR
 
 
 class ForwardPlan:
@@ -123,18 +130,15 @@ class ForwardPlan:
     the (shape, dtype) of y, final states, chunk states and varlen states
     (None for one not asked for)."""
 
-    __slots__ = ("device", "ordinal", "absent", "_problem", "_layouts",
+    __slots__ = ("device", "ordinal", "_problem", "_layouts",
                  "_options", "_y", "_y_like_x", "_final", "_states", "_varlen",
-                 "_heads", "_d_given", "_present", "workspace_bytes",
+                 "_heads", "_d_given", "workspace_bytes",
                  "_calls")
 
     def __init__(self, device, problem, inputs, outputs, dt_softplus,
                  dt_limit, workspace_bytes, heads, d_given):
         self.device = device
         self.ordinal = device.index
-        # An empty f32 tensor on the device, which the op's absent outputs
-        # are made like.
-        self.absent = torch.empty((0,), dtype=torch.float32, device=device)
         self._problem = problem
         self._options = (dt_softplus, dt_limit)
         self._y, self._final, self._states, self._varlen = outputs
@@ -156,8 +160,6 @@ class ForwardPlan:
         self._layouts = layouts
         self._heads = heads
         self._d_given = d_given
-        self._present = tuple((_WORD(i), k) for k, i in enumerate(_OPTIONAL)
-                              if layouts[i] is not None)
         self.workspace_bytes = workspace_bytes
         self._calls = [self._pack()]
 
@@ -196,28 +198,15 @@ class ForwardPlan:
         calls = self._calls
         call = calls.pop() if calls else self._pack()
         try:
-            words = call.array
-            words[0] = x.data_ptr()
-            words[4] = dt.data_ptr()
-            words[8] = A.data_ptr()
-            words[12] = B.data_ptr()
-            words[16] = C.data_ptr()
-            words[20] = D.data_ptr()
-            words[28] = y.data_ptr()
-            if self._present:
-                optional = (initial_states, final, z, dt_bias, states,
-                            seq_idx, cu_seqlens, varlen)
-                for word, k in self._present:
-                    words[word] = optional[k].data_ptr()
+            write_data(call.array, (x, dt, A, B, C, D, initial_states, y,
+                                    final, z, dt_bias, states, seq_idx,
+                                    cu_seqlens, varlen))
             call(workspace, self.workspace_bytes, stream)
         finally:
             calls.append(call)
         del owner  # the workspace is enqueued: its buffer may be replaced
         return y, final, states, varlen
 
-
-assert (_WORD(_X), _WORD(_DT), _WORD(_A), _WORD(_B), _WORD(_C), _WORD(_D),
-        _WORD(_Y)) == (0, 4, 8, 12, 16, 20, 28)
 
 
 class DecodePlan:
@@ -270,20 +259,7 @@ class DecodePlan:
         calls = self._calls
         call = calls.pop() if calls else self._pack()
         try:
-            words = call.array
-            words[0] = state.data_ptr()
-            words[4] = x.data_ptr()
-            words[8] = dt.data_ptr()
-            words[12] = A.data_ptr()
-            words[16] = B.data_ptr()
-            words[20] = C.data_ptr()
-            if D is not None:
-                words[24] = D.data_ptr()
-            if z is not None:
-                words[28] = z.data_ptr()
-            if dt_bias is not None:
-                words[32] = dt_bias.data_ptr()
-            words[36] = y.data_ptr()
+            write_data(call.array, (state, x, dt, A, B, C, D, z, dt_bias, y))
             call(dt_softplus,
                  None if indices is None else indices.data_ptr(),
                  pad_slot_id, stream)

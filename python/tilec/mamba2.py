@@ -9,28 +9,41 @@ here from tilec.errors).
 
 ``chunk_scan_combined`` is a PyTorch custom op (``tilec::mamba2_chunk_scan_combined``,
 torch >= 2.4) with a fake implementation, so it runs under torch.compile
-without a graph break and inside torch.cuda.graph capture; an eager call on
-plain CUDA tensors skips the dispatcher and runs the implementation
-directly (_eager). ``selective_state_update`` (the decode step) is built the
-same way. See python/README.md for what they accept.
+without a graph break and inside torch.cuda.graph capture. The op is the
+C++ one of python/torch_op when it is built (OP_REGISTRATION "cpp"; an
+eager call goes straight to it), else registered from Python, and then an
+eager call on plain CUDA tensors skips the dispatcher and runs the
+implementation directly (_eager). ``selective_state_update`` (the decode
+step) is built the same way. See python/README.md for what they accept.
 """
 
 import math
 import os
 import re
-from typing import Optional, Tuple
+import warnings
+from typing import List, Optional
 
 import torch
 
-from . import _capi, _cuda_context, _plans, _workspaces
-from .errors import Mamba2ArgumentError, Mamba2Error, Status, TorchVersionError
+from . import _capi, _cuda_context, _plans, _torch_op, _workspaces
+from .errors import (Mamba2ArgumentError, Mamba2Error, Status,
+                     TorchVersionError, error_for)
 
 MIN_TORCH_FOR_OP = (2, 4)
 OP_NAME = "tilec::mamba2_chunk_scan_combined"
+# The op's schema (the library registration's; custom_op infers the same
+# from _op's annotations; python/torch_op/Mamba2Ops.cpp defines it too).
+FORWARD_SCHEMA = (
+    "mamba2_chunk_scan_combined(Tensor x, Tensor dt, Tensor A, Tensor B, "
+    "Tensor C, SymInt chunk_size, Tensor? D, Tensor? initial_states, "
+    "bool return_final_states, Tensor? z, Tensor? dt_bias, "
+    "bool dt_softplus, float dt_limit_low, float dt_limit_high, "
+    "bool y_f32, bool return_chunk_states, Tensor? seq_idx, "
+    "Tensor? cu_seqlens, bool return_varlen_states) -> Tensor[]")
 
 __all__ = ["chunk_scan_combined", "forward", "release_workspaces",
            "Mamba2ArgumentError", "Mamba2Error", "TorchVersionError",
-           "MIN_TORCH_FOR_OP", "HAS_OP", "OP_REGISTRATION"]
+           "MIN_TORCH_FOR_OP", "HAS_OP", "OP_REGISTRATION", "TORCH_OP_NOTE"]
 
 
 def _torch_version():
@@ -253,8 +266,11 @@ def release_workspaces():
     allocator, in stream order; the next call of each stream allocates
     anew. Needed only to free that memory, or after destroying a stream of
     one's own (torch.cuda.ExternalStream) on which calls may still run,
-    before a new stream can get its handle."""
+    before a new stream can get its handle. With the C++ op, its own kept
+    workspaces too."""
     _workspaces.release()
+    if OP_REGISTRATION == "cpp":
+        torch.ops.tilec.mamba2_release_workspaces()
 
 
 def _num_sequences(cu_seqlens):
@@ -272,26 +288,35 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     the call's form), makes the device's context current, and calls
     tilec_mamba2_forward_with_options on the current stream with the
     stream's workspace (tilec._workspaces), through the plan of the call's
-    form (tilec._plans). Returns (y in
-    x's dtype, or f32 with y_f32; final states in f32; the states entering
-    each chunk (batch, nchunks, heads, headdim, dstate) f32; the states at
-    the end of each sequence (nseq, heads, headdim, dstate) f32), the last
-    three empty f32 tensors when not asked for. cu_seqlens is on x's
-    device, like every tensor. dt is clamped to [dt_limit_low,
-    dt_limit_high] (infinite bounds clamp nothing). Works with any torch;
-    chunk_scan_combined is the public entry."""
-    (y, final, states, varlen), plan = _run(
+    form (tilec._plans). Returns the outputs asked for, in a list (the
+    op's Tensor[]: an output not asked for is not made, which saves its
+    allocation, a few microseconds each): y in x's dtype, or f32 with
+    y_f32; then with return_final_states the final states in f32; with
+    return_chunk_states the states entering each chunk (batch, nchunks,
+    heads, headdim, dstate) f32; with return_varlen_states the states at
+    the end of each sequence (nseq, heads, headdim, dstate) f32
+    (_unpacked reads it). cu_seqlens is on x's device, like every tensor.
+    dt is clamped to [dt_limit_low, dt_limit_high] (infinite bounds clamp
+    nothing). Works with any torch; chunk_scan_combined is the public
+    entry."""
+    (y, final, states, varlen), _ = _run(
         None, x, dt, A, B, C, chunk_size, D, initial_states,
         return_final_states, z, dt_bias, dt_softplus, dt_limit_low,
         dt_limit_high, y_f32, return_chunk_states, seq_idx, cu_seqlens,
         return_varlen_states)
-    # A fresh empty tensor per absent output (a custom op's outputs may not
-    # alias each other), each made like the plan's (half the host time of
-    # torch.empty, which parses a shape and a device).
-    absent = plan.absent
-    return (y, torch.empty_like(absent) if final is None else final,
-            torch.empty_like(absent) if states is None else states,
-            torch.empty_like(absent) if varlen is None else varlen)
+    return [t for t in (y, final, states, varlen) if t is not None]
+
+
+def _unpacked(outputs, return_final_states, return_chunk_states,
+              return_varlen_states):
+    """(y, final states, chunk states, varlen states) from the op's list of
+    the outputs asked for, None for the others."""
+    final = outputs[1] if return_final_states else None
+    k = 1 + return_final_states
+    states = outputs[k] if return_chunk_states else None
+    k += return_chunk_states
+    varlen = outputs[k] if return_varlen_states else None
+    return outputs[0], final, states, varlen
 
 
 def _eager(device, x):
@@ -311,46 +336,86 @@ def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
           dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
           return_chunk_states=False, seq_idx=None, cu_seqlens=None,
           return_varlen_states=False):
+    # Tensors on several devices are refused here too: a meta tensor among
+    # CUDA ones makes the dispatcher pick this fake for a real call
+    # (cu_seqlens gives only its length: chunk_scan_combined's checks, as
+    # before the dispatch).
+    _check_same_device(_tensor_arguments(x, dt, A, B, C, D, initial_states, z,
+                                         dt_bias, seq_idx))
     batch, seqlen, heads, headdim, _, dstate = problem_sizes(x, B)
-    y = x.new_empty((batch, seqlen, heads, headdim),
-                    dtype=_y_dtype(x, y_f32))
-    final = x.new_empty(
-        (batch, heads, headdim, dstate) if return_final_states else (0,),
-        dtype=torch.float32)
-    nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
-    states = x.new_empty(
-        (batch, nchunks, heads, headdim, dstate) if return_chunk_states
-        else (0,), dtype=torch.float32)
-    varlen = x.new_empty(
-        (_num_sequences(cu_seqlens), heads, headdim, dstate)
-        if return_varlen_states else (0,), dtype=torch.float32)
-    return y, final, states, varlen
+    outputs = [x.new_empty((batch, seqlen, heads, headdim),
+                           dtype=_y_dtype(x, y_f32))]
+    f32 = torch.float32
+    if return_final_states:
+        outputs.append(x.new_empty((batch, heads, headdim, dstate),
+                                   dtype=f32))
+    if return_chunk_states:
+        nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
+        outputs.append(x.new_empty((batch, nchunks, heads, headdim, dstate),
+                                   dtype=f32))
+    if return_varlen_states:
+        outputs.append(x.new_empty(
+            (_num_sequences(cu_seqlens), heads, headdim, dstate), dtype=f32))
+    return outputs
 
 
 # How the two ops are registered, read at import from
-# TILEC_MAMBA2_OP_REGISTRATION: "custom_op" (torch.library.custom_op, the
-# default) or "library" (torch.library.Library.define, the implementation
-# at CompositeExplicitAutograd and torch.library.register_fake: the same
-# schema and fake, without custom_op's Python kernels at the Autograd and
-# ADInplaceOrView keys, which a dispatched call runs before the
-# implementation). Neither has an autograd formula. bench/python_host_cost.py
-# prints which one it measured.
-OP_REGISTRATION = os.environ.get("TILEC_MAMBA2_OP_REGISTRATION", "custom_op")
-if OP_REGISTRATION not in ("custom_op", "library"):
+# TILEC_MAMBA2_OP_REGISTRATION: "cpp" (the C++ op of python/torch_op,
+# tilec._torch_op: schemas, kernels and checks in C++ over the C ABI, the
+# fake kernels registered here with torch.library.register_fake), "custom_op"
+# (torch.library.custom_op) or "library" (torch.library.Library.define, the
+# implementation at CompositeExplicitAutograd and torch.library.register_fake:
+# the same schema and fake, without custom_op's Python kernels at the
+# Autograd and ADInplaceOrView keys, which a dispatched call runs before the
+# implementation). Unset: "cpp" when the C++ op is found, else "custom_op"
+# (TORCH_OP_NOTE says why). None has an autograd formula.
+# bench/python_host_cost.py prints which one it measured.
+_REGISTRATIONS = ("cpp", "custom_op", "library")
+OP_REGISTRATION = os.environ.get("TILEC_MAMBA2_OP_REGISTRATION", "")
+if OP_REGISTRATION not in _REGISTRATIONS + ("",):
     raise ValueError(f"TILEC_MAMBA2_OP_REGISTRATION is {OP_REGISTRATION!r}; "
-                     "it must be custom_op or library")
+                     "it must be cpp, custom_op or library")
+TORCH_OP_NOTE = ""
+if OP_REGISTRATION == "cpp" and not HAS_OP:
+    raise TorchVersionError(
+        "TILEC_MAMBA2_OP_REGISTRATION=cpp: the C++ op's fake kernels need "
+        f"torch >= {MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}; this is torch "
+        f"{torch.__version__}")
+if HAS_OP and OP_REGISTRATION in ("", "cpp"):
+    try:
+        _path, TORCH_OP_NOTE = _torch_op.load()
+    except _torch_op.TorchOpError as error:
+        if OP_REGISTRATION == "cpp" or os.environ.get(_torch_op.PATH_ENV):
+            raise
+        _path, TORCH_OP_NOTE = None, str(error)
+        warnings.warn(f"tilec.mamba2: {error}; the ops are registered from "
+                      "Python (custom_op) instead")
+    if _path is None and OP_REGISTRATION == "cpp":
+        raise _torch_op.TorchOpError(
+            f"TILEC_MAMBA2_OP_REGISTRATION=cpp but there is {TORCH_OP_NOTE}")
+    OP_REGISTRATION = "custom_op" if _path is None else "cpp"
+elif not OP_REGISTRATION:
+    OP_REGISTRATION = "custom_op"
+    TORCH_OP_NOTE = (f"torch {torch.__version__} is older than "
+                     f"{MIN_TORCH_FOR_OP[0]}.{MIN_TORCH_FOR_OP[1]}")
 _LIBRARY = (torch.library.Library("tilec", "FRAGMENT")
-            if HAS_OP and OP_REGISTRATION == "library" else None)
+            if HAS_OP and OP_REGISTRATION in ("library", "cpp") else None)
 
-if _LIBRARY is not None:
-    _LIBRARY.define(
-        "mamba2_chunk_scan_combined(Tensor x, Tensor dt, Tensor A, Tensor B, "
-        "Tensor C, SymInt chunk_size, Tensor? D, Tensor? initial_states, "
-        "bool return_final_states, Tensor? z, Tensor? dt_bias, "
-        "bool dt_softplus, float dt_limit_low, float dt_limit_high, "
-        "bool y_f32, bool return_chunk_states, Tensor? seq_idx, "
-        "Tensor? cu_seqlens, bool return_varlen_states) "
-        "-> (Tensor, Tensor, Tensor, Tensor)")
+
+def _bound(overload):
+    """The C++ callable of an OpOverload (its __call__ without the Python
+    frame), or the OpOverload where torch keeps it elsewhere."""
+    return getattr(overload, "_op", overload)
+
+
+# The C++ op's forward, called by chunk_scan_combined's eager calls; None
+# for the Python registrations.
+_NATIVE_FORWARD = None
+if OP_REGISTRATION == "cpp":
+    torch.library.register_fake(OP_NAME, _fake, lib=_LIBRARY)
+    _NATIVE_FORWARD = _bound(torch.ops.tilec.mamba2_chunk_scan_combined.default)
+elif _LIBRARY is not None:
+    _LIBRARY.define(FORWARD_SCHEMA)
     _LIBRARY.impl("mamba2_chunk_scan_combined", forward,
                   "CompositeExplicitAutograd")
     torch.library.register_fake(OP_NAME, _fake, lib=_LIBRARY)
@@ -364,8 +429,7 @@ elif HAS_OP:
             dt_limit_low: float, dt_limit_high: float, y_f32: bool,
             return_chunk_states: bool, seq_idx: Optional[torch.Tensor],
             cu_seqlens: Optional[torch.Tensor], return_varlen_states: bool
-            ) -> Tuple[torch.Tensor, torch.Tensor, torch.Tensor,
-                       torch.Tensor]:
+            ) -> List[torch.Tensor]:
         return forward(x, dt, A, B, C, chunk_size, D, initial_states,
                        return_final_states, z, dt_bias, dt_softplus,
                        dt_limit_low, dt_limit_high, y_f32,
@@ -511,10 +575,15 @@ def _check_host_offsets(cu_seqlens, seqlen):
             f"seqlen ({seqlen})")
 
 
+_F32 = torch.float32
+_DEFAULT_DT_LIMIT = (0.0, math.inf)  # chunk_scan_combined's default
+_DEFAULT_BOUNDS = _DEFAULT_DT_LIMIT  # its _dt_limit
+
+
 def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
                         dt_bias=None, initial_states=None, seq_idx=None,
                         cu_seqlens=None, dt_softplus=False,
-                        dt_limit=(0.0, float("inf")),
+                        dt_limit=_DEFAULT_DT_LIMIT,
                         return_final_states=False, return_varlen_states=False,
                         state_dtype=None, y_dtype=None,
                         return_chunk_states=False):
@@ -557,6 +626,17 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     Mamba2ArgumentError (a Mamba2Error and a ValueError) naming the
     tensor and the rule for a bad tensor, Mamba2Error for a failure of the
     driver or the launch, TorchVersionError below torch 2.4."""
+    if _NATIVE_FORWARD is not None:
+        y, final_states, chunk_states, varlen_states = _native_call(
+            x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
+            seq_idx, cu_seqlens, dt_softplus, dt_limit, return_final_states,
+            return_varlen_states, state_dtype, y_dtype, return_chunk_states)
+        if not (return_final_states or return_varlen_states
+                or return_chunk_states):
+            return y
+        return _returned(y, final_states, chunk_states, varlen_states,
+                         return_final_states, return_varlen_states,
+                         return_chunk_states, state_dtype)
     # An eager call of a form seen before: its plan (what the checks below
     # and the C ABI's validation of that form found) and the C call.
     key = plan = None
@@ -583,18 +663,105 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
             key, x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
             seq_idx, cu_seqlens, dt_softplus, dt_limit, return_final_states,
             return_varlen_states, state_dtype, y_dtype, return_chunk_states)
+    return _returned(y, final_states, chunk_states, varlen_states,
+                     return_final_states, return_varlen_states,
+                     return_chunk_states, state_dtype)
+
+
+def _returned(y, final_states, chunk_states, varlen_states,
+              return_final_states, return_varlen_states, return_chunk_states,
+              state_dtype):
+    """chunk_scan_combined's result from the four outputs (None for one not
+    asked for)."""
     if state_dtype is not None and state_dtype is not torch.float32:
         # The kernels carry the states in f32 whatever state_dtype is (so y
         # and the final states are at least as accurate as mamba_ssm's);
-        # the returned ones are rounded once, to nearest even.
-        varlen_states = varlen_states.to(state_dtype)
-        chunk_states = chunk_states.to(state_dtype)
+        # the varlen and chunk states returned are rounded once, to nearest
+        # even. The final states stay f32, as mamba_ssm returns them.
+        if return_varlen_states:
+            varlen_states = varlen_states.to(state_dtype)
+        if return_chunk_states:
+            chunk_states = chunk_states.to(state_dtype)
     if not (return_final_states or return_varlen_states
             or return_chunk_states):
         return y
     return (y,) + ((final_states,) if return_final_states else ()) + (
         (varlen_states,) if return_varlen_states else ()) + (
         (chunk_states,) if return_chunk_states else ())
+
+
+_NATIVE_ERROR = re.compile(
+    r"\[tilec_mamba2 (?:(\d+)\] (\w+): |not implemented\] )(.*)", re.S)
+
+
+def _native_error(error):
+    """The tilec exception of a RuntimeError that the C++ op raised for a
+    failed check or call (python/torch_op/Errors.h): tilec.errors.error_for
+    for a message "[tilec_mamba2 <status>] <name>: ...", NotImplementedError
+    for "[tilec_mamba2 not implemented] ..."; None for another error."""
+    match = _NATIVE_ERROR.search(str(error))
+    if match is None:
+        return None
+    status, name, message = match.groups()
+    if status is None:
+        return NotImplementedError(message)
+    return error_for(int(status), name, message)
+
+
+def _call_native(op, *args):
+    """op(*args), a RuntimeError of the C++ op raised as tilec's exception
+    (not while torch.compile traces: it traces the op alone)."""
+    if _compiling():
+        return op(*args)
+    try:
+        return op(*args)
+    except RuntimeError as error:
+        native = _native_error(error)
+        if native is None:
+            raise
+        raise native from None
+
+
+def _native_call(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
+                 seq_idx, cu_seqlens, dt_softplus, dt_limit,
+                 return_final_states, return_varlen_states, state_dtype,
+                 y_dtype, return_chunk_states):
+    """chunk_scan_combined through the C++ op: (y, final states, chunk
+    states, varlen states), None for those not asked for. An eager call
+    whose scalars
+    have the op's types and whose cu_seqlens, if any, is on x's device goes
+    straight to the op, which checks the rest (the C ABI's validation, the
+    devices, in the order _checked_call would); anything else, and a call
+    the op refuses for a reason of its schema (an argument of another
+    Python type), takes _checked_call, whose checks name the argument."""
+    if (not _compiling() and type(x) is torch.Tensor
+            and type(chunk_size) is int and type(dt_softplus) is bool
+            and type(return_final_states) is bool
+            and type(return_varlen_states) is bool
+            and type(return_chunk_states) is bool
+            and (y_dtype is None or y_dtype is _F32)
+            and state_dtype in _STATE_DTYPES
+            and (cu_seqlens is None or (type(cu_seqlens) is torch.Tensor
+                                        and cu_seqlens.device == x.device))):
+        low, high = (_DEFAULT_BOUNDS if dt_limit is _DEFAULT_DT_LIMIT
+                     else _dt_limit(dt_limit))
+        try:
+            outputs = _NATIVE_FORWARD(
+                x, dt, A, B, C, chunk_size, D, initial_states,
+                return_final_states, z, dt_bias, dt_softplus, low, high,
+                y_dtype is _F32, return_chunk_states, seq_idx, cu_seqlens,
+                return_varlen_states)
+        except Exception as error:  # e.g. an int beyond 64 bits: checked below
+            native = _native_error(error)
+            if native is not None:
+                raise native from None
+        else:
+            return _unpacked(outputs, return_final_states,
+                             return_chunk_states, return_varlen_states)
+    return _checked_call(None, x, dt, A, B, C, chunk_size, D, z, dt_bias,
+                         initial_states, seq_idx, cu_seqlens, dt_softplus,
+                         dt_limit, return_final_states, return_varlen_states,
+                         state_dtype, y_dtype, return_chunk_states)
 
 
 # The form of a chunk_scan_combined call -> the ForwardPlan that ran it
@@ -609,7 +776,7 @@ def _checked_call(key, x, dt, A, B, C, chunk_size, D, z, dt_bias,
                   y_dtype, return_chunk_states):
     """chunk_scan_combined's call with every check: eagerly (remembering
     the plan under `key`, when not None) or through the op. Returns y and
-    the three states (None or empty when not asked for)."""
+    the three states (None when not asked for)."""
     _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
                      initial_states, seq_idx, cu_seqlens, dt_softplus,
                      dt_limit, return_final_states, return_varlen_states,
@@ -626,11 +793,13 @@ def _checked_call(key, x, dt, A, B, C, chunk_size, D, z, dt_bias,
     if cu_seqlens is not None:
         offsets = _device_offsets(cu_seqlens, device, x)
     y_f32 = y_dtype == torch.float32
-    if not _eager(device, x):
-        return torch.ops.tilec.mamba2_chunk_scan_combined(
-            x, dt, A, B, C, chunk_size, D, initial_states,
-            return_final_states, z, dt_bias, dt_softplus, low, high, y_f32,
-            return_chunk_states, seq_idx, offsets, return_varlen_states)
+    if _NATIVE_FORWARD is not None or not _eager(device, x):
+        return _unpacked(_call_native(
+            torch.ops.tilec.mamba2_chunk_scan_combined, x, dt, A, B, C,
+            chunk_size, D, initial_states, return_final_states, z, dt_bias,
+            dt_softplus, low, high, y_f32, return_chunk_states, seq_idx,
+            offsets, return_varlen_states), return_final_states,
+            return_chunk_states, return_varlen_states)
     result, plan = _run(device, x, dt, A, B, C, chunk_size, D,
                         initial_states, return_final_states, z, dt_bias,
                         dt_softplus, low, high, y_f32, return_chunk_states,
@@ -643,6 +812,11 @@ def _checked_call(key, x, dt, A, B, C, chunk_size, D, z, dt_bias,
 # The decode step: mamba_ssm's selective_state_update.
 
 DECODE_OP_NAME = "tilec::mamba2_selective_state_update"
+DECODE_SCHEMA = (
+    "mamba2_selective_state_update(Tensor(a0!) state, Tensor x, "
+    "Tensor dt, Tensor A, Tensor B, Tensor C, Tensor? D, Tensor? z, "
+    "Tensor? dt_bias, bool dt_softplus, Tensor? state_batch_indices, "
+    "SymInt pad_slot_id) -> Tensor")
 __all__ += ["selective_state_update", "state_update", "DECODE_OP_NAME"]
 
 _WIDENED = (torch.bfloat16, torch.float16)  # converted to f32 exactly
@@ -764,15 +938,22 @@ def _new_decode_plan(state, x, dt, A, B, C, D, z, dt_bias,
 
 def _decode_fake(state, x, dt, A, B, C, D, z, dt_bias, dt_softplus,
                  state_batch_indices, pad_slot_id):
+    # As _fake: a meta tensor among CUDA ones is refused, not faked.
+    _check_same_device([(n, t) for n, t in (
+        ("state", state), ("x", x), ("dt", dt), ("A", A), ("B", B), ("C", C),
+        ("D", D), ("z", z), ("dt_bias", dt_bias)) if t is not None])
     return x.new_empty(x.shape)
 
 
-if _LIBRARY is not None:
-    _LIBRARY.define(
-        "mamba2_selective_state_update(Tensor(a0!) state, Tensor x, "
-        "Tensor dt, Tensor A, Tensor B, Tensor C, Tensor? D, Tensor? z, "
-        "Tensor? dt_bias, bool dt_softplus, Tensor? state_batch_indices, "
-        "SymInt pad_slot_id) -> Tensor")
+# The C++ op's decode step, called by selective_state_update's eager calls
+# of arguments in the kernels' forms; None for the Python registrations.
+_NATIVE_DECODE = None
+if OP_REGISTRATION == "cpp":
+    torch.library.register_fake(DECODE_OP_NAME, _decode_fake, lib=_LIBRARY)
+    _NATIVE_DECODE = _bound(
+        torch.ops.tilec.mamba2_selective_state_update.default)
+elif _LIBRARY is not None:
+    _LIBRARY.define(DECODE_SCHEMA)
     _LIBRARY.impl("mamba2_selective_state_update", state_update,
                   "CompositeExplicitAutograd")
     torch.library.register_fake(DECODE_OP_NAME, _decode_fake, lib=_LIBRARY)
@@ -817,7 +998,22 @@ def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
     Mamba2ArgumentError naming the tensor and rule for a bad tensor,
     Mamba2Error for a driver or launch failure, TorchVersionError below
     torch 2.4."""
-    if not _compiling() and type(state) is torch.Tensor:
+    if _NATIVE_DECODE is not None and not _compiling():
+        # Arguments in the kernels' forms go straight to the C++ op.
+        try:
+            direct = (state.dim() == 4 and dt.dim() == 2 and A.dim() == 1
+                      and dt.dtype not in _WIDENED
+                      and A.dtype not in _WIDENED
+                      and (D is None or D.dtype not in _WIDENED)
+                      and (dt_bias is None or (dt_bias.dim() == 1 and
+                                               dt_bias.dtype not in _WIDENED)))
+        except AttributeError:  # not tensors: the checks below say so
+            direct = False
+        if direct:
+            return _call_native(_NATIVE_DECODE, state, x, dt, A, B, C, D, z,
+                                dt_bias, bool(dt_softplus),
+                                state_batch_indices, int(pad_slot_id))
+    elif not _compiling() and type(state) is torch.Tensor:
         # An eager call of a form seen before: its plan and the C call.
         try:
             plan = _step_plans.get(_plans.decode_key(
@@ -838,10 +1034,11 @@ def selective_state_update(state, x, dt, A, B, C, D=None, z=None,
             "tilec.mamba2.selective_state_update is a torch.library."
             f"custom_op and needs torch >= {MIN_TORCH_FOR_OP[0]}."
             f"{MIN_TORCH_FOR_OP[1]}; this is torch {torch.__version__}")
-    if not _eager(state.device, state):
-        return torch.ops.tilec.mamba2_selective_state_update(
-            state, x, dt_k, A_k, B, C, D_k, z, bias_k, bool(dt_softplus),
-            state_batch_indices, int(pad_slot_id))
+    if _NATIVE_DECODE is not None or not _eager(state.device, state):
+        return _call_native(
+            torch.ops.tilec.mamba2_selective_state_update, state, x, dt_k,
+            A_k, B, C, D_k, z, bias_k, bool(dt_softplus), state_batch_indices,
+            int(pad_slot_id))
     plan, indices = _new_decode_plan(state, x, dt_k, A_k, B, C, D_k, z,
                                      bias_k, state_batch_indices, widen)
     y = plan.run(state, x, dt, A, B, C, D, z, dt_bias, bool(dt_softplus),

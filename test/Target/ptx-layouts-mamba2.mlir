@@ -22,18 +22,26 @@
 // RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=STATE
 // RUN: tilec %tilec_src/kernels/mamba2/chunk_cumsum.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=CUMSUM
 
-// compute_out: 16-byte loads; the state term and the output product are
-// tf32 m16n8k8 (32 per warp each); C B^T is bmm_chunk's, read as a tile:
-// no bf16 product. The output product's 32 mma.sync per warp follow one
-// another with no barrier.
+// compute_out: 16-byte loads; the state term is tf32 m16n8k8 (32 per
+// warp); C B^T is bmm_chunk's, read as a tile. The output product is split
+// bf16: x's fragments come from its ring by ldmatrix.trans, each half of
+// the weights reaches its A fragment through shared memory (ldmatrix
+// between two barriers), then its 16 m16n8k16 per warp follow one another
+// with no barrier.
 // OUT-LABEL: .entry compute_out_vec(
 // OUT: ld.global.v4.b32
 // OUT-COUNT-32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// OUT: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // OUT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // OUT: bar.sync
-// OUT-NEXT: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// OUT-NEXT: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // OUT-NOT: bar.sync
-// OUT-COUNT-31: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
+// OUT-COUNT-15: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// OUT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// OUT: bar.sync
+// OUT-NEXT: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// OUT-NOT: bar.sync
+// OUT-COUNT-15: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // OUT-NOT: mma.sync
 
 // compute_out's column loop reads its operands global -> shared by 16-byte

@@ -20,9 +20,12 @@
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.chunk.ptx
 
 // compute_out: the state term (tf32, K = 64: eight m64n32k8), then the
-// column loop with one product per step, the output product (tf32, eight
-// m64n32k8 with no barrier between them): C B^T is bmm_chunk's, read as a
-// tile, so no bf16 product and no loop nested in the column loop.
+// column loop with one split bf16 product per step: the weights' low and
+// high halves from registers (A: four 32-bit registers), x (P contiguous:
+// N-major, imm-trans-b 1) from its cp.async ring, eight m64n32k16 with no
+// barrier and no st.shared among them, one commit and wait for both
+// halves. C B^T is bmm_chunk's, read as a tile, so no loop is nested in
+// the column loop.
 // OUT-LABEL: .entry compute_out_vec(
 // OUT: fence.proxy.async.shared::cta
 // OUT: wgmma.fence.sync.aligned
@@ -31,10 +34,19 @@
 // OUT: wgmma.commit_group.sync.aligned
 // OUT: wgmma.fence.sync.aligned
 // OUT-NOT: bar.sync
-// OUT-COUNT-8: wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32
+// OUT-NOT: st.shared
+// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{{.*}}}, {%r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}, %r{{[0-9]+}}}, %rd{{[0-9]+}}, p, 1, 1, 1;
+// OUT-COUNT-3: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
 // OUT-NOT: bar.sync
+// OUT-NOT: st.shared
+// OUT-NOT: wgmma.commit_group
+// OUT: wgmma.fence.sync.aligned
+// OUT-COUNT-4: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
+// OUT-NOT: bar.sync
+// OUT-NOT: st.shared
 // OUT: wgmma.commit_group.sync.aligned
-// OUT-NOT: wgmma.mma_async.sync.aligned.{{.*}}bf16
+// OUT-NEXT: wgmma.wait_group.sync.aligned 0
+// OUT-NOT: wgmma.mma_async.sync.aligned.{{.*}}tf32
 
 // bmm_chunk: C and B^T arrive by cp.async in the ring and wgmma reads them
 // there (bf16, two warpgroups side by side: four m64n32k16 per step): per
@@ -64,23 +76,29 @@
 // x^T is M-major and B N-major (imm-trans-a and imm-trans-b 1); x^T comes
 // from its cp.async buffer (both products read it through the same
 // descriptors, no st.shared), each half of B is stored 16 bytes per
-// st.shared (no scalar st.shared anywhere: --implicit-check-not).
+// st.shared (no scalar st.shared anywhere: --implicit-check-not). The two
+// products are one wgmma pair: both halves stored (at offsets 8 KB apart),
+// one fence and barrier, both products' wgmmas with no wait or barrier
+// between them, then one wait and the barrier after.
+// STATE: st.shared.v4.b32 [[[BASE:%rd[0-9]+]]+4096],
+// STATE-NEXT: st.shared.v4.b32 [[[BASE]]+8192],
+// STATE-NEXT: st.shared.v4.b32 [[[BASE]]+12288],
+// STATE-NEXT: fence.proxy.async.shared::cta
+// STATE-NEXT: bar.sync 0
+// STATE-NOT: bar.sync
 // STATE: wgmma.fence.sync.aligned
+// STATE-NOT: bar.sync
 // STATE: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, [[A0:%rd[0-9]+]], %rd{{[0-9]+}}, p, 1, 1, 1, 1;
 // STATE-COUNT-3: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
 // STATE-NOT: wgmma.mma_async
 // STATE: wgmma.commit_group.sync.aligned
-// STATE-NEXT: wgmma.wait_group.sync.aligned 0
-// STATE-NEXT: bar.sync 0
-// STATE-NEXT: st.shared.v4.b32
-// STATE-NEXT: st.shared.v4.b32
-// STATE-NEXT: fence.proxy.async.shared::cta
-// STATE-NEXT: bar.sync 0
 // STATE-NEXT: wgmma.fence.sync.aligned
+// STATE-NOT: bar.sync
 // STATE: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{.*}}, [[A0]], %rd{{[0-9]+}}, p, 1, 1, 1, 1;
 // STATE-COUNT-3: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16
 // STATE-NOT: wgmma.mma_async
 // STATE: wgmma.commit_group.sync.aligned
 // STATE-NEXT: wgmma.wait_group.sync.aligned 0
+// STATE-NEXT: bar.sync 0
 
 // NOSYNC-NOT: mma.sync

@@ -19,6 +19,7 @@
 // RUN: tilec %{gemm} --codegen=layouts --emit=ptx --target=sm_90a --variants=vec -o %t.ptx
 // RUN: FileCheck %s --check-prefix=WGMMA < %t.ptx
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.ptx
+// RUN: %ptxas -arch=sm_90a -v %t.ptx -o /dev/null 2>&1 | FileCheck %s --check-prefix=PTXAS
 // CHECK-LABEL: .entry gemm(
 // CHECK: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
 // CHECK-LABEL: .entry gemm_bf16(
@@ -47,8 +48,10 @@
 // block order the loop's head waits for this step's copies, fences them
 // for the async proxy and passes the one barrier of the step; the next
 // copies are issued; the group is committed and one left pending
-// (wait_group 1), all waited for in the last iteration. No mma.sync
-// anywhere.
+// (wait_group 1), all waited for in the last iteration, which runs after
+// the loop as a copy of its body that waits for every product. ptxas
+// neither injects waits of its own (C7517) nor serializes the products
+// (C7514, C7515). No mma.sync anywhere.
 // WGMMA-LABEL: .entry gemm_vec(
 // WGMMA: cp.async.wait_group 2
 // WGMMA-NEXT: fence.proxy.async.shared::cta
@@ -69,7 +72,16 @@
 // WGMMA-NEXT: setp
 // WGMMA-NEXT: @%p{{[0-9]+}} bra
 // WGMMA-NEXT: wgmma.wait_group.sync.aligned 0
-// After the loop the accumulator is stored from its registers, pairs of
+// The last iteration: no copies left to issue.
+// WGMMA: cp.async.wait_group 2
+// WGMMA-NEXT: fence.proxy.async.shared::cta
+// WGMMA-NEXT: bar.sync 0
+// WGMMA-NOT: cp.async.cg
+// WGMMA: wgmma.mma_async.sync.aligned.m64n128k16
+// WGMMA: wgmma.mma_async.sync.aligned.m64n128k16
+// WGMMA: wgmma.commit_group.sync.aligned
+// WGMMA-NEXT: wgmma.wait_group.sync.aligned 0
+// After it the accumulator is stored from its registers, pairs of
 // columns per thread, with no trip through shared memory.
 // WGMMA-NOT: st.shared
 // WGMMA-NOT: bar.sync
@@ -78,3 +90,5 @@
 // WGMMA-LABEL: .entry gemm_bf16_vec(
 // WGMMA: wgmma.mma_async.sync.aligned.m64n128k16.f32.bf16.bf16
 // NOSYNC-NOT: mma.sync
+// PTXAS-NOT: C75{{[0-9]+}}
+// PTXAS: Used {{[0-9]+}} registers

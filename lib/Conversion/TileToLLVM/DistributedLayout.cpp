@@ -106,6 +106,15 @@ SmallVector<int64_t> ThreadLayout::registerImage(int64_t reg) const {
   return image;
 }
 
+std::optional<SmallVector<int64_t>>
+ThreadLayout::offsetFromFirst(int64_t reg) const {
+  SmallVector<int64_t> image = registerImage(reg);
+  for (auto [bits, mask] : llvm::zip(image, threadMask))
+    if (bits & mask)
+      return std::nullopt;
+  return image;
+}
+
 SmallVector<Value> ThreadLayout::outputs(Emitter &e, int64_t reg) const {
   SmallVector<Value> result;
   for (auto [part, mask, image] :

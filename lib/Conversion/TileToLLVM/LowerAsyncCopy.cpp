@@ -125,11 +125,20 @@ struct AsyncCopyLowering : TilePattern<tilegpu::AsyncCopyOp> {
     Type stored = getSharedType(element);
     auto modifier = copyBytes == 16 ? NVVM::LoadCacheModifierKind::CG
                                     : NVVM::LoadCacheModifierKind::CA;
+    // Most runs lie a constant offset from the first one in every thread:
+    // their addresses and bounds come from its anchor.
+    std::optional<ViewAccess::Anchor> anchor;
+    const ThreadLayout &thread = tile.getThreadLayout();
     for (int64_t r = 0; r < tile.getNumRegisters(); r += width) {
       std::optional<Value> owner = tile.owns(e, r);
       if (!owner)
         continue;
-      auto [pointer, inBounds] = access.addressAt(tile.coords(e, r), Value());
+      std::optional<SmallVector<int64_t>> delta = thread.offsetFromFirst(r);
+      if (delta && !anchor)
+        anchor = access.anchorAt(tile.coords(e, 0));
+      auto [pointer, inBounds] =
+          delta ? access.addressFrom(*anchor, *delta, Value())
+                : access.addressAt(tile.coords(e, r), Value());
       Value offset = offsets.outputs(e, r)[0];
       e.ifThen(*owner, [&] {
         Value destination = LLVM::GEPOp::create(

@@ -87,6 +87,10 @@ struct DistributedMmaLowering : TilePattern<tile::MmaOp> {
         shared.a = lowerBufferRead(e, rewriter, op.getA());
         shared.b = lowerBufferRead(e, rewriter, op.getB());
       }
+      auto lowered = [&](Value value) {
+        return rewriter.getRemappedValue(value);
+      };
+      shared.lowered = lowered;
       result = target->emitMma(e, op, adaptor.getA(), adaptor.getB(),
                                adaptor.getAcc(), shared);
     } else if (op->hasAttr(tilegpu::kWgmmaAttrName)) {

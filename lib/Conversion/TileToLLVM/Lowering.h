@@ -167,6 +167,10 @@ public:
   llvm::SmallVector<int64_t> registerImage(int64_t reg) const;
   /// The image of (lane, warp) = (0, 0) XOR lanes and warps, per output dim.
   llvm::ArrayRef<mlir::Value> threadImage() const { return threadPart; }
+  /// The outputs of register `reg` minus those of register 0, the same in
+  /// every thread, where no lane or warp bit reaches a bit of the
+  /// register's image (then the XOR is an add); std::nullopt otherwise.
+  std::optional<llvm::SmallVector<int64_t>> offsetFromFirst(int64_t reg) const;
 
 private:
   LinearLayout layout;

@@ -191,27 +191,36 @@ Value emitMmaSync(Emitter &e, tile::MmaOp op, const MmaProgram &program,
   Type f32 = e.b.getF32Type();
   Type resultType = LLVM::LLVMStructType::getLiteral(e.b.getContext(),
                                                      SmallVector<Type>(4, f32));
-  Value result = acc;
+  SmallVector<SmallVector<Value>> sums;
   for (const MmaProgram::Block &block : program.blocks) {
-    SmallVector<Value> sums;
+    SmallVector<Value> &blockSums = sums.emplace_back();
     for (int64_t r : block.acc)
-      sums.push_back(e.extract(acc, r));
-    for (const MmaProgram::Step &step : block.steps) {
+      blockSums.push_back(e.extract(acc, r));
+  }
+  // k-steps outside, blocks inside: consecutive instructions add into
+  // different accumulator blocks, so none waits for the one before it
+  // (an instruction's sum is ready some 30 cycles after it issues).
+  size_t numSteps = program.blocks.empty() ? 0 : program.blocks[0].steps.size();
+  for (size_t s = 0; s < numSteps; ++s) {
+    for (auto [block, blockSums] : llvm::zip(program.blocks, sums)) {
+      const MmaProgram::Step &step = block.steps[s];
       SmallVector<Value> aRegs = packFragment(e, a, step.a, element);
       SmallVector<Value> bRegs = packFragment(e, b, step.b, element);
       Value d = NVVM::MmaOp::create(
-          e.b, e.loc, resultType, aRegs, bRegs, sums,
+          e.b, e.loc, resultType, aRegs, bRegs, blockSums,
           {instruction.getM(), instruction.getN(), instruction.getK()},
           std::nullopt, std::nullopt,
           std::array<NVVM::MMATypes, 2>{ptxType, ptxType},
           std::array<NVVM::MMALayout, 2>{NVVM::MMALayout::row,
                                          NVVM::MMALayout::col});
       for (int64_t i = 0; i < 4; ++i)
-        sums[i] = LLVM::ExtractValueOp::create(e.b, e.loc, d, i);
+        blockSums[i] = LLVM::ExtractValueOp::create(e.b, e.loc, d, i);
     }
-    for (auto [r, sum] : llvm::zip(block.acc, sums))
-      result = e.insert(result, sum, r);
   }
+  Value result = acc;
+  for (auto [block, blockSums] : llvm::zip(program.blocks, sums))
+    for (auto [r, sum] : llvm::zip(block.acc, blockSums))
+      result = e.insert(result, sum, r);
   return result;
 }
 

@@ -34,6 +34,9 @@ namespace tilec::detail {
 /// registers.
 struct MmaSharedOperands {
   mlir::Value a, b;
+  /// The lowered value of a tile value defined before the product (the
+  /// first of a wgmma pair stores the second's B: markWgmmaPairs).
+  llvm::function_ref<mlir::Value(mlir::Value)> lowered;
 };
 
 class MmaTarget {
@@ -59,6 +62,16 @@ public:
   /// Bytes of the kernel's scratch area the product uses (0 for none).
   virtual int64_t getScratchBytes(mlir::tile::MmaOp op) const = 0;
 };
+
+/// Marks the wgmma products issued as pairs (0 on the first, 1 on the
+/// second): two products on one running sum with the same A that both store
+/// their B (the split products of tile-expand-forms). The first stores both
+/// Bs at distinct offsets of the scratch area, then one fence and barrier,
+/// and issues its wgmmas without a wait; the second issues its own, waits
+/// for both and ends with the barrier: two barriers per pair where two
+/// products alone take four. Runs before the scratch area is sized.
+constexpr llvm::StringLiteral kWgmmaPairAttrName = "tilegpu.wgmma_pair";
+void markWgmmaPairs(mlir::ModuleOp module);
 
 /// The mma.sync target (every sm_80+ GPU) and the wgmma target (sm_90a).
 const MmaTarget &getMmaSyncTarget();

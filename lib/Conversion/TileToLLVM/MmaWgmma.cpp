@@ -10,7 +10,11 @@
 //      copied by cp.async into a swizzled buffer (findBufferRead) is read
 //      from that buffer's stage, in the orientation the buffer holds it
 //      (A K-major or M-major, B N-major or K-major: the descriptor's
-//      transpose bits; tf32 K-major only); any other operand is stored by
+//      transpose bits; tf32 K-major only); an A in the fragment layout of
+//      tilegpu::getWgmmaRegisterALayout (bf16/f16, formed there by
+//      tilegpu-assign-layouts) is read from its registers, four 32-bit
+//      registers per instruction (isRegisterA, fragmentA); any other
+//      operand is stored by
 //      every thread (padding zeroed, one copy of replicated elements) into
 //      the scratch area in the orientation that keeps the widest vectors of
 //      its registers together, in the swizzled layout of
@@ -33,6 +37,10 @@
 //      loop (then wait_group 0 in the loop's last iteration); bar.sync
 //      only where an operand went through the scratch area (no warpgroup
 //      may overwrite it while another one still reads it).
+//   Two products on one running sum with the same A whose Bs are both
+//   stored (the split products of tile-expand-forms) are a pair
+//   (markWgmmaPairs): the first stores both Bs, one fence and barrier, both
+//   products' wgmmas, one wait, one barrier.
 //
 // The accumulator stays in its registers across scf.for.
 //
@@ -76,6 +84,9 @@ struct SharedOperand {
   bool mnMajor = false;
   /// Whether the operand is read from its cp.async buffer (not stored).
   bool inBuffer = false;
+  /// Whether operand A is read from its registers (neither stored nor
+  /// described: registersALayout).
+  bool inRegisters = false;
 };
 
 /// The descriptor's swizzle mode (bits 62-63).
@@ -179,6 +190,19 @@ int64_t storeWidth(const LinearLayout &layout, const SharedOperand &shared,
   return width;
 }
 
+/// Whether `op` reads operand A from its registers: A is in the layout of
+/// tilegpu::getWgmmaRegisterALayout (which tilegpu-assign-layouts gives an
+/// A computed in registers) and not read from a buffer.
+bool isRegisterA(tile::MmaOp op) {
+  RankedTensorType a = op.getA().getType();
+  unsigned numWarps = unsigned(
+      getDistributedLinearLayout(op.getAcc().getType()).getInDimSize(kWarp));
+  tilegpu::DistributedLayoutAttr fragment =
+      tilegpu::getWgmmaRegisterALayout(a, op.getB().getType(), numWarps);
+  return fragment && fragment == tilegpu::getDistributedLayout(a) &&
+         !findBufferRead(op.getA());
+}
+
 /// How operand A or B (`operand`, of type `type`) is read: from its buffer
 /// where one of the candidates lays it out as it lies there, else stored
 /// at `offsetBytes` of the scratch area in the candidate with the widest
@@ -216,22 +240,93 @@ int64_t storedBytes(RankedTensorType type) {
   return bytes;
 }
 
+/// Whether the wgmma target lowers `op` in the layouts its tiles have.
+bool isWgmmaProduct(tile::MmaOp op) {
+  RankedTensorType acc = op.getAcc().getType();
+  if (!acc.getElementType().isF32() ||
+      op.getA().getType().getElementType() !=
+          op.getB().getType().getElementType())
+    return false;
+  unsigned numWarps =
+      unsigned(getDistributedLinearLayout(acc).getInDimSize(kWarp));
+  std::optional<tilegpu::MmaLayouts> layouts = tilegpu::getWgmmaLayouts(
+      op.getA().getType(), op.getB().getType(), numWarps);
+  return layouts && layouts->acc == tilegpu::getDistributedLayout(acc);
+}
+
+/// Whether `value` is defined before `op` runs (in `op`'s block or one
+/// around it).
+bool definedBefore(Value value, Operation *op) {
+  Operation *ancestor = value.getParentBlock()->findAncestorOpInBlock(*op);
+  if (!ancestor)
+    return false;
+  Operation *def = value.getDefiningOp();
+  return !def || def->isBeforeInBlock(ancestor);
+}
+
+/// Whether `second` can be issued with `first` as one pair: the next op,
+/// a wgmma product of the same A on `first`'s result (its only use) whose
+/// B exists when `first` runs. The split products of tile-expand-forms
+/// (x^T B_lo, then x^T B_hi on that sum) are such pairs.
+bool isPair(tile::MmaOp first, tile::MmaOp second) {
+  return first->getNextNode() == second.getOperation() &&
+         second.getAcc() == first.getResult() && first->hasOneUse() &&
+         second.getA() == first.getA() &&
+         first.getType() == first.getAcc().getType() &&
+         second.getB().getType() == first.getB().getType() &&
+         second->hasAttr(tilegpu::kWgmmaAttrName) &&
+         isWgmmaProduct(second) && definedBefore(second.getB(), first);
+}
+
 struct WgmmaOperands {
   SharedOperand a, b;
+  /// The first product of a pair: the second's B (`secondB`), stored with
+  /// this product's operands at `secondBShared`, before the one barrier.
+  Value secondB;
+  SharedOperand secondBShared;
+  /// The second product of a pair: its operands are in place, fenced and
+  /// behind a barrier (the first stored them), and its wait covers both.
+  bool storedByFirst = false;
   int64_t scratchBytes = 0;
 };
 
-WgmmaOperands planOperands(tile::MmaOp op) {
+/// The operands of `op` as if it were not part of a pair.
+WgmmaOperands planAlone(tile::MmaOp op) {
   WgmmaOperands operands;
-  operands.a = planOperand(/*isA=*/true, op.getA(), 0);
+  if (isRegisterA(op))
+    operands.a.inRegisters = true;
+  else
+    operands.a = planOperand(/*isA=*/true, op.getA(), 0);
   int64_t aBytes = 0;
-  if (!operands.a.inBuffer)
+  if (!operands.a.inBuffer && !operands.a.inRegisters)
     aBytes = storedBytes(op.getA().getType());
   int64_t bOffset = llvm::alignTo(aBytes, 1024);
   operands.b = planOperand(/*isA=*/false, op.getB(), bOffset);
   operands.scratchBytes = bOffset;
   if (!operands.b.inBuffer)
     operands.scratchBytes += storedBytes(op.getB().getType());
+  return operands;
+}
+
+/// How `op` reads its operands; a pair (markWgmmaPairs) puts the second's
+/// B after the first's operands, both stored by the first.
+WgmmaOperands planOperands(tile::MmaOp op) {
+  WgmmaOperands operands = planAlone(op);
+  auto pair = op->getAttrOfType<IntegerAttr>(kWgmmaPairAttrName);
+  if (!pair)
+    return operands;
+  // Both products of a pair have the same A and a B of the same type, so
+  // each one's own plan places the second's B at the same offset.
+  int64_t secondOffset = llvm::alignTo(operands.scratchBytes, 1024);
+  if (pair.getInt() == 1) {
+    operands.b = planOperand(/*isA=*/false, op.getB(), secondOffset);
+    operands.storedByFirst = true;
+  } else {
+    operands.secondB = cast<tile::MmaOp>(op->getNextNode()).getB();
+    operands.secondBShared =
+        planOperand(/*isA=*/false, operands.secondB, secondOffset);
+  }
+  operands.scratchBytes = secondOffset + storedBytes(op.getB().getType());
   return operands;
 }
 
@@ -319,6 +414,96 @@ Value descriptor(Emitter &e, const SharedOperand &shared, Value base,
                             e.i64(int64_t(shared.descriptorBits)));
 }
 
+/// This thread's A fragment of one instruction, from A's registers
+/// `registers` (layout `layout`): the four 32-bit registers of the
+/// m64nNk16 A operand, each two 16-bit elements, for the 16 x 16 block at
+/// rows `row` + (0, 8) and columns `k0` .. `k0` + 15 of warp 0's lane 0
+/// (the others' follow from the layout, which is the fragment's).
+SmallVector<Value> fragmentA(Emitter &e, const LinearLayout &layout,
+                             Value registers, int64_t row, int64_t k0) {
+  // Lane 0 of warp 0 holds register r at layout(r, 0, 0); the fragment's
+  // element i is at (row + 8 ((i >> 1) & 1), k0 + (i & 1) + 8 (i >> 2)).
+  DenseMap<std::pair<int64_t, int64_t>, int64_t> registerAt;
+  for (int64_t r = 0, n = layout.getInDimSize(kRegister); r < n; ++r) {
+    SmallVector<int64_t> coords = layout.apply({r, 0, 0});
+    registerAt.try_emplace({coords[0], coords[1]}, r);
+  }
+  Type half = cast<VectorType>(registers.getType()).getElementType();
+  Type pair = VectorType::get({2}, half);
+  SmallVector<Value> fragment;
+  for (int64_t i = 0; i < 8; i += 2) {
+    int64_t r = row + 8 * ((i >> 1) & 1), c = k0 + 8 * (i >> 2);
+    Value packed = LLVM::PoisonOp::create(e.b, e.loc, pair);
+    for (int64_t j = 0; j < 2; ++j)
+      packed = e.insert(
+          packed, e.extract(registers, registerAt.at({r, c + j})), j);
+    fragment.push_back(
+        LLVM::BitcastOp::create(e.b, e.loc, e.b.getI32Type(), packed));
+  }
+  return fragment;
+}
+
+/// wgmma.mma_async with A from registers (`fragment`, fragmentA's), B by
+/// its descriptor, accumulating into `d` (a struct of instrN / 2 f32): inline
+/// PTX, as the NVVM op takes descriptors only.
+Value wgmmaRegisterA(Emitter &e, Value d, ArrayRef<Value> fragment,
+                     Value descB, int64_t instrN, Type element, bool transB) {
+  auto accumulator = cast<LLVM::LLVMStructType>(d.getType());
+  int64_t n = accumulator.getBody().size();
+  std::string name = element.isBF16() ? "bf16" : "f16";
+  std::string ptx;
+  llvm::raw_string_ostream os(ptx);
+  os << "{\n.reg .pred p;\nsetp.ne.b32 p, 1, 0;\n"
+     << "wgmma.mma_async.sync.aligned.m64n" << instrN << "k16.f32." << name
+     << "." << name << " {";
+  for (int64_t i = 0; i < n; ++i)
+    os << (i ? ", $" : "$") << i;
+  os << "}, {$" << n << ", $" << n + 1 << ", $" << n + 2 << ", $" << n + 3
+     << "}, $" << n + 4 << ", p, 1, 1, " << (transB ? 1 : 0) << ";\n}";
+  // The accumulator is read and written: outputs =f, inputs tied to them.
+  std::string constraints;
+  llvm::raw_string_ostream cs(constraints);
+  for (int64_t i = 0; i < n; ++i)
+    cs << "=f,";
+  cs << "r,r,r,r,l";
+  for (int64_t i = 0; i < n; ++i)
+    cs << "," << i;
+  SmallVector<Value> operands(fragment.begin(), fragment.end());
+  operands.push_back(descB);
+  for (int64_t i = 0; i < n; ++i)
+    operands.push_back(LLVM::ExtractValueOp::create(e.b, e.loc, d, i));
+  return LLVM::InlineAsmOp::create(
+             e.b, e.loc, accumulator, operands, ptx, constraints,
+             /*has_side_effects=*/true, /*is_align_stack=*/false,
+             LLVM::tailcallkind::TailCallKind::None,
+             LLVM::AsmDialectAttr::get(e.b.getContext(),
+                                       LLVM::AsmDialect::AD_ATT),
+             /*operand_attrs=*/ArrayAttr())
+      .getResult(0);
+}
+
+/// Whether `op`'s result is only the accumulator of the wgmma product
+/// right after it in its block (split_bf16's running sum).
+bool feedsNextProduct(tile::MmaOp op) {
+  if (!op.getResult().hasOneUse())
+    return false;
+  auto next = dyn_cast_or_null<tile::MmaOp>(op->getNextNode());
+  return next && next.getAcc() == op.getResult() &&
+         next->hasAttr(tilegpu::kWgmmaAttrName);
+}
+
+/// The accumulator registers (a vector like `acc`) from the instructions'
+/// results, `perBlock` registers per 64 x instrN block.
+Value blocksToRegisters(Emitter &e, Value acc, ArrayRef<Value> blocks,
+                        int64_t perBlock) {
+  Value result = acc;
+  for (auto [block, d] : llvm::enumerate(blocks))
+    for (int64_t i = 0; i < perBlock; ++i)
+      result = e.insert(result, LLVM::ExtractValueOp::create(e.b, e.loc, d, i),
+                        int64_t(block) * perBlock + i);
+  return result;
+}
+
 NVVM::WGMMATypes wgmmaType(Type element) {
   if (isa<FloatTF32Type>(element))
     return NVVM::WGMMATypes::tf32;
@@ -327,18 +512,7 @@ NVVM::WGMMATypes wgmmaType(Type element) {
 
 class WgmmaTarget final : public MmaTarget {
 public:
-  bool matches(tile::MmaOp op) const override {
-    RankedTensorType acc = op.getAcc().getType();
-    if (!acc.getElementType().isF32() ||
-        op.getA().getType().getElementType() !=
-            op.getB().getType().getElementType())
-      return false;
-    unsigned numWarps =
-        unsigned(getDistributedLinearLayout(acc).getInDimSize(kWarp));
-    std::optional<tilegpu::MmaLayouts> layouts = tilegpu::getWgmmaLayouts(
-        op.getA().getType(), op.getB().getType(), numWarps);
-    return layouts && layouts->acc == tilegpu::getDistributedLayout(acc);
-  }
+  bool matches(tile::MmaOp op) const override { return isWgmmaProduct(op); }
 
   bool readsSharedOperands() const override { return true; }
 
@@ -353,29 +527,43 @@ public:
     MLIRContext *context = e.b.getContext();
     Type element = TileTypeConverter::getRegisterType(aType.getElementType());
 
-    // Operands that are only in registers go to the scratch area.
-    bool stored = !operands.a.inBuffer || !operands.b.inBuffer;
-    if (!operands.a.inBuffer) {
+    // Operands that are only in registers go to the scratch area (the
+    // second product of a pair finds them there), but for an A in its
+    // fragment layout, which wgmma reads from registers.
+    bool storedA = !operands.a.inBuffer && !operands.a.inRegisters;
+    bool stored = storedA || !operands.b.inBuffer;
+    if (storedA && !operands.storedByFirst) {
       DistributedTile aTile(e, aType);
       storeOperand(e, aTile, zeroPadding(e, aTile, a), operands.a);
     }
-    if (!operands.b.inBuffer) {
+    if (!operands.b.inBuffer && !operands.storedByFirst) {
       DistributedTile bTile(e, bType);
       storeOperand(e, bTile, zeroPadding(e, bTile, b), operands.b);
     }
-    if (stored) {
+    if (operands.secondB) {
+      DistributedTile bTile(e, bType);
+      storeOperand(e, bTile,
+                   zeroPadding(e, bTile, shared.lowered(operands.secondB)),
+                   operands.secondBShared);
+    }
+    if (stored && !operands.storedByFirst) {
       NVVM::FenceProxyOp::create(
           e.b, e.loc,
           NVVM::ProxyKindAttr::get(context, NVVM::ProxyKind::async_shared),
           NVVM::SharedSpaceAttr::get(context, NVVM::SharedSpace::shared_cta));
       e.barrier();
     }
-    Value aBase = operandBase(e, operands.a, shared.a, element);
     Value bBase = operandBase(e, operands.b, shared.b, element);
-
     // This warpgroup's rows of A and columns of B.
-    Value aPart = warpgroupOffset(e, accumulator, 0, 0, operands.a);
+    Value aBase, aPart, aRegisters;
+    if (operands.a.inRegisters) {
+      aRegisters = zeroPadding(e, DistributedTile(e, aType), a);
+    } else {
+      aBase = operandBase(e, operands.a, shared.a, element);
+      aPart = warpgroupOffset(e, accumulator, 0, 0, operands.a);
+    }
     Value bPart = warpgroupOffset(e, accumulator, 1, 1, operands.b);
+    LinearLayout aLayout = getDistributedLinearLayout(aType);
     int64_t k = tilegpu::getPaddedShape(aType.getShape())[1];
     int64_t perBlock = shape.instrN / 2;
     int64_t numBlocks = accumulator.getInDimSize(kRegister) / perBlock;
@@ -408,14 +596,24 @@ public:
       for (int64_t block = 0; block < numBlocks; ++block) {
         SmallVector<int64_t> origin =
             accumulator.apply({block * perBlock, 0, 0});
+        auto descB = [&] {
+          return descriptor(e, operands.b, bBase, element, bPart,
+                            operands.b.toOffset.apply({k0, origin[1]})[0]);
+        };
+        if (operands.a.inRegisters) {
+          SmallVector<Value> aFragment =
+              fragmentA(e, aLayout, aRegisters, origin[0], k0);
+          blocks[block] =
+              wgmmaRegisterA(e, blocks[block], aFragment, descB(),
+                             shape.instrN, aType.getElementType(),
+                             operands.b.mnMajor);
+          continue;
+        }
         Value descA =
             descriptor(e, operands.a, aBase, element, aPart,
                        operands.a.toOffset.apply({origin[0], k0})[0]);
-        Value descB =
-            descriptor(e, operands.b, bBase, element, bPart,
-                       operands.b.toOffset.apply({k0, origin[1]})[0]);
         blocks[block] = NVVM::WgmmaMmaAsyncOp::create(
-            e.b, e.loc, fragment, blocks[block], descA, descB,
+            e.b, e.loc, fragment, blocks[block], descA, descB(),
             NVVM::MMAShapeAttr::get(context, 64, int(shape.instrN),
                                     int(instructionK)),
             operandType, operandType, NVVM::WGMMATypes::f32,
@@ -424,7 +622,19 @@ public:
             /*satfinite=*/nullptr);
       }
     }
+    // A product whose sum only the next product of the same block adds to
+    // leaves its instructions uncommitted: the next one's commit and wait
+    // cover both, as for the k-steps of one product (wgmma instructions on
+    // one accumulator run in order). Not where this product read the
+    // scratch area, which the next one may overwrite.
+    if (!stored && feedsNextProduct(op))
+      return blocksToRegisters(e, acc, blocks, perBlock);
     NVVM::WgmmaGroupSyncAlignedOp::create(e.b, e.loc);
+    // The first of a pair: the second takes the accumulator in flight (as
+    // consecutive products of a loop do), waits for both and ends with the
+    // barrier that keeps the next stores off both Bs.
+    if (operands.secondB)
+      return blocksToRegisters(e, acc, blocks, perBlock);
     unsigned pending = 0;
     auto loop = dyn_cast<scf::ForOp>(op->getParentOp());
     if (auto attr = op->getAttrOfType<IntegerAttr>(
@@ -454,14 +664,7 @@ public:
     }
     if (stored)
       e.barrier();
-
-    Value result = acc;
-    for (int64_t block = 0; block < numBlocks; ++block)
-      for (int64_t i = 0; i < perBlock; ++i)
-        result = e.insert(
-            result, LLVM::ExtractValueOp::create(e.b, e.loc, blocks[block], i),
-            block * perBlock + i);
-    return result;
+    return blocksToRegisters(e, acc, blocks, perBlock);
   }
 
   void emitWait(Emitter &e, unsigned pending) const override {
@@ -474,6 +677,27 @@ public:
 };
 
 } // namespace
+
+void tilec::detail::markWgmmaPairs(ModuleOp module) {
+  module.walk([](tile::MmaOp first) {
+    auto second = dyn_cast_or_null<tile::MmaOp>(first->getNextNode());
+    if (!first->hasAttr(tilegpu::kWgmmaAttrName) ||
+        first->hasAttr(kWgmmaPairAttrName) || !isWgmmaProduct(first) ||
+        !second || !isPair(first, second))
+      return;
+    // Only products that store their B gain: one that reads it from its
+    // buffer has no store to share a barrier with.
+    WgmmaOperands alone = planAlone(first);
+    SharedOperand secondB =
+        planOperand(/*isA=*/false, second.getB(),
+                    llvm::alignTo(alone.scratchBytes, 1024));
+    if (alone.b.inBuffer || secondB.inBuffer)
+      return;
+    Builder b(first.getContext());
+    first->setAttr(kWgmmaPairAttrName, b.getI64IntegerAttr(0));
+    second->setAttr(kWgmmaPairAttrName, b.getI64IntegerAttr(1));
+  });
+}
 
 const MmaTarget &tilec::detail::getWgmmaTarget() {
   static const WgmmaTarget target;

@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "Lowering.h"
+#include "MmaTarget.h"
 
 #include "tilec/Conversion/Passes.h"
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
@@ -465,9 +466,12 @@ struct ConvertTileToLLVMPass
     // (buildTileToLLVMPipeline has expanded them already; this is for a
     // direct --convert-tile-to-llvm).
     tile::expandForms(module);
+    tilec::detail::markWgmmaPairs(module);
 
     // Every op with a scratch area starts it at offset 0 and ends with a
-    // barrier, so a kernel needs the largest of them.
+    // barrier (a wgmma pair as one op: its first product leaves the barrier
+    // to the second, the op right after it), so a kernel needs the largest
+    // of them.
     SmallVector<tile::KernelOp> kernels(module.getOps<tile::KernelOp>());
     SmallVector<bool> kernelLayouts;
     for (tile::KernelOp kernel : kernels) {

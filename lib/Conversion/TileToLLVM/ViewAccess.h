@@ -73,10 +73,55 @@ public:
       Value term = e.mul(index, strides[d]);
       offset = offset ? e.add(offset, term) : term;
     }
+    return {pointerAt(offset), inBounds};
+  }
+
+  /// One element's place, from which addressFrom addresses the elements a
+  /// constant tile offset away: per element an add and a compare against a
+  /// value computed once, instead of addressAt's index, compare, multiply
+  /// and add per dim.
+  struct Anchor {
+    Value pointer;
+    /// Per tile dim, the view's size minus the element's view index (i64;
+    /// both lie in [0, 2^63), so the difference does not wrap): an element
+    /// `delta` further along is inside the view where delta < room.
+    SmallVector<Value> room;
+  };
+  /// The anchor at tile coordinates `coords` (i32).
+  Anchor anchorAt(ArrayRef<Value> coords) {
+    Anchor anchor;
+    Value offset;
+    for (auto [k, coord] : llvm::enumerate(coords)) {
+      int64_t d = viewDims[k];
+      Value index = e.add(origin[d], e.toI64(coord));
+      anchor.room.push_back(
+          mlir::arith::SubIOp::create(e.b, e.loc, sizes[d], index));
+      Value term = e.mul(index, strides[d]);
+      offset = offset ? e.add(offset, term) : term;
+    }
+    anchor.pointer = pointerAt(offset);
+    return anchor;
+  }
+  /// addressAt for the element at `anchor`'s coordinates plus `delta`.
+  std::pair<Value, Value> addressFrom(const Anchor &anchor,
+                                      ArrayRef<int64_t> delta, Value valid) {
+    Value inBounds = e.logicalAnd(valid, tileInView);
+    Value offset;
+    for (auto [k, step] : llvm::enumerate(delta)) {
+      int64_t d = viewDims[k];
+      inBounds = e.logicalAnd(
+          inBounds, mlir::arith::CmpIOp::create(
+                        e.b, e.loc, mlir::arith::CmpIPredicate::slt,
+                        e.i64(step), anchor.room[k]));
+      if (step == 0)
+        continue;
+      Value term = e.mul(e.i64(step), strides[d]);
+      offset = offset ? e.add(offset, term) : term;
+    }
     if (!offset)
-      offset = e.i64(0);
-    Value pointer = mlir::LLVM::GEPOp::create(e.b, e.loc, base.getType(), element,
-                                        base, ValueRange{offset});
+      return {anchor.pointer, inBounds};
+    Value pointer = mlir::LLVM::GEPOp::create(
+        e.b, e.loc, base.getType(), element, anchor.pointer, ValueRange{offset});
     return {pointer, inBounds};
   }
 
@@ -91,6 +136,14 @@ public:
   }
 
 private:
+  /// The address `offset` (i64, elements; null for 0) past the view's base.
+  Value pointerAt(Value offset) {
+    if (!offset)
+      offset = e.i64(0);
+    return mlir::LLVM::GEPOp::create(e.b, e.loc, base.getType(), element, base,
+                                     ValueRange{offset});
+  }
+
   Emitter &e;
   Type element;
   Value base;

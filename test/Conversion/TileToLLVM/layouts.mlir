@@ -272,6 +272,38 @@ tile.kernel @mma_operands_async(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>
 
 // -----
 
+// A copy of two 16-byte runs per thread (A: 32 x 16 bf16 over one warp):
+// the second run lies 16 rows below the first in every thread, so it is
+// addressed from the first (ViewAccess::addressFrom): its source is the
+// first run's address plus 16 x the row stride (a loop-invariant product
+// of the stride alone), and it is inside the view where 16 < the rows left
+// below the first run (the first run's room, computed once), with no index,
+// compare or product of its own.
+// VEC-LABEL: llvm.func @mma_operand_runs(
+// VEC: %[[ROOM:.*]] = llvm.sub %arg1, %{{.*}} : i64
+// VEC: %[[FIRST:.*]] = llvm.getelementptr %arg0[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// VEC: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg
+// VEC-NEXT: %[[C16:.*]] = llvm.icmp "sgt" %[[ROOM]], %{{.*}} : i64
+// VEC-NEXT: llvm.and %{{.*}}, %[[C16]] : i1
+// VEC-NEXT: %[[DOWN:.*]] = llvm.mul %arg3, %{{.*}} : i64
+// VEC-NEXT: llvm.and
+// VEC-NEXT: %[[SECOND:.*]] = llvm.getelementptr %[[FIRST]][%[[DOWN]]] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
+// VEC-NOT: llvm.icmp "ult"
+// VEC: llvm.select %{{.*}}, %[[SECOND]], %arg0 : i1, !llvm.ptr<1>
+// VEC: nvvm.cp.async.shared.global
+// VEC-NEXT: nvvm.cp.async.commit.group
+tile.kernel @mma_operand_runs(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<32x16xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x8xbf16>
+  %tc = tile.load %c[%c0, %c0] : !tile.view<2, f32> -> tensor<32x8xf32>
+  %d = tile.mma %ta, %tb, %tc : tensor<32x16xbf16>, tensor<16x8xbf16>, tensor<32x8xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<32x8xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
 // mma.sync operands computed in registers (negated: a loaded operand would
 // go global -> shared by cp.async instead) through shared memory. With
 // 16-byte loads (VEC) A (16

@@ -171,3 +171,132 @@ tile.kernel @wgmma_tf32(%a: !tile.view<2, f32>, %b: !tile.view<2, f32>,
   tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
   tile.return
 }
+
+// -----
+
+// A split product (bf16 A, f32 B: x^T B_lo, then x^T B_hi on that sum) is
+// one wgmma pair: A at 0, B_lo at 2048 and B_hi at 4096 of the scratch
+// area, all stored before one fence and barrier; the first product is
+// committed without a wait, the second waits for both and ends with the
+// only other barrier.
+// CHECK-LABEL: llvm.func @wgmma_split_pair(
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.getelementptr %{{.*}}[2048] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<3>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.getelementptr %{{.*}}[4096] : (!llvm.ptr<3>) -> !llvm.ptr<3>, i8
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 8 : i64} : vector<4xbf16>, !llvm.ptr<3>
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.fence.proxy
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.getelementptr %{{.*}}[2048]
+// CHECK: nvvm.wgmma.mma_async
+// CHECK-NOT: nvvm.barrier0
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NOT: nvvm.wgmma.wait.group
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.getelementptr %{{.*}}[4096]
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NOT: nvvm.barrier0
+// CHECK: llvm.return
+tile.kernel @wgmma_split_pair(%a: !tile.view<2, bf16>, %b: !tile.view<2, f32>,
+                              %c: !tile.view<2, f32>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<64x16xbf16>
+  %fb = tile.load %b[%c0, %c0] : !tile.view<2, f32> -> tensor<16x64xf32>
+  %d = tile.mma %ta, %fb, %zero precision = split_bf16
+      : tensor<64x16xbf16>, tensor<16x64xf32>, tensor<64x64xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// Two products on one sum with different A are no pair: each stores its
+// operands at offset 0 behind its own barriers and waits for itself.
+// CHECK-LABEL: llvm.func @wgmma_no_pair(
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.barrier0
+// CHECK: nvvm.barrier0
+// CHECK: nvvm.wgmma.mma_async
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.barrier0
+tile.kernel @wgmma_no_pair(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
+                           %c: !tile.view<2, f32>) attributes {num_warps = 4 : i32} {
+  %c0 = arith.constant 0 : index
+  %c16 = arith.constant 16 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<64x64xf32>
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<64x16xbf16>
+  %ta2 = tile.load %a[%c0, %c16] : !tile.view<2, bf16> -> tensor<64x16xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<16x64xbf16>
+  %d1 = tile.mma %ta, %tb, %zero : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
+  %d2 = tile.mma %ta2, %tb, %d1 : tensor<64x16xbf16>, tensor<16x64xbf16>, tensor<64x64xf32>
+  tile.store %d2, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// A computed in registers (tilegpu-assign-layouts formed it in the
+// fragment layout of getWgmmaRegisterALayout) is read from registers: per
+// k-step and 64-row block an inline wgmma.mma_async with A as four 32-bit
+// registers (pairs of bf16 packed by bitcasts), B by its descriptor
+// (N-major: imm-trans-b 1), no scratch for A. Only B is stored (this
+// pipeline has no cp.async ring), 16 bytes per store, then the fence and
+// barrier before the product.
+// CHECK-LABEL: llvm.func @wgmma_register_a(
+// CHECK-NOT: vector<2xbf16>
+// CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}
+// CHECK-NEXT: nvvm.barrier0
+// CHECK-NOT: llvm.store
+// CHECK: nvvm.wgmma.fence.aligned
+// CHECK-COUNT-4: llvm.bitcast %{{.*}} : vector<2xbf16> to i32
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{\0A.reg .pred p;\0Asetp.ne.b32 p, 1, 0;\0Awgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, {{.*}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;\0A}", "=f,{{.*}},=f,r,r,r,r,l,0,{{.*}},31"
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK: llvm.inline_asm has_side_effects asm_dialect = att "{{.*}}wgmma.mma_async.sync.aligned.m64n64k16
+// CHECK-NOT: nvvm.wgmma.mma_async
+// CHECK-NOT: llvm.inline_asm
+// CHECK: nvvm.wgmma.commit.group.sync.aligned
+// CHECK-NEXT: nvvm.wgmma.wait.group.sync.aligned 0
+// CHECK-NEXT: nvvm.barrier0
+// With B from the cp.async buffer too, nothing is stored: no fence or
+// barrier of the product's own.
+// PTX-LABEL: llvm.func @wgmma_register_a(
+// PTX: nvvm.cp.async.wait.group 0
+// PTX-NEXT: nvvm.fence.proxy
+// PTX-NEXT: nvvm.barrier0
+// PTX-NOT: llvm.store {{.*}}!llvm.ptr<3>
+// PTX-NOT: nvvm.barrier0
+// PTX: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {$0, {{.*}}, $31}, {$32, $33, $34, $35}, $36, p, 1, 1, 1;
+// PTX-NOT: llvm.store {{.*}}!llvm.ptr<3>
+// PTX-NOT: nvvm.barrier0
+// PTX: llvm.return
+tile.kernel @wgmma_register_a(%w: !tile.view<2, f32>, %s: !tile.view<2, f32>,
+                              %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>) attributes {num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<128x64xf32>
+  %tw = tile.load %w[%c0, %c0] : !tile.view<2, f32> -> tensor<128x32xf32>
+  %ts = tile.load %s[%c0, %c0] : !tile.view<2, f32> -> tensor<1x32xf32>
+  %sb = tile.broadcast %ts : tensor<1x32xf32> -> tensor<128x32xf32>
+  %x = arith.mulf %tw, %sb : tensor<128x32xf32>
+  %a = tile.convert %x : tensor<128x32xf32> -> tensor<128x32xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<32x64xbf16>
+  %d = tile.mma %a, %tb, %zero : tensor<128x32xbf16>, tensor<32x64xbf16>, tensor<128x64xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<128x64xf32>, !tile.view<2, f32>
+  tile.return
+}

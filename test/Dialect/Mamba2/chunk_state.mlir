@@ -1,5 +1,6 @@
 // The chunk_state kernel parses, verifies and binds for each chunk size: one
-// walk along its own chunk from a zero state, an mma per step, one store.
+// walk along its own chunk from a zero state, an mma per step (split into
+// two bf16 products), one store.
 // RUN: tile-opt %tilec_src/kernels/mamba2/chunk_state.mlir | tile-opt | FileCheck %s --check-prefix=PARSE
 // RUN: tile-opt --tile-bind-params="params=CHUNK=64" --tile-expand-forms %tilec_src/kernels/mamba2/chunk_state.mlir | FileCheck %s --implicit-check-not="param \"" --implicit-check-not="scf.if" -DBK=64 -DBP=64 -DBN=64
 // RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_P=32,BLOCK_N=16,BLOCK_K=32" --tile-expand-forms %tilec_src/kernels/mamba2/chunk_state.mlir | FileCheck %s --implicit-check-not="param \"" --implicit-check-not="scf.if" -DBK=32 -DBP=32 -DBN=16
@@ -9,10 +10,16 @@
 // PARSE: scf.for
 
 // CHECK-LABEL: kernel @chunk_state
-// CHECK: load %{{.*}} : {{.*}}<4, f32> -> tensor<1x1x1x1xf32>
+// Every load of a step (B, G, dt, seq_idx, the chunk's last G and its
+// sequence, x^T) comes before the first use of one.
 // CHECK: scf.for {{.*}} -> (tensor<[[BP]]x[[BN]]xf32>)
-// CHECK: tile.exp2 %{{.*}} : tensor<[[BK]]xf32>
+// CHECK-NOT: tile.exp2
+// CHECK: tile.load %{{.*}} latency = 2 : {{.*}}<4, bf16> -> tensor<1x[[BK]]x1x[[BN]]xbf16>
+// CHECK-NOT: tile.exp2
+// CHECK: tile.load %{{.*}} : {{.*}}<4, f32> -> tensor<1x1x1x1xf32>
+// CHECK-NOT: tile.exp2
 // CHECK: load %{{.*}} order = [0, 2, 3, 1] latency = 2 : {{.*}}<4, bf16> -> tensor<1x1x[[BP]]x[[BK]]xbf16>
+// CHECK: tile.exp2 %{{.*}} : tensor<[[BK]]xf32>
 // CHECK: %[[HI:[0-9]+]] = tile.convert %{{.*}} : tensor<[[BK]]x[[BN]]xf32> -> tensor<[[BK]]x[[BN]]xbf16>
 // CHECK: arith.subf
 // CHECK: %[[LO:[0-9]+]] = tile.convert %{{.*}} : tensor<[[BK]]x[[BN]]xf32> -> tensor<[[BK]]x[[BN]]xbf16>

@@ -21,6 +21,11 @@
 // The causal mask applies to the exponent, before exp2.
 // CHECK: %[[MASKED:[0-9]+]] = {{(tile\.)?}}where %{{.*}} : tensor<[[BM]]x[[BK]]xi1>, tensor<[[BM]]x[[BK]]xf32>
 // CHECK-NEXT: exp2 %[[MASKED]] : tensor<[[BM]]x[[BK]]xf32>
-// CHECK: mma %{{.*}} : tensor<[[BM]]x[[BK]]xtf32>, tensor<[[BK]]x[[BP]]xtf32>, tensor<[[BM]]x[[BP]]xf32>
+// The weights (f32) multiply x in split bf16: the low half's product,
+// then the high half's, both reading the same bf16 x.
+// CHECK: %[[HI:[0-9]+]] = {{(tile\.)?}}convert %[[W:[0-9]+]] : tensor<[[BM]]x[[BK]]xf32> -> tensor<[[BM]]x[[BK]]xbf16>
+// CHECK: %[[LO:[0-9]+]] = {{(tile\.)?}}convert %{{.*}} : tensor<[[BM]]x[[BK]]xf32> -> tensor<[[BM]]x[[BK]]xbf16>
+// CHECK: %[[SUM:[0-9]+]] = {{(tile\.)?}}mma %[[LO]], %[[X:[0-9]+]], %{{.*}} : tensor<[[BM]]x[[BK]]xbf16>, tensor<[[BK]]x[[BP]]xbf16>, tensor<[[BM]]x[[BP]]xf32>
+// CHECK-NEXT: {{(tile\.)?}}mma %[[HI]], %[[X]], %[[SUM]] : tensor<[[BM]]x[[BK]]xbf16>, tensor<[[BK]]x[[BP]]xbf16>, tensor<[[BM]]x[[BP]]xf32>
 // CHECK-NOT: mma
 // CHECK: store %{{.*}} : tensor<1x[[BM]]x1x[[BP]]xf32>, {{.*}}<4, f32>

@@ -78,3 +78,75 @@ tile.kernel @small_and_tf32(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
   tile.store %e, %c[%c0, %c0] : tensor<64x64xf32>, !tile.view<2, f32>
   tile.return
 }
+
+// -----
+
+// An A computed in registers (f32 weights scaled per column, rounded to
+// bf16) is formed in the fragment layout wgmma reads A from registers in:
+// per warp the m16n8k16 A fragment, warp w % 4 on rows 16 (w % 4), the
+// warpgroup w / 4 on rows 64 (w / 4). The layout reaches back through the
+// conversion, the product and the broadcast to both loads (the vector in
+// the broadcast's source layout): no convert_layout anywhere. B keeps its
+// load's layout (wgmma reads it from shared memory).
+// CHECK-LABEL: kernel @register_a
+// CHECK: %[[W:.*]] = load %{{.*}} -> tensor<128x32xf32, #tilegpu.dist<register = {{\[}}[0, 1], [8, 0], [0, 8], [0, 16]], lane = {{\[}}[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[}}[16, 0], [32, 0], [64, 0]]>>
+// CHECK-NOT: convert_layout
+// CHECK: %[[S:.*]] = load %{{.*}} -> tensor<1x32xf32, #tilegpu.dist<register = {{\[}}[0, 1], [0, 8], [0, 16]], lane = {{\[}}[0, 2], [0, 4], [0, 0], [0, 0], [0, 0]], warp = {{\[}}[0, 0], [0, 0], [0, 0]]>>
+// CHECK: %[[SB:.*]] = broadcast %[[S]]
+// CHECK: %[[X:.*]] = arith.mulf %[[W]], %[[SB]] : tensor<128x32xf32, #tilegpu.dist<register = {{\[}}[0, 1], [8, 0], [0, 8], [0, 16]]
+// CHECK: %[[A:.*]] = convert %[[X]] : {{.*}} -> tensor<128x32xbf16, #tilegpu.dist<register = {{\[}}[0, 1], [8, 0], [0, 8], [0, 16]], lane = {{\[}}[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[}}[16, 0], [32, 0], [64, 0]]>>
+// CHECK: = mma %[[A]], %{{.*}}, %{{.*}} {tilegpu.wgmma}
+// On sm_80 the weights keep their load's layout.
+// SM80-LABEL: kernel @register_a
+// SM80: load %{{.*}} -> tensor<128x32xf32, #tilegpu.dist<register = {{\[}}[0, 1], [0, 2], [32, 0], [64, 0]],
+tile.kernel @register_a(%w: !tile.view<2, f32>, %s: !tile.view<2, f32>,
+                        %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>) attributes {num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<128x128xf32>
+  %tw = tile.load %w[%c0, %c0] : !tile.view<2, f32> -> tensor<128x32xf32>
+  %ts = tile.load %s[%c0, %c0] : !tile.view<2, f32> -> tensor<1x32xf32>
+  %sb = tile.broadcast %ts : tensor<1x32xf32> -> tensor<128x32xf32>
+  %x = arith.mulf %tw, %sb : tensor<128x32xf32>
+  %a = tile.convert %x : tensor<128x32xf32> -> tensor<128x32xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<32x128xbf16>
+  %d = tile.mma %a, %tb, %zero : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<128x128xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
+// An A the walk back cannot form in the fragment layout (a loop's
+// iteration argument: it would need a conversion of the whole tile every
+// iteration) keeps the layouts it has, and wgmma stores it to shared
+// memory as before; so does an A loaded as it is (tilegpu-pipeline copies
+// it into a buffer wgmma reads).
+// CHECK-LABEL: kernel @shared_a
+// CHECK: scf.for
+// CHECK: %[[A:.*]] = tile.convert %{{.*}} : {{.*}} -> tensor<128x32xbf16, #tilegpu.dist<register = {{\[}}[0, 1], [0, 2], [32, 0], [64, 0]]
+// CHECK-NOT: convert_layout %[[A]]
+// CHECK: = tile.mma %[[A]], {{.*}} {tilegpu.wgmma}
+// CHECK: %[[L:.*]] = load %{{.*}} -> tensor<128x32xbf16, #tilegpu.dist<register = {{\[}}[0, 1], [0, 2], [0, 4], [64, 0]]
+// CHECK-NOT: convert_layout %[[L]]
+// CHECK: = mma %[[L]], {{.*}} {tilegpu.wgmma}
+tile.kernel @shared_a(%w: !tile.view<2, f32>, %a: !tile.view<2, bf16>,
+                      %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>,
+                      %n: index) attributes {num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<128x128xf32>
+  %w0 = tile.load %w[%c0, %c0] : !tile.view<2, f32> -> tensor<128x32xf32>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<32x128xbf16>
+  %r:2 = scf.for %k = %c0 to %n step %c1 iter_args(%acc = %zero, %wk = %w0) -> (tensor<128x128xf32>, tensor<128x32xf32>) {
+    %ak = tile.convert %wk : tensor<128x32xf32> -> tensor<128x32xbf16>
+    %d = tile.mma %ak, %tb, %acc : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+    %next = arith.addf %wk, %wk : tensor<128x32xf32>
+    scf.yield %d, %next : tensor<128x128xf32>, tensor<128x32xf32>
+  }
+  %ta = tile.load %a[%c0, %c0] : !tile.view<2, bf16> -> tensor<128x32xbf16>
+  %e = tile.mma %ta, %tb, %r#0 : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+  tile.store %e, %c[%c0, %c0] : tensor<128x128xf32>, !tile.view<2, f32>
+  tile.return
+}

@@ -7,6 +7,7 @@
 // RUN: tile-opt --tile-bind-params="params=CHUNK=64" --tile-expand-forms --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --mlir-print-local-scope %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --check-prefix=CO -DBM=64 -DBK=64 -DBP=64 -DBN=64
 // RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_M=32,BLOCK_K=16,BLOCK_P=32,BLOCK_N=128" --tile-expand-forms --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --mlir-print-local-scope %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --check-prefix=CO -DBM=32 -DBK=16 -DBP=32 -DBN=128
 // RUN: tile-opt --tile-bind-params="params=CHUNK=256,BLOCK_M=128,BLOCK_K=64" --tile-expand-forms --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --mlir-print-local-scope %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --check-prefix=CO -DBM=128 -DBK=64 -DBP=64 -DBN=64
+// RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_M=128,BLOCK_K=32,BLOCK_P=64,BLOCK_N=64,WARPS=8" --tile-expand-forms --tilegpu-assign-layouts="sm=90" --tilegpu-remove-layout-conversions --mlir-print-local-scope %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --check-prefix=CO90
 // RUN: tile-opt --tile-bind-params="params=CHUNK=128" --tile-expand-forms --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --mlir-print-local-scope %tilec_src/kernels/mamba2/fwd_pass_state.mlir | FileCheck %s --check-prefix=FPS
 // RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_H=4" --tile-expand-forms --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --mlir-print-local-scope %tilec_src/kernels/mamba2/chunk_cumsum.mlir | FileCheck %s --check-prefix=CC -DCHUNK=128 -DBH=4
 
@@ -30,10 +31,26 @@
 // CO-NOT: convert_layout %[[ACC]]
 // CO: tile.load {{.*}} -> tensor<1x[[BK]]x1x[[BP]]xbf16, #tilegpu.dist<register = {{\[}}[0, 0, 0, 1], [0, 0, 0, 2], [0, 0, 0, 4]{{[],]}}
 // CO-NOT: convert_layout %[[ACC]]
-// CO: %[[N:[0-9]+]] = tile.mma %{{.*}}, %{{.*}}, %[[ACC]] :
+// The weights' split bf16 halves, the low one first, on one running sum.
+// CO: %[[LO:[0-9]+]] = tile.mma %{{.*}}, %{{.*}}, %[[ACC]] :
+// CO: %[[N:[0-9]+]] = tile.mma %{{.*}}, %{{.*}}, %[[LO]] :
 // CO-NEXT: scf.yield %[[N]] : tensor<[[BM]]x[[BP]]xf32, [[OUT]]>
 // The output: 4 f32 per thread.
 // CO: store {{.*}} : tensor<1x[[BM]]x1x[[BP]]xf32, #tilegpu.dist<register = {{\[}}[0, 0, 0, 1], [0, 0, 0, 2]{{[],]}}
+
+// compute_out on sm_90a (the c128 instance's tiles): the weights are formed
+// in the wgmma A-fragment layout (per warp the m16n8k16 A fragment, warps
+// on rows 16 w, the second warpgroup on rows 64..127), from C B^T read in
+// it (pairs of f32 along K per thread) to both bf16 halves, which wgmma
+// reads from registers: no conversion in the column loop.
+// CO90-LABEL: kernel @compute_out
+// CO90: scf.for
+// CO90: scf.for {{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %{{.*}})
+// CO90-NOT: convert_layout
+// CO90: tile.load {{.*}} : <5, f32> -> tensor<1x1x1x128x32xf32, #tilegpu.dist<register = {{\[}}[0, 0, 0, 0, 1], [0, 0, 0, 8, 0], [0, 0, 0, 0, 8], [0, 0, 0, 0, 16]], lane = {{\[}}[0, 0, 0, 0, 2], [0, 0, 0, 0, 4], [0, 0, 0, 1, 0], [0, 0, 0, 2, 0], [0, 0, 0, 4, 0]], warp = {{\[}}[0, 0, 0, 16, 0], [0, 0, 0, 32, 0], [0, 0, 0, 64, 0]]>>
+// CO90-NOT: convert_layout
+// CO90: %[[LO:[0-9]+]] = tile.mma %{{.*}}, %{{.*}}, %[[ACC]] {tilegpu.wgmma} : tensor<128x32xbf16, [[A:#tilegpu.dist<register = \[\[0, 1\], \[8, 0\], \[0, 8\], \[0, 16\]\], lane = \[\[0, 2\], \[0, 4\], \[1, 0\], \[2, 0\], \[4, 0\]\], warp = \[\[16, 0\], \[32, 0\], \[64, 0\]\]>]]>
+// CO90-NEXT: tile.mma %{{.*}}, %{{.*}}, %[[LO]] {tilegpu.wgmma} : tensor<128x32xbf16, [[A]]>
 
 // fwd_pass_state: the state carried across chunks, and across the time
 // steps of a chunk, in the mma layout; X read 8 bf16 per thread.

@@ -9,11 +9,19 @@
 
 // A ring of latency 2 read by wgmma: 2 + 2 stages; the loads are replaced
 // by reads of the current stage in the operands' own layouts (B, read
-// transposed, through a free permute), the product marked pending 1.
+// transposed, through a free permute), the product marked pending 1. The
+// loop's last iteration runs after it, under `if 0 < n`, as a copy of the
+// body whose product is not pending (it waits for every product); the
+// loop stops before that last iteration, and without iterations the result
+// is the initial accumulator.
 // CHECK-LABEL: kernel @ring
+// CHECK: %[[INIT:.*]] = {{(tile.)?}}full
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.smem<4x64x32xbf16, {{.*}}, mutable>
 // CHECK: tilegpu.local_alloc : () -> !tilegpu.smem<4x64x32xbf16, {{.*}}, mutable>
-// CHECK: scf.for
+// CHECK: %[[RUNS:.*]] = arith.cmpi slt, %c0, %[[N:.*]] : index
+// CHECK: %[[R:.*]] = scf.if %[[RUNS]]
+// CHECK: %[[LAST:.*]] = arith.addi %c0, %{{.*}} : index
+// CHECK: %[[SUM:.*]] = scf.for %{{.*}} = %c0 to %[[LAST]] step %c1 iter_args(%{{.*}} = %[[INIT]])
 // CHECK-NEXT: tilegpu.async_wait pending = 1
 // CHECK-NEXT: tilegpu.fence_async_shared
 // CHECK-NEXT: tilegpu.barrier
@@ -22,6 +30,13 @@
 // CHECK: %[[B:.*]] = tile.permute %[[RB]] [1, 0]
 // CHECK-NOT: convert_layout
 // CHECK: tile.mma %[[A]], %[[B]], %{{.*}} {tilegpu.wgmma, tilegpu.wgmma_pending = 1 : i32}
+// CHECK: tilegpu.async_wait pending = 1
+// CHECK: arith.subi %[[LAST]], %c0
+// CHECK: tile.mma %{{.*}}, %{{.*}}, %[[SUM]] {tilegpu.wgmma} :
+// CHECK-NEXT: scf.yield
+// CHECK-NEXT: } else {
+// CHECK-NEXT: scf.yield %[[INIT]]
+// CHECK: {{(tile.)?}}store %[[R]]
 tile.kernel @ring(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>, %n: index) attributes {num_warps = 4 : i32} {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

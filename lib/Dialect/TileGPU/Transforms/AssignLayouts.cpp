@@ -62,10 +62,98 @@ unsigned getContiguousDim(std::optional<ArrayRef<int64_t>> order,
   return rank - 1;
 }
 
+/// Whether `value`, reached through reshapes, is a tile.load: an operand
+/// tilegpu-pipeline may copy into a buffer that wgmma reads as it lies.
+bool isLoaded(Value value) {
+  while (auto reshape = value.getDefiningOp<tile::ReshapeOp>())
+    value = reshape.getSource();
+  return value.getDefiningOp<tile::LoadOp>() != nullptr;
+}
+
+/// The layouts that let wgmma products read operand A from registers: A in
+/// the fragment layout (getWgmmaRegisterALayout), and every tile A is
+/// computed from in the layout that forms A in it directly, back through
+/// elementwise ops, broadcasts and reshapes to loads, constants and
+/// aranges. A product takes the path only where that walk reaches nothing
+/// else (a loop argument, another product, a reduction would need a
+/// conversion of a whole tile, which costs what the store of A saves) and
+/// agrees with the layouts earlier products asked for.
+class RegisterOperands {
+public:
+  RegisterOperands(tile::KernelOp kernel, unsigned sm) {
+    if (sm != 90)
+      return;
+    unsigned numWarps = kernel.getNumWarps();
+    kernel.walk([&](tile::MmaOp mma) {
+      auto a = cast<RankedTensorType>(mma.getA().getType());
+      auto b = cast<RankedTensorType>(mma.getB().getType());
+      std::optional<MmaLayouts> layouts = getMmaLayouts(a, b, numWarps, sm);
+      if (!layouts || !layouts->wgmma || isLoaded(mma.getA()))
+        return;
+      DistributedLayoutAttr fragment = getWgmmaRegisterALayout(a, b, numWarps);
+      if (!fragment)
+        return;
+      DenseMap<Value, DistributedLayoutAttr> wanted = preferred;
+      if (!want(wanted, mma.getA(), fragment))
+        return;
+      preferred = std::move(wanted);
+      operandA[mma] = fragment;
+    });
+  }
+
+  /// The layout `value` is to be formed in, or null.
+  DistributedLayoutAttr lookup(Value value) const {
+    return preferred.lookup(value);
+  }
+  /// The register layout of A for `mma`, or null (A from shared memory).
+  DistributedLayoutAttr lookup(tile::MmaOp mma) const {
+    return operandA.lookup(mma);
+  }
+
+private:
+  /// Records `value` (and what it is computed from) in `layout`; false where
+  /// the walk reaches a tile it cannot form in it.
+  bool want(DenseMap<Value, DistributedLayoutAttr> &wanted, Value value,
+            DistributedLayoutAttr layout) {
+    auto [it, inserted] = wanted.try_emplace(value, layout);
+    if (!inserted)
+      return it->second == layout;
+    Operation *def = value.getDefiningOp();
+    if (!def)
+      return false;
+    if (isa<tile::LoadOp, tile::FullOp, tile::ArangeOp, arith::ConstantOp>(
+            def))
+      return true;
+    auto shapeOf = [](Value v) {
+      return cast<RankedTensorType>(v.getType()).getShape();
+    };
+    if (auto broadcast = dyn_cast<tile::BroadcastOp>(def))
+      return want(wanted, broadcast.getSource(),
+                  getBroadcastSourceLayout(layout, shapeOf(value),
+                                           shapeOf(broadcast.getSource())));
+    if (auto reshape = dyn_cast<tile::ReshapeOp>(def)) {
+      DistributedLayoutAttr source = getReshapedLayout(
+          layout, shapeOf(value), shapeOf(reshape.getSource()));
+      return source && want(wanted, reshape.getSource(), source);
+    }
+    if (!isElementwise(def) || def->getNumResults() != 1)
+      return false;
+    for (Value operand : def->getOperands())
+      if (isa<RankedTensorType>(operand.getType()) &&
+          !want(wanted, operand, layout))
+        return false;
+    return true;
+  }
+
+  DenseMap<Value, DistributedLayoutAttr> preferred;
+  DenseMap<Operation *, DistributedLayoutAttr> operandA;
+};
+
 class LayoutAssigner {
 public:
   LayoutAssigner(tile::KernelOp kernel, bool vectorize, unsigned sm)
-      : numWarps(kernel.getNumWarps()), vectorize(vectorize), sm(sm) {}
+      : numWarps(kernel.getNumWarps()), vectorize(vectorize), sm(sm),
+        registerOperands(kernel, sm) {}
 
   LogicalResult assign(Block &block) {
     for (Operation &op : llvm::make_early_inc_range(block))
@@ -107,6 +195,7 @@ private:
   unsigned numWarps;
   bool vectorize;
   unsigned sm;
+  RegisterOperands registerOperands;
   /// Tiles whose layout is the default rather than an anchor's: an
   /// elementwise op prefers its other operands' layouts.
   DenseSet<Value> weak;
@@ -137,11 +226,12 @@ LogicalResult LayoutAssigner::assign(Operation *op) {
   auto tileOf = [](Value v) { return cast<RankedTensorType>(v.getType()); };
   if (auto load = dyn_cast<tile::LoadOp>(op)) {
     RankedTensorType tile = tileOf(load.getResult());
-    setLayout(load.getResult(),
-              getAccessLayout(tile,
-                              getContiguousDim(load.getOrder(), tile.getRank()),
-                              vectorizes(load.getView()), numWarps),
-              false);
+    DistributedLayoutAttr layout = registerOperands.lookup(load.getResult());
+    if (!layout)
+      layout = getAccessLayout(
+          tile, getContiguousDim(load.getOrder(), tile.getRank()),
+          vectorizes(load.getView()), numWarps);
+    setLayout(load.getResult(), layout, false);
     return success();
   }
   if (auto store = dyn_cast<tile::StoreOp>(op)) {
@@ -160,8 +250,11 @@ LogicalResult LayoutAssigner::assign(Operation *op) {
       setLayout(mma.getResult(), layoutOf(mma.getAcc()), false);
       return success();
     }
-    // wgmma takes A and B in any layout (it stores them to shared memory).
-    if (layouts->a)
+    // wgmma takes A and B in any layout (it stores them to shared memory),
+    // A in its fragment layout from registers.
+    if (DistributedLayoutAttr registersA = registerOperands.lookup(mma))
+      require(op, 0, registersA);
+    else if (layouts->a)
       require(op, 0, layouts->a);
     if (layouts->b)
       require(op, 1, layouts->b);
@@ -173,18 +266,25 @@ LogicalResult LayoutAssigner::assign(Operation *op) {
   }
   if (isa<tile::FullOp, tile::ArangeOp, arith::ConstantOp>(op)) {
     Value result = op->getResult(0);
-    setLayout(result, getDefaultLayout(tileOf(result), numWarps), true);
+    if (DistributedLayoutAttr layout = registerOperands.lookup(result))
+      setLayout(result, layout, false);
+    else
+      setLayout(result, getDefaultLayout(tileOf(result), numWarps), true);
     if (auto constant = dyn_cast<arith::ConstantOp>(op))
       retypeConstant(constant, tileOf(result));
     return success();
   }
   if (auto broadcast = dyn_cast<tile::BroadcastOp>(op)) {
     RankedTensorType result = tileOf(broadcast.getResult());
-    DistributedLayoutAttr layout = getDefaultLayout(result, numWarps);
+    DistributedLayoutAttr layout =
+        registerOperands.lookup(broadcast.getResult());
+    bool isWeak = !layout;
+    if (!layout)
+      layout = getDefaultLayout(result, numWarps);
     require(op, 0,
             getBroadcastSourceLayout(layout, result.getShape(),
                                      tileOf(broadcast.getSource()).getShape()));
-    setLayout(broadcast.getResult(), layout, true);
+    setLayout(broadcast.getResult(), layout, isWeak);
     return success();
   }
   if (isElementwise(op)) {
@@ -195,11 +295,17 @@ LogicalResult LayoutAssigner::assign(Operation *op) {
           (!leader || (weak.contains(leader) && !weak.contains(operand))))
         leader = operand;
     DistributedLayoutAttr layout = layoutOf(leader);
+    bool isWeak = weak.contains(leader);
+    if (DistributedLayoutAttr wanted =
+            registerOperands.lookup(op->getResult(0))) {
+      layout = wanted;
+      isWeak = false;
+    }
     for (OpOperand &operand : op->getOpOperands())
       if (isa<RankedTensorType>(operand.get().getType()))
         require(op, operand.getOperandNumber(), layout);
     for (Value result : op->getResults())
-      setLayout(result, layout, weak.contains(leader));
+      setLayout(result, layout, isWeak);
     return success();
   }
 

@@ -201,6 +201,19 @@ std::optional<MmaLayouts> mlir::tilegpu::getWgmmaLayouts(RankedTensorType a,
                     /*wgmma=*/true};
 }
 
+DistributedLayoutAttr mlir::tilegpu::getWgmmaRegisterALayout(
+    RankedTensorType a, RankedTensorType b, unsigned numWarps) {
+  if (!isa<BFloat16Type, Float16Type>(a.getElementType()) ||
+      !getWgmmaShape(a, b, numWarps))
+    return {};
+  // wgmmaOperandALayout stacks warpgroups along M as getWgmmaLayouts does;
+  // its warp bits past the tile's rows are zero, so warpgroups that share N
+  // hold the same rows of A.
+  return DistributedLayoutAttr::get(
+      a.getContext(),
+      tilec::wgmmaOperandALayout(getPaddedShape(a.getShape()), numWarps));
+}
+
 std::optional<MmaLayouts> mlir::tilegpu::getMmaLayouts(RankedTensorType a,
                                                        RankedTensorType b,
                                                        unsigned numWarps,

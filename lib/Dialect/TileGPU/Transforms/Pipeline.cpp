@@ -34,6 +34,7 @@
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
 #include "mlir/IR/Builders.h"
+#include "mlir/IR/IRMapping.h"
 #include "mlir/Interfaces/LoopLikeInterface.h"
 #include "llvm/ADT/MapVector.h"
 #include "llvm/ADT/SetVector.h"
@@ -375,6 +376,60 @@ SetVector<Operation *> productsLeftInFlight(scf::ForOp loop,
   return fromRing;
 }
 
+/// Runs the last iteration of `loop` after it, as a copy of its body
+/// outside any loop, all under `if lower < upper` (else the results are the
+/// initial values): `scf.if { scf.for lower to last { body }; body at last }`.
+/// The products left in flight then end in that copy, which waits for
+/// every product before anything reads the accumulator, on the one path
+/// that reaches the copy from the loop. A wait in the loop's last iteration
+/// (an `if` ptxas cannot see through) or after the loop (also reached from
+/// the path that skips it, where the accumulator's initial value is moved
+/// into its registers) makes ptxas inject a wait of its own at the loop's
+/// latch (C7517) or serialize every wgmma (C7515).
+void peelLastIteration(scf::ForOp loop) {
+  Location loc = loop.getLoc();
+  OpBuilder b(loop);
+  Value lower = loop.getLowerBound(), upper = loop.getUpperBound(),
+        step = loop.getStep();
+  bool isUnsigned = loop.getUnsignedCmp();
+  Value runs = arith::CmpIOp::create(
+      b, loc,
+      isUnsigned ? arith::CmpIPredicate::ult : arith::CmpIPredicate::slt,
+      lower, upper);
+  auto guard = scf::IfOp::create(b, loc, loop.getResultTypes(), runs,
+                                 /*withElseRegion=*/true);
+  loop->replaceAllUsesWith(guard.getResults());
+  OpBuilder inElse = OpBuilder::atBlockEnd(guard.elseBlock());
+  scf::YieldOp::create(inElse, loc, loop.getInitArgs());
+
+  // last = lower + ((upper - lower - 1) / step) * step: the loop runs at
+  // least once here, and the step is positive.
+  b.setInsertionPointToStart(guard.thenBlock());
+  Value one = arith::ConstantIndexOp::create(b, loc, 1);
+  Value span = arith::SubIOp::create(
+      b, loc, arith::SubIOp::create(b, loc, upper, lower), one);
+  Value last = arith::AddIOp::create(
+      b, loc, lower,
+      arith::MulIOp::create(b, loc,
+                            arith::DivUIOp::create(b, loc, span, step), step));
+  loop->moveBefore(guard.thenBlock(), guard.thenBlock()->end());
+  loop.getUpperBoundMutable().assign(last);
+
+  b.setInsertionPointAfter(loop);
+  IRMapping mapping;
+  mapping.map(loop.getInductionVar(), last);
+  mapping.map(loop.getRegionIterArgs(), loop.getResults());
+  // The copy's products wait for every product (no pending attribute).
+  for (Operation &op : loop.getBody()->without_terminator())
+    b.clone(op, mapping)->walk([](tile::MmaOp mma) {
+      mma->removeAttr(kWgmmaPendingAttrName);
+    });
+  SmallVector<Value> results;
+  for (Value yielded : loop.getBody()->getTerminator()->getOperands())
+    results.push_back(mapping.lookupOrDefault(yielded));
+  scf::YieldOp::create(b, loc, results);
+}
+
 /// The (latency+1)-stage ring of `loop` for `loads`; (latency+2) stages
 /// where productsLeftInFlight finds wgmma products, which may then stay in
 /// flight for one iteration: the copy issued in iteration i+1 fills the stage
@@ -444,6 +499,8 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
     b.setInsertionPoint(staged.load);
     replaceWithRead(b, staged, buffer, stage);
   }
+  if (!inFlight.empty())
+    peelLastIteration(loop);
 }
 
 struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {

@@ -85,9 +85,22 @@ std::optional<WgmmaShape> getWgmmaShape(RankedTensorType a, RankedTensorType b,
 /// The wgmma layouts: the accumulator in the warpgroup accumulator layout
 /// (warpgroups stacked along M, then side by side along N); A and B null,
 /// as they are read from shared memory (the lowering stores them there from
-/// whatever layout they have, so they need no conversion).
+/// whatever layout they have, so they need no conversion) or, for an A in
+/// getWgmmaRegisterALayout's layout, from registers.
 std::optional<MmaLayouts>
 getWgmmaLayouts(RankedTensorType a, RankedTensorType b, unsigned numWarps);
+
+/// The layout in which a wgmma product reads its operand A from registers
+/// instead of shared memory (bf16/f16 A of a product getWgmmaShape takes):
+/// per warp the m16n8k16 A fragment, warp w of a warpgroup on rows 16 w,
+/// warpgroups on the accumulator's rows (replicated where they share N);
+/// null for other products. tilegpu-assign-layouts gives it to an A that is
+/// computed in registers from loads and broadcasts, so that A is formed in
+/// the fragment layout and the store to shared memory, its fence and its
+/// barriers disappear.
+DistributedLayoutAttr getWgmmaRegisterALayout(RankedTensorType a,
+                                              RankedTensorType b,
+                                              unsigned numWarps);
 
 /// The unit attribute tilegpu-assign-layouts puts on a tile.mma it gave the
 /// wgmma layouts: the lowering issues wgmma.mma_async for it.

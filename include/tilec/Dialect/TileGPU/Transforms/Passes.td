@@ -121,7 +121,11 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::ModuleOp"> {
     the next gets `tilegpu.wgmma_pending = 1` (it may stay in flight for
     one iteration), and the ring one stage more (n+2), so that the copy
     issued in iteration i+1 fills the stage read in i-1, not the one the
-    product of iteration i may still read.
+    product of iteration i may still read. Such a loop's last iteration
+    is peeled: `scf.if lb < ub { scf.for lb to last { body }; body at
+    last }` (else the initial values), the copy's products not pending, so
+    that the wait for every product lies on the one path from the loop
+    (ptxas otherwise injects a wait at the loop's latch, C7517).
 
     Example: `tile-opt --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-pipeline`
   }];
