@@ -124,6 +124,14 @@ std::string headerGuard(StringRef headerName) {
   return guard;
 }
 
+/// The namespace of a generated source's own names (its fatbins, kernel
+/// descriptors and helper), named after its header as the include guard is:
+/// generated sources compiled as one translation unit (CMake's unity
+/// builds, as the Mamba-2 library's) then keep them apart.
+std::string sourceNamespace(StringRef headerName) {
+  return llvm::StringRef(headerGuard(headerName)).lower();
+}
+
 /// Writes `data` as adjacent C string literals of about 100 characters a
 /// line: printable characters as they are, the others (and the backslash,
 /// the quote and '?', which could start a trigraph) escaped, bytes outside
@@ -334,7 +342,9 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
   h << "\n#endif // " << guard << "\n";
 
   llvm::raw_string_ostream cpp(files.source);
-  cpp << banner << "\n#include \"" << headerName << "\"\n\nnamespace {\n";
+  std::string scope = sourceNamespace(headerName);
+  cpp << banner << "\n#include \"" << headerName << "\"\n\nnamespace "
+      << scope << " {\nnamespace {\n";
   for (const LauncherFatbin &fatbin : fatbins) {
     // A string literal (and its terminating NUL) rather than a list of
     // integers: a C++ compiler reads it several times faster (0.12 against
@@ -352,12 +362,13 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
           << 32 * image.numWarps << ", " << image.sharedBytes << "};\n";
   cpp << "\n// Kernel parameters are passed to the driver by address.\n"
       << "void *tilec_arg(const void *value) { return const_cast<void "
-         "*>(value); }\n\n} // namespace\n";
+         "*>(value); }\n\n} // namespace\n} // namespace "
+      << scope << "\n";
 
   for (const LauncherKernel &kernel : kernels) {
     cpp << "\n";
     emitSignature(cpp, kernel);
-    cpp << " {\n";
+    cpp << " {\n  using namespace " << scope << ";\n";
     // The views a variant with the vectorize facts assumes them of.
     SmallVector<const LauncherArg *> views;
     for (const LauncherArg &arg : kernel.args) {
@@ -412,7 +423,8 @@ FailureOr<LauncherFiles> emitLaunchers(ArrayRef<LauncherKernel> kernels,
       cpp << ")\n    tilec_k = &tilec_kernel_" << image.symbol << ";\n";
     }
     cpp << "  return tilec_launch(tilec_k, grid, stream, tilec_args);\n}\n\n"
-        << "tilec_status tile_" << kernel.name << "_prepare() {\n";
+        << "tilec_status tile_" << kernel.name << "_prepare() {\n"
+        << "  using namespace " << scope << ";\n";
     for (const LauncherImage &image : ArrayRef(kernel.images).drop_back())
       cpp << "  if (tilec_status tilec_st = tilec_prepare(&tilec_kernel_"
           << image.symbol << "))\n    return tilec_st;\n";

@@ -16,10 +16,17 @@
 // HEADER: tilec_status tile_scale_prepare();
 
 // SOURCE: #include "scale.h"
+// Its own names in a namespace of its own, so that generated sources can
+// share a translation unit (a unity build).
+// SOURCE: namespace tilec_generated_scale_h {
+// SOURCE-NEXT: namespace {
 // SOURCE: alignas(16) const unsigned char tilec_fatbin[{{[0-9]+}}] =
 // SOURCE-NEXT: "P\355U\272
 // SOURCE: const tilec_kernel tilec_kernel_scale = {tilec_fatbin, "scale", 128, 0};
 // SOURCE-NEXT: const tilec_kernel tilec_kernel_scale_vec = {tilec_fatbin, "scale_vec", 128, 0};
+// SOURCE: } // namespace tilec_generated_scale_h
+// SOURCE: tilec_status tile_scale(
+// SOURCE-NEXT: using namespace tilec_generated_scale_h;
 // SOURCE: tilec_check_view("scale", "x", x.data, sizeof(*x.data), 1, x.shape, x.strides)
 // SOURCE: tilec_check_view("scale", "y", y.data, sizeof(*y.data), 1, y.shape, y.strides)
 // SOURCE: const tilec_kernel *tilec_k = &tilec_kernel_scale;
@@ -28,6 +35,7 @@
 // SOURCE-NEXT: tilec_k = &tilec_kernel_scale_vec;
 // SOURCE-NEXT: return tilec_launch(tilec_k, grid, stream, tilec_args);
 // SOURCE: tilec_status tile_scale_prepare() {
+// SOURCE-NEXT: using namespace tilec_generated_scale_h;
 // SOURCE-NEXT: if (tilec_status tilec_st = tilec_prepare(&tilec_kernel_scale))
 // SOURCE-NEXT: return tilec_st;
 // SOURCE-NEXT: return tilec_prepare(&tilec_kernel_scale_vec);

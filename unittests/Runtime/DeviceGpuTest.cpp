@@ -30,6 +30,9 @@
 namespace {
 
 using namespace tilec::runtime::testing;
+// The descriptor of scale_raw.cpp's kernel (tilec_kernel_scale_raw) is in
+// the generated source's own namespace.
+using namespace tilec_generated_scale_raw_h;
 using DeviceGpu = RuntimeGpuTest;
 
 TEST_F(DeviceGpu, EveryLauncherArgumentType) {
