@@ -283,6 +283,11 @@ TEST_F(StateUpdateGpuTest, BitwiseIdenticalAcrossRuns) {
     ASSERT_TRUE(device.upload(true));
     for (int step = 0; step < 50; ++step) {
       if (step) {
+        // The uploads are cuMemcpyHtoD on the legacy stream, which does
+        // not wait for the fixture's non-blocking stream: without this the
+        // next step's inputs can overwrite the last step's while it runs
+        // (seen under memcheck beside other GPU processes on the H200).
+        TILEC_CU_ASSERT(cu().streamSynchronize(stream));
         data.drawStep();
         ASSERT_TRUE(device.upload(false));
       }
