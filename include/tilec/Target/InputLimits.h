@@ -35,7 +35,8 @@ inline constexpr unsigned kToolStackBytes = 256u << 20;
 
 /// Fails, printing "file:line:col: error: ..." through `sourceMgr` at the
 /// first bracket that opens level kMaxNestingDepth + 1 of its main buffer,
-/// or at the first use `%name#N` with N > kMaxResultNumber. String literals
+/// at the first use `%name#N` with N > kMaxResultNumber, or at the first
+/// `array<index` or `array<!alias`. String literals
 /// and // comments are skipped; "->" closes nothing.
 mlir::LogicalResult checkInputLimits(llvm::SourceMgr &sourceMgr);
 

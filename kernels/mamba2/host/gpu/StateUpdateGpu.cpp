@@ -84,7 +84,6 @@ tilec_status launchWith(const Instances<XView> &instances,
 }
 
 constexpr int64_t kBlockP = TILEC_MAMBA2_STATE_UPDATE_BLOCK_P;
-constexpr int64_t kBlockN = TILEC_MAMBA2_STATE_UPDATE_BLOCK_N;
 
 struct Named {
   const char *name;
