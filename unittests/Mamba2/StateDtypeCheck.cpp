@@ -24,6 +24,12 @@
 //   error is 0.54 u^2/3 (sqrt(0.54) / 1.5 = 0.49; measured 0.49 on every
 //   case); truncating instead doubles the error, and the first check
 //   catches any other rounding outright.
+// - The varlen state of a sequence whose last chunk it entered with state
+//   h_c is exp(G_e) h_c plus that chunk's own terms, formed in f32 from the
+//   stored h_c: with exp(G_e) <= 1 the bf16 run's differs from the f32
+//   run's by at most 2^-8 |h_c| per element, plus f32 sums (2^-20 of the
+//   magnitudes); a sequence that starts in its last chunk takes no state
+//   and agrees exactly.
 // The f32 run itself must pass ForwardCheck's f64 check, so the bf16 run's
 // error against f64 is at most that bound plus this one; both norm-wise
 // errors are printed (docs/performance.md reports them).
@@ -195,5 +201,51 @@ tilec::mamba2::testing::bf16StatesMatch(const Problem &p,
     return failure() << "y with bf16 states is " << normwise
                      << " from y with f32 states norm-wise, above the bound "
                      << normwiseBound;
+  return ::testing::AssertionSuccess();
+}
+
+::testing::AssertionResult
+tilec::mamba2::testing::bf16VarlenStatesMatch(const Problem &p,
+                                              const StateDtypeRun &run) {
+  const uint64_t seed = tilec::testing::testSeed();
+  HostProblem host = HostProblem::random(p, seed, sequenceOffsetFeatures());
+  const size_t numStates =
+      size_t(p.batch * p.numChunks() * p.heads * p.headdim * p.dstate);
+  std::vector<uint8_t> states32, states16;
+  std::vector<float> y, finalState;
+  if (auto ran =
+          runWith(run, host, DType::F32, numStates, states32, y, finalState);
+      !ran)
+    return ran << "; " << tilec::testing::seedTrace(seed);
+  if (auto matched = varlenStatesMatchReference(host, true); !matched)
+    return matched << " (f32 states); " << tilec::testing::seedTrace(seed);
+  const std::vector<float> varlen32 = host.varlenStates;
+  if (auto ran =
+          runWith(run, host, DType::BF16, numStates, states16, y, finalState);
+      !ran)
+    return ran << "; " << tilec::testing::seedTrace(seed);
+  const int64_t state = p.heads * p.headdim * p.dstate;
+  double moved = 0;
+  for (size_t s = 0; s + 1 < host.cuSeqlens.size(); ++s) {
+    const int64_t c = (host.cuSeqlens[s + 1] - 1) / p.chunk;
+    for (int64_t k = 0; k < state; ++k) {
+      const double entering = f32At(states32, size_t(c * state + k));
+      const double want = varlen32[s * state + k];
+      const double got = host.varlenStates[s * state + k];
+      const double bound = kBf16StateRoundoff * std::fabs(entering) +
+                           0x1p-20 * (std::fabs(want) + std::fabs(entering));
+      if (!(std::fabs(got - want) <= bound))
+        return ::testing::AssertionFailure()
+               << tilec::testing::seedTrace(seed) << ": varlen state of "
+               << "sequence " << s << ", element " << k << " is " << got
+               << " with bf16 states, " << want
+               << " with f32 ones: more apart than " << bound;
+      moved += std::fabs(got - want);
+    }
+  }
+  if (!(moved > 0))
+    return ::testing::AssertionFailure()
+           << tilec::testing::seedTrace(seed)
+           << ": no sequence took a state into its last chunk";
   return ::testing::AssertionSuccess();
 }

@@ -35,6 +35,14 @@ using StateDtypeRun = std::function<::testing::AssertionResult(
 ::testing::AssertionResult bf16StatesMatch(const Problem &problem,
                                            const StateDtypeRun &run);
 
+/// Both runs on fresh random sequences packed into one row and given by
+/// offsets (sequenceOffsetFeatures): the f32 run's varlen states must match
+/// the f64 recurrence (varlenStatesMatchReference), the bf16 run's must
+/// differ from them by at most the rounding of the state each sequence
+/// brought into its last chunk (StateDtypeCheck.cpp), and some must differ.
+::testing::AssertionResult bf16VarlenStatesMatch(const Problem &problem,
+                                                 const StateDtypeRun &run);
+
 } // namespace tilec::mamba2::testing
 
 #endif // TILEC_UNITTESTS_MAMBA2_STATEDTYPECHECK_H

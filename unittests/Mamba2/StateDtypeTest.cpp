@@ -18,8 +18,6 @@
 
 #include "gtest/gtest.h"
 
-#include <cmath>
-#include <cstring>
 #include <tuple>
 #include <vector>
 
@@ -75,48 +73,12 @@ INSTANTIATE_TEST_SUITE_P(
              structureName(std::get<1>(info.param));
     });
 
-// The states at the end of each sequence of cu_seqlens (varlen_state's
-// _sbf16 instance reads the bf16 states): the f32 run's pass the f64 check,
-// and the bf16 run's differ from them only by the rounding of the state the
-// sequence brought into its last chunk, exp(G_e) h_c with exp(G_e) <= 1: at
-// most 2^-8 |h_c| per element (varlen_state multiplies it in f32), plus f32
-// sums (2^-20 of the magnitudes). Sequences that start in their last chunk
-// take no state and must agree exactly; some sequence must take one.
+// The states at the end of each sequence of cu_seqlens, read by
+// varlen_state's _sbf16 instance from the bf16 states (StateDtypeCheck.h).
 TEST(StateDtypeVarlen, VarlenStatesReadTheBf16States) {
-  const Problem p = Shape{1, 1000, 2, 4, 32, 40, 128}.problem();
-  const uint64_t seed = tilec::testing::testSeed();
-  SCOPED_TRACE(tilec::testing::seedTrace(seed));
-  HostProblem host = HostProblem::random(p, seed, sequenceOffsetFeatures());
-  const size_t numStates =
-      size_t(p.batch * p.numChunks() * p.heads * p.headdim * p.dstate);
-  std::vector<uint8_t> states32(numStates * 4), states16(numStates * 2);
-  host.poisonOutputs();
-  ASSERT_TRUE(cpuStatesRun(ForwardStructure::FourKernels)(host, DType::F32,
-                                                          states32));
-  ASSERT_TRUE(varlenStatesMatchReference(host, true));
-  const std::vector<float> varlen32 = host.varlenStates;
-  host.poisonOutputs();
-  ASSERT_TRUE(cpuStatesRun(ForwardStructure::FourKernels)(host, DType::BF16,
-                                                          states16));
-  const int64_t state = p.heads * p.headdim * p.dstate;
-  double moved = 0;
-  for (size_t s = 0; s + 1 < host.cuSeqlens.size(); ++s) {
-    const int64_t c = (host.cuSeqlens[s + 1] - 1) / p.chunk;
-    for (int64_t k = 0; k < state; ++k) {
-      float entering;
-      std::memcpy(&entering, &states32[4 * size_t(c * state + k)], 4);
-      const double want = varlen32[s * state + k];
-      const double got = host.varlenStates[s * state + k];
-      const double bound =
-          0x1p-8 * std::fabs(entering) +
-          0x1p-20 * (std::fabs(want) + std::fabs(entering));
-      ASSERT_LE(std::fabs(got - want), bound)
-          << "sequence " << s << ", element " << k << ": " << got
-          << " with bf16 states, " << want << " with f32 ones";
-      moved += std::fabs(got - want);
-    }
-  }
-  EXPECT_GT(moved, 0) << "no sequence took a state into its last chunk";
+  EXPECT_TRUE(
+      bf16VarlenStatesMatch(Shape{1, 1000, 2, 4, 32, 40, 128}.problem(),
+                            cpuStatesRun(ForwardStructure::FourKernels)));
 }
 
 class StateDtypeValidation : public ::testing::Test {
@@ -142,13 +104,13 @@ TEST_F(StateDtypeValidation, RefusesAnIntegerStateDtype) {
 TEST_F(StateDtypeValidation, RefusesBf16StatesWithAnotherX) {
   HostFeatures features;
   features.inputDType = DType::F16;
-  HostProblem f16 = HostProblem::random(p, tilec::testing::testSeed(),
-                                        features);
+  HostProblem f16 =
+      HostProblem::random(p, tilec::testing::testSeed(), features);
   Inputs in = f16.inputs(false);
   in.stateDtype = DType::BF16;
-  EXPECT_TRUE(refusedUntouched(f16, in, f16.outputs(),
-                               {"state dtype: bf16 with x in f16",
-                                "bf16 with x in bf16"}));
+  EXPECT_TRUE(refusedUntouched(
+      f16, in, f16.outputs(),
+      {"state dtype: bf16 with x in f16", "bf16 with x in bf16"}));
 }
 
 TEST_F(StateDtypeValidation, RefusesChunkStatesOfAnotherDtype) {

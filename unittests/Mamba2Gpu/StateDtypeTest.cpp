@@ -6,7 +6,8 @@
 // (StateDtypeCheck.h: chunk states bf16(the f32 run's) exactly, final state
 // the f32 run's bit for bit, y within the bf16 states' bound of the f32
 // run's, which passes the f64 check), on shapes of every chunk size, ragged
-// and not, one of them of a real layer's size. Skips without a driver or a
+// and not, one of them of a real layer's size, and the varlen states read
+// from bf16 states (varlen_state_sbf16). Skips without a driver or a
 // device.
 //
 //===----------------------------------------------------------------------===//
@@ -27,9 +28,9 @@ namespace {
 /// device buffer with guard zones that is copied into `chunkStates`.
 StateDtypeRun gpuStatesRun(const Driver &cu, CUstream stream,
                            ForwardStructure structure) {
-  return [&cu, stream, structure](HostProblem &host, DType stateDtype,
-                                  std::vector<uint8_t> &chunkStates)
-             -> ::testing::AssertionResult {
+  return [&cu, stream, structure](
+             HostProblem &host, DType stateDtype,
+             std::vector<uint8_t> &chunkStates) -> ::testing::AssertionResult {
     const Problem &p = host.problem;
     DeviceProblem device(cu, host);
     DeviceBuffer states(cu, chunkStates.size(), kOutputGuard);
@@ -100,5 +101,15 @@ INSTANTIATE_TEST_SUITE_P(
       return shapeName(std::get<0>(info.param), true) + "_" +
              structureName(std::get<1>(info.param));
     });
+
+// The states at the end of each sequence of cu_seqlens, read by
+// varlen_state_sbf16 from the bf16 states (StateDtypeCheck.h).
+using StateDtypeVarlen = GpuStreamTest;
+
+TEST_F(StateDtypeVarlen, VarlenStatesReadTheBf16States) {
+  EXPECT_TRUE(bf16VarlenStatesMatch(
+      Shape{1, 1000, 2, 4, 32, 40, 128}.problem(),
+      gpuStatesRun(cu(), stream, ForwardStructure::FourKernels)));
+}
 
 } // namespace
