@@ -13,12 +13,28 @@
 
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace tilec::mamba2;
+using gpu::DescriptorVectors;
 
 namespace {
 
 thread_local std::string lastError;
+
+/// The vectors DescriptorVectors lends, kept with their capacity between
+/// calls.
+thread_local std::vector<std::vector<int64_t>> spareVectors;
+
+std::vector<int64_t> takeSpare() {
+  if (spareVectors.empty())
+    return {};
+  std::vector<int64_t> v = std::move(spareVectors.back());
+  spareVectors.pop_back();
+  v.clear();
+  return v;
+}
 
 /// Both forward functions: tilec_mamba2_forward is this with no options.
 int forwardWithOptions(
@@ -97,13 +113,29 @@ int gpu::failCall(tilec_mamba2_status code, std::string message) {
   return fail(code, std::move(message));
 }
 
+gpu::DescriptorVectors::~DescriptorVectors() {
+  for (size_t i = 0; i < count; ++i) {
+    spareVectors.push_back(std::move(lent[i]->shape));
+    spareVectors.push_back(std::move(lent[i]->strides));
+  }
+}
+
+void gpu::DescriptorVectors::lend(Tensor &tensor) {
+  tensor.shape = takeSpare();
+  tensor.strides = takeSpare();
+  // More tensors than any C function has: those keep their own vectors.
+  if (count < kMaxTensors)
+    lent[count++] = &tensor;
+}
+
 tilec_mamba2_status
 gpu::readTensorArguments(std::initializer_list<TensorArgument> arguments,
-                         std::string &message) {
+                         DescriptorVectors &vectors, std::string &message) {
   for (const TensorArgument &arg : arguments) {
     if (arg.optional && !arg.descriptor)
       continue;
     Tensor &tensor = arg.optional ? arg.optional->emplace() : *arg.required;
+    vectors.lend(tensor);
     if (tilec_mamba2_status code =
             toTensor(arg.name, arg.descriptor, tensor, message))
       return code;
@@ -240,6 +272,7 @@ int forwardWithOptions(
                   problem->chunk};
   Inputs in;
   Outputs out;
+  DescriptorVectors vectors;
   std::string message;
   // The fields of later versions, read only when the struct's size covers
   // them (an older caller's struct ends before them).
@@ -267,7 +300,7 @@ int forwardWithOptions(
             nullptr, &out.chunkStates},
            {"varlen states", v3 ? options->varlen_states : nullptr, nullptr,
             &out.varlenStates}},
-          message))
+          vectors, message))
     return fail(code, std::move(message));
   if (options) {
     in.dtSoftplus = options->dt_softplus != 0;

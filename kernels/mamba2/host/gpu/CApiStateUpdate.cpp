@@ -30,6 +30,7 @@ extern "C" int tilec_mamba2_state_update(
   const DecodeProblem p{problem->batch,   problem->heads,  problem->groups,
                         problem->headdim, problem->dstate, problem->state_rows};
   StateUpdateArgs args;
+  gpu::DescriptorVectors vectors;
   std::string message;
   // In the order the validation walks them; an optional tensor is absent
   // when its descriptor is null.
@@ -44,7 +45,7 @@ extern "C" int tilec_mamba2_state_update(
                                     {"z", z, nullptr, &args.z},
                                     {"dt_bias", dt_bias, nullptr, &args.dtBias},
                                     {"y", y, &args.y, nullptr}},
-                                   message))
+                                   vectors, message))
     return gpu::failCall(code, std::move(message));
   args.dtSoftplus = dt_softplus != 0;
   args.stateIndices = state_indices;
