@@ -74,6 +74,13 @@ struct RecordedLaunch {
 /// The calling thread's open group. Its vectors keep their capacity from
 /// one group to the next: a group in the steady state allocates nothing.
 struct Group {
+  /// This thread's groups, numbered from 1.
+  unsigned long long id = 0;
+  /// `id` once the group ended with its launches recorded and enqueued as
+  /// a graph (tilec_last_launch_group), 0 before.
+  unsigned long long replayable = 0;
+  /// forgottenImages when the group began.
+  unsigned long long forgotten = 0;
   bool open = false;
   /// Whether launches are recorded for a graph; false: launched as they come.
   bool recording = false;
@@ -108,6 +115,10 @@ std::vector<CachedGraph> graphs;
 unsigned long long useClock = 0;
 std::vector<size_t> seenOnce;
 size_t nextSeen = 0;
+
+/// Counts tilec_forget_fatbin calls: a group recorded before one may hold
+/// unloaded functions, and is not replayed.
+std::atomic<unsigned long long> forgottenImages{0};
 
 /// Graphs on unless TILEC_LAUNCH_GRAPHS=0 (read once) or turned off.
 std::atomic<int> graphsEnabled{-1};
@@ -365,6 +376,7 @@ tilec_status tilec::runtime::detail::launchInGroup(const tilec_kernel &kernel,
 void tilec::runtime::detail::forgetGraphsOf(const void *fatbin,
                                             bool hasCurrent,
                                             unsigned long long current) {
+  forgottenImages.fetch_add(1, std::memory_order_acq_rel);
   std::lock_guard<std::mutex> lock(graphsMutex);
   for (size_t i = 0; i < graphs.size();) {
     bool uses = false;
@@ -393,6 +405,9 @@ tilec_status tilec_begin_launch_group(CUstream stream,
   if (tilec_status status = currentContextId(nullptr, context))
     return status;
   group.open = true;
+  ++group.id;
+  group.replayable = 0;
+  group.forgotten = forgottenImages.load(std::memory_order_acquire);
   group.stream = stream;
   group.context = context;
   group.launches.clear();
@@ -417,10 +432,44 @@ tilec_status tilec_end_launch_group(void) {
   group.open = false;
   if (!group.recording || group.launches.empty())
     return TILEC_SUCCESS;
-  return replayGroup();
+  tilec_status status = replayGroup();
+  if (status == TILEC_SUCCESS)
+    group.replayable = group.id;
+  return status;
 }
 
 void tilec_cancel_launch_group(void) { group.open = false; }
+
+unsigned long long tilec_last_launch_group(void) { return group.replayable; }
+
+tilec_status tilec_replay_launch_group(CUstream stream,
+                                       unsigned long long group_id,
+                                       bool *replayed) {
+  if (!replayed)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: tilec_replay_launch_group needs a result");
+  *replayed = false;
+  if (group.open || !group_id || group.replayable != group_id ||
+      stream != group.stream || !graphsOn() ||
+      forgottenImages.load(std::memory_order_acquire) != group.forgotten)
+    return TILEC_SUCCESS;
+  unsigned long long context = 0;
+  if (tilec_status status = currentContextId(nullptr, context))
+    return status;
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (context != group.context ||
+      driver.streamIsCapturing(stream, &capture) != CUDA_SUCCESS ||
+      capture != CU_STREAM_CAPTURE_STATUS_NONE)
+    return TILEC_SUCCESS;
+  *replayed = true;
+  group.replayable = 0;
+  tilec_status status = replayGroup();
+  if (status == TILEC_SUCCESS) {
+    group.replayable = group_id;
+    setLastLaunched(group.launches.back().kernel);
+  }
+  return status;
+}
 
 void tilec_set_launch_graphs(bool enabled) {
   graphsEnabled.store(enabled ? 1 : 0, std::memory_order_relaxed);

@@ -17,6 +17,7 @@
 
 #include "CApiTesting.h"
 #include "DevicePointers.h"
+#include "RepeatedCall.h"
 
 #include "tilec/Runtime/Runtime.h"
 
@@ -457,6 +458,126 @@ TEST_F(HostCost, ChangedPointersUpdateTheirNodesOnly) {
   });
   EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 2u);
   EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+}
+
+// A call identical to the thread's last successful one is its launch group
+// enqueued again (RepeatedCall.h): the same driver calls, no check or
+// launcher run. Any change to what the call reads, even inside a
+// descriptor at the same address, is a call checked and launched as usual.
+TEST_F(HostCost, IdenticalCallsReplayTheirLaunches) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  makeGraph([&] { return args.forwardWithOptions(); });
+  const unsigned long long before = tilec::mamba2::gpu::replayedCalls();
+  for (int call = 0; call < 3; ++call) {
+    auto calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+    });
+    expectSteadyState(calls, *mode() ? 10 : 0);
+  }
+  // With a pointer query per call ("call") nothing is replayed.
+  EXPECT_EQ(tilec::mamba2::gpu::replayedCalls() - before, *mode() ? 0u : 3u);
+}
+
+TEST_F(HostCost, ChangedArgumentsAreNotReplayed) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments args = arguments();
+  makeGraph([&] { return args.forwardWithOptions(); });
+  using tilec::mamba2::gpu::replayedCalls;
+  // Each change, then the call again: checked and launched (nothing
+  // replayed), then replayed once it repeats; a call that found a new
+  // allocation range is replayed from the call after the next (the one
+  // that found the range cache as it left it).
+  auto expectChecked = [&](const char *what, bool newRange = false) {
+    SCOPED_TRACE(what);
+    const unsigned long long before = replayedCalls();
+    for (int checked = 0; checked < (newRange ? 2 : 1); ++checked)
+      EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+    EXPECT_EQ(replayedCalls(), before);
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+    EXPECT_EQ(replayedCalls(), before + 1);
+  };
+  // x's pointer: its kernels' nodes are updated (the stand-in shows the
+  // runtime each kernel's first parameter).
+  void *const firstX = args.x.descriptor.data;
+  args.x.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(8) << 32));
+  auto calls = callsOf([&] { expectChecked("x's data", true); });
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 2u);
+  args.x.descriptor.data = firstX;
+  expectChecked("x's data back");
+  args.y.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(10) << 32));
+  expectChecked("y's data", true);
+  // The same descriptor and array addresses, another content.
+  args.options.dt_softplus = 1;
+  expectChecked("dt_softplus");
+  args.options.dt_limit = 1;
+  args.options.dt_max = 1.0f;
+  expectChecked("dt_limit");
+  args.options.dt_max = 2.0f;
+  expectChecked("dt_max");
+  args.withDtBias = true;
+  expectChecked("dt_bias given", true);
+  args.dtBias.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(11) << 32));
+  expectChecked("dt_bias's data", true);
+  args.withInitialState = false;
+  expectChecked("no initial state");
+  // A refused call between two identical ones: the second is checked.
+  args.y.descriptor.dtype = TILEC_MAMBA2_I32;
+  const unsigned long long before = replayedCalls();
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  args.y.descriptor.dtype = TILEC_MAMBA2_F32;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls(), before);
+}
+
+TEST_F(HostCost, AShapeChangedInPlaceIsNotReplayed) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments args = arguments();
+  makeGraph([&] { return args.forward(); });
+  using tilec::mamba2::gpu::replayedCalls;
+  // y's strides, rewritten in their array (the descriptor points at the
+  // same one): a stride 0 is refused.
+  std::vector<int64_t> &strides = args.y.strides;
+  ASSERT_FALSE(strides.empty());
+  const int64_t kept = strides[0];
+  strides[0] = 0;
+  const unsigned long long before = replayedCalls();
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+  strides[0] = kept;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls(), before + 1);
+}
+
+TEST_F(HostCost, NoReplayWithoutGraphsOrAWorkspace) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments args = arguments();
+  makeGraph([&] { return args.forward(); });
+  using tilec::mamba2::gpu::replayedCalls;
+  const unsigned long long before = replayedCalls();
+  tilec_set_launch_graphs(false);
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  tilec_set_launch_graphs(true);
+  EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 0u);
+  args.workspace = nullptr;
+  for (int call = 0; call < 3; ++call) {
+    calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+    });
+    EXPECT_EQ(calls.at("cuMemAllocAsync"), 1u);
+  }
+  EXPECT_EQ(replayedCalls(), before);
 }
 
 // Other grids are another graph, built on their second call (the first

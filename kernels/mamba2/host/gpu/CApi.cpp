@@ -6,11 +6,13 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Forward.h"
 #include "CApiSupport.h"
+#include "Forward.h"
+#include "RepeatedCall.h"
 
 #include "tilec/Mamba2/tilec_mamba2.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
 #include <utility>
@@ -256,6 +258,45 @@ int tilec_mamba2_forward_with_options(
 
 namespace {
 
+/// Every byte of a forward call's arguments that its checks and launches
+/// read (RepeatedCall.h): the problem, each descriptor by content, the
+/// options' bytes (each scalar option, present and future) with the
+/// descriptors they point to by content, the workspace and the stream.
+/// A tensor option added to tilec_mamba2_options must be added here.
+void forwardKey(gpu::CallKey &key, const tilec_mamba2_problem &problem,
+                std::initializer_list<const tilec_mamba2_tensor *> tensors,
+                const tilec_mamba2_options *options, void *workspace,
+                size_t workspace_bytes, void *stream) {
+  key.clear();
+  key.add(problem);
+  for (const tilec_mamba2_tensor *t : tensors)
+    key.addTensor(t);
+  key.add(options != nullptr);
+  if (options) {
+    key.add(options, std::min(options->size, sizeof *options));
+    const bool v2 = options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V2;
+    const bool v3 = options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V3;
+    for (const tilec_mamba2_tensor *t :
+         {options->z, options->dt_bias, options->chunk_states,
+          v2 ? options->seq_idx : nullptr, v3 ? options->cu_seqlens : nullptr,
+          v3 ? options->varlen_states : nullptr})
+      key.addTensor(t);
+  }
+  key.add(workspace);
+  key.add(workspace_bytes);
+  key.add(stream);
+}
+
+/// forwardWithOptions without the repeated-call shortcut.
+int checkAndLaunch(
+    const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
+    const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
+    const tilec_mamba2_options *options, void *workspace,
+    size_t workspace_bytes, void *stream);
+
 int forwardWithOptions(
     const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
     const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
@@ -267,6 +308,35 @@ int forwardWithOptions(
   if (!problem)
     return fail(TILEC_MAMBA2_ERROR_NULL_POINTER,
                 "problem: the problem descriptor is null");
+  // A call without a workspace allocates one: never the same twice.
+  if (!workspace)
+    return checkAndLaunch(problem, x, dt, A, B, C, D, initial_state, y,
+                          final_state, options, workspace, workspace_bytes,
+                          stream);
+  thread_local gpu::RepeatedCall repeated;
+  forwardKey(repeated.key, *problem,
+             {x, dt, A, B, C, D, initial_state, y, final_state}, options,
+             workspace, workspace_bytes, stream);
+  tilec_mamba2_status status;
+  std::string message;
+  if (gpu::replayed(repeated, static_cast<CUstream>(stream), status, message))
+    return status == TILEC_MAMBA2_SUCCESS ? TILEC_MAMBA2_SUCCESS
+                                          : fail(status, std::move(message));
+  const int code =
+      checkAndLaunch(problem, x, dt, A, B, C, D, initial_state, y, final_state,
+                     options, workspace, workspace_bytes, stream);
+  gpu::remember(repeated, tilec_mamba2_status(code));
+  return code;
+}
+
+int checkAndLaunch(
+    const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
+    const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
+    const tilec_mamba2_options *options, void *workspace,
+    size_t workspace_bytes, void *stream) {
   const Problem p{problem->batch,  problem->seqlen,  problem->heads,
                   problem->groups, problem->headdim, problem->dstate,
                   problem->chunk};

@@ -180,3 +180,7 @@ void gpu::forgetDeviceRanges() {
   rangesGeneration.fetch_add(1, std::memory_order_release);
   deviceRanges.clear();
 }
+
+unsigned long long gpu::deviceRangesGeneration() {
+  return rangesGeneration.load(std::memory_order_acquire);
+}
