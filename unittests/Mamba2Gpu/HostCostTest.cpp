@@ -422,6 +422,14 @@ void makeContextCurrent(uintptr_t id) {
 /// The counting driver's context of every other test.
 constexpr uintptr_t kDefaultContext = 0x1000;
 
+/// A context of the test's own while it lives: no graph of other tests
+/// (graphs are cached per context, up to four per sequence of kernels, one
+/// per set of parameters that came back).
+struct OwnContext {
+  explicit OwnContext(uintptr_t id) { makeContextCurrent(id); }
+  ~OwnContext() { makeContextCurrent(kDefaultContext); }
+};
+
 // The graph of a call is found by its kernels and their grids; a parameter
 // that differs from the one the graph holds is updated before it runs, node
 // by node. The counting driver shows each kernel's first parameter to the
@@ -430,6 +438,7 @@ constexpr uintptr_t kDefaultContext = 0x1000;
 TEST_F(HostCost, ChangedPointersUpdateTheirNodesOnly) {
   if (!std::strcmp(mode(), "bogus"))
     GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  OwnContext own(0x1400);
   CArguments args = arguments();
   makeGraph([&] { return args.forward(); });
   void *const firstX = args.x.descriptor.data;
@@ -483,6 +492,7 @@ TEST_F(HostCost, IdenticalCallsReplayTheirLaunches) {
 TEST_F(HostCost, ChangedArgumentsAreNotReplayed) {
   if (*mode())
     GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  OwnContext own(0x1500);
   CArguments args = arguments();
   makeGraph([&] { return args.forwardWithOptions(); });
   using tilec::mamba2::gpu::replayedCalls;
@@ -534,6 +544,42 @@ TEST_F(HostCost, ChangedArgumentsAreNotReplayed) {
   args.y.descriptor.dtype = TILEC_MAMBA2_F32;
   EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
   EXPECT_EQ(replayedCalls(), before);
+}
+
+// Two argument sets in turn (two layers of a model, two buffers): the
+// second set's graph is built when it comes back, and from then on each
+// call finds its set's graph with no node update.
+TEST_F(HostCost, AlternatingArgumentSetsGetAGraphEach) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  OwnContext own(0x1600);
+  CArguments first = arguments(), second = arguments();
+  second.x.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(12) << 32));
+  second.dt.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(13) << 32));
+  makeGraph([&] { return first.forward(); });
+  // The second set, new: the graph's nodes updated to it; the first set,
+  // back: a graph of its own.
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(second.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 3u);
+  calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(first.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 1u);
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 0u);
+  for (int call = 0; call < 6; ++call) {
+    SCOPED_TRACE("call " + std::to_string(call));
+    calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS((call % 2 ? first : second).forward(),
+                           TILEC_MAMBA2_SUCCESS);
+    });
+    EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 0u);
+    EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 0u);
+    EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+  }
 }
 
 TEST_F(HostCost, AShapeChangedInPlaceIsNotReplayed) {
