@@ -626,6 +626,55 @@ TEST_F(HostCost, NoReplayWithoutGraphsOrAWorkspace) {
   EXPECT_EQ(replayedCalls(), before);
 }
 
+// The decode step: a call identical to the last is replayed too, and any
+// change (here y's pointer, then dt_softplus) is checked and launched.
+TEST_F(HostCost, IdenticalDecodeStepsReplayTheirLaunch) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  const tilec_mamba2_decode_problem p{2, 4, 1, 8, 16, 2};
+  uintptr_t next = uintptr_t(1) << 41;
+  auto address = [&] {
+    next += uintptr_t(1) << 32;
+    return reinterpret_cast<void *>(next);
+  };
+  CTensor state(address(), TILEC_MAMBA2_F32, {2, 4, 8, 16});
+  CTensor x(address(), TILEC_MAMBA2_BF16, {2, 4, 8});
+  CTensor dt(address(), TILEC_MAMBA2_F32, {2, 4});
+  CTensor A(address(), TILEC_MAMBA2_F32, {4});
+  CTensor B(address(), TILEC_MAMBA2_BF16, {2, 1, 16});
+  CTensor C(address(), TILEC_MAMBA2_BF16, {2, 1, 16});
+  CTensor y(address(), TILEC_MAMBA2_BF16, {2, 4, 8});
+  int32_t softplus = 0;
+  auto step = [&] {
+    return tilec_mamba2_state_update(&p, state.get(), x.get(), dt.get(),
+                                     A.get(), B.get(), C.get(), nullptr,
+                                     nullptr, nullptr, softplus, nullptr, -1,
+                                     y.get(), nullptr);
+  };
+  // New ranges, then the graph: replayed from the third step on.
+  for (int call = 0; call < 3; ++call)
+    EXPECT_MAMBA2_STATUS(step(), TILEC_MAMBA2_SUCCESS);
+  using tilec::mamba2::gpu::replayedCalls;
+  const unsigned long long before = replayedCalls();
+  auto calls = callsOf([&] {
+    for (int call = 0; call < 3; ++call)
+      EXPECT_MAMBA2_STATUS(step(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 3u);
+  EXPECT_EQ(calls.at("cuLaunchKernel"), 0u);
+  EXPECT_EQ(calls.at(""), 12u + (*mode() ? 3 * 7 : 0));
+  EXPECT_EQ(replayedCalls() - before, *mode() ? 0u : 3u);
+  if (*mode())
+    return;
+  y.descriptor.data = address();
+  EXPECT_MAMBA2_STATUS(step(), TILEC_MAMBA2_SUCCESS);
+  softplus = 1;
+  EXPECT_MAMBA2_STATUS(step(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls() - before, 3u);
+  EXPECT_MAMBA2_STATUS(step(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls() - before, 4u);
+}
+
 // Other grids are another graph, built on their second call (the first
 // launches the kernels one by one); the first problem's is still cached,
 // with the parameters of its last call.
