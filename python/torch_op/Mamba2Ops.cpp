@@ -160,7 +160,8 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
                   const OptionalTensor &dtBias, bool dtSoftplus,
                   double dtLimitLow, double dtLimitHigh, bool yF32,
                   bool returnChunkStates, const OptionalTensor &seqIdx,
-                  const OptionalTensor &cuSeqlens, bool returnVarlenStates) {
+                  const OptionalTensor &cuSeqlens, bool returnVarlenStates,
+                  bool bf16States) {
   Laps laps(Stage::ForwardWhole);
   // In the order of chunk_scan_combined's checks (tilec/mamba2.py).
   if (returnVarlenStates && !cuSeqlens)
@@ -203,8 +204,10 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
   Tensor final, states, varlen;
   if (returnFinalStates)
     final = emptyOnDevice({batch, heads, headdim, dstate}, f32);
+  // With bf16 states between chunks the chunk states returned are those.
   if (returnChunkStates)
-    states = emptyOnDevice({batch, nchunks, heads, headdim, dstate}, f32);
+    states = emptyOnDevice({batch, nchunks, heads, headdim, dstate},
+                           bf16States ? x.options().dtype(at::kBFloat16) : f32);
   if (returnVarlenStates)
     varlen = emptyOnDevice({sequences, heads, headdim, dstate}, f32);
   Tensor zeros;
@@ -241,6 +244,7 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
   options.seq_idx = t[kSeqIdx];
   options.cu_seqlens = t[kCuSeqlens];
   options.varlen_states = t[kVarlen];
+  options.state_dtype = bf16States ? TILEC_MAMBA2_BF16 : TILEC_MAMBA2_F32;
 
   size_t workspaceBytes = 0;
   if (int sizeStatus =
@@ -353,7 +357,8 @@ TORCH_LIBRARY(tilec, m) {
         "bool return_final_states, Tensor? z, Tensor? dt_bias, "
         "bool dt_softplus, float dt_limit_low, float dt_limit_high, "
         "bool y_f32, bool return_chunk_states, Tensor? seq_idx, "
-        "Tensor? cu_seqlens, bool return_varlen_states) -> Tensor[]");
+        "Tensor? cu_seqlens, bool return_varlen_states, "
+        "bool bf16_states=False) -> Tensor[]");
   m.def("mamba2_selective_state_update(Tensor(a0!) state, Tensor x, "
         "Tensor dt, Tensor A, Tensor B, Tensor C, Tensor? D, Tensor? z, "
         "Tensor? dt_bias, bool dt_softplus, Tensor? state_batch_indices, "

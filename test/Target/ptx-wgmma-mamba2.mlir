@@ -7,6 +7,9 @@
 // RUN: FileCheck %s --check-prefix=OUT < %t.out.ptx
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.out.ptx
 // RUN: ptxas -arch=sm_90a %t.out.ptx -o %t.out.cubin
+// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 -D ST=bf16 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.outbf16.ptx
+// RUN: FileCheck %s --check-prefix=OUTBF16 --implicit-check-not=tf32 < %t.outbf16.ptx
+// RUN: ptxas -arch=sm_90a %t.outbf16.ptx -o %t.outbf16.cubin
 // RUN: tilec %tilec_src/kernels/mamba2/bmm_chunk.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.bmm.ptx
 // RUN: FileCheck %s --check-prefix=BMM < %t.bmm.ptx
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.bmm.ptx
@@ -51,6 +54,17 @@
 // OUT: wgmma.commit_group.sync.aligned
 // OUT-NEXT: wgmma.wait_group.sync.aligned 0
 // OUT-NOT: wgmma.mma_async.sync.aligned.{{.*}}tf32
+
+// compute_out with bf16 states (ST = bf16): the state arrives by 16-byte
+// cp.async like C, and the state term is a bf16 product read from shared
+// memory (four m64n32k16, h^T K-major: imm-trans-b 0) where the f32 state
+// took eight tf32 m64n32k8; no tf32 product is left.
+// OUTBF16-LABEL: .entry compute_out_vec(
+// OUTBF16: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16,
+// OUTBF16: wgmma.fence.sync.aligned
+// OUTBF16-COUNT-4: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// OUTBF16-NOT: wgmma.mma_async
+// OUTBF16: wgmma.commit_group.sync.aligned
 
 // bmm_chunk: C and B^T arrive by cp.async in the ring and wgmma reads them
 // there (bf16, two warpgroups side by side: four m64n32k16 per step): per

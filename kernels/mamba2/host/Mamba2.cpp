@@ -257,6 +257,13 @@ Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
                          std::to_string(limit.high) +
                          ") is not an interval: it needs low <= high and no "
                          "NaN");
+  if (in.stateDtype != DType::F32 &&
+      (in.stateDtype != DType::BF16 || in.x.dtype != DType::BF16))
+    return Status::error(
+        std::string("state dtype: ") + dtypeName(in.stateDtype) +
+        " with x in " + dtypeName(in.x.dtype) +
+        " is not supported; the states between chunks are f32, or bf16 "
+        "with x in bf16");
   return Status::success();
 }
 
@@ -282,9 +289,11 @@ Status tilec::mamba2::validate(const Problem &p, const Inputs &in,
       return status;
   if (out.chunkStates)
     if (Status status = checkTensor(
-            "chunk states", *out.chunkStates, DType::F32,
+            "chunk states", *out.chunkStates, in.stateDtype,
             {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate},
-            "(batch, nchunks, heads, headdim, dstate)", true);
+            "(batch, nchunks, heads, headdim, dstate)", true,
+            in.stateDtype == DType::BF16 ? "the state dtype (bf16) is"
+                                         : nullptr);
         !status)
       return status;
   if (out.varlenStates) {

@@ -348,6 +348,7 @@ int checkAndLaunch(
   // them (an older caller's struct ends before them).
   const bool v2 = options && options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V2;
   const bool v3 = options && options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V3;
+  const bool v4 = options && options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V4;
   // In the order the validation walks them; an optional tensor is absent
   // when its descriptor is null.
   if (tilec_mamba2_status code = gpu::readTensorArguments(
@@ -376,6 +377,17 @@ int checkAndLaunch(
     in.dtSoftplus = options->dt_softplus != 0;
     if (options->dt_limit)
       in.dtLimit = DtLimit{options->dt_min, options->dt_max};
+  }
+  // The shared validation says which state dtypes the kernels take.
+  if (v4 && options->state_dtype != TILEC_MAMBA2_F32) {
+    if (options->state_dtype != TILEC_MAMBA2_BF16 &&
+        options->state_dtype != TILEC_MAMBA2_F16)
+      return fail(TILEC_MAMBA2_ERROR_INVALID_DTYPE,
+                  "options: state_dtype " +
+                      std::to_string(options->state_dtype) +
+                      " is not a float tilec_mamba2_dtype");
+    in.stateDtype = options->state_dtype == TILEC_MAMBA2_BF16 ? DType::BF16
+                                                               : DType::F16;
   }
   GpuOptions gpuOptions;
   gpuOptions.workspace = workspace;
