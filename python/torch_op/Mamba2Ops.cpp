@@ -195,21 +195,21 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
   const bool xStorable =
       xType == at::kBFloat16 || xType == at::kHalf || xType == at::kFloat;
   const auto f32 = x.options().dtype(at::kFloat);
-  Tensor y = at::empty({batch, seqlen, heads, headdim},
-                       x.options().dtype(xStorable && !yF32 ? xType
-                                                            : at::kFloat));
+  Tensor y = emptyOnDevice({batch, seqlen, heads, headdim},
+                           x.options().dtype(xStorable && !yF32 ? xType
+                                                                : at::kFloat));
   const int64_t nchunks = chunk > 0 ? (seqlen + chunk - 1) / chunk : 1;
   const int64_t sequences =
       cuSeqlens && cuSeqlens->dim() == 1 ? cuSeqlens->size(0) - 1 : 0;
   Tensor final, states, varlen;
   if (returnFinalStates)
-    final = at::empty({batch, heads, headdim, dstate}, f32);
+    final = emptyOnDevice({batch, heads, headdim, dstate}, f32);
   // With bf16 states between chunks the chunk states returned are those.
   if (returnChunkStates)
-    states = at::empty({batch, nchunks, heads, headdim, dstate},
-                       bf16States ? x.options().dtype(at::kBFloat16) : f32);
+    states = emptyOnDevice({batch, nchunks, heads, headdim, dstate},
+                           bf16States ? x.options().dtype(at::kBFloat16) : f32);
   if (returnVarlenStates)
-    varlen = at::empty({sequences, heads, headdim, dstate}, f32);
+    varlen = emptyOnDevice({sequences, heads, headdim, dstate}, f32);
   Tensor zeros;
   if (!D)
     zeros = zeroD(device, heads, capturing);
@@ -321,7 +321,7 @@ Tensor selectiveStateUpdate(const Tensor &state, const Tensor &x,
                      "; the batch needs (" + std::to_string(batch) + ",)");
     indices = given.to(device, at::kLong).contiguous();
   }
-  Tensor y = at::empty({batch, heads, headdim}, x.options());
+  Tensor y = emptyOnDevice({batch, heads, headdim}, x.options());
   laps.lap(Stage::DecodeOutputs);
   const tilec_mamba2_decode_problem problem{batch,   heads,  groups,
                                             headdim, dstate, stateRows};

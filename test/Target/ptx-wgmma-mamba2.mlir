@@ -21,6 +21,10 @@
 // RUN: tilec %tilec_src/kernels/mamba2/chunk_state.mlir --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.chunk.ptx
 // RUN: FileCheck %s --check-prefix=STATE --implicit-check-not=st.shared.b32 < %t.chunk.ptx
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.chunk.ptx
+// RUN: tilec %tilec_src/kernels/mamba2/chunk_state.mlir -D CHUNK=128 -D BLOCK_N=128 -D BLOCK_K=128 -D SCALED=2 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.scaled.ptx
+// RUN: FileCheck %s --check-prefix=XSCALED --implicit-check-not=st.shared.b32 < %t.scaled.ptx
+// RUN: FileCheck %s --check-prefix=NOSYNC < %t.scaled.ptx
+// RUN: ptxas -arch=sm_90a %t.scaled.ptx -o %t.scaled.cubin
 
 // compute_out: the state term (tf32, K = 64: eight m64n32k8), then the
 // column loop with one split bf16 product per step: the weights' low and
@@ -116,3 +120,42 @@
 // STATE-NEXT: bar.sync 0
 
 // NOSYNC-NOT: mma.sync
+
+// chunk_state with the weights on x (SCALED=2, 64 x 128 x 128): B (bf16,
+// N-major: imm-trans-b 1) is copied by cp.async, 16 bytes a copy, and read
+// by wgmma from that buffer (no st.shared of it); (x w)^T is split and each
+// half stored M-major (imm-trans-a 1) 16 bytes per st.shared at the same
+// offset, so the two products (x_lo B, then x_hi B; m64n64k16, one
+// warpgroup on each half of N) each have their fence and barrier before
+// and their wait and barrier after, and both read through the same
+// descriptors.
+// XSCALED-LABEL: .entry chunk_state_vec(
+// XSCALED-COUNT-8: cp.async.cg.shared.global [{{%rd[0-9]+}}+{{[0-9]+}}], [{{%rd[0-9]+}}], 16,
+// XSCALED-NEXT: cp.async.commit_group
+// XSCALED-NEXT: cp.async.wait_group 0
+// XSCALED: ex2.approx.f32
+// XSCALED: ld.shared.b32
+// XSCALED: st.shared.v4.b32 [[[X:%rd[0-9]+]]],
+// XSCALED-NEXT: st.shared.v4.b32 [[[X]]+4096],
+// XSCALED-NEXT: st.shared.v4.b32 [[[X]]+8192],
+// XSCALED-NEXT: st.shared.v4.b32 [[[X]]+12288],
+// XSCALED-NEXT: fence.proxy.async.shared::cta
+// XSCALED-NEXT: bar.sync 0
+// XSCALED-NOT: bar.sync
+// XSCALED: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, [[ADESC:%rd[0-9]+]], [[BDESC:%rd[0-9]+]], p, 1, 1, 1, 1;
+// XSCALED-COUNT-7: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// XSCALED-NOT: bar.sync
+// XSCALED: wgmma.commit_group.sync.aligned
+// XSCALED-NEXT: wgmma.wait_group.sync.aligned 0
+// XSCALED-NEXT: bar.sync 0
+// XSCALED-NEXT: st.shared.v4.b32 [[[X]]],
+// XSCALED-COUNT-3: st.shared.v4.b32
+// XSCALED-NEXT: fence.proxy.async.shared::cta
+// XSCALED-NEXT: bar.sync 0
+// XSCALED-NOT: bar.sync
+// XSCALED: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, [[ADESC]], [[BDESC]], p, 1, 1, 1, 1;
+// XSCALED-COUNT-7: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// XSCALED-NOT: bar.sync
+// XSCALED: wgmma.commit_group.sync.aligned
+// XSCALED-NEXT: wgmma.wait_group.sync.aligned 0
+// XSCALED-NEXT: bar.sync 0
