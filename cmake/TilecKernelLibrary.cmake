@@ -184,13 +184,12 @@ function(_tilec_make_kernel_batches name)
     get_target_property(command ${name} ${prefix}_COMMAND)
     get_target_property(outputs ${name} ${prefix}_OUTPUTS)
     get_target_property(sources ${name} ${prefix}_SOURCES)
-    list(LENGTH sources count)
     add_custom_command(
       OUTPUT ${outputs}
       COMMAND ${CMAKE_COMMAND} -E make_directory ${outdir}
       COMMAND tilec::tilec ${command}
       DEPENDS ${sources} tilec::tilec
-      COMMENT "tilec: compiling batch ${key} (${count} sources) into launchers"
+      COMMENT "tilec: compiling the batch ${key} into launchers"
       VERBATIM)
   endforeach()
 endfunction()
