@@ -536,6 +536,9 @@ TEST_F(HostCost, ChangedArgumentsAreNotReplayed) {
   expectChecked("dt_bias's data", true);
   args.withInitialState = false;
   expectChecked("no initial state");
+  // A scalar option of a later version (bf16 states, x in bf16).
+  args.options.state_dtype = TILEC_MAMBA2_BF16;
+  expectChecked("state_dtype");
   // A refused call between two identical ones: the second is checked.
   args.y.descriptor.dtype = TILEC_MAMBA2_I32;
   const unsigned long long before = replayedCalls();
