@@ -15,7 +15,9 @@
 // scf.for. The loads of each step carry `latency = 3`: the compiler may
 // issue them up to three steps ahead (a three-stage pipeline), as they do not
 // depend on the accumulator. OCC is the CTAs per multiprocessor whose
-// registers ptxas must leave room for.
+// registers ptxas must leave room for; WARPS the warps of a CTA (each warp
+// computes a block of the tile: 64 x 64 at 128 x 128 with 4 warps or
+// 256 x 128 with 8).
 //
 //   tilec gemm.mlir -D BLOCK_M=128 -D BLOCK_N=128 -D BLOCK_K=32
 
@@ -24,9 +26,9 @@
 !Acc = !tile.tile<BLOCK_M x BLOCK_N x f32>
 
 tile.kernel @gemm<BLOCK_M = 128, BLOCK_N = 128, BLOCK_K = 32, GROUP_M = 16,
-                  OCC = 1>(
+                  OCC = 1, WARPS = 8>(
     %a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>)
-    warps 8 occupancy OCC {
+    warps WARPS occupancy OCC {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %x, %y = tile.block_id x, y
@@ -60,9 +62,9 @@ tile.kernel @gemm<BLOCK_M = 128, BLOCK_N = 128, BLOCK_K = 32, GROUP_M = 16,
 }
 
 tile.kernel @gemm_bf16<BLOCK_M = 128, BLOCK_N = 128, BLOCK_K = 32,
-                       GROUP_M = 16, OCC = 1>(
+                       GROUP_M = 16, OCC = 1, WARPS = 8>(
     %a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.view<2, bf16>)
-    warps 8 occupancy OCC {
+    warps WARPS occupancy OCC {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %x, %y = tile.block_id x, y
