@@ -53,7 +53,10 @@
 // WARPS (warps per CTA) and OCC (CTAs per multiprocessor that ptxas must
 // leave registers for) are parameters: each instance's are in the table of
 // kernels/mamba2/CMakeLists.txt with the ptxas -v numbers they were chosen
-// by. The defaults, 8 and 1, are what the kernel ran with before.
+// by. The defaults, 8 and 1, are what the kernel ran with before. OCC_SYNC
+// is OCC for the targets whose products are mma.sync (sm_80's cubin and
+// PTX): there the operand fragments take registers that wgmma leaves in
+// shared memory, and at OCC the chunk 128 and 256 instances spilled.
 //
 // Precision: CB is bmm_chunk's (bf16 or f16 inputs multiplied exactly, f32
 // sums; f32 ones in f32). The f32 state multiplies C in tf32 (bf16 and f16
@@ -76,14 +79,14 @@
 
 tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
                          BLOCK_N = 64, XT : type = bf16, ST : type = f32,
-                         WARPS = 8, OCC = 1>(
+                         WARPS = 8, OCC = 1, OCC_SYNC = 1>(
     %x: !tile.view<4, XT>, %C: !tile.view<4, XT>, %CB: !tile.view<5, f32>,
     %dt: !tile.view<4, f32>, %G: !tile.view<4, f32>,
     %D: !tile.view<2, f32> {tile.any_strides},
     %z: !tile.view<4, XT>, %has_z: i1, %seq_idx: !tile.view<2, i32>,
     %states: !tile.view<5, ST>,
     %y: !tile.view<4, f32>, %y_xt: !tile.view<4, XT>, %y_is_xt: i1)
-    warps WARPS occupancy OCC {
+    warps WARPS occupancy OCC mma_sync_occupancy OCC_SYNC {
   %c1 = arith.constant 1 : index
   %negInf = arith.constant 0xFF800000 : f32
   %mp, %h, %b = tile.block_id x, y, z

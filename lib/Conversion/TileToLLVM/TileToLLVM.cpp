@@ -267,6 +267,36 @@ int64_t tilec::detail::getSharedBytes(Type element) {
 namespace {
 
 /// tile.kernel -> llvm.func with the ABI of Pipeline.h.
+/// The CTAs per multiprocessor the lowered kernel asks ptxas for
+/// (`.minnctapersm`, i32), set by the pass from the kernel's occupancy and
+/// the lowering path (minCtasPerSM); absent: ptxas chooses.
+constexpr llvm::StringLiteral kMinCtasPerSMAttrName = "tilec.min_ctas_per_sm";
+
+/// `.minnctapersm` for `kernel` lowered on the layouts path or not, with the
+/// vectorize facts or not (the vec or the generic variant), for compute
+/// capability `sm` (docs/dialect.md, "Kernel attributes"):
+/// - the wgmma path (vec, sm_90a; and the simple generator everywhere):
+///   `occupancy`, none at 1 -- what the instance tables were tuned with;
+/// - the mma.sync path of the vec variant: `mma_sync_occupancy`, by default
+///   `occupancy`;
+/// - the generic variant: 1. It is the fallback for views without the
+///   vectorize facts and holds every tile in registers one element per
+///   access, so at the vec variant's occupancy it spilled (compute_out 144
+///   to 1424 bytes, chunk_state 124 to 888 at chunks 64 and 128).
+/// The last two are given even at 1: without it ptxas for sm_80 and sm_90
+/// holds a CTA of 256 threads to 128 registers and spills where 146 would
+/// do (fwd_pass_state with f16 x, 16 bytes).
+std::optional<int32_t> minCtasPerSM(tile::KernelOp kernel, bool layouts,
+                                    bool vectorize, unsigned sm) {
+  auto occupancy = static_cast<int32_t>(kernel.getOccupancy());
+  if (!layouts || (vectorize && sm >= 90))
+    return occupancy > 1 ? std::optional<int32_t>(occupancy) : std::nullopt;
+  if (!vectorize)
+    return 1;
+  return static_cast<int32_t>(
+      kernel.getMmaSyncOccupancy().value_or(kernel.getOccupancy()));
+}
+
 struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
   using OpConversionPattern::OpConversionPattern;
 
@@ -290,11 +320,11 @@ struct KernelOpLowering : OpConversionPattern<tile::KernelOp> {
     func->setAttr(NVVM::NVVMDialect::getMaxntidAttrName(),
                   rewriter.getDenseI32ArrayAttr({numThreads, 1, 1}));
     // `.minnctapersm`: ptxas then holds each thread to the registers that
-    // let `occupancy` CTAs share a multiprocessor (65536 / (threads *
+    // let that many CTAs share a multiprocessor (65536 / (threads *
     // occupancy), rounded down to its allocation unit), spilling if it must.
-    if (op.getOccupancy() > 1)
+    if (auto ctas = op->getAttrOfType<IntegerAttr>(kMinCtasPerSMAttrName))
       func->setAttr(NVVM::NVVMDialect::getMinctasmAttrName(),
-                    rewriter.getI32IntegerAttr(op.getOccupancy()));
+                    rewriter.getI32IntegerAttr(ctas.getInt()));
     func->setAttr(kNumWarpsAttrName,
                   rewriter.getI32IntegerAttr(op.getNumWarps()));
     auto shared = op->getAttrOfType<IntegerAttr>(kSharedBytesAttrName);
@@ -522,6 +552,10 @@ struct ConvertTileToLLVMPass
     }
 
     for (auto [kernel, layouts] : llvm::zip(kernels, kernelLayouts)) {
+      if (std::optional<int32_t> ctas =
+              minCtasPerSM(kernel, layouts, vectorize, sm))
+        kernel->setAttr(kMinCtasPerSMAttrName,
+                        IntegerAttr::get(IntegerType::get(context, 32), *ctas));
       TileTypeConverter converter(context, 32 * kernel.getNumWarps(), layouts,
                                   vectorize);
       kernel.walk([&](Operation *op) {

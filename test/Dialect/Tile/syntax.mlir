@@ -11,6 +11,13 @@ tile.kernel @header<CHUNK = 64, BLOCK = 16>(%v: !tile.view<2, f32>) warps 8 occu
   tile.return
 }
 
+// mma_sync_occupancy, the occupancy of the mma.sync lowering, after them.
+// CHECK-LABEL: tile.kernel @header_mma_sync_occupancy
+// CHECK-SAME: attributes {mma_sync_occupancy = 1 : i32, num_warps = 4 : i32, occupancy = 4 : i32}
+tile.kernel @header_mma_sync_occupancy() warps 4 occupancy 4 mma_sync_occupancy 1 {
+  tile.return
+}
+
 // CHECK-LABEL: tile.kernel @header_params_only
 // CHECK-SAME: attributes {num_warps = 4 : i32, occupancy = 1 : i32, params = {N = 8 : i64}}
 tile.kernel @header_params_only<N = 8>() {

@@ -291,8 +291,9 @@ bool isSupportedMathOp(Operation *op) {
 //===----------------------------------------------------------------------===//
 
 // tile.kernel @name<CHUNK = 64, XT : type = bf16>(%x: !tile.view<1, XT>)
-//     warps 4 occupancy 2 attributes {...} { ... }
-// The header forms of `params`, `num_warps` and `occupancy` are optional, and
+//     warps 4 occupancy 2 mma_sync_occupancy 1 attributes {...} { ... }
+// The header forms of `params`, `num_warps`, `occupancy` and
+// `mma_sync_occupancy` are optional, and
 // each may be written in the attribute dictionary instead (as the printer
 // does), but not in both places.
 ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
@@ -385,7 +386,10 @@ ParseResult KernelOp::parse(OpAsmParser &parser, OperationState &result) {
                                getNumWarpsParamAttrName(result.name))) ||
       failed(parseHeaderNumber("occupancy",
                                getOccupancyAttrName(result.name),
-                               getOccupancyParamAttrName(result.name))))
+                               getOccupancyParamAttrName(result.name))) ||
+      failed(parseHeaderNumber(
+          "mma_sync_occupancy", getMmaSyncOccupancyAttrName(result.name),
+          getMmaSyncOccupancyParamAttrName(result.name))))
     return failure();
   if (!params.empty())
     header.set(getParamsAttrName(result.name),
@@ -495,29 +499,45 @@ LogicalResult KernelOp::verify() {
                            << *param << "' is " << *value;
     return success();
   };
-  std::string warpsOrigin, occupancyOrigin;
+  std::string warpsOrigin;
   // The accessors return the attributes' bits as unsigned numbers; read them
   // signed so that a negative value is rejected rather than wrapped.
   int32_t warps = getNumWarps();
-  int32_t occupancy = static_cast<int32_t>(getOccupancy());
-  if (failed(fromParam(getNumWarpsParam(), "num_warps", warps, warpsOrigin)) ||
-      failed(fromParam(getOccupancyParam(), "occupancy", occupancy,
-                       occupancyOrigin)))
+  if (failed(fromParam(getNumWarpsParam(), "num_warps", warps, warpsOrigin)))
     return failure();
   if (warps < 1 || warps > 32 || (warps & (warps - 1)))
     return emitOpError() << "num_warps" << warpsOrigin
                          << " must be a power of two from 1 to 32, not "
                          << warps;
-  if (occupancy < 1)
-    return emitOpError() << "occupancy" << occupancyOrigin
-                         << " must be at least 1";
-  // 64 warps is what a multiprocessor of sm_80 and sm_90 holds.
-  if (static_cast<int64_t>(occupancy) * warps > 64)
-    return emitOpError() << "occupancy" << occupancyOrigin << " " << occupancy
-                         << " of programs of " << warps << " warps"
-                         << warpsOrigin
-                         << " asks for more than the 64 warps a "
-                            "multiprocessor holds";
+  auto checkOccupancy = [&](StringRef attr, int32_t occupancy,
+                            std::optional<StringRef> param) -> LogicalResult {
+    std::string origin;
+    if (failed(fromParam(param, attr, occupancy, origin)))
+      return failure();
+    if (occupancy < 1)
+      return emitOpError() << attr << origin << " must be at least 1";
+    // 64 warps is what a multiprocessor of sm_80 and sm_90 holds.
+    if (static_cast<int64_t>(occupancy) * warps > 64)
+      return emitOpError() << attr << origin << " " << occupancy
+                           << " of programs of " << warps << " warps"
+                           << warpsOrigin
+                           << " asks for more than the 64 warps a "
+                              "multiprocessor holds";
+    return success();
+  };
+  if (failed(checkOccupancy("occupancy",
+                            static_cast<int32_t>(getOccupancy()),
+                            getOccupancyParam())))
+    return failure();
+  if (std::optional<uint32_t> syncOccupancy = getMmaSyncOccupancy()) {
+    if (failed(checkOccupancy("mma_sync_occupancy",
+                              static_cast<int32_t>(*syncOccupancy),
+                              getMmaSyncOccupancyParam())))
+      return failure();
+  } else if (getMmaSyncOccupancyParam()) {
+    return emitOpError() << "mma_sync_occupancy_param needs a "
+                            "mma_sync_occupancy";
+  }
   if (DictionaryAttr params = getParamsAttr())
     for (NamedAttribute param : params) {
       if (auto type = dyn_cast<TypeAttr>(param.getValue())) {

@@ -67,8 +67,9 @@ LogicalResult bindKernel(KernelOp kernel,
     }
     kernel.setParamsAttr(builder.getDictionaryAttr(bound));
   }
-  // `warps WARPS` and `occupancy OCC` take the bound value (the verifier
-  // then checks it, naming the parameter); an i32 attribute holds it.
+  // `warps WARPS`, `occupancy OCC` and `mma_sync_occupancy OCC_SYNC` take
+  // the bound value (the verifier then checks it, naming the parameter); an
+  // i32 attribute holds it.
   auto bindNumber = [&](std::optional<StringRef> param,
                         llvm::function_ref<void(int32_t)> set,
                         StringRef attr) -> LogicalResult {
@@ -88,7 +89,11 @@ LogicalResult bindKernel(KernelOp kernel,
           [&](int32_t value) { kernel.setNumWarps(value); }, "num_warps")) ||
       failed(bindNumber(
           kernel.getOccupancyParam(),
-          [&](int32_t value) { kernel.setOccupancy(value); }, "occupancy")))
+          [&](int32_t value) { kernel.setOccupancy(value); }, "occupancy")) ||
+      failed(bindNumber(
+          kernel.getMmaSyncOccupancyParam(),
+          [&](int32_t value) { kernel.setMmaSyncOccupancy(value); },
+          "mma_sync_occupancy")))
     return failure();
 
   // Every type that names a parameter, wherever it appears (results, block

@@ -48,6 +48,12 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     in the header; `num_warps_param` and `occupancy_param` name it, and the
     number is the parameter's value): `tile-bind-params` sets the number
     from the binding, so each instance of a kernel picks its own.
+    `mma_sync_occupancy` (header `mma_sync_occupancy N` or a parameter; by
+    default `occupancy`) is the occupancy of the lowering whose products
+    are mma.sync (sm_80 up to sm_90 without the a, and the portable PTX
+    other GPUs compile): its operand fragments live in registers where
+    wgmma's are read from shared memory, so the same tiles need more
+    registers per thread there, and one number cannot serve both.
     `params` declares compile-time parameters with their default values:
     extents (positive integers), which tile shapes (through `#tile.dims`)
     and `tile.param` refer to, and element types (`XT = bf16`, written
@@ -77,7 +83,9 @@ def Tile_KernelOp : Tile_Op<"kernel", [
     DefaultValuedAttr<I32Attr, "1">:$occupancy,
     OptionalAttr<DictionaryAttr>:$params,
     OptionalAttr<StrAttr>:$num_warps_param,
-    OptionalAttr<StrAttr>:$occupancy_param);
+    OptionalAttr<StrAttr>:$occupancy_param,
+    OptionalAttr<I32Attr>:$mma_sync_occupancy,
+    OptionalAttr<StrAttr>:$mma_sync_occupancy_param);
   let regions = (region SizedRegion<1>:$body);
   let hasCustomAssemblyFormat = 1;
   let hasVerifier = 1;
