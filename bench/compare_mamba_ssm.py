@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """tilec against mamba_ssm, on the same tensors, in one run.
 
-    python3 bench/compare_mamba_ssm.py PATH_TO_BASELINES
+    python3 bench/compare_mamba_ssm.py PATH_TO_BASELINES [--state-dtype T]
 
 PATH_TO_BASELINES is the folder holding mamba_ssm/ (shared/baselines,
 carried to the GPU machine, never part of this repository). tilec is found
@@ -30,6 +30,12 @@ prints:
   matmul rate;
 - the host time of one eager call of each (median over many calls, the
   GPU idle before each; nothing synchronizes inside the timed region).
+
+--state-dtype bf16 (or f32) passes state_dtype=torch.bfloat16 (float32)
+to both entries: the states between chunks in that dtype in both
+libraries (tilec's bf16-state kernels; docs/mamba2.md, "State dtype").
+Without it neither gets the argument: mamba_ssm's default stores them in
+C's dtype (bf16), tilec's keeps f32.
 
 The compact table comes last.
 """
@@ -212,7 +218,13 @@ def main():
     parser.add_argument("baselines", help="the folder holding mamba_ssm/")
     parser.add_argument("--reps", type=int, default=100,
                         help="graph replays timed per entry and shape")
+    parser.add_argument("--state-dtype", choices=("bf16", "f32"),
+                        help="state_dtype of both entries (default: "
+                        "neither gets one)")
     args = parser.parse_args()
+    options = ({} if args.state_dtype is None else dict(
+        state_dtype={"bf16": torch.bfloat16,
+                     "f32": torch.float32}[args.state_dtype]))
     if not torch.cuda.is_available():
         sys.exit("compare_mamba_ssm: needs a CUDA GPU")
     here = os.path.dirname(os.path.abspath(__file__))
@@ -223,7 +235,8 @@ def main():
 
     entries = {"mamba_ssm": mamba_chunk_scan_combined,
                "tilec": chunk_scan_combined}
-    log(f"torch {torch.__version__}, {torch.cuda.get_device_name()}")
+    log(f"torch {torch.__version__}, {torch.cuda.get_device_name()}; "
+        f"state_dtype {args.state_dtype or 'not given'}")
     bandwidth, rate = copy_bandwidth(), matmul_rate()
     log(f"measured: copy {bandwidth / 1e9:.0f} GB/s, "
         f"bf16 matmul {rate / 1e12:.0f} TFLOP/s")
@@ -237,7 +250,7 @@ def main():
         for name, entry in entries.items():
             def call(entry=entry):
                 return entry(t["x"], t["dt"], t["A"], t["B"], t["C"], CHUNK,
-                             D=t["D"])
+                             D=t["D"], **options)
             graph, y = graph_of(call)
             graph.replay()
             torch.cuda.synchronize()

@@ -2,15 +2,18 @@
 //
 // mamba2_bench [--reps N] [--bandwidth GB/s] [--tflops T]
 //              [--structure four|three|both] [--problem B,L,H,G,P,N,Q]
+//              [--state-dtype f32|bf16|both]
 //
-// For each problem and structure (docs/mamba2.md: the four-kernel default,
-// the three-kernel option; both unless asked; every problem of the list
-// below unless one is given): random inputs (HostProblem::random) copied to the GPU, a
-// preallocated workspace, 5 warm-up passes, then N passes each timed with
-// CUDA events; prints the median, the fewest bytes a pass must move (inputs
-// read once, outputs written once) and the matrix flops, each over the
-// ceilings given (measured on the machine: a device-to-device copy and a
-// large bf16 matrix product), so the time sits beside its roofline.
+// For each problem, structure and state dtype (docs/mamba2.md: the
+// four-kernel default, the three-kernel option; both unless asked; the
+// states between chunks in f32 unless asked, bf16 being mamba_ssm's
+// state_dtype; every problem of the list below unless one is given): random
+// inputs (HostProblem::random) copied to the GPU, a preallocated workspace, 5
+// warm-up passes, then N passes each timed with CUDA events; prints the median,
+// the fewest bytes a pass must move (inputs read once, outputs written once)
+// and the matrix flops, each over the ceilings given (measured on the machine:
+// a device-to-device copy and a large bf16 matrix product), so the time sits
+// beside its roofline.
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,7 +67,7 @@ struct Row {
 };
 
 Row run(const Driver &d, const Problem &problem, ForwardStructure structure,
-        int reps) {
+        DType stateDtype, int reps) {
   HostProblem host = HostProblem::random(problem, 1234);
   Inputs hin = host.inputs(/*withInitialState=*/true);
   Outputs hout = host.outputs();
@@ -81,6 +84,7 @@ Row run(const Driver &d, const Problem &problem, ForwardStructure structure,
   in.C = onDevice(hin.C, buffers[4]);
   in.D = onDevice(hin.D, buffers[5]);
   in.initialState = onDevice(*hin.initialState, buffers[6]);
+  in.stateDtype = stateDtype;
   Outputs out;
   out.y = onDevice(hout.y, buffers[7]);
   out.finalState = onDevice(*hout.finalState, buffers[8]);
@@ -139,17 +143,20 @@ int main(int argc, char **argv) {
   double bandwidth = 4300, tflops = 790;
   std::vector<ForwardStructure> structures = {ForwardStructure::FourKernels,
                                               ForwardStructure::ThreeKernels};
+  std::vector<DType> stateDtypes = {DType::F32};
   // (batch, seqlen, heads, groups, headdim, dstate, chunk): Mamba-2 2.7B's
   // layer (80 heads of 64, dstate 128, one group) at 4 x 4096 tokens per
   // chunk size, one long sequence, and the shape of the comparison with
   // mamba_ssm (docs/performance.md).
-  std::vector<Problem> problems = {
-      {4, 4096, 80, 1, 64, 128, 64},  {4, 4096, 80, 1, 64, 128, 128},
-      {4, 4096, 80, 1, 64, 128, 256}, {1, 65536, 80, 1, 64, 128, 256},
-      {4, 16384, 8, 1, 64, 128, 128}};
+  std::vector<Problem> problems = {{4, 4096, 80, 1, 64, 128, 64},
+                                   {4, 4096, 80, 1, 64, 128, 128},
+                                   {4, 4096, 80, 1, 64, 128, 256},
+                                   {1, 65536, 80, 1, 64, 128, 256},
+                                   {4, 16384, 8, 1, 64, 128, 128}};
   const char *usage = "usage: mamba2_bench [--reps N] [--bandwidth GB/s] "
                       "[--tflops T] [--structure four|three|both] "
-                      "[--problem B,L,H,G,P,N,Q]\n";
+                      "[--problem B,L,H,G,P,N,Q] "
+                      "[--state-dtype f32|bf16|both]\n";
   for (int i = 1; i + 1 < argc; i += 2) {
     std::string flag = argv[i];
     if (flag == "--reps")
@@ -162,6 +169,12 @@ int main(int argc, char **argv) {
       structures = {ForwardStructure::FourKernels};
     else if (flag == "--structure" && !std::strcmp(argv[i + 1], "three"))
       structures = {ForwardStructure::ThreeKernels};
+    else if (flag == "--state-dtype" && !std::strcmp(argv[i + 1], "f32"))
+      stateDtypes = {DType::F32};
+    else if (flag == "--state-dtype" && !std::strcmp(argv[i + 1], "bf16"))
+      stateDtypes = {DType::BF16};
+    else if (flag == "--state-dtype" && !std::strcmp(argv[i + 1], "both"))
+      stateDtypes = {DType::F32, DType::BF16};
     else if (flag == "--problem") {
       long long v[7];
       char end;
@@ -185,23 +198,24 @@ int main(int argc, char **argv) {
                : 1;
   }
 
-  std::printf("%-34s %-9s %10s %9s %9s %10s %9s\n", "problem (B,L,H,G,P,N,Q)",
-              "structure", "median ms", "GB", "TFLOP", "mem floor",
-              "mma floor");
+  std::printf("%-34s %-9s %-6s %10s %9s %9s %10s %9s\n",
+              "problem (B,L,H,G,P,N,Q)", "structure", "states", "median ms",
+              "GB", "TFLOP", "mem floor", "mma floor");
   for (const Problem &p : problems)
-    for (ForwardStructure structure : structures) {
-      Row r = run(d, p, structure, reps);
-      char name[64];
-      std::snprintf(name, sizeof name, "(%lld,%lld,%lld,%lld,%lld,%lld,%lld)",
-                    (long long)p.batch, (long long)p.seqlen,
-                    (long long)p.heads, (long long)p.groups,
-                    (long long)p.headdim, (long long)p.dstate,
-                    (long long)p.chunk);
-      std::printf("%-34s %-9s %10.3f %9.3f %9.3f %8.3fms %7.3fms\n", name,
-                  structure == ForwardStructure::FourKernels ? "four"
-                                                             : "three",
-                  r.ms, r.gbytes, r.tflop, r.gbytes / bandwidth * 1e3,
-                  r.tflop / tflops * 1e3);
-    }
+    for (ForwardStructure structure : structures)
+      for (DType stateDtype : stateDtypes) {
+        Row r = run(d, p, structure, stateDtype, reps);
+        char name[64];
+        std::snprintf(name, sizeof name, "(%lld,%lld,%lld,%lld,%lld,%lld,%lld)",
+                      (long long)p.batch, (long long)p.seqlen,
+                      (long long)p.heads, (long long)p.groups,
+                      (long long)p.headdim, (long long)p.dstate,
+                      (long long)p.chunk);
+        std::printf(
+            "%-34s %-9s %-6s %10.3f %9.3f %9.3f %8.3fms %7.3fms\n", name,
+            structure == ForwardStructure::FourKernels ? "four" : "three",
+            dtypeName(stateDtype), r.ms, r.gbytes, r.tflop,
+            r.gbytes / bandwidth * 1e3, r.tflop / tflops * 1e3);
+      }
   return 0;
 }

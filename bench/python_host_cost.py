@@ -25,12 +25,13 @@ implementation over ctypes); custom_op or library to measure the Python
 registrations (torch.library.custom_op, torch.library.Library: the
 dispatcher column is the one that changes). A first line times torch's
 own calls on this host (a torch.ops call, an allocation); with
-TILEC_TORCH_OP_PROFILE=1 the C++ op prints, at exit, the mean time of each
-stage of its calls (python/torch_op/Profile.h). "one call" is the median of
-the op loop's calls timed one by one: a call that waits for the GPU (a
-full launch queue) raises the loop's mean, not that median. A line
-"TABLE registration shape loop one-call dispatcher idle" per row is for
-scripts/torch-op-gpu-check.
+TILEC_TORCH_OP_PROFILE=1 the C++ op prints, at exit, the median, 90th
+percentile and mean time of each stage of its calls
+(python/torch_op/Profile.h). "one call" is the median of
+the op loop's calls timed one by one (and of the dispatcher loop's): a
+call that waits for the GPU (a full launch queue) raises the loop's mean,
+not that median. A line "TABLE registration shape loop one-call dispatcher
+idle dispatcher-one-call" per row is for scripts/torch-op-gpu-check.
 """
 
 import argparse
@@ -161,12 +162,13 @@ def calibrate(registration, args):
         for name, fn in probes))
 
 
-def table(registration, shape, loop, single, dispatcher, idle):
+def table(registration, shape, loop, single, dispatcher, idle,
+          dispatcher_single):
     """A line for scripts/torch-op-gpu-check's table: registration, shape
-    and the µs of the op loop, one call in it, the dispatcher loop and one
-    idle call."""
+    and the µs of the op loop, one call in it, the dispatcher loop, one
+    idle call and one call in the dispatcher loop."""
     print(f"TABLE {registration} {','.join(map(str, shape))} {loop:.1f} "
-          f"{single:.1f} {dispatcher:.1f} {idle:.1f}")
+          f"{single:.1f} {dispatcher:.1f} {idle:.1f} {dispatcher_single:.1f}")
 
 
 def main():
@@ -214,13 +216,16 @@ def main():
                 None, None, False)
 
         op_loop, op_single = loop_timing(op, args.calls, args.batches)
-        dispatcher = loop_us(dispatched, args.calls, args.batches)
+        dispatcher, dispatcher_single = loop_timing(dispatched, args.calls,
+                                                    args.batches)
         direct_loop = loop_us(direct, args.calls, args.batches)
         idle = idle_us(op, args.reps)
         print(f"{shape}: op loop {op_loop:.1f} us (one call {op_single:.1f}"
-              f" us), through the dispatcher {dispatcher:.1f} us, forward() "
-              f"loop {direct_loop:.1f} us, op idle {idle:.1f} us")
-        table(OP_REGISTRATION, shape, op_loop, op_single, dispatcher, idle)
+              f" us), through the dispatcher {dispatcher:.1f} us (one call "
+              f"{dispatcher_single:.1f} us), forward() loop "
+              f"{direct_loop:.1f} us, op idle {idle:.1f} us")
+        table(OP_REGISTRATION, shape, op_loop, op_single, dispatcher, idle,
+              dispatcher_single)
         steps = steps_us(t, args.reps)
         print("   steps of one call, GPU idle before it: " + ", ".join(
             f"{name} {us:.1f} us" for name, us in steps.items()))
@@ -255,14 +260,16 @@ def decode(args, generator):
                 state, x, dt, A, B, C, D, z, dt_bias, True, None, -1)
 
         step_loop, step_single = loop_timing(step, args.calls, args.batches)
-        dispatcher = loop_us(dispatched, args.calls, args.batches)
+        dispatcher, dispatcher_single = loop_timing(dispatched, args.calls,
+                                                    args.batches)
         idle = idle_us(step, args.reps)
         shape = (batch, heads, groups, headdim, dstate)
         print(f"decode {shape}: selective_state_update loop {step_loop:.1f}"
               f" us (one call {step_single:.1f} us), through the dispatcher "
-              f"{dispatcher:.1f} us, idle {idle:.1f} us")
+              f"{dispatcher:.1f} us (one call {dispatcher_single:.1f} us), "
+              f"idle {idle:.1f} us")
         table(OP_REGISTRATION, ("decode",) + shape, step_loop, step_single,
-              dispatcher, idle)
+              dispatcher, idle, dispatcher_single)
 
 
 if __name__ == "__main__":

@@ -49,14 +49,29 @@
 // descriptor's transpose: x^T is M-major) and only the two halves of B are
 // stored to shared memory, 16 bytes per st.shared. An f16 or f32 x is split
 // too (exactly for f16): three products.
+//
+// Which operand is scaled (SCALED): the weights are per time step, the
+// product's K, so they may scale either operand. 1 (the default) scales B
+// as above. 2 scales x, the smaller tile (BLOCK_K x BLOCK_P against
+// BLOCK_K x BLOCK_N: at 64 x 128 x 128 half the elements to convert, scale
+// and split): x is read in rows along the head dimension, one weight per
+// thread's run of it, (x w)^T is split and its halves stored, and a bf16 B
+// is read by wgmma from its cp.async buffer (N-major) as it is. On sm_90a
+// at 64 x 128 x 128 that is 979 PTX instructions per thread against 1258,
+// 108 registers against 127 at occupancy 2, and no spills at occupancy 4
+// (64 registers, 48 KB of shared memory); the two halves of x are two
+// products that each store their A (two barriers more per step).
 
 !State = !tile.tile<BLOCK_P x BLOCK_N x f32>
 !Steps = !tile.tile<BLOCK_K x f32>
 !One = !tile.tile<1 x f32>
+!BTile = !tile.tile<BLOCK_K x BLOCK_N x XT>
+!XTile = !tile.tile<BLOCK_P x BLOCK_K x XT>
+!XRows = !tile.tile<BLOCK_K x BLOCK_P x XT>
 
 tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
                          BLOCK_K = 64, XT : type = bf16,
-                         WARPS = 8, OCC = 1>(
+                         WARPS = 8, OCC = 1, SCALED = 1>(
     %x: !tile.view<4, XT>, %B: !tile.view<4, XT>, %dt: !tile.view<4, f32>,
     %G: !tile.view<4, f32>, %seq_idx: !tile.view<2, i32>,
     %local: !tile.view<5, f32>) warps WARPS occupancy OCC {
@@ -90,17 +105,35 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
   %kTilesPerChunk = arith.divui %chunkSize, %blockK : index
   %kBase = arith.muli %c, %kTilesPerChunk : index
   %zero = tile.full 0.0 : !State
+  // SCALED picks the operand that takes the weights (1: B, 2: x; the
+  // header's "Which operand is scaled"); the form not taken reads a
+  // placeholder, and after binding only the chosen form is left.
+  %scaled = tile.param "SCALED"
+  %c2 = arith.constant 2 : index
+  %scalesX = arith.cmpi eq, %scaled, %c2 : index
+  %noBF32 = tile.full 0.0 : !tile.tile<BLOCK_K x BLOCK_N x f32>
+  %noB = tile.convert %noBF32 : !tile.tile<BLOCK_K x BLOCK_N x f32> -> !BTile
+  %noXF32 = tile.full 0.0 : !tile.tile<BLOCK_K x BLOCK_P x f32>
+  %noX = tile.convert %noXF32 : !tile.tile<BLOCK_K x BLOCK_P x f32> -> !XRows
+  %noXT = tile.permute %noX [1, 0] : !XRows -> !XTile
   %sum = scf.for %k = %c0 to %kTilesPerChunk step %c1 iter_args(%acc = %zero) -> !State {
     %kSeq = arith.addi %kBase, %k : index
     // Every load of the step comes before anything that uses one, so that
     // all are in flight together: the weights' exchange between threads
     // has barriers that a later load cannot pass, and without a loop to
-    // pipeline (BLOCK_K = CHUNK, one step) x^T's copy is waited for where it
-    // stands. The chunk's last G and its sequence are loaded with them (two
-    // values, read again per step) rather than before the loop, where their
+    // pipeline (BLOCK_K = CHUNK, one step) the copy of the operand that
+    // wgmma reads from shared memory as it is (x^T, or B when x is
+    // scaled) is waited for where the load stands, so it comes last. The
+    // chunk's last G and its sequence are loaded with them (two values,
+    // read again per step) rather than before the loop, where their
     // exchange would wait for them alone.
-    %bK = tile.load %B[%b, %kSeq, %g, %nt] dims = [1, 3] latency = 2
-        : !tile.view<4, XT> -> !tile.tile<BLOCK_K x BLOCK_N x XT>
+    %bScaledIn = scf.if %scalesX -> !BTile {
+      scf.yield %noB : !BTile
+    } else {
+      %bK = tile.load %B[%b, %kSeq, %g, %nt] dims = [1, 3] latency = 2
+          : !tile.view<4, XT> -> !BTile
+      scf.yield %bK : !BTile
+    }
     %gK = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
         : !tile.view<4, f32> -> !Steps
     %dtK = tile.load %dt[%b, %h, %c, %k] dims = [3] latency = 2
@@ -111,9 +144,18 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
         : !tile.view<4, f32> -> !One
     %seqLast = tile.load %seq_idx[%b, %lastPos] dims = [1]
         : !tile.view<2, i32> -> !tile.tile<1 x i32>
-    // x^T: (head dim, time), read transposed.
-    %xT = tile.load %x[%b, %kSeq, %h, %pt] dims = [3, 1] latency = 2
-        : !tile.view<4, XT> -> !tile.tile<BLOCK_P x BLOCK_K x XT>
+    %xT, %xScaledIn, %bAsIs = scf.if %scalesX -> (!XTile, !XRows, !BTile) {
+      %xK = tile.load %x[%b, %kSeq, %h, %pt] dims = [1, 3] latency = 2
+          : !tile.view<4, XT> -> !XRows
+      %bK = tile.load %B[%b, %kSeq, %g, %nt] dims = [1, 3] latency = 2
+          : !tile.view<4, XT> -> !BTile
+      scf.yield %noXT, %xK, %bK : !XTile, !XRows, !BTile
+    } else {
+      // x^T: (head dim, time), read transposed.
+      %xTK = tile.load %x[%b, %kSeq, %h, %pt] dims = [3, 1] latency = 2
+          : !tile.view<4, XT> -> !XTile
+      scf.yield %xTK, %noX, %noB : !XTile, !XRows, !BTile
+    }
 
     // Weight of step t: dt_t * exp2(G_last - G_t), never above dt_t since G
     // falls along the chunk; 0 for a step of an earlier sequence.
@@ -124,16 +166,33 @@ tile.kernel @chunk_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
         : !tile.tile<BLOCK_K x i32>, !tile.tile<1 x i32> -> !tile.tile<BLOCK_K x i1>
     %weight = tile.where %lastSequence, %weightAll, %zeroSteps
         : !tile.tile<BLOCK_K x i1>, !Steps
-    %weightB = tile.broadcast %weight new_dims = [1]
-        : !Steps -> !tile.tile<BLOCK_K x BLOCK_N x f32>
 
-    %bF32 = tile.convert %bK : !tile.tile<BLOCK_K x BLOCK_N x XT>
-        -> !tile.tile<BLOCK_K x BLOCK_N x f32>
-    %bScaled = arith.mulf %bF32, %weightB : !tile.tile<BLOCK_K x BLOCK_N x f32>
-
-    %next = tile.mma %xT, %bScaled, %acc precision = split_bf16
-        : !tile.tile<BLOCK_P x BLOCK_K x XT>,
-          !tile.tile<BLOCK_K x BLOCK_N x f32>, !State
+    %next = scf.if %scalesX -> !State {
+      // Each thread's run of x along the head dimension is one time step:
+      // one weight per run.
+      %weightX = tile.broadcast %weight new_dims = [1]
+          : !Steps -> !tile.tile<BLOCK_K x BLOCK_P x f32>
+      %xF32 = tile.convert %xScaledIn : !XRows
+          -> !tile.tile<BLOCK_K x BLOCK_P x f32>
+      %xScaled = arith.mulf %xF32, %weightX
+          : !tile.tile<BLOCK_K x BLOCK_P x f32>
+      %xScaledT = tile.permute %xScaled [1, 0]
+          : !tile.tile<BLOCK_K x BLOCK_P x f32>
+          -> !tile.tile<BLOCK_P x BLOCK_K x f32>
+      %sumX = tile.mma %xScaledT, %bAsIs, %acc precision = split_bf16
+          : !tile.tile<BLOCK_P x BLOCK_K x f32>, !BTile, !State
+      scf.yield %sumX : !State
+    } else {
+      %weightB = tile.broadcast %weight new_dims = [1]
+          : !Steps -> !tile.tile<BLOCK_K x BLOCK_N x f32>
+      %bF32 = tile.convert %bScaledIn : !BTile
+          -> !tile.tile<BLOCK_K x BLOCK_N x f32>
+      %bScaled = arith.mulf %bF32, %weightB
+          : !tile.tile<BLOCK_K x BLOCK_N x f32>
+      %sumB = tile.mma %xT, %bScaled, %acc precision = split_bf16
+          : !XTile, !tile.tile<BLOCK_K x BLOCK_N x f32>, !State
+      scf.yield %sumB : !State
+    }
     scf.yield %next : !State
   }
 

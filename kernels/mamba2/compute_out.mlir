@@ -32,7 +32,9 @@
 //           (otherwise any view: it is not touched)
 //   seq_idx: (batch, seqlen) i32, the sequence of each step of a packed row
 //           (non-decreasing); an empty view reads as zeros: one sequence
-//   states: (batch, nchunks, heads, headdim, dstate) f32, from fwd_pass_state
+//   states: (batch, nchunks, heads, headdim, dstate) ST (f32, the default,
+//           or bf16: mamba_ssm's state_dtype, a type parameter), from
+//           state_passing or fwd_pass_state
 //   y:      (batch, seqlen, heads, headdim) f32, written unless y_is_xt
 //   y_xt:   (batch, seqlen, heads, headdim) XT (x's dtype, as mamba_ssm
 //           returns y), written (rounded to nearest even from the f32
@@ -55,9 +57,12 @@
 //
 // Precision: CB is bmm_chunk's (bf16 or f16 inputs multiplied exactly, f32
 // sums; f32 ones in f32). The f32 state multiplies C in tf32 (bf16 and f16
-// C convert to tf32 exactly, an f32 one rounds: 2^-11). The f32 weights of
-// X multiply in split bf16 (W = W_hi + W_lo, two bf16 products, 16 bits of
-// W: better than tf32's 11); bf16 x is its own high half and exact, so on
+// C convert to tf32 exactly, an f32 one rounds: 2^-11); a bf16 state times
+// a bf16 C is a bf16 product (exact products, f32 sums: tf32 of two bf16
+// operands is the same product, tile-expand-forms forms it in bf16), the
+// state's own rounding (2^-9, state_passing's) its only error. The f32
+// weights of X multiply in split bf16 (W = W_hi + W_lo, two bf16 products,
+// 16 bits of W: better than tf32's 11); bf16 x is its own high half and exact, so on
 // sm_90a both products read x from its cp.async ring and the weights from
 // registers (wgmma's A from registers, docs/codegen-layouts.md); f16 and f32
 // x are split too (three products). Masking happens on the
@@ -70,13 +75,13 @@
 !Cols = !tile.tile<BLOCK_K x f32>
 
 tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
-                         BLOCK_N = 64, XT : type = bf16, WARPS = 8,
-                         OCC = 1>(
+                         BLOCK_N = 64, XT : type = bf16, ST : type = f32,
+                         WARPS = 8, OCC = 1>(
     %x: !tile.view<4, XT>, %C: !tile.view<4, XT>, %CB: !tile.view<5, f32>,
     %dt: !tile.view<4, f32>, %G: !tile.view<4, f32>,
     %D: !tile.view<2, f32> {tile.any_strides},
     %z: !tile.view<4, XT>, %has_z: i1, %seq_idx: !tile.view<2, i32>,
-    %states: !tile.view<5, f32>,
+    %states: !tile.view<5, ST>,
     %y: !tile.view<4, f32>, %y_xt: !tile.view<4, XT>, %y_is_xt: i1)
     warps WARPS occupancy OCC {
   %c1 = arith.constant 1 : index
@@ -102,10 +107,10 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
     %cM = tile.load %C[%b, %m, %g, %n] dims = [1, 3]
         : !tile.view<4, XT> -> !tile.tile<BLOCK_M x BLOCK_N x XT>
     %hT = tile.load %states[%b, %c, %h, %pt, %n] dims = [4, 3]
-        : !tile.view<5, f32> -> !tile.tile<BLOCK_N x BLOCK_P x f32>
+        : !tile.view<5, ST> -> !tile.tile<BLOCK_N x BLOCK_P x ST>
     %next = tile.mma %cM, %hT, %acc precision = tf32
         : !tile.tile<BLOCK_M x BLOCK_N x XT>,
-          !tile.tile<BLOCK_N x BLOCK_P x f32>, !Out
+          !tile.tile<BLOCK_N x BLOCK_P x ST>, !Out
     tile.yield %next : !Out
   }
   %seqRows = tile.load %seq_idx[%b, %m] dims = [1, 0]

@@ -21,7 +21,9 @@
 //   G:       (batch, heads, nchunks, CHUNK) f32, from chunk_cumsum
 //   init:    (batch, heads, headdim, dstate) f32, read only when
 //            has_init != 0 (otherwise any view: it is not touched)
-//   states:  (batch, nchunks, heads, headdim, dstate) f32
+//   states:  (batch, nchunks, heads, headdim, dstate) ST: f32 (the default)
+//            or bf16 (mamba_ssm's state_dtype), a type parameter: h rounded
+//            once to nearest even when stored; h itself stays f32
 //   final:   (batch, heads, headdim, dstate) f32
 //
 // WARPS (warps per CTA) and OCC (CTAs per multiprocessor that ptxas must
@@ -44,10 +46,10 @@
 
 tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
                             BLOCK_K = 64, XT : type = bf16,
-                            WARPS = 8, OCC = 1>(
+                            ST : type = f32, WARPS = 8, OCC = 1>(
     %x: !tile.view<4, XT>, %B: !tile.view<4, XT>, %dt: !tile.view<4, f32>,
     %G: !tile.view<4, f32>, %init: !tile.view<4, f32>, %has_init: i32,
-    %states: !tile.view<5, f32>, %final: !tile.view<4, f32>) warps WARPS occupancy OCC {
+    %states: !tile.view<5, ST>, %final: !tile.view<4, f32>) warps WARPS occupancy OCC {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %pn, %h, %b = tile.block_id x, y, z
@@ -70,7 +72,7 @@ tile.kernel @fwd_pass_state<CHUNK = 64, BLOCK_P = 64, BLOCK_N = 64,
   %kTilesPerChunk = arith.divui %chunkSize, %blockK : index
   %hLast = scf.for %c = %c0 to %nchunks step %c1 iter_args(%hc = %h0) -> !State {
     tile.store %hc, %states[%b, %c, %h, %pt, %nt] dims = [3, 4]
-        : !State, !tile.view<5, f32>
+        : !State, !tile.view<5, ST>
 
     %gLast = tile.load %G[%b, %h, %c, %lastStep] dims = [3]
         : !tile.view<4, f32> -> !One

@@ -40,7 +40,8 @@
 //           (non-decreasing); an empty view reads as zeros: one sequence
 //   init:   (batch, heads, headdim, dstate) f32, read only when
 //           has_init != 0 (otherwise any view: it is not touched)
-//   states: (batch, nchunks, heads, headdim, dstate) f32
+//   states: (batch, nchunks, heads, headdim, dstate) ST: f32 (the default)
+//           or bf16 (mamba_ssm's state_dtype), a type parameter
 //   final:  (batch, heads, headdim, dstate) f32
 //
 // Packed sequences (mamba_ssm's rule): h_c belongs to the sequence of the
@@ -53,16 +54,19 @@
 // the last real step, the one h is in, so it still changes nothing.
 //
 // Precision: f32 throughout; exp2(G_last) is the decay of the whole chunk
-// (G of a ragged last chunk stays at its last real value).
+// (G of a ragged last chunk stays at its last real value). With a bf16 ST
+// each stored state is h rounded once to nearest even (2^-9 relative): h
+// itself, and so the final state and every later state, stays f32.
 
 !State = !tile.tile<BLOCK_P x BLOCK_N x f32>
 !One = !tile.tile<1 x f32>
 !SeqOne = !tile.tile<1 x i32>
 
-tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
+tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32,
+                            ST : type = f32>(
     %local: !tile.view<5, f32>, %G: !tile.view<4, f32>,
     %seq_idx: !tile.view<2, i32>, %init: !tile.view<4, f32>, %has_init: i32,
-    %states: !tile.view<5, f32>,
+    %states: !tile.view<5, ST>,
     %final: !tile.view<4, f32>) warps 4 {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -138,7 +142,7 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
       -> (!State, !SeqOne, !State, !One, !SeqOne, !State, !One, !SeqOne,
           !State, !One, !SeqOne, !State, !One, !SeqOne) {
     tile.store %hA, %states[%b, %c, %h, %pt, %nt] dims = [3, 4]
-        : !State, !tile.view<5, f32>
+        : !State, !tile.view<5, ST>
     %decayASame = tile.exp2 %gLastA : !One
     %continuesA = arith.cmpi eq, %seqA, %seqPrev : !SeqOne
     %decayA = tile.where %continuesA, %decayASame, %zeroOne
@@ -160,7 +164,7 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
 
     %cB = arith.addi %c, %c1 : index
     tile.store %hB, %states[%b, %cB, %h, %pt, %nt] dims = [3, 4]
-        : !State, !tile.view<5, f32>
+        : !State, !tile.view<5, ST>
     %decayBSame = tile.exp2 %gLastB : !One
     %continuesB = arith.cmpi eq, %seqB, %seqA : !SeqOne
     %decayB = tile.where %continuesB, %decayBSame, %zeroOne
@@ -182,7 +186,7 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
 
     %cC = arith.addi %c, %c2 : index
     tile.store %hC, %states[%b, %cC, %h, %pt, %nt] dims = [3, 4]
-        : !State, !tile.view<5, f32>
+        : !State, !tile.view<5, ST>
     %decayCSame = tile.exp2 %gLastC : !One
     %continuesC = arith.cmpi eq, %seqC, %seqB : !SeqOne
     %decayC = tile.where %continuesC, %decayCSame, %zeroOne
@@ -204,7 +208,7 @@ tile.kernel @state_passing<CHUNK = 64, BLOCK_P = 16, BLOCK_N = 32>(
 
     %cD = arith.addi %c, %c3 : index
     tile.store %hD, %states[%b, %cD, %h, %pt, %nt] dims = [3, 4]
-        : !State, !tile.view<5, f32>
+        : !State, !tile.view<5, ST>
     %decayDSame = tile.exp2 %gLastD : !One
     %continuesD = arith.cmpi eq, %seqD, %seqC : !SeqOne
     %decayD = tile.where %continuesD, %decayDSame, %zeroOne

@@ -21,8 +21,9 @@
 //   B:          (1, seqlen, groups, dstate) XT
 //   dt:         (1, heads, nchunks, CHUNK) f32: chunk_cumsum's dt_chunks
 //   G:          (1, heads, nchunks, CHUNK) f32
-//   states:     (1, nchunks, heads, headdim, dstate) f32: h_c, the state
-//               entering each chunk
+//   states:     (1, nchunks, heads, headdim, dstate) ST: h_c, the state
+//               entering each chunk, as state_passing stored it (f32, the
+//               default, or bf16: a type parameter), widened to f32 here
 //   seq_idx:    (1, seqlen) i32
 //   cu_seqlens: (nseq + 1) i32
 //   varlen:     (nseq, heads, headdim, dstate) f32, written
@@ -55,9 +56,9 @@
 !One = !tile.tile<1 x f32>
 
 tile.kernel @varlen_state<BLOCK_P = 32, BLOCK_N = 64, BLOCK_K = 32,
-                          XT : type = bf16>(
+                          XT : type = bf16, ST : type = f32>(
     %x: !tile.view<4, XT>, %B: !tile.view<4, XT>, %dt: !tile.view<4, f32>,
-    %G: !tile.view<4, f32>, %states: !tile.view<5, f32>,
+    %G: !tile.view<4, f32>, %states: !tile.view<5, ST>,
     %seq_idx: !tile.view<2, i32>, %cu_seqlens: !tile.view<1, i32>,
     %varlen: !tile.view<4, f32>) warps 8 {
   %c0 = arith.constant 0 : index
@@ -131,7 +132,7 @@ tile.kernel @varlen_state<BLOCK_P = 32, BLOCK_N = 64, BLOCK_K = 32,
   // The state the sequence brought into the chunk, decayed to step e.
   %fromEntering = scf.if %hasEntering -> !State {
     %hc = tile.load %states[0, %c, %h, %pt, %nt] dims = [3, 4]
-        : !tile.view<5, f32> -> !State
+        : !tile.view<5, ST> -> !State
     %decay = tile.exp2 %gLast : !One
     %decayed = tile.mulf %hc, %decay : !State, !One -> !State
     scf.yield %decayed : !State

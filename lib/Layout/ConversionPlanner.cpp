@@ -12,6 +12,7 @@
 #include "tilec/Layout/Gf2Basis.h"
 
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringMap.h"
 #include "llvm/Support/MathExtras.h"
 
 #include <iterator>
@@ -532,12 +533,11 @@ std::vector<ShuffleRound> planShuffles(const LinearLayout &dstToSrc) {
   return result;
 }
 
-} // namespace
-
-llvm::Expected<ConversionPlan>
-tilec::planConversion(const LinearLayout &srcLayout,
-                      const LinearLayout &dstLayout, unsigned elementBytes,
-                      bool allowShuffles) {
+/// planConversion without the cache.
+llvm::Expected<ConversionPlan> planUncached(const LinearLayout &srcLayout,
+                                            const LinearLayout &dstLayout,
+                                            unsigned elementBytes,
+                                            bool allowShuffles) {
   if (elementBytes == 0 || elementBytes > 16 ||
       !llvm::isPowerOf2_32(elementBytes))
     return planError("element size " + llvm::Twine(elementBytes) +
@@ -631,6 +631,7 @@ tilec::planConversion(const LinearLayout &srcLayout,
   plan.shared = std::move(staging);
   return plan;
 }
+} // namespace
 
 std::optional<LdmatrixRead>
 tilec::planLdmatrixRead(const LinearLayout &dstLayout,
@@ -667,4 +668,53 @@ tilec::planLdmatrixRead(const LinearLayout &dstLayout,
       return plan->ldmatrix;
   }
   return std::nullopt;
+}
+
+namespace {
+/// Plans already made on this thread, by the layouts and the element size
+/// they were made for (LinearLayout::toString spells a layout out in full).
+/// The layout passes ask for the same conversions many times: each round of
+/// tilegpu-remove-layout-conversions asks whether every remaining
+/// conversion is free, the shared-memory allocation and the lowering plan
+/// each conversion again, and the targets and variants of an instance (and
+/// the instances of one tilec process) share most of their layouts. A plan
+/// costs about a million instructions; the key a few thousand.
+class PlanCache {
+public:
+  std::optional<ConversionPlan> find(llvm::StringRef key) const {
+    auto it = plans.find(key);
+    if (it == plans.end())
+      return std::nullopt;
+    return it->second;
+  }
+  void insert(llvm::StringRef key, const ConversionPlan &plan) {
+    // Bounded: a long-lived process (a JIT, the interpreter's tests) plans
+    // many layouts once each.
+    if (plans.size() >= kMaxPlans)
+      plans.clear();
+    plans.insert({key, plan});
+  }
+
+private:
+  static constexpr size_t kMaxPlans = 4096;
+  llvm::StringMap<ConversionPlan> plans;
+};
+} // namespace
+
+llvm::Expected<ConversionPlan>
+tilec::planConversion(const LinearLayout &srcLayout,
+                      const LinearLayout &dstLayout, unsigned elementBytes,
+                      bool allowShuffles) {
+  // Per thread: MLIR runs a pass on the kernels of a module in parallel.
+  thread_local PlanCache cache;
+  std::string key = srcLayout.toString() + " | " + dstLayout.toString() +
+                    " | " + std::to_string(elementBytes) +
+                    (allowShuffles ? " shuffles" : "");
+  if (std::optional<ConversionPlan> known = cache.find(key))
+    return std::move(*known);
+  llvm::Expected<ConversionPlan> planned =
+      planUncached(srcLayout, dstLayout, elementBytes, allowShuffles);
+  if (planned)
+    cache.insert(key, *planned);
+  return planned;
 }

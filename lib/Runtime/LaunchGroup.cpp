@@ -16,9 +16,13 @@
 // other ("each launch is ordered behind ... any previous launches of
 // hGraphExec"). Parameters are not part of the key: the node updates make
 // any parameters right, and they only affect later launches of the graph,
-// not those already enqueued. One mutex guards the cache and is held from
-// lookup to cuGraphLaunch, so that two threads never update one graph
-// between the other's update and launch.
+// not those already enqueued. But an update costs about as much as a
+// launch, so one sequence of shapes may have up to kVariants graphs, one
+// per set of parameters that came back (a caller alternating between
+// argument sets, as a model's layers do, finds each set's graph as it left
+// it); parameters seen once update the least recently used one. One mutex
+// guards the cache and is held from lookup to cuGraphLaunch, so that two
+// threads never update one graph between the other's update and launch.
 //
 //===----------------------------------------------------------------------===//
 
@@ -30,6 +34,7 @@
 #include <functional>
 #include <mutex>
 #include <string>
+#include <string_view>
 #include <vector>
 
 using namespace tilec::runtime::detail;
@@ -38,6 +43,10 @@ namespace {
 
 /// At most this many graphs per context; the least recently used goes.
 constexpr size_t kGraphsPerContext = 64;
+
+/// At most this many graphs of one sequence of launch shapes (with other
+/// parameters each).
+constexpr size_t kVariants = 4;
 
 /// A sequence is built into a graph the second time it comes: building one
 /// costs tens of µs, more than launching its kernels one by one, so
@@ -74,6 +83,13 @@ struct RecordedLaunch {
 /// The calling thread's open group. Its vectors keep their capacity from
 /// one group to the next: a group in the steady state allocates nothing.
 struct Group {
+  /// This thread's groups, numbered from 1.
+  unsigned long long id = 0;
+  /// `id` once the group ended with its launches recorded and enqueued as
+  /// a graph (tilec_last_launch_group), 0 before.
+  unsigned long long replayable = 0;
+  /// forgottenImages when the group began.
+  unsigned long long forgotten = 0;
   bool open = false;
   /// Whether launches are recorded for a graph; false: launched as they come.
   bool recording = false;
@@ -108,6 +124,10 @@ std::vector<CachedGraph> graphs;
 unsigned long long useClock = 0;
 std::vector<size_t> seenOnce;
 size_t nextSeen = 0;
+
+/// Counts tilec_forget_fatbin calls: a group recorded before one may hold
+/// unloaded functions, and is not replayed.
+std::atomic<unsigned long long> forgottenImages{0};
 
 /// Graphs on unless TILEC_LAUNCH_GRAPHS=0 (read once) or turned off.
 std::atomic<int> graphsEnabled{-1};
@@ -176,19 +196,48 @@ void destroy(CachedGraph &cached) {
   driver.graphDestroy(cached.graph);
 }
 
-/// The cached graph for the group's launches, or null. graphsMutex held.
-CachedGraph *findGraph() {
+/// Whether `cached` is a graph of the group's context, stream and launch
+/// shapes.
+bool sameShapes(const CachedGraph &cached) {
+  if (cached.context != group.context || cached.stream != group.stream ||
+      cached.nodes.size() != group.launches.size())
+    return false;
+  for (size_t i = 0; i < cached.nodes.size(); ++i)
+    if (!(cached.nodes[i].shape == group.launches[i].shape))
+      return false;
+  return true;
+}
+
+/// Whether every node of `cached` (of the group's shapes) holds the
+/// group's parameters.
+bool sameParams(const CachedGraph &cached) {
+  for (size_t i = 0; i < cached.nodes.size(); ++i)
+    if (std::memcmp(cached.nodes[i].params.data(),
+                    group.params.data() + group.launches[i].paramsBegin,
+                    group.launches[i].shape.paramBytes))
+      return false;
+  return true;
+}
+
+/// The cached graphs of the group's launch shapes: the one holding its
+/// parameters, if any, the least recently used one, and how many there are.
+/// graphsMutex held.
+struct Candidates {
+  CachedGraph *exact = nullptr, *oldest = nullptr;
+  size_t count = 0;
+};
+Candidates findGraphs() {
+  Candidates found;
   for (CachedGraph &cached : graphs) {
-    if (cached.context != group.context || cached.stream != group.stream ||
-        cached.nodes.size() != group.launches.size())
+    if (!sameShapes(cached))
       continue;
-    bool same = true;
-    for (size_t i = 0; same && i < cached.nodes.size(); ++i)
-      same = cached.nodes[i].shape == group.launches[i].shape;
-    if (same)
-      return &cached;
+    ++found.count;
+    if (!found.exact && sameParams(cached))
+      found.exact = &cached;
+    if (!found.oldest || cached.lastUse < found.oldest->lastUse)
+      found.oldest = &cached;
   }
-  return nullptr;
+  return found;
 }
 
 /// The hash of the group's context, stream and launch shapes.
@@ -209,10 +258,19 @@ size_t groupHash() {
   return h;
 }
 
-/// Whether the group's sequence came before (and so is worth a graph);
-/// remembers it otherwise. graphsMutex held.
-bool seenBefore() {
-  const size_t hash = groupHash();
+/// The hash of the group's launch shapes and parameters.
+size_t paramsHash() {
+  size_t h = groupHash();
+  std::hash<std::string_view> hashBytes;
+  return h * 31 +
+         hashBytes(std::string_view(
+             reinterpret_cast<const char *>(group.params.data()),
+             group.params.size()));
+}
+
+/// Whether `hash` came before (a sequence, or a sequence with its
+/// parameters: worth a graph); remembers it otherwise. graphsMutex held.
+bool seenBefore(size_t hash) {
   for (size_t seen : seenOnce)
     if (seen == hash)
       return true;
@@ -269,12 +327,25 @@ CachedGraph *buildGraph() {
   return &graphs.back();
 }
 
-/// Replays the recorded launches through the cached graph.
+/// Replays the recorded launches through a cached graph: the one that
+/// holds their parameters; else a new one, when these parameters came
+/// before and the shapes have fewer than kVariants graphs (callers that
+/// alternate between argument sets, a model's layers, get a graph each);
+/// else the least recently used one of the shapes, its nodes updated.
 tilec_status replayGroup() {
   std::lock_guard<std::mutex> lock(graphsMutex);
-  CachedGraph *cached = findGraph();
-  if (!cached && seenBefore())
-    cached = buildGraph();
+  const Candidates found = findGraphs();
+  CachedGraph *cached = found.exact;
+  if (!cached) {
+    // Both remembered, so that parameters seen once come back as repeats.
+    const bool shapesBefore = seenBefore(groupHash());
+    const bool paramsBefore = seenBefore(paramsHash());
+    if (found.count == 0 ? shapesBefore
+                         : paramsBefore && found.count < kVariants)
+      cached = buildGraph();
+    else
+      cached = found.oldest;
+  }
   if (!cached)
     return launchRecorded();
   cached->lastUse = ++useClock;
@@ -365,6 +436,7 @@ tilec_status tilec::runtime::detail::launchInGroup(const tilec_kernel &kernel,
 void tilec::runtime::detail::forgetGraphsOf(const void *fatbin,
                                             bool hasCurrent,
                                             unsigned long long current) {
+  forgottenImages.fetch_add(1, std::memory_order_acq_rel);
   std::lock_guard<std::mutex> lock(graphsMutex);
   for (size_t i = 0; i < graphs.size();) {
     bool uses = false;
@@ -393,6 +465,9 @@ tilec_status tilec_begin_launch_group(CUstream stream,
   if (tilec_status status = currentContextId(nullptr, context))
     return status;
   group.open = true;
+  ++group.id;
+  group.replayable = 0;
+  group.forgotten = forgottenImages.load(std::memory_order_acquire);
   group.stream = stream;
   group.context = context;
   group.launches.clear();
@@ -417,10 +492,44 @@ tilec_status tilec_end_launch_group(void) {
   group.open = false;
   if (!group.recording || group.launches.empty())
     return TILEC_SUCCESS;
-  return replayGroup();
+  tilec_status status = replayGroup();
+  if (status == TILEC_SUCCESS)
+    group.replayable = group.id;
+  return status;
 }
 
 void tilec_cancel_launch_group(void) { group.open = false; }
+
+unsigned long long tilec_last_launch_group(void) { return group.replayable; }
+
+tilec_status tilec_replay_launch_group(CUstream stream,
+                                       unsigned long long group_id,
+                                       bool *replayed) {
+  if (!replayed)
+    return fail(TILEC_ERROR_INVALID_ARGUMENT,
+                "tilec: tilec_replay_launch_group needs a result");
+  *replayed = false;
+  if (group.open || !group_id || group.replayable != group_id ||
+      stream != group.stream || !graphsOn() ||
+      forgottenImages.load(std::memory_order_acquire) != group.forgotten)
+    return TILEC_SUCCESS;
+  unsigned long long context = 0;
+  if (tilec_status status = currentContextId(nullptr, context))
+    return status;
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (context != group.context ||
+      driver.streamIsCapturing(stream, &capture) != CUDA_SUCCESS ||
+      capture != CU_STREAM_CAPTURE_STATUS_NONE)
+    return TILEC_SUCCESS;
+  *replayed = true;
+  group.replayable = 0;
+  tilec_status status = replayGroup();
+  if (status == TILEC_SUCCESS) {
+    group.replayable = group_id;
+    setLastLaunched(group.launches.back().kernel);
+  }
+  return status;
+}
 
 void tilec_set_launch_graphs(bool enabled) {
   graphsEnabled.store(enabled ? 1 : 0, std::memory_order_relaxed);

@@ -17,6 +17,8 @@
 #include <dlfcn.h>
 
 #include <algorithm>
+#include <array>
+#include <atomic>
 #include <cstdarg>
 #include <cstdio>
 #include <cstdlib>
@@ -261,6 +263,24 @@ struct LoadedFunction {
   std::unique_ptr<std::string> name;
 };
 std::unordered_map<FunctionKey, LoadedFunction, FunctionKeyHash> functions;
+/// Changed (under cacheMutex) whenever entries of `functions` go.
+std::atomic<unsigned long long> functionsGeneration{0};
+
+/// The functions this thread looked up last, by kernel descriptor and
+/// context, as of `generation`: a library call's few launches find theirs
+/// without the lock and the hash of the kernel's name.
+struct RecentFunction {
+  const tilec_kernel *kernel;
+  unsigned long long context;
+  CUfunction function;
+  const ParamLayout *layout;
+};
+struct RecentFunctions {
+  unsigned long long generation = 0;
+  std::array<RecentFunction, 16> entries;
+  size_t count = 0, next = 0;
+};
+thread_local RecentFunctions recentFunctions;
 
 /// The shared memory a block may use without opting in to more.
 constexpr size_t kDefaultSharedLimit = 48 * 1024;
@@ -391,6 +411,28 @@ tilec_status tilec::runtime::detail::functionIn(const tilec_kernel &kernel,
                                                 unsigned long long contextId,
                                                 CUfunction &function,
                                                 const ParamLayout *&layout) {
+  RecentFunctions &recent = recentFunctions;
+  const unsigned long long generation =
+      functionsGeneration.load(std::memory_order_acquire);
+  if (recent.generation != generation) {
+    recent.generation = generation;
+    recent.count = 0;
+  }
+  for (size_t i = 0; i < recent.count; ++i) {
+    const RecentFunction &entry = recent.entries[i];
+    if (entry.kernel == &kernel && entry.context == contextId) {
+      function = entry.function;
+      layout = entry.layout;
+      return TILEC_SUCCESS;
+    }
+  }
+  // Remembered with the generation read before the lookup: entries gone
+  // since then empty the list at the next call.
+  auto remember = [&] {
+    recent.entries[recent.next] = {&kernel, contextId, function, layout};
+    recent.next = (recent.next + 1) % recent.entries.size();
+    recent.count = std::min(recent.count + 1, recent.entries.size());
+  };
   FunctionKey key{kernel.fatbin, kernel.name, contextId};
   {
     std::shared_lock<std::shared_mutex> lock(cacheMutex);
@@ -399,6 +441,7 @@ tilec_status tilec::runtime::detail::functionIn(const tilec_kernel &kernel,
         kernel.shared_bytes <= it->second.dynamicLimit) {
       function = it->second.function;
       layout = &it->second.params;
+      remember();
       return TILEC_SUCCESS;
     }
   }
@@ -419,6 +462,7 @@ tilec_status tilec::runtime::detail::functionIn(const tilec_kernel &kernel,
       return status;
   function = it->second.function;
   layout = &it->second.params;
+  remember();
   return TILEC_SUCCESS;
 }
 
@@ -573,6 +617,7 @@ tilec_status tilec_forget_fatbin(const void *fatbin) {
   // The graphs first: they launch the functions about to be unloaded.
   forgetGraphsOf(fatbin, hasCurrent, current);
   std::unique_lock<std::shared_mutex> lock(cacheMutex);
+  functionsGeneration.fetch_add(1, std::memory_order_release);
   for (auto it = functions.begin(); it != functions.end();)
     it = it->first.fatbin == fatbin ? functions.erase(it) : std::next(it);
   tilec_status status = TILEC_SUCCESS;

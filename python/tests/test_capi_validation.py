@@ -474,3 +474,46 @@ def test_dt_limit_must_be_an_interval(options_call):
 def test_options_struct_size(options_call):
     options_call.options.size = 8
     options_call.expect(Status.INVALID_ARGUMENT, "options: size 8")
+
+
+# The state dtype (version 4 of the options struct): bf16 states between
+# chunks with a bf16 x, chunk_states in that dtype; through
+# tensors_forward, the packed call the plans make.
+def state_dtype_call(call, state_dtype, chunk_states_dtype):
+    t = call.tensors
+    batch, seqlen, heads, headdim = t["x"].shape
+    nchunks = -(-seqlen // call.problem.chunk)
+    states = torch.full((batch, nchunks, heads, headdim, call.problem.dstate),
+                        float("nan"), dtype=chunk_states_dtype)
+    with pytest.raises(Mamba2Error) as caught:
+        _capi.tensors_forward(
+            call.problem, [t["x"], t["dt"], t["A"], t["B"], t["C"], t["D"],
+                           t["initial_state"], t["y"], t["final_state"],
+                           None, None, states],
+            workspace=call.workspace_ptr,
+            workspace_bytes=call.workspace_bytes, state_dtype=state_dtype)
+    return caught.value
+
+
+def test_bf16_states_pass_validation_and_reach_the_driver(call):
+    error = state_dtype_call(call, _capi.BF16, torch.bfloat16)
+    assert error.status in REACHED_DRIVER, str(error)
+    error = state_dtype_call(call, _capi.F32, torch.float32)
+    assert error.status in REACHED_DRIVER, str(error)
+
+
+@pytest.mark.parametrize("state_dtype, states, status, words", [
+    (_capi.BF16, torch.float32, Status.INVALID_DTYPE,
+     "only the state dtype (bf16) is supported"),
+    (_capi.F32, torch.bfloat16, Status.INVALID_DTYPE, "only f32 is"),
+    (_capi.F16, torch.float16, Status.INVALID_ARGUMENT,
+     "state dtype: f16 with x in bf16 is not supported"),
+    (_capi.I32, torch.float32, Status.INVALID_DTYPE,
+     "options: state_dtype 3 is not a float"),
+    (99, torch.float32, Status.INVALID_DTYPE, "options: state_dtype 99"),
+])
+def test_state_dtype_is_checked(call, state_dtype, states, status, words):
+    error = state_dtype_call(call, state_dtype, states)
+    assert error.status == status, str(error)
+    assert words in error.message, error.message
+    assert torch.isnan(call.tensors["y"]).all()

@@ -67,9 +67,11 @@ class Descriptor:
 
 
 class Options(ctypes.Structure):
-    """tilec_mamba2_options (version 3): mamba_ssm's options of
+    """tilec_mamba2_options (version 4): mamba_ssm's options of
     tilec_mamba2_forward_with_options (z, dt_bias, chunk_states, seq_idx,
-    cu_seqlens and varlen_states are descriptors, all in device memory)."""
+    cu_seqlens and varlen_states are descriptors, all in device memory;
+    state_dtype a dtype code: F32, or BF16 for bf16 states between
+    chunks)."""
     _fields_ = [("size", ctypes.c_size_t),
                 ("z", ctypes.POINTER(_Tensor)),
                 ("dt_bias", ctypes.POINTER(_Tensor)),
@@ -80,7 +82,8 @@ class Options(ctypes.Structure):
                 ("dt_max", ctypes.c_float),
                 ("seq_idx", ctypes.POINTER(_Tensor)),
                 ("cu_seqlens", ctypes.POINTER(_Tensor)),
-                ("varlen_states", ctypes.POINTER(_Tensor))]
+                ("varlen_states", ctypes.POINTER(_Tensor)),
+                ("state_dtype", ctypes.c_int32)]
 
 
 def describe(name, tensor):
@@ -104,13 +107,14 @@ assert (ctypes.sizeof(_Tensor) == 8 * _WORDS_PER_TENSOR
         and _Tensor.shape.offset == 16 and _Tensor.strides.offset == 24)
 # The options struct after the tensors' structs, packed on its own: size, z,
 # dt_bias, chunk_states (four words), two int32 and two floats, seq_idx,
-# cu_seqlens, varlen_states.
-_OPTIONS = struct.Struct("<qqqqiiffqqq")
+# cu_seqlens, varlen_states, the state dtype (an int32 and its padding).
+_OPTIONS = struct.Struct("<qqqqiiffqqqi4x")
 _OPTIONS_WORDS = _OPTIONS.size // 8
 assert (ctypes.sizeof(Options) == _OPTIONS.size and _OPTIONS.size % 8 == 0
         and Options.dt_softplus.offset == 32 and Options.dt_min.offset == 40
         and Options.seq_idx.offset == 48
-        and Options.varlen_states.offset == 64)
+        and Options.varlen_states.offset == 64
+        and Options.state_dtype.offset == 72)
 
 
 _PACKERS = {}  # number of words -> struct.Struct("<n>q")
@@ -354,7 +358,8 @@ class ForwardCall:
     __slots__ = ("array", "_problem", "_args", "_address", "_function",
                  "_notes")
 
-    def __init__(self, problem, tensors, dt_softplus=False, dt_limit=None):
+    def __init__(self, problem, tensors, dt_softplus=False, dt_limit=None,
+                 state_dtype=F32):
         tensors = list(tensors) + [None] * (len(_TENSOR_NAMES) - len(tensors))
         words = ctypes.sizeof(_ForwardArgs) // 8
         array, pointers = _pack(tensors, reserve=_OPTIONS_WORDS + words)
@@ -366,7 +371,7 @@ class ForwardCall:
                            pointers[11] or 0, 1 if dt_softplus else 0,
                            0 if dt_limit is None else 1, low, high,
                            pointers[12] or 0, pointers[13] or 0,
-                           pointers[14] or 0)
+                           pointers[14] or 0, state_dtype)
         self.array = array
         # A copy: a Problem the caller changes later leaves the call as
         # packed.
@@ -398,16 +403,19 @@ class ForwardCall:
 
 
 def tensors_forward(problem, tensors, workspace=None, workspace_bytes=0,
-                    stream=None, dt_softplus=False, dt_limit=None):
+                    stream=None, dt_softplus=False, dt_limit=None,
+                    state_dtype=F32):
     """tilec_mamba2_forward_with_options on torch tensors: `tensors` holds
     x, dt, A, B, C, D, initial_state, y, final_state, z, dt_bias,
     chunk_states, seq_idx, cu_seqlens, varlen_states in that
     order, None for an absent optional one (those after final_state may be
-    left off); dt_limit is (low, high) or None (no clamp). The same call as
+    left off); dt_limit is (low, high) or None (no clamp); state_dtype the
+    dtype code of the states between chunks (F32, or BF16; chunk_states in
+    it). The same call as
     forward_with_options() on their describe()d descriptors, with the
     descriptors and the options struct built in one array (ForwardCall),
     which costs the host a few microseconds rather than tens."""
-    ForwardCall(problem, tensors, dt_softplus, dt_limit)(
+    ForwardCall(problem, tensors, dt_softplus, dt_limit, state_dtype)(
         workspace, workspace_bytes, stream)
 
 

@@ -128,7 +128,9 @@ class ForwardPlan:
     the outputs and the absent inputs (D given as the tensor the call will
     pass: a zero one when the caller has none, `d_given` False), `outputs`
     the (shape, dtype) of y, final states, chunk states and varlen states
-    (None for one not asked for)."""
+    (None for one not asked for), `state_dtype` the dtype code of the
+    states between chunks (_capi.F32 or _capi.BF16: the chunk states'
+    dtype)."""
 
     __slots__ = ("device", "ordinal", "_problem", "_layouts",
                  "_options", "_y", "_y_like_x", "_final", "_states", "_varlen",
@@ -136,11 +138,12 @@ class ForwardPlan:
                  "_calls")
 
     def __init__(self, device, problem, inputs, outputs, dt_softplus,
-                 dt_limit, workspace_bytes, heads, d_given):
+                 dt_limit, workspace_bytes, heads, d_given,
+                 state_dtype=_capi.F32):
         self.device = device
         self.ordinal = device.index
         self._problem = problem
-        self._options = (dt_softplus, dt_limit)
+        self._options = (dt_softplus, dt_limit, state_dtype)
         self._y, self._final, self._states, self._varlen = outputs
         layouts = [layout(t) for t in inputs]
         x = layouts[_X]
@@ -164,9 +167,9 @@ class ForwardPlan:
         self._calls = [self._pack()]
 
     def _pack(self):
-        dt_softplus, dt_limit = self._options
+        dt_softplus, dt_limit, state_dtype = self._options
         return _capi.ForwardCall(self._problem, self._layouts, dt_softplus,
-                                 dt_limit)
+                                 dt_limit, state_dtype)
 
     def run(self, x, dt, A, B, C, D, initial_states, z, dt_bias, seq_idx,
             cu_seqlens):

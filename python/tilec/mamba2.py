@@ -39,7 +39,8 @@ FORWARD_SCHEMA = (
     "bool return_final_states, Tensor? z, Tensor? dt_bias, "
     "bool dt_softplus, float dt_limit_low, float dt_limit_high, "
     "bool y_f32, bool return_chunk_states, Tensor? seq_idx, "
-    "Tensor? cu_seqlens, bool return_varlen_states) -> Tensor[]")
+    "Tensor? cu_seqlens, bool return_varlen_states, "
+    "bool bf16_states=False) -> Tensor[]")
 
 __all__ = ["chunk_scan_combined", "forward", "release_workspaces",
            "Mamba2ArgumentError", "Mamba2Error", "TorchVersionError",
@@ -167,21 +168,21 @@ _run_plans = {}
 def _run_key(x, dt, A, B, C, chunk_size, D, initial_states,
              return_final_states, z, dt_bias, dt_softplus, dt_limit_low,
              dt_limit_high, y_f32, return_chunk_states, seq_idx, cu_seqlens,
-             return_varlen_states):
+             return_varlen_states, bf16_states):
     """What a _run call's plan depends on (its tensors' tensor_key and its
     scalars; chunk_size's type too: a float equal to an int is refused)."""
     return (_plans.forward_key(x, dt, A, B, C, D, initial_states, z, dt_bias,
                                seq_idx, cu_seqlens),
             type(chunk_size), chunk_size, return_final_states, dt_softplus,
             dt_limit_low, dt_limit_high, y_f32, return_chunk_states,
-            return_varlen_states)
+            return_varlen_states, bf16_states)
 
 
 def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
          return_final_states, z=None, dt_bias=None, dt_softplus=False,
          dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
          return_chunk_states=False, seq_idx=None, cu_seqlens=None,
-         return_varlen_states=False):
+         return_varlen_states=False, bf16_states=False):
     """tilec_mamba2_forward_with_options on the current stream of the
     tensors' device, in its context made current, through the plan of the
     call's form (built at the form's first call, when `device` is None
@@ -190,13 +191,15 @@ def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
     dtype, or f32 with y_f32; the final states or None; the states
     entering each chunk or None; the states at the end of each sequence of
     cu_seqlens or None), the plan). dt is clamped to [dt_limit_low,
-    dt_limit_high] (infinite bounds clamp nothing). torch's current device
+    dt_limit_high] (infinite bounds clamp nothing). bf16_states: the states
+    between chunks in bf16 (the library's state dtype; the chunk states
+    returned are those, bf16), else f32. torch's current device
     is not changed: every allocation names the device and the C ABI runs
     in the context made current."""
     arguments = (x, dt, A, B, C, chunk_size, D, initial_states,
                  return_final_states, z, dt_bias, dt_softplus, dt_limit_low,
                  dt_limit_high, y_f32, return_chunk_states, seq_idx,
-                 cu_seqlens, return_varlen_states)
+                 cu_seqlens, return_varlen_states, bf16_states)
     key = _run_key(*arguments)
     plan = _run_plans.get(key)
     if plan is not None:
@@ -216,7 +219,7 @@ def _run(device, x, dt, A, B, C, chunk_size, D, initial_states,
 def _new_plan(device, x, dt, A, B, C, chunk_size, D, initial_states,
               return_final_states, z, dt_bias, dt_softplus, dt_limit_low,
               dt_limit_high, y_f32, return_chunk_states, seq_idx, cu_seqlens,
-              return_varlen_states):
+              return_varlen_states, bf16_states):
     """The ForwardPlan of a _run call on `device`. Raises what the C ABI
     reports for an invalid problem."""
     _check_chunk(chunk_size)
@@ -228,12 +231,14 @@ def _new_plan(device, x, dt, A, B, C, chunk_size, D, initial_states,
     if D is None:
         D = _plans.zero_d(device, heads, _cuda_context.capturing())
     f32 = torch.float32
+    state_dtype = _capi.BF16 if bf16_states else _capi.F32
     nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
     outputs = (
         ((batch, seqlen, heads, headdim), _y_dtype(x, y_f32)),
         ((batch, heads, headdim, dstate), f32) if return_final_states
         else None,
-        ((batch, nchunks, heads, headdim, dstate), f32)
+        ((batch, nchunks, heads, headdim, dstate),
+         torch.bfloat16 if bf16_states else f32)
         if return_chunk_states else None,
         ((_num_sequences(cu_seqlens), heads, headdim, dstate), f32)
         if return_varlen_states else None)
@@ -252,12 +257,13 @@ def _new_plan(device, x, dt, A, B, C, chunk_size, D, initial_states,
             problem, [x, dt, A, B, C, D, initial_states, y, final, z,
                       dt_bias, states, seq_idx, cu_seqlens, varlen],
             stream=_cuda_context.current_stream(device.index),
-            dt_softplus=dt_softplus, dt_limit=limit)
+            dt_softplus=dt_softplus, dt_limit=limit, state_dtype=state_dtype)
         raise
     inputs = [x, dt, A, B, C, D, initial_states, None, None, z, dt_bias, None,
               seq_idx, cu_seqlens, None]
     return _plans.ForwardPlan(device, problem, inputs, outputs, dt_softplus,
-                              limit, workspace_bytes, heads, d_given)
+                              limit, workspace_bytes, heads, d_given,
+                              state_dtype)
 
 
 def release_workspaces():
@@ -283,7 +289,7 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
             return_final_states=False, z=None, dt_bias=None,
             dt_softplus=False, dt_limit_low=-math.inf, dt_limit_high=math.inf,
             y_f32=False, return_chunk_states=False, seq_idx=None,
-            cu_seqlens=None, return_varlen_states=False):
+            cu_seqlens=None, return_varlen_states=False, bf16_states=False):
     """The op's implementation: checks the devices (at the first call of
     the call's form), makes the device's context current, and calls
     tilec_mamba2_forward_with_options on the current stream with the
@@ -293,7 +299,8 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     allocation, a few microseconds each): y in x's dtype, or f32 with
     y_f32; then with return_final_states the final states in f32; with
     return_chunk_states the states entering each chunk (batch, nchunks,
-    heads, headdim, dstate) f32; with return_varlen_states the states at
+    heads, headdim, dstate) f32 (bf16 with bf16_states: the states between
+    chunks are then stored in bf16); with return_varlen_states the states at
     the end of each sequence (nseq, heads, headdim, dstate) f32
     (_unpacked reads it). cu_seqlens is on x's device, like every tensor.
     dt is clamped to [dt_limit_low, dt_limit_high] (infinite bounds clamp
@@ -303,7 +310,7 @@ def forward(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
         None, x, dt, A, B, C, chunk_size, D, initial_states,
         return_final_states, z, dt_bias, dt_softplus, dt_limit_low,
         dt_limit_high, y_f32, return_chunk_states, seq_idx, cu_seqlens,
-        return_varlen_states)
+        return_varlen_states, bf16_states)
     return [t for t in (y, final, states, varlen) if t is not None]
 
 
@@ -335,7 +342,7 @@ def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
           return_final_states=False, z=None, dt_bias=None, dt_softplus=False,
           dt_limit_low=-math.inf, dt_limit_high=math.inf, y_f32=False,
           return_chunk_states=False, seq_idx=None, cu_seqlens=None,
-          return_varlen_states=False):
+          return_varlen_states=False, bf16_states=False):
     # Tensors on several devices are refused here too: a meta tensor among
     # CUDA ones makes the dispatcher pick this fake for a real call
     # (cu_seqlens gives only its length: chunk_scan_combined's checks, as
@@ -352,7 +359,8 @@ def _fake(x, dt, A, B, C, chunk_size, D=None, initial_states=None,
     if return_chunk_states:
         nchunks = -(-seqlen // chunk_size) if chunk_size > 0 else 1
         outputs.append(x.new_empty((batch, nchunks, heads, headdim, dstate),
-                                   dtype=f32))
+                                   dtype=torch.bfloat16 if bf16_states
+                                   else f32))
     if return_varlen_states:
         outputs.append(x.new_empty(
             (_num_sequences(cu_seqlens), heads, headdim, dstate), dtype=f32))
@@ -428,22 +436,23 @@ elif HAS_OP:
             dt_bias: Optional[torch.Tensor], dt_softplus: bool,
             dt_limit_low: float, dt_limit_high: float, y_f32: bool,
             return_chunk_states: bool, seq_idx: Optional[torch.Tensor],
-            cu_seqlens: Optional[torch.Tensor], return_varlen_states: bool
-            ) -> List[torch.Tensor]:
+            cu_seqlens: Optional[torch.Tensor], return_varlen_states: bool,
+            bf16_states: bool = False) -> List[torch.Tensor]:
         return forward(x, dt, A, B, C, chunk_size, D, initial_states,
                        return_final_states, z, dt_bias, dt_softplus,
                        dt_limit_low, dt_limit_high, y_f32,
                        return_chunk_states, seq_idx, cu_seqlens,
-                       return_varlen_states)
+                       return_varlen_states, bf16_states)
 
     @_op.register_fake
     def _(x, dt, A, B, C, chunk_size, D, initial_states, return_final_states,
           z, dt_bias, dt_softplus, dt_limit_low, dt_limit_high, y_f32,
-          return_chunk_states, seq_idx, cu_seqlens, return_varlen_states):
+          return_chunk_states, seq_idx, cu_seqlens, return_varlen_states,
+          bf16_states=False):
         return _fake(x, dt, A, B, C, chunk_size, D, initial_states,
                      return_final_states, z, dt_bias, dt_softplus,
                      dt_limit_low, dt_limit_high, y_f32, return_chunk_states,
-                     seq_idx, cu_seqlens, return_varlen_states)
+                     seq_idx, cu_seqlens, return_varlen_states, bf16_states)
 
 
 # The smallest magnitude that rounds to infinity in f32 (f32's largest
@@ -475,8 +484,18 @@ def _unsupported(argument, why):
 
 # state_dtype: the dtype of the varlen and chunk states returned (mamba_ssm's
 # dtype of the states it materializes between chunks); None keeps tilec's
-# f32.
+# f32. torch.bfloat16 with a bf16 x also stores the states between chunks
+# in bf16, as mamba_ssm does (the library's bf16 state dtype: _bf16_states);
+# with another x, and for torch.float16, the kernels keep them in f32 and
+# the states returned are rounded once.
 _STATE_DTYPES = (None, torch.float32, torch.bfloat16, torch.float16)
+
+
+def _bf16_states(state_dtype, x):
+    """Whether the kernels store the states between chunks in bf16: asked
+    for (state_dtype=torch.bfloat16) with a bf16 x, the one x the library
+    has bf16-state kernels for."""
+    return state_dtype is torch.bfloat16 and x.dtype is torch.bfloat16
 
 
 def _check_arguments(x, dt, A, B, C, chunk_size, D, z, dt_bias,
@@ -615,8 +634,8 @@ def chunk_scan_combined(x, dt, A, B, C, chunk_size, D=None, z=None,
     tuple (y, final_states) with final_states (batch, heads, headdim,
     dstate) f32; with return_varlen_states=True (needs cu_seqlens) the
     states at the end of each sequence, (nseq, heads, headdim, dstate) f32
-    (rounded to state_dtype when that is torch.bfloat16 or torch.float16;
-    the kernels keep every state in f32 whatever it is), after them: (y, varlen_states) or (y, final_states, varlen_states), as
+    (rounded to state_dtype when that is torch.bfloat16 or torch.float16),
+    after them: (y, varlen_states) or (y, final_states, varlen_states), as
     mamba_ssm does. return_chunk_states=True (tilec's) appends the states
     entering each chunk, (batch, nchunks, heads, headdim, dstate) f32
     (mamba_ssm's internal `states`, what a backward pass needs).
@@ -674,10 +693,11 @@ def _returned(y, final_states, chunk_states, varlen_states,
     """chunk_scan_combined's result from the four outputs (None for one not
     asked for)."""
     if state_dtype is not None and state_dtype is not torch.float32:
-        # The kernels carry the states in f32 whatever state_dtype is (so y
-        # and the final states are at least as accurate as mamba_ssm's);
-        # the varlen and chunk states returned are rounded once, to nearest
-        # even. The final states stay f32, as mamba_ssm returns them.
+        # The varlen states (f32 from the kernels) and the chunk states
+        # returned are rounded once, to nearest even: the chunk states are
+        # in state_dtype already where the kernels stored bf16 states
+        # (_bf16_states), else f32. The final states stay f32, as mamba_ssm
+        # returns them.
         if return_varlen_states:
             varlen_states = varlen_states.to(state_dtype)
         if return_chunk_states:
@@ -750,7 +770,7 @@ def _native_call(x, dt, A, B, C, chunk_size, D, z, dt_bias, initial_states,
                 x, dt, A, B, C, chunk_size, D, initial_states,
                 return_final_states, z, dt_bias, dt_softplus, low, high,
                 y_dtype is _F32, return_chunk_states, seq_idx, cu_seqlens,
-                return_varlen_states)
+                return_varlen_states, _bf16_states(state_dtype, x))
         except Exception as error:  # e.g. an int beyond 64 bits: checked below
             native = _native_error(error)
             if native is not None:
@@ -793,17 +813,18 @@ def _checked_call(key, x, dt, A, B, C, chunk_size, D, z, dt_bias,
     if cu_seqlens is not None:
         offsets = _device_offsets(cu_seqlens, device, x)
     y_f32 = y_dtype == torch.float32
+    bf16_states = _bf16_states(state_dtype, x)
     if _NATIVE_FORWARD is not None or not _eager(device, x):
         return _unpacked(_call_native(
             torch.ops.tilec.mamba2_chunk_scan_combined, x, dt, A, B, C,
             chunk_size, D, initial_states, return_final_states, z, dt_bias,
             dt_softplus, low, high, y_f32, return_chunk_states, seq_idx,
-            offsets, return_varlen_states), return_final_states,
+            offsets, return_varlen_states, bf16_states), return_final_states,
             return_chunk_states, return_varlen_states)
     result, plan = _run(device, x, dt, A, B, C, chunk_size, D,
                         initial_states, return_final_states, z, dt_bias,
                         dt_softplus, low, high, y_f32, return_chunk_states,
-                        seq_idx, offsets, return_varlen_states)
+                        seq_idx, offsets, return_varlen_states, bf16_states)
     if key is not None and offsets is cu_seqlens:
         _plans.remember(_call_plans, key, plan)
     return result

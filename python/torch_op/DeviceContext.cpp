@@ -5,6 +5,7 @@
 #include "Errors.h"
 
 #ifdef TILEC_TORCH_OP_CUDA
+#include <ATen/cuda/EmptyTensor.h>
 #include <c10/cuda/CUDAStream.h>
 #endif
 
@@ -108,6 +109,15 @@ void *currentStream(c10::Device device) {
        device.str() +
        " tensors need it rebuilt by python/torch_op/build.py against a CUDA "
        "torch)");
+#endif
+}
+
+at::Tensor emptyOnDevice(at::IntArrayRef sizes,
+                         const at::TensorOptions &options) {
+#ifdef TILEC_TORCH_OP_CUDA
+  return at::Tensor(at::detail::empty_cuda(sizes, options));
+#else
+  return at::empty(sizes, options);
 #endif
 }
 

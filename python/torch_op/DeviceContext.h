@@ -21,6 +21,7 @@
 #ifndef TILEC_TORCH_OP_DEVICECONTEXT_H
 #define TILEC_TORCH_OP_DEVICECONTEXT_H
 
+#include <ATen/ATen.h>
 #include <c10/core/Device.h>
 
 namespace tilec_torch_op {
@@ -36,6 +37,13 @@ void *currentStream(c10::Device device);
 
 /// Whether `stream` is being captured into a CUDA graph.
 bool isCapturing(void *stream);
+
+/// at::empty of `sizes` with `options` (a CUDA device) straight from the
+/// CUDA allocator (at::detail::empty_cuda, what at::empty's CUDA kernel
+/// calls), without the dispatcher's two hops: the op's outputs, every
+/// call. The CPU build calls at::empty.
+at::Tensor emptyOnDevice(at::IntArrayRef sizes,
+                         const at::TensorOptions &options);
 
 } // namespace tilec_torch_op
 

@@ -160,7 +160,8 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
                   const OptionalTensor &dtBias, bool dtSoftplus,
                   double dtLimitLow, double dtLimitHigh, bool yF32,
                   bool returnChunkStates, const OptionalTensor &seqIdx,
-                  const OptionalTensor &cuSeqlens, bool returnVarlenStates) {
+                  const OptionalTensor &cuSeqlens, bool returnVarlenStates,
+                  bool bf16States) {
   Laps laps(Stage::ForwardWhole);
   // In the order of chunk_scan_combined's checks (tilec/mamba2.py).
   if (returnVarlenStates && !cuSeqlens)
@@ -194,19 +195,21 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
   const bool xStorable =
       xType == at::kBFloat16 || xType == at::kHalf || xType == at::kFloat;
   const auto f32 = x.options().dtype(at::kFloat);
-  Tensor y = at::empty({batch, seqlen, heads, headdim},
-                       x.options().dtype(xStorable && !yF32 ? xType
-                                                            : at::kFloat));
+  Tensor y = emptyOnDevice({batch, seqlen, heads, headdim},
+                           x.options().dtype(xStorable && !yF32 ? xType
+                                                                : at::kFloat));
   const int64_t nchunks = chunk > 0 ? (seqlen + chunk - 1) / chunk : 1;
   const int64_t sequences =
       cuSeqlens && cuSeqlens->dim() == 1 ? cuSeqlens->size(0) - 1 : 0;
   Tensor final, states, varlen;
   if (returnFinalStates)
-    final = at::empty({batch, heads, headdim, dstate}, f32);
+    final = emptyOnDevice({batch, heads, headdim, dstate}, f32);
+  // With bf16 states between chunks the chunk states returned are those.
   if (returnChunkStates)
-    states = at::empty({batch, nchunks, heads, headdim, dstate}, f32);
+    states = emptyOnDevice({batch, nchunks, heads, headdim, dstate},
+                           bf16States ? x.options().dtype(at::kBFloat16) : f32);
   if (returnVarlenStates)
-    varlen = at::empty({sequences, heads, headdim, dstate}, f32);
+    varlen = emptyOnDevice({sequences, heads, headdim, dstate}, f32);
   Tensor zeros;
   if (!D)
     zeros = zeroD(device, heads, capturing);
@@ -241,6 +244,7 @@ chunkScanCombined(const Tensor &x, const Tensor &dt, const Tensor &A,
   options.seq_idx = t[kSeqIdx];
   options.cu_seqlens = t[kCuSeqlens];
   options.varlen_states = t[kVarlen];
+  options.state_dtype = bf16States ? TILEC_MAMBA2_BF16 : TILEC_MAMBA2_F32;
 
   size_t workspaceBytes = 0;
   if (int sizeStatus =
@@ -317,7 +321,7 @@ Tensor selectiveStateUpdate(const Tensor &state, const Tensor &x,
                      "; the batch needs (" + std::to_string(batch) + ",)");
     indices = given.to(device, at::kLong).contiguous();
   }
-  Tensor y = at::empty({batch, heads, headdim}, x.options());
+  Tensor y = emptyOnDevice({batch, heads, headdim}, x.options());
   laps.lap(Stage::DecodeOutputs);
   const tilec_mamba2_decode_problem problem{batch,   heads,  groups,
                                             headdim, dstate, stateRows};
@@ -353,7 +357,8 @@ TORCH_LIBRARY(tilec, m) {
         "bool return_final_states, Tensor? z, Tensor? dt_bias, "
         "bool dt_softplus, float dt_limit_low, float dt_limit_high, "
         "bool y_f32, bool return_chunk_states, Tensor? seq_idx, "
-        "Tensor? cu_seqlens, bool return_varlen_states) -> Tensor[]");
+        "Tensor? cu_seqlens, bool return_varlen_states, "
+        "bool bf16_states=False) -> Tensor[]");
   m.def("mamba2_selective_state_update(Tensor(a0!) state, Tensor x, "
         "Tensor dt, Tensor A, Tensor B, Tensor C, Tensor? D, Tensor? z, "
         "Tensor? dt_bias, bool dt_softplus, Tensor? state_batch_indices, "

@@ -1,9 +1,9 @@
 //===- Profile.h - where an op call's host time goes -----------*- C++ -*-===//
 //
 // With TILEC_TORCH_OP_PROFILE=1 in the environment (read once), each stage
-// of every op call adds its steady_clock time to a counter, and the process
-// prints the mean of each stage per call (its slowest call left out) to
-// stderr when it exits; the time
+// of every op call adds its steady_clock time to a counter and a histogram,
+// and the process prints each stage's median, 90th percentile and mean per
+// call (the mean without its slowest call) to stderr when it exits; the time
 // from Python to the kernel and back (argument conversion, the dispatcher,
 // the outputs' Python objects) is the caller's measure less the "whole"
 // stage. Without the variable a stage costs one test of a flag.

@@ -7,6 +7,9 @@
 // RUN: FileCheck %s --check-prefix=OUT < %t.out.ptx
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.out.ptx
 // RUN: ptxas -arch=sm_90a %t.out.ptx -o %t.out.cubin
+// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 -D ST=bf16 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.outbf16.ptx
+// RUN: FileCheck %s --check-prefix=OUTBF16 --implicit-check-not=tf32 < %t.outbf16.ptx
+// RUN: ptxas -arch=sm_90a %t.outbf16.ptx -o %t.outbf16.cubin
 // RUN: tilec %tilec_src/kernels/mamba2/bmm_chunk.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.bmm.ptx
 // RUN: FileCheck %s --check-prefix=BMM < %t.bmm.ptx
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.bmm.ptx
@@ -18,6 +21,10 @@
 // RUN: tilec %tilec_src/kernels/mamba2/chunk_state.mlir --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.chunk.ptx
 // RUN: FileCheck %s --check-prefix=STATE --implicit-check-not=st.shared.b32 < %t.chunk.ptx
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.chunk.ptx
+// RUN: tilec %tilec_src/kernels/mamba2/chunk_state.mlir -D CHUNK=128 -D BLOCK_N=128 -D BLOCK_K=128 -D SCALED=2 --codegen=layouts --variants=vec --emit=ptx --target=sm_90a -o %t.scaled.ptx
+// RUN: FileCheck %s --check-prefix=XSCALED --implicit-check-not=st.shared.b32 < %t.scaled.ptx
+// RUN: FileCheck %s --check-prefix=NOSYNC < %t.scaled.ptx
+// RUN: ptxas -arch=sm_90a %t.scaled.ptx -o %t.scaled.cubin
 
 // compute_out: the state term (tf32, K = 64: eight m64n32k8), then the
 // column loop with one split bf16 product per step: the weights' low and
@@ -47,6 +54,17 @@
 // OUT: wgmma.commit_group.sync.aligned
 // OUT-NEXT: wgmma.wait_group.sync.aligned 0
 // OUT-NOT: wgmma.mma_async.sync.aligned.{{.*}}tf32
+
+// compute_out with bf16 states (ST = bf16): the state arrives by 16-byte
+// cp.async like C, and the state term is a bf16 product read from shared
+// memory (four m64n32k16, h^T K-major: imm-trans-b 0) where the f32 state
+// took eight tf32 m64n32k8; no tf32 product is left.
+// OUTBF16-LABEL: .entry compute_out_vec(
+// OUTBF16: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16,
+// OUTBF16: wgmma.fence.sync.aligned
+// OUTBF16-COUNT-4: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// OUTBF16-NOT: wgmma.mma_async
+// OUTBF16: wgmma.commit_group.sync.aligned
 
 // bmm_chunk: C and B^T arrive by cp.async in the ring and wgmma reads them
 // there (bf16, two warpgroups side by side: four m64n32k16 per step): per
@@ -102,3 +120,42 @@
 // STATE-NEXT: bar.sync 0
 
 // NOSYNC-NOT: mma.sync
+
+// chunk_state with the weights on x (SCALED=2, 64 x 128 x 128): B (bf16,
+// N-major: imm-trans-b 1) is copied by cp.async, 16 bytes a copy, and read
+// by wgmma from that buffer (no st.shared of it); (x w)^T is split and each
+// half stored M-major (imm-trans-a 1) 16 bytes per st.shared at the same
+// offset, so the two products (x_lo B, then x_hi B; m64n64k16, one
+// warpgroup on each half of N) each have their fence and barrier before
+// and their wait and barrier after, and both read through the same
+// descriptors.
+// XSCALED-LABEL: .entry chunk_state_vec(
+// XSCALED-COUNT-8: cp.async.cg.shared.global [{{%rd[0-9]+}}+{{[0-9]+}}], [{{%rd[0-9]+}}], 16,
+// XSCALED-NEXT: cp.async.commit_group
+// XSCALED-NEXT: cp.async.wait_group 0
+// XSCALED: ex2.approx.f32
+// XSCALED: ld.shared.b32
+// XSCALED: st.shared.v4.b32 [[[X:%rd[0-9]+]]],
+// XSCALED-NEXT: st.shared.v4.b32 [[[X]]+4096],
+// XSCALED-NEXT: st.shared.v4.b32 [[[X]]+8192],
+// XSCALED-NEXT: st.shared.v4.b32 [[[X]]+12288],
+// XSCALED-NEXT: fence.proxy.async.shared::cta
+// XSCALED-NEXT: bar.sync 0
+// XSCALED-NOT: bar.sync
+// XSCALED: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, [[ADESC:%rd[0-9]+]], [[BDESC:%rd[0-9]+]], p, 1, 1, 1, 1;
+// XSCALED-COUNT-7: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// XSCALED-NOT: bar.sync
+// XSCALED: wgmma.commit_group.sync.aligned
+// XSCALED-NEXT: wgmma.wait_group.sync.aligned 0
+// XSCALED-NEXT: bar.sync 0
+// XSCALED-NEXT: st.shared.v4.b32 [[[X]]],
+// XSCALED-COUNT-3: st.shared.v4.b32
+// XSCALED-NEXT: fence.proxy.async.shared::cta
+// XSCALED-NEXT: bar.sync 0
+// XSCALED-NOT: bar.sync
+// XSCALED: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16 {{.*}}, [[ADESC]], [[BDESC]], p, 1, 1, 1, 1;
+// XSCALED-COUNT-7: wgmma.mma_async.sync.aligned.m64n64k16.f32.bf16.bf16
+// XSCALED-NOT: bar.sync
+// XSCALED: wgmma.commit_group.sync.aligned
+// XSCALED-NEXT: wgmma.wait_group.sync.aligned 0
+// XSCALED-NEXT: bar.sync 0

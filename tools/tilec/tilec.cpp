@@ -15,7 +15,9 @@
 // Diagnostics carry file:line:col and any error gives a non-zero exit
 // status. --help lists tilec's options and the MLIR debugging options it
 // applies; --version gives tilec's version and the LLVM/MLIR it was built
-// with.
+// with. `--then` starts another instance's command line: one process
+// compiles them one after another (a build's many instances then pay
+// tilec's start once).
 //
 //===----------------------------------------------------------------------===//
 
@@ -627,15 +629,16 @@ void printVersion(raw_ostream &os) {
   os << "tilec " << TILEC_VERSION << "\n"
      << "  built with LLVM and MLIR " << LLVM_VERSION_STRING << "\n";
 }
-} // namespace
+constexpr const char *kOverview =
+    "tilec: the tile kernel compiler\n\n"
+    "  tilec ARGS... [--then ARGS...]...: each --then starts the command line "
+    "of\n  another instance, compiled by the same process as if by a tilec "
+    "of its own\n";
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  registerMLIROptions();
-  tilec::registerPasses();
-  cl::HideUnrelatedOptions({&tilecCategory, &mlirCategory});
-  cl::SetVersionPrinter(printVersion);
-  cl::ParseCommandLineOptions(argc, argv, "tilec: the tile kernel compiler\n");
+/// Compiles one instance: `args` (argv[0] first) is a tilec command line,
+/// parsed into the options above. Returns the exit status.
+int compileInstance(ArrayRef<const char *> args) {
+  cl::ParseCommandLineOptions(args.size(), args.data(), kOverview);
 
   SmallVector<const tilec::GpuTarget *> targets, ptxOnlyTargets;
   std::string error;
@@ -732,5 +735,45 @@ int main(int argc, char **argv) {
   outputs.main->keep();
   if (outputs.header)
     outputs.header->keep();
+  return 0;
+}
+
+/// `--then` separates the command lines of instances that one process
+/// compiles one after another, each as if tilec ran once per command line
+/// (no option carries over): a build with many instances pays tilec's start
+/// (loading libLLVM and libMLIR, registering their options, about 45 ms of
+/// CPU) and its warm-up once per batch rather than once per instance
+/// (docs/performance.md, "Compile time").
+constexpr llvm::StringLiteral kThen = "--then";
+} // namespace
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  registerMLIROptions();
+  tilec::registerPasses();
+  cl::HideUnrelatedOptions({&tilecCategory, &mlirCategory});
+  cl::SetVersionPrinter(printVersion);
+
+  SmallVector<SmallVector<const char *>> instances(1, {argv[0]});
+  for (int i = 1; i < argc; ++i) {
+    if (StringRef(argv[i]) == kThen)
+      instances.push_back({argv[0]});
+    else
+      instances.back().push_back(argv[i]);
+  }
+  if (instances.size() > 1)
+    for (auto [index, instance] : llvm::enumerate(instances))
+      if (instance.size() == 1) {
+        llvm::errs() << "tilec: " << kThen << " separates instances' command "
+                     << "lines; instance " << index + 1 << " of "
+                     << instances.size() << " is empty\n";
+        return 1;
+      }
+  for (auto [index, instance] : llvm::enumerate(instances)) {
+    if (index > 0)
+      cl::ResetAllOptionOccurrences();
+    if (int status = compileInstance(instance))
+      return status;
+  }
   return 0;
 }

@@ -12,7 +12,10 @@
 
 #include "LayoutTestUtils.h"
 
+#include "llvm/Support/raw_ostream.h"
+
 #include <gtest/gtest.h>
+#include <thread>
 
 using namespace tilec;
 using namespace tilec::testing;
@@ -501,4 +504,96 @@ TEST(ConversionPlanner, LdmatrixReadsSwizzledBuffers) {
       mmaSyncOperandLayout(MmaSyncShape::M16N8K16, MmaOperand::A, {64, 32},
                            {2, 2}),
       shuffled, 2));
+}
+
+/// Everything a plan says, spelled out, to compare two plans.
+static std::string describe(llvm::Expected<ConversionPlan> result) {
+  if (!result) {
+    llvm::consumeError(result.takeError());
+    return "error";
+  }
+  const ConversionPlan &p = *result;
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  os << int(p.kind) << "; " << p.dstToSrc.toString() << "; registers";
+  for (unsigned r : p.srcRegisterOf)
+    os << ' ' << r;
+  for (const ShuffleRound &round : p.shuffles) {
+    os << "; round " << round.dstRegister << " kept " << round.lanesKept
+       << " lanes";
+    for (unsigned l : round.srcLane)
+      os << ' ' << l;
+    os << " send";
+    for (unsigned r : round.sendRegister)
+      os << ' ' << r;
+  }
+  if (p.shared) {
+    os << "; shared " << p.shared->layout.toString() << " store "
+       << p.shared->storeVectorElements << " load "
+       << p.shared->loadVectorElements;
+    if (p.shared->ldmatrix)
+      os << " ldmatrix x" << p.shared->ldmatrix->numMatrices
+         << (p.shared->ldmatrix->transposed ? ".trans " : " ")
+         << p.shared->ldmatrix->registersPerRead << ' '
+         << p.shared->ldmatrix->rowStarts.toString();
+  }
+  return text;
+}
+
+TEST(ConversionPlanner, PlansDoNotDependOnWhatWasPlannedBefore) {
+  // planConversion keeps the plans it made on each thread; asked the same
+  // questions in two orders on two fresh threads, and again on this one, it
+  // must answer each the same way. Among them the pairs whose answers differ
+  // only by the element size (ldmatrix for 16-bit elements, not for 8-bit
+  // ones) and by allowShuffles (shuffles or shared memory).
+  struct Query {
+    LinearLayout src, dst;
+    unsigned elementBytes;
+    bool allowShuffles;
+  };
+  LinearLayout acc = mmaSyncAccumulatorLayout({64, 16}, {4, 1});
+  LinearLayout rows = blockedLayout({64, 16}, {1, 2}, {16, 2}, {4, 1}, {1, 0});
+  LinearLayout operandA = mmaSyncOperandLayout(
+      MmaSyncShape::M16N8K16, MmaOperand::A, {64, 64}, {2, 2});
+  LinearLayout blocked = blockedLayout({64, 64}, {2, 4}, {8, 4}, {2, 2}, {1, 0});
+  SmallVector<LinearLayout::InDim> swapped = blocked.getBases();
+  std::swap(swapped[0].bases[0], swapped[0].bases[2]);
+  const Query queries[] = {
+      {acc, rows, 4, true},
+      {acc, rows, 4, false},
+      {rows, acc, 4, true},
+      {coalesced(64, 64, 2, 4), operandA, 2, true},
+      {coalesced(64, 64, 2, 4), operandA, 1, true},
+      {coalesced(64, 64, 2, 4), operandA, 4, true},
+      {blocked, LinearLayout(swapped, blocked.getOutDims()), 2, true},
+      {acc, acc, 4, true},
+      // An error is answered again, not kept.
+      {acc, coalesced(64, 64, 2, 4), 4, true},
+      {acc, rows, 3, true},
+  };
+  auto ask = [&](bool reversed) {
+    std::vector<std::string> answers(std::size(queries));
+    for (size_t k = 0; k < std::size(queries); ++k) {
+      size_t i = reversed ? std::size(queries) - 1 - k : k;
+      const Query &q = queries[i];
+      answers[i] = describe(
+          planConversion(q.src, q.dst, q.elementBytes, q.allowShuffles));
+    }
+    return answers;
+  };
+  std::vector<std::string> forward, backward;
+  std::thread([&] { forward = ask(false); }).join();
+  std::thread([&] { backward = ask(true); }).join();
+  std::vector<std::string> again = ask(false);
+  std::vector<std::string> cached = ask(true);
+  for (size_t i = 0; i < std::size(queries); ++i) {
+    EXPECT_EQ(forward[i], backward[i]) << "query " << i;
+    EXPECT_EQ(forward[i], again[i]) << "query " << i;
+    EXPECT_EQ(forward[i], cached[i]) << "query " << i;
+  }
+  // The pairs that differ by one argument are answered differently.
+  EXPECT_NE(forward[0], forward[1]);
+  EXPECT_NE(forward[3], forward[4]);
+  EXPECT_EQ(forward[8], "error");
+  EXPECT_EQ(forward[9], "error");
 }

@@ -110,7 +110,10 @@ interp::HostView f32View(std::vector<float> &buffer,
 
 constexpr float kNaN = std::numeric_limits<float>::quiet_NaN();
 
-TEST(ChunkStateKernel, EachChunkFromZero) {
+/// chunk_state's SCALED: the operand its weights scale (1: B, 2: x).
+class ChunkStateKernel : public ::testing::TestWithParam<int> {};
+
+TEST_P(ChunkStateKernel, EachChunkFromZero) {
   // batch, seqlen, heads, groups, headdim, dstate, chunk: 5 chunks, the last
   // one 44 steps; tiles smaller than headdim and dstate, ragged at both.
   const Problem p{2, 300, 4, 2, 40, 48, 64};
@@ -132,7 +135,8 @@ TEST(ChunkStateKernel, EachChunkFromZero) {
       "chunk_state",
       {chunk, "BLOCK_P=" + std::to_string(tiles.chunkStateBlockP),
        "BLOCK_N=" + std::to_string(tiles.chunkStateBlockN),
-       "BLOCK_K=" + std::to_string(tiles.chunkStateBlockK)});
+       "BLOCK_K=" + std::to_string(tiles.chunkStateBlockK),
+       "SCALED=" + std::to_string(GetParam())});
   ASSERT_TRUE(cumsum && chunkState);
 
   const int64_t nchunks = p.numChunks();
@@ -165,9 +169,9 @@ TEST(ChunkStateKernel, EachChunkFromZero) {
       {grids.chunkState}, error)))
       << error;
 
-  // Per element within 8 sigma of one tf32 rounding per term (B dt decay as
-  // the mma operand; x converts exactly), the bound of ForwardCheck.h, which
-  // counts three; an element that lost or misplaced a term misses it by 10^3.
+  // Per element within 8 sigma of one tf32 rounding per term (the scaled
+  // operand, B or x times dt decay, as the mma operand; the other converts
+  // exactly), the bound of ForwardCheck.h, which counts three; an element that lost or misplaced a term misses it by 10^3.
   const double elementBound = 8 * 0x1p-11;
   double worst = 0;
   for (int64_t b = 0; b < p.batch; ++b)
@@ -194,6 +198,11 @@ TEST(ChunkStateKernel, EachChunkFromZero) {
       }
   std::printf("worst element error / bound: %.3g\n", worst);
 }
+
+INSTANTIATE_TEST_SUITE_P(Scaled, ChunkStateKernel, ::testing::Values(1, 2),
+                         [](const ::testing::TestParamInfo<int> &info) {
+                           return info.param == 1 ? "B" : "x";
+                         });
 
 class StatePassingKernel : public ::testing::TestWithParam<bool> {};
 

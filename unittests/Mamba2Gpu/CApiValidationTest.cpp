@@ -751,7 +751,66 @@ TEST_F(OptionsValidation, VersionOneStructHasNoSeqIdx) {
   args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V2;
   EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
                        TILEC_MAMBA2_ERROR_INVALID_DTYPE);
-  EXPECT_EQ(sizeof(tilec_mamba2_options), TILEC_MAMBA2_OPTIONS_SIZE_V3);
+  // The last version's fields, up to the struct's alignment.
+  constexpr size_t align = alignof(tilec_mamba2_options);
+  EXPECT_EQ(sizeof(tilec_mamba2_options),
+            (TILEC_MAMBA2_OPTIONS_SIZE_V4 + align - 1) / align * align);
+}
+
+// The state dtype (version 4): bf16 with a bf16 x, chunk states in it;
+// anything else refused with the field named.
+TEST_F(OptionsValidation, StateDtypeIsChecked) {
+  args.withChunkStates = true;
+  args.options.state_dtype = TILEC_MAMBA2_BF16;
+  // f32 chunk states for bf16 states between chunks.
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  std::string error = tilec_mamba2_last_error();
+  EXPECT_EQ(error.find("chunk states"), 0u) << error;
+  EXPECT_NE(error.find("the state dtype (bf16)"), std::string::npos) << error;
+  args.chunkStates.descriptor.dtype = TILEC_MAMBA2_BF16;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  // Their alignment is bf16's.
+  args.chunkStates.descriptor.data =
+      static_cast<char *>(args.chunkStates.descriptor.data) + 2;
+  status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  args.withChunkStates = false;
+  args.options.state_dtype = TILEC_MAMBA2_F16;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  error = tilec_mamba2_last_error();
+  EXPECT_EQ(error.find("state dtype: f16"), 0u) << error;
+  args.options.state_dtype = TILEC_MAMBA2_I32;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  args.options.state_dtype = 99;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  error = tilec_mamba2_last_error();
+  EXPECT_EQ(error.find("options: state_dtype 99"), 0u) << error;
+  // bf16 states with an f16 x (and B, C, z): no instance for the pair.
+  args.options.state_dtype = TILEC_MAMBA2_BF16;
+  for (CTensor *t : {&args.x, &args.B, &args.C, &args.z})
+    t->descriptor.dtype = TILEC_MAMBA2_F16;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  error = tilec_mamba2_last_error();
+  EXPECT_EQ(error.find("state dtype: bf16 with x in f16"), 0u) << error;
+}
+
+// A version-3 struct ends before state_dtype: it is not read, whatever the
+// bytes after the struct hold, and the states are f32.
+TEST_F(OptionsValidation, VersionThreeStructHasNoStateDtype) {
+  args.withChunkStates = true;
+  args.options.state_dtype = 99;
+  args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V3;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V4;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
 }
 
 // cu_seqlens and the varlen states (version 3), on one packed row of three

@@ -17,6 +17,7 @@
 
 #include "CApiTesting.h"
 #include "DevicePointers.h"
+#include "RepeatedCall.h"
 
 #include "tilec/Runtime/Runtime.h"
 
@@ -421,6 +422,14 @@ void makeContextCurrent(uintptr_t id) {
 /// The counting driver's context of every other test.
 constexpr uintptr_t kDefaultContext = 0x1000;
 
+/// A context of the test's own while it lives: no graph of other tests
+/// (graphs are cached per context, up to four per sequence of kernels, one
+/// per set of parameters that came back).
+struct OwnContext {
+  explicit OwnContext(uintptr_t id) { makeContextCurrent(id); }
+  ~OwnContext() { makeContextCurrent(kDefaultContext); }
+};
+
 // The graph of a call is found by its kernels and their grids; a parameter
 // that differs from the one the graph holds is updated before it runs, node
 // by node. The counting driver shows each kernel's first parameter to the
@@ -429,6 +438,7 @@ constexpr uintptr_t kDefaultContext = 0x1000;
 TEST_F(HostCost, ChangedPointersUpdateTheirNodesOnly) {
   if (!std::strcmp(mode(), "bogus"))
     GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  OwnContext own(0x1400);
   CArguments args = arguments();
   makeGraph([&] { return args.forward(); });
   void *const firstX = args.x.descriptor.data;
@@ -457,6 +467,212 @@ TEST_F(HostCost, ChangedPointersUpdateTheirNodesOnly) {
   });
   EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 2u);
   EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+}
+
+// A call identical to the thread's last successful one is its launch group
+// enqueued again (RepeatedCall.h): the same driver calls, no check or
+// launcher run. Any change to what the call reads, even inside a
+// descriptor at the same address, is a call checked and launched as usual.
+TEST_F(HostCost, IdenticalCallsReplayTheirLaunches) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CArguments args = arguments();
+  makeGraph([&] { return args.forwardWithOptions(); });
+  const unsigned long long before = tilec::mamba2::gpu::replayedCalls();
+  for (int call = 0; call < 3; ++call) {
+    auto calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+    });
+    expectSteadyState(calls, *mode() ? 10 : 0);
+  }
+  // With a pointer query per call ("call") nothing is replayed.
+  EXPECT_EQ(tilec::mamba2::gpu::replayedCalls() - before, *mode() ? 0u : 3u);
+}
+
+TEST_F(HostCost, ChangedArgumentsAreNotReplayed) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  OwnContext own(0x1500);
+  CArguments args = arguments();
+  makeGraph([&] { return args.forwardWithOptions(); });
+  using tilec::mamba2::gpu::replayedCalls;
+  // Each change, then the call again: checked and launched (nothing
+  // replayed), then replayed once it repeats; a call that found a new
+  // allocation range is replayed from the call after the next (the one
+  // that found the range cache as it left it).
+  auto expectChecked = [&](const char *what, bool newRange = false) {
+    SCOPED_TRACE(what);
+    const unsigned long long before = replayedCalls();
+    for (int checked = 0; checked < (newRange ? 2 : 1); ++checked)
+      EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+    EXPECT_EQ(replayedCalls(), before);
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+    EXPECT_EQ(replayedCalls(), before + 1);
+  };
+  // x's pointer: its kernels' nodes are updated (the stand-in shows the
+  // runtime each kernel's first parameter).
+  void *const firstX = args.x.descriptor.data;
+  args.x.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(8) << 32));
+  auto calls = callsOf([&] { expectChecked("x's data", true); });
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 2u);
+  args.x.descriptor.data = firstX;
+  expectChecked("x's data back");
+  args.y.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(10) << 32));
+  expectChecked("y's data", true);
+  // The same descriptor and array addresses, another content.
+  args.options.dt_softplus = 1;
+  expectChecked("dt_softplus");
+  args.options.dt_limit = 1;
+  args.options.dt_max = 1.0f;
+  expectChecked("dt_limit");
+  args.options.dt_max = 2.0f;
+  expectChecked("dt_max");
+  args.withDtBias = true;
+  expectChecked("dt_bias given", true);
+  args.dtBias.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(11) << 32));
+  expectChecked("dt_bias's data", true);
+  args.withInitialState = false;
+  expectChecked("no initial state");
+  // A refused call between two identical ones: the second is checked.
+  args.y.descriptor.dtype = TILEC_MAMBA2_I32;
+  const unsigned long long before = replayedCalls();
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+  args.y.descriptor.dtype = TILEC_MAMBA2_F32;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls(), before);
+}
+
+// Two argument sets in turn (two layers of a model, two buffers): the
+// second set's graph is built when it comes back, and from then on each
+// call finds its set's graph with no node update.
+TEST_F(HostCost, AlternatingArgumentSetsGetAGraphEach) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  OwnContext own(0x1600);
+  CArguments first = arguments(), second = arguments();
+  second.x.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(12) << 32));
+  second.dt.descriptor.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(13) << 32));
+  makeGraph([&] { return first.forward(); });
+  // The second set, new: the graph's nodes updated to it; the first set,
+  // back: a graph of its own.
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(second.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 3u);
+  calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(first.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 1u);
+  EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 0u);
+  for (int call = 0; call < 6; ++call) {
+    SCOPED_TRACE("call " + std::to_string(call));
+    calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS((call % 2 ? first : second).forward(),
+                           TILEC_MAMBA2_SUCCESS);
+    });
+    EXPECT_EQ(calls.at("cuGraphExecKernelNodeSetParams"), 0u);
+    EXPECT_EQ(calls.at("cuGraphInstantiateWithFlags"), 0u);
+    EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+  }
+}
+
+TEST_F(HostCost, AShapeChangedInPlaceIsNotReplayed) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments args = arguments();
+  makeGraph([&] { return args.forward(); });
+  using tilec::mamba2::gpu::replayedCalls;
+  // y's strides, rewritten in their array (the descriptor points at the
+  // same one): a stride 0 is refused.
+  std::vector<int64_t> &strides = args.y.strides;
+  ASSERT_FALSE(strides.empty());
+  const int64_t kept = strides[0];
+  strides[0] = 0;
+  const unsigned long long before = replayedCalls();
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_ERROR_INVALID_STRIDE);
+  strides[0] = kept;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls(), before + 1);
+}
+
+TEST_F(HostCost, NoReplayWithoutGraphsOrAWorkspace) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments args = arguments();
+  makeGraph([&] { return args.forward(); });
+  using tilec::mamba2::gpu::replayedCalls;
+  const unsigned long long before = replayedCalls();
+  tilec_set_launch_graphs(false);
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  });
+  tilec_set_launch_graphs(true);
+  EXPECT_EQ(calls.at("cuLaunchKernel"), kKernels);
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 0u);
+  args.workspace = nullptr;
+  for (int call = 0; call < 3; ++call) {
+    calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+    });
+    EXPECT_EQ(calls.at("cuMemAllocAsync"), 1u);
+  }
+  EXPECT_EQ(replayedCalls(), before);
+}
+
+// The decode step: a call identical to the last is replayed too, and any
+// change (here y's pointer, then dt_softplus) is checked and launched.
+TEST_F(HostCost, IdenticalDecodeStepsReplayTheirLaunch) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  const tilec_mamba2_decode_problem p{2, 4, 1, 8, 16, 2};
+  uintptr_t next = uintptr_t(1) << 41;
+  auto address = [&] {
+    next += uintptr_t(1) << 32;
+    return reinterpret_cast<void *>(next);
+  };
+  CTensor state(address(), TILEC_MAMBA2_F32, {2, 4, 8, 16});
+  CTensor x(address(), TILEC_MAMBA2_BF16, {2, 4, 8});
+  CTensor dt(address(), TILEC_MAMBA2_F32, {2, 4});
+  CTensor A(address(), TILEC_MAMBA2_F32, {4});
+  CTensor B(address(), TILEC_MAMBA2_BF16, {2, 1, 16});
+  CTensor C(address(), TILEC_MAMBA2_BF16, {2, 1, 16});
+  CTensor y(address(), TILEC_MAMBA2_BF16, {2, 4, 8});
+  int32_t softplus = 0;
+  auto step = [&] {
+    return tilec_mamba2_state_update(&p, state.get(), x.get(), dt.get(),
+                                     A.get(), B.get(), C.get(), nullptr,
+                                     nullptr, nullptr, softplus, nullptr, -1,
+                                     y.get(), nullptr);
+  };
+  // New ranges, then the graph: replayed from the third step on.
+  for (int call = 0; call < 3; ++call)
+    EXPECT_MAMBA2_STATUS(step(), TILEC_MAMBA2_SUCCESS);
+  using tilec::mamba2::gpu::replayedCalls;
+  const unsigned long long before = replayedCalls();
+  auto calls = callsOf([&] {
+    for (int call = 0; call < 3; ++call)
+      EXPECT_MAMBA2_STATUS(step(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 3u);
+  EXPECT_EQ(calls.at("cuLaunchKernel"), 0u);
+  EXPECT_EQ(calls.at(""), 12u + (*mode() ? 3 * 7 : 0));
+  EXPECT_EQ(replayedCalls() - before, *mode() ? 0u : 3u);
+  if (*mode())
+    return;
+  y.descriptor.data = address();
+  EXPECT_MAMBA2_STATUS(step(), TILEC_MAMBA2_SUCCESS);
+  softplus = 1;
+  EXPECT_MAMBA2_STATUS(step(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls() - before, 3u);
+  EXPECT_MAMBA2_STATUS(step(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls() - before, 4u);
 }
 
 // Other grids are another graph, built on their second call (the first

@@ -117,6 +117,24 @@ tilec_status tilec_begin_launch_group(CUstream stream,
 tilec_status tilec_end_launch_group(void);
 void tilec_cancel_launch_group(void);
 
+/* The calling thread's last launch group again, for a caller that knows its
+ * launches would be the same (the same kernels, grids and parameters: a
+ * library call repeated with the same arguments), without making them.
+ * tilec_last_launch_group is the id of the thread's last group that ended
+ * successfully with its launches recorded (as a graph: not captured, graphs
+ * on), 0 when there is none or a group began since. tilec_replay_launch_group
+ * enqueues that group's launches again, as tilec_end_launch_group did, when
+ * `group_id` is that id, no group is open, `stream` and the current
+ * context are the group's, the stream is not being captured, graphs are on
+ * and no image was forgotten since (tilec_forget_fatbin); *replayed says
+ * whether it did (false: nothing was enqueued, and the caller launches as
+ * usual). The same driver calls as a group: cuCtxGetCurrent, cuCtxGetId,
+ * cuStreamIsCapturing and the graph launch. */
+unsigned long long tilec_last_launch_group(void);
+tilec_status tilec_replay_launch_group(CUstream stream,
+                                       unsigned long long group_id,
+                                       bool *replayed);
+
 /* Turns the replay of launch groups as CUDA graphs on or off for the
  * process (on by default unless TILEC_LAUNCH_GRAPHS=0 is set when the driver
  * is loaded). Off, groups launch their kernels one at a time. */

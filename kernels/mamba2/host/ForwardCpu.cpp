@@ -125,11 +125,11 @@ Status compileKernel(const char *name, const std::vector<std::string> &params,
   return Status::success();
 }
 
-/// The compiled kernels for a chunk size, tile sizes, dt's dtype and that of
-/// x, B, C and z, compiled on first use and kept for the life of the
-/// process.
+/// The compiled kernels for a chunk size, tile sizes, dt's dtype, that of
+/// x, B, C and z and that of the states between chunks, compiled on first
+/// use and kept for the life of the process.
 Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
-                  DType xDType, const Kernels *&kernels) {
+                  DType xDType, DType stateDType, const Kernels *&kernels) {
   static std::mutex mutex;
   static std::map<std::vector<int64_t>, std::unique_ptr<Kernels>> cache;
   std::vector<int64_t> key = {p.chunk,
@@ -144,13 +144,15 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
                               t.statePassingBlockP,
                               t.statePassingBlockN,
                               int64_t(dtDType),
-                              int64_t(xDType)};
+                              int64_t(xDType),
+                              int64_t(stateDType)};
   std::lock_guard<std::mutex> lock(mutex);
   std::unique_ptr<Kernels> &entry = cache[key];
   if (!entry) {
     auto compiled = std::make_unique<Kernels>();
     std::string chunk = binding("CHUNK", p.chunk);
     const std::string xType = typeBinding("XT", xDType);
+    const std::string stateType = typeBinding("ST", stateDType);
     if (Status s = compileKernel("chunk_cumsum",
                                  {chunk, binding("BLOCK_H", t.blockH),
                                   typeBinding("DT", dtDType)},
@@ -168,14 +170,15 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
     if (Status s = compileKernel(
             "state_passing",
             {chunk, binding("BLOCK_P", t.statePassingBlockP),
-             binding("BLOCK_N", t.statePassingBlockN)},
+             binding("BLOCK_N", t.statePassingBlockN), stateType},
             compiled->statePassing);
         !s)
       return s;
     if (Status s = compileKernel("fwd_pass_state",
                                  {chunk, binding("BLOCK_P", t.blockP),
                                   binding("BLOCK_N", t.blockN),
-                                  binding("BLOCK_K", t.blockK), xType},
+                                  binding("BLOCK_K", t.blockK), xType,
+                                  stateType},
                                  compiled->fwdPassState);
         !s)
       return s;
@@ -191,7 +194,7 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
             "compute_out",
             {chunk, binding("BLOCK_M", t.blockM), binding("BLOCK_K", t.blockK),
              binding("BLOCK_P", t.blockP), binding("BLOCK_N", t.blockN),
-             xType},
+             xType, stateType},
             compiled->computeOut);
         !s)
       return s;
@@ -200,7 +203,7 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
                                  {binding("BLOCK_P", t.chunkStateBlockP),
                                   binding("BLOCK_N", t.chunkStateBlockN),
                                   binding("BLOCK_K", t.chunkStateBlockK),
-                                  xType},
+                                  xType, stateType},
                                  compiled->varlenState);
         !s)
       return s;
@@ -223,6 +226,17 @@ interp::HostView hostView(const Tensor &tensor) {
 Tensor bufferTensor(std::vector<float> &buffer, std::vector<int64_t> shape) {
   Tensor tensor = Tensor::contiguous(nullptr, DType::F32, std::move(shape));
   buffer.resize(tensor.numElements());
+  tensor.data = buffer.data();
+  return tensor;
+}
+
+/// `buffer`, sized for it, as a row-major tensor of `shape` in `dtype` (f32
+/// or a 16-bit float: the states between chunks).
+Tensor bufferTensor(std::vector<uint32_t> &buffer, DType dtype,
+                    std::vector<int64_t> shape) {
+  Tensor tensor = Tensor::contiguous(nullptr, dtype, std::move(shape));
+  const int64_t bytes = tensor.numElements() * int64_t(dtypeSize(dtype));
+  buffer.resize((bytes + 3) / 4);
   tensor.data = buffer.data();
   return tensor;
 }
@@ -259,21 +273,25 @@ Status tilec::mamba2::forwardCpu(const Problem &p, const Inputs &in,
       return s;
   const TileConfig t = chooseTiles(p, options.tiles);
   const Kernels *kernels = nullptr;
-  if (Status s = getKernels(p, t, in.dt.dtype, in.x.dtype, kernels); !s)
+  if (Status s = getKernels(p, t, in.dt.dtype, in.x.dtype, in.stateDtype,
+                            kernels);
+      !s)
     return s;
 
   const int64_t nchunks = p.numChunks();
-  std::vector<float> dtChunksBuffer, gBuffer, statesBuffer, localBuffer,
-      finalBuffer, cbBuffer;
+  std::vector<float> dtChunksBuffer, gBuffer, localBuffer, finalBuffer,
+      cbBuffer;
+  std::vector<uint32_t> statesBuffer;
   const Tensor dtChunksTensor =
       bufferTensor(dtChunksBuffer, {p.batch, p.heads, nchunks, p.chunk});
   const Tensor gTensor =
       bufferTensor(gBuffer, {p.batch, p.heads, nchunks, p.chunk});
-  // The states entering each chunk: the caller's when asked for.
+  // The states entering each chunk, in the state dtype: the caller's when
+  // asked for.
   const Tensor statesTensor =
       out.chunkStates
           ? *out.chunkStates
-          : bufferTensor(statesBuffer,
+          : bufferTensor(statesBuffer, in.stateDtype,
                          {p.batch, nchunks, p.heads, p.headdim, p.dstate});
   interp::HostView dtChunks = hostView(dtChunksTensor);
   interp::HostView g = hostView(gTensor);

@@ -48,13 +48,24 @@ std::string formatShape(const std::vector<int64_t> &shape) {
   return os.str();
 }
 
+/// The dtypes a check supports, in words: `supported` with its "%s", if
+/// any, replaced by x's dtype (formatted only for a message).
+std::string supportedText(const char *supported, DType xType) {
+  char text[96];
+  std::snprintf(text, sizeof text, supported, dtypeName(xType));
+  return text;
+}
+
 /// One tensor argument against what the problem implies for it: the
 /// `rank` extents at `shape` (a pointer, so that a valid call's checks
 /// allocate nothing). `output` forbids stride 0 along a dimension of extent
 /// above 1, where two elements would be written to one address.
+/// `supported` words the dtypes supported for the message of a wrong one
+/// (a "%s" in it names x's dtype, `xType`); null: `dtype` alone.
 Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
                    const int64_t *shape, size_t rank, const char *layout,
-                   bool output, const char *supported = nullptr) {
+                   bool output, const char *supported = nullptr,
+                   DType xType = DType::F32) {
   // Built only for an error: a valid call allocates no message.
   auto what = [&] { return std::string(name) + " " + layout; };
   if (!tensor.data)
@@ -62,7 +73,7 @@ Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
   if (tensor.dtype != dtype)
     return Status::error(what() + " is " + dtypeName(tensor.dtype) +
                          "; only " +
-                         (supported ? std::string(supported)
+                         (supported ? supportedText(supported, xType)
                                     : std::string(dtypeName(dtype)) + " is") +
                          " supported");
   if (tensor.shape.size() != rank)
@@ -94,9 +105,10 @@ Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
 
 Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
                    std::initializer_list<int64_t> shape, const char *layout,
-                   bool output, const char *supported = nullptr) {
+                   bool output, const char *supported = nullptr,
+                   DType xType = DType::F32) {
   return checkTensor(name, tensor, dtype, shape.begin(), shape.size(), layout,
-                     output, supported);
+                     output, supported, xType);
 }
 
 Status checkTensor(const char *name, const Tensor &tensor, DType dtype,
@@ -173,10 +185,7 @@ Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
   // per dtype: mamba_ssm multiplies B by C, so they match, and a model's x,
   // z, B and C are slices of one projection).
   const DType xType = inputElementType(in);
-  // On the stack: a valid call allocates no message.
-  char xSupported[64];
-  std::snprintf(xSupported, sizeof xSupported, "x's dtype (%s) is",
-                dtypeName(xType));
+  const char *const xSupported = "x's dtype (%s) is";
   struct Check {
     const char *name;
     const Tensor &tensor;
@@ -200,7 +209,8 @@ Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
   for (const Check &check : checks)
     if (Status status = checkTensor(check.name, check.tensor, check.dtype,
                                     check.shape.data(), check.rank,
-                                    check.layout, false, check.supported);
+                                    check.layout, false, check.supported,
+                                    xType);
         !status)
       return status;
   // D per head or per channel: its rank says which.
@@ -228,7 +238,7 @@ Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
     if (Status status =
             checkTensor("z", *in.z, xType, tokens4.data(), 4,
                         "(batch, seqlen, heads, headdim)", false,
-                        xSupported);
+                        xSupported, xType);
         !status)
       return status;
   if (in.seqIdx)
@@ -247,6 +257,13 @@ Status tilec::mamba2::validateInputs(const Problem &p, const Inputs &in) {
                          std::to_string(limit.high) +
                          ") is not an interval: it needs low <= high and no "
                          "NaN");
+  if (in.stateDtype != DType::F32 &&
+      (in.stateDtype != DType::BF16 || in.x.dtype != DType::BF16))
+    return Status::error(
+        std::string("state dtype: ") + dtypeName(in.stateDtype) +
+        " with x in " + dtypeName(in.x.dtype) +
+        " is not supported; the states between chunks are f32, or bf16 "
+        "with x in bf16");
   return Status::success();
 }
 
@@ -256,13 +273,11 @@ Status tilec::mamba2::validate(const Problem &p, const Inputs &in,
     return status;
   // y in f32 or, rounded once by the kernel, in x's dtype.
   const DType xType = inputElementType(in);
-  char ySupported[64];
-  std::snprintf(ySupported, sizeof ySupported, "f32 and x's dtype (%s) are",
-                dtypeName(xType));
   if (Status status = checkTensor(
           "y", out.y, out.y.dtype == xType ? xType : DType::F32,
           {p.batch, p.seqlen, p.heads, p.headdim},
-          "(batch, seqlen, heads, headdim)", true, ySupported);
+          "(batch, seqlen, heads, headdim)", true,
+          "f32 and x's dtype (%s) are", xType);
       !status)
     return status;
   if (out.finalState)
@@ -274,9 +289,11 @@ Status tilec::mamba2::validate(const Problem &p, const Inputs &in,
       return status;
   if (out.chunkStates)
     if (Status status = checkTensor(
-            "chunk states", *out.chunkStates, DType::F32,
+            "chunk states", *out.chunkStates, in.stateDtype,
             {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate},
-            "(batch, nchunks, heads, headdim, dstate)", true);
+            "(batch, nchunks, heads, headdim, dstate)", true,
+            in.stateDtype == DType::BF16 ? "the state dtype (bf16) is"
+                                         : nullptr);
         !status)
       return status;
   if (out.varlenStates) {

@@ -47,6 +47,29 @@ tile.kernel @broadcast_full_mma<K = 8>(%s: bf16) {
   tile.return
 }
 
+// precision = tf32 of two bf16 operands (and of two f16 ones): both convert
+// to tf32 exactly and the products are exact either way, so the plain
+// 16-bit product, with no conversion and no precision left.
+// CHECK-LABEL: tile.kernel @mma_tf32_of_two_16_bit_operands
+// CHECK-NOT: convert
+// CHECK: mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x8xbf16>, tensor<8x16xbf16>, tensor<16x16xf32>
+// CHECK-NOT: convert
+// CHECK: mma %{{.*}}, %{{.*}}, %{{.*}} : tensor<16x8xf16>, tensor<8x16xf16>, tensor<16x16xf32>
+// CHECK-NOT: convert
+// CHECK: return
+tile.kernel @mma_tf32_of_two_16_bit_operands(%s: bf16, %h: f16) {
+  %a = tile.full %s : !tile.tile<16 x 8 x bf16>
+  %b = tile.full %s : !tile.tile<8 x 16 x bf16>
+  %ah = tile.full %h : !tile.tile<16 x 8 x f16>
+  %bh = tile.full %h : !tile.tile<8 x 16 x f16>
+  %c = tile.full 0.0 : !tile.tile<16 x 16 x f32>
+  %d = tile.mma %a, %b, %c precision = tf32
+      : !tile.tile<16 x 8 x bf16>, !tile.tile<8 x 16 x bf16>, !tile.tile<16 x 16 x f32>
+  %e = tile.mma %ah, %bh, %d precision = tf32
+      : !tile.tile<16 x 8 x f16>, !tile.tile<8 x 16 x f16>, !tile.tile<16 x 16 x f32>
+  tile.return
+}
+
 // precision = split_bf16 with one bf16 operand: b = hi + lo in bf16, then
 // acc + a b_lo + a b_hi, the small product first; no precision left.
 // CHECK-LABEL: tile.kernel @mma_split_bf16_one_operand

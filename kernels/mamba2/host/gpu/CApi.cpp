@@ -6,19 +6,37 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "Forward.h"
 #include "CApiSupport.h"
+#include "Forward.h"
+#include "RepeatedCall.h"
 
 #include "tilec/Mamba2/tilec_mamba2.h"
 
+#include <algorithm>
 #include <optional>
 #include <string>
+#include <utility>
+#include <vector>
 
 using namespace tilec::mamba2;
+using gpu::DescriptorVectors;
 
 namespace {
 
 thread_local std::string lastError;
+
+/// The vectors DescriptorVectors lends, kept with their capacity between
+/// calls.
+thread_local std::vector<std::vector<int64_t>> spareVectors;
+
+std::vector<int64_t> takeSpare() {
+  if (spareVectors.empty())
+    return {};
+  std::vector<int64_t> v = std::move(spareVectors.back());
+  spareVectors.pop_back();
+  v.clear();
+  return v;
+}
 
 /// Both forward functions: tilec_mamba2_forward is this with no options.
 int forwardWithOptions(
@@ -97,13 +115,29 @@ int gpu::failCall(tilec_mamba2_status code, std::string message) {
   return fail(code, std::move(message));
 }
 
+gpu::DescriptorVectors::~DescriptorVectors() {
+  for (size_t i = 0; i < count; ++i) {
+    spareVectors.push_back(std::move(lent[i]->shape));
+    spareVectors.push_back(std::move(lent[i]->strides));
+  }
+}
+
+void gpu::DescriptorVectors::lend(Tensor &tensor) {
+  tensor.shape = takeSpare();
+  tensor.strides = takeSpare();
+  // More tensors than any C function has: those keep their own vectors.
+  if (count < kMaxTensors)
+    lent[count++] = &tensor;
+}
+
 tilec_mamba2_status
 gpu::readTensorArguments(std::initializer_list<TensorArgument> arguments,
-                         std::string &message) {
+                         DescriptorVectors &vectors, std::string &message) {
   for (const TensorArgument &arg : arguments) {
     if (arg.optional && !arg.descriptor)
       continue;
     Tensor &tensor = arg.optional ? arg.optional->emplace() : *arg.required;
+    vectors.lend(tensor);
     if (tilec_mamba2_status code =
             toTensor(arg.name, arg.descriptor, tensor, message))
       return code;
@@ -224,6 +258,45 @@ int tilec_mamba2_forward_with_options(
 
 namespace {
 
+/// Every byte of a forward call's arguments that its checks and launches
+/// read (RepeatedCall.h): the problem, each descriptor by content, the
+/// options' bytes (each scalar option, present and future) with the
+/// descriptors they point to by content, the workspace and the stream.
+/// A tensor option added to tilec_mamba2_options must be added here.
+void forwardKey(gpu::CallKey &key, const tilec_mamba2_problem &problem,
+                std::initializer_list<const tilec_mamba2_tensor *> tensors,
+                const tilec_mamba2_options *options, void *workspace,
+                size_t workspace_bytes, void *stream) {
+  key.clear();
+  key.add(problem);
+  for (const tilec_mamba2_tensor *t : tensors)
+    key.addTensor(t);
+  key.add(options != nullptr);
+  if (options) {
+    key.add(options, std::min(options->size, sizeof *options));
+    const bool v2 = options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V2;
+    const bool v3 = options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V3;
+    for (const tilec_mamba2_tensor *t :
+         {options->z, options->dt_bias, options->chunk_states,
+          v2 ? options->seq_idx : nullptr, v3 ? options->cu_seqlens : nullptr,
+          v3 ? options->varlen_states : nullptr})
+      key.addTensor(t);
+  }
+  key.add(workspace);
+  key.add(workspace_bytes);
+  key.add(stream);
+}
+
+/// forwardWithOptions without the repeated-call shortcut.
+int checkAndLaunch(
+    const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
+    const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
+    const tilec_mamba2_options *options, void *workspace,
+    size_t workspace_bytes, void *stream);
+
 int forwardWithOptions(
     const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
     const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
@@ -235,16 +308,47 @@ int forwardWithOptions(
   if (!problem)
     return fail(TILEC_MAMBA2_ERROR_NULL_POINTER,
                 "problem: the problem descriptor is null");
+  // A call without a workspace allocates one: never the same twice.
+  if (!workspace)
+    return checkAndLaunch(problem, x, dt, A, B, C, D, initial_state, y,
+                          final_state, options, workspace, workspace_bytes,
+                          stream);
+  thread_local gpu::RepeatedCall repeated;
+  forwardKey(repeated.key, *problem,
+             {x, dt, A, B, C, D, initial_state, y, final_state}, options,
+             workspace, workspace_bytes, stream);
+  tilec_mamba2_status status;
+  std::string message;
+  if (gpu::replayed(repeated, static_cast<CUstream>(stream), status, message))
+    return status == TILEC_MAMBA2_SUCCESS ? TILEC_MAMBA2_SUCCESS
+                                          : fail(status, std::move(message));
+  const int code =
+      checkAndLaunch(problem, x, dt, A, B, C, D, initial_state, y, final_state,
+                     options, workspace, workspace_bytes, stream);
+  gpu::remember(repeated, tilec_mamba2_status(code));
+  return code;
+}
+
+int checkAndLaunch(
+    const tilec_mamba2_problem *problem, const tilec_mamba2_tensor *x,
+    const tilec_mamba2_tensor *dt, const tilec_mamba2_tensor *A,
+    const tilec_mamba2_tensor *B, const tilec_mamba2_tensor *C,
+    const tilec_mamba2_tensor *D, const tilec_mamba2_tensor *initial_state,
+    const tilec_mamba2_tensor *y, const tilec_mamba2_tensor *final_state,
+    const tilec_mamba2_options *options, void *workspace,
+    size_t workspace_bytes, void *stream) {
   const Problem p{problem->batch,  problem->seqlen,  problem->heads,
                   problem->groups, problem->headdim, problem->dstate,
                   problem->chunk};
   Inputs in;
   Outputs out;
+  DescriptorVectors vectors;
   std::string message;
   // The fields of later versions, read only when the struct's size covers
   // them (an older caller's struct ends before them).
   const bool v2 = options && options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V2;
   const bool v3 = options && options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V3;
+  const bool v4 = options && options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V4;
   // In the order the validation walks them; an optional tensor is absent
   // when its descriptor is null.
   if (tilec_mamba2_status code = gpu::readTensorArguments(
@@ -267,12 +371,23 @@ int forwardWithOptions(
             nullptr, &out.chunkStates},
            {"varlen states", v3 ? options->varlen_states : nullptr, nullptr,
             &out.varlenStates}},
-          message))
+          vectors, message))
     return fail(code, std::move(message));
   if (options) {
     in.dtSoftplus = options->dt_softplus != 0;
     if (options->dt_limit)
       in.dtLimit = DtLimit{options->dt_min, options->dt_max};
+  }
+  // The shared validation says which state dtypes the kernels take.
+  if (v4 && options->state_dtype != TILEC_MAMBA2_F32) {
+    if (options->state_dtype != TILEC_MAMBA2_BF16 &&
+        options->state_dtype != TILEC_MAMBA2_F16)
+      return fail(TILEC_MAMBA2_ERROR_INVALID_DTYPE,
+                  "options: state_dtype " +
+                      std::to_string(options->state_dtype) +
+                      " is not a float tilec_mamba2_dtype");
+    in.stateDtype = options->state_dtype == TILEC_MAMBA2_BF16 ? DType::BF16
+                                                               : DType::F16;
   }
   GpuOptions gpuOptions;
   gpuOptions.workspace = workspace;

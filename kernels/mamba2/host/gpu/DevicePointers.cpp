@@ -4,12 +4,16 @@
 // and the allocation range holding it. A range found to be device memory is
 // remembered, so later pointers into it (a caching allocator hands out many
 // tensors from one cudaMalloc'd segment, and the same segments call after
-// call) need no driver call.
+// call) need no driver call. Each thread also keeps the ranges it found,
+// valid while the shared cache is unchanged (its generation), so that a
+// call's pointers, the same call after call in a loop, take no lock.
 //
 //===----------------------------------------------------------------------===//
 
 #include "DevicePointers.h"
 
+#include <array>
+#include <atomic>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -34,18 +38,58 @@ using RangeStart = std::pair<unsigned long long, uintptr_t>;
 std::shared_mutex rangesMutex;
 /// Device allocation ranges -> one past their last byte.
 std::map<RangeStart, uintptr_t> deviceRanges;
+/// Changed (under the lock) with every change of deviceRanges.
+std::atomic<unsigned long long> rangesGeneration{0};
+
+struct KnownRange {
+  unsigned long long context;
+  uintptr_t start, end;
+};
+
+/// Ranges of deviceRanges this thread found, as of `generation`, in a
+/// direct-mapped table indexed by the address looked up (its 4 KiB page):
+/// the tensors of a call in a loop, at the same addresses call after call,
+/// find theirs in one probe each.
+struct RecentRanges {
+  static constexpr size_t kSlots = 64;
+  unsigned long long generation = 0;
+  std::array<KnownRange, kSlots> slots{};
+
+  static size_t slot(uintptr_t address) {
+    // Fibonacci hashing of the page number: the top bits of the product.
+    return size_t((uint64_t(address >> 12) * 0x9E3779B97F4A7C15ull) >> 58);
+  }
+};
+thread_local RecentRanges recent;
 
 bool inKnownRange(unsigned long long context, uintptr_t address) {
+  const unsigned long long generation =
+      rangesGeneration.load(std::memory_order_acquire);
+  if (recent.generation != generation) {
+    recent.generation = generation;
+    recent.slots.fill(KnownRange{});
+  }
+  KnownRange &cached = recent.slots[RecentRanges::slot(address)];
+  // An empty slot (end 0) matches no address.
+  if (cached.context == context && cached.start <= address &&
+      address < cached.end)
+    return true;
   std::shared_lock<std::shared_mutex> lock(rangesMutex);
   auto after = deviceRanges.upper_bound({context, address});
   if (after == deviceRanges.begin())
     return false;
   auto range = std::prev(after);
-  return range->first.first == context && address < range->second;
+  if (range->first.first != context || address >= range->second)
+    return false;
+  // Stamped with the generation read before the lock: a change since then
+  // empties the table at the thread's next lookup.
+  cached = {context, range->first.second, range->second};
+  return true;
 }
 
 void remember(unsigned long long context, uintptr_t start, uintptr_t size) {
   std::unique_lock<std::shared_mutex> lock(rangesMutex);
+  rangesGeneration.fetch_add(1, std::memory_order_release);
   if (deviceRanges.size() >= kMaxRanges)
     deviceRanges.clear();
   // A range freed and allocated again may come back with another size: the
@@ -133,5 +177,10 @@ tilec_mamba2_status gpu::checkDevicePointer(const PointerQueries &driver,
 
 void gpu::forgetDeviceRanges() {
   std::unique_lock<std::shared_mutex> lock(rangesMutex);
+  rangesGeneration.fetch_add(1, std::memory_order_release);
   deviceRanges.clear();
+}
+
+unsigned long long gpu::deviceRangesGeneration() {
+  return rangesGeneration.load(std::memory_order_acquire);
 }

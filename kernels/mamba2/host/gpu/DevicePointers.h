@@ -54,6 +54,11 @@ tilec_mamba2_status checkDevicePointer(const PointerQueries &driver,
 /// Forgets every remembered range (the tests start each case from none).
 void forgetDeviceRanges();
 
+/// Changes whenever the ranges known to be device memory change: a call
+/// whose pointers were all in known ranges, repeated while it is the same,
+/// would find them there again.
+unsigned long long deviceRangesGeneration();
+
 } // namespace tilec::mamba2::gpu
 
 #endif // TILEC_LIB_MAMBA2GPU_DEVICEPOINTERS_H

@@ -60,40 +60,45 @@ using ChunkStateLauncher =
                      const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
                      const tilec_view_i32_2d &seqIdx,
                      const tilec_view_f32_5d &local, tilec_grid, CUstream);
+/// The kernels that write or read the states between chunks, for
+/// StateView, their view type (f32, or bf16: Inputs::stateDtype).
+template <typename StateView = tilec_view_f32_5d>
 using StatePassingLauncher =
     tilec_status (*)(const tilec_view_f32_5d &local, const tilec_view_f32_4d &G,
                      const tilec_view_i32_2d &seqIdx,
                      const tilec_view_f32_4d &init, int32_t hasInit,
-                     const tilec_view_f32_5d &states,
-                     const tilec_view_f32_4d &final, tilec_grid, CUstream);
-template <typename XView>
+                     const StateView &states, const tilec_view_f32_4d &final,
+                     tilec_grid, CUstream);
+template <typename XView, typename StateView = tilec_view_f32_5d>
 using FwdPassStateLauncher =
     tilec_status (*)(const XView &x, const XView &B,
                      const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
                      const tilec_view_f32_4d &init, int32_t hasInit,
-                     const tilec_view_f32_5d &states,
-                     const tilec_view_f32_4d &final, tilec_grid, CUstream);
+                     const StateView &states, const tilec_view_f32_4d &final,
+                     tilec_grid, CUstream);
 template <typename XView>
 using BmmChunkLauncher = tilec_status (*)(const XView &B, const XView &C,
                                           const tilec_view_f32_5d &CB,
                                           tilec_grid, CUstream);
-template <typename XView>
+template <typename XView, typename StateView = tilec_view_f32_5d>
 using ComputeOutLauncher = tilec_status (*)(
     const XView &x, const XView &C, const tilec_view_f32_5d &CB,
     const tilec_view_f32_4d &dt, const tilec_view_f32_4d &G,
     const tilec_view_f32_2d &D, const XView &z, bool hasZ,
-    const tilec_view_i32_2d &seqIdx, const tilec_view_f32_5d &states,
+    const tilec_view_i32_2d &seqIdx, const StateView &states,
     const tilec_view_f32_4d &y, const XView &yXt, bool yIsXt, tilec_grid,
     CUstream);
 
 using PrepareFunction = tilec_status (*)();
 
-/// The launchers of the kernels that read x, B, C and z, for one dtype.
-template <typename XView> struct InputKernels {
+/// The launchers of the kernels that read x, B, C and z, for one dtype of
+/// theirs and one of the states between chunks.
+template <typename XView, typename StateView = tilec_view_f32_5d>
+struct InputKernels {
   ChunkStateLauncher<XView> chunkState;
-  FwdPassStateLauncher<XView> fwdPassState;
+  FwdPassStateLauncher<XView, StateView> fwdPassState;
   BmmChunkLauncher<XView> bmmChunk;
-  ComputeOutLauncher<XView> computeOut;
+  ComputeOutLauncher<XView, StateView> computeOut;
 };
 
 struct Instance {
@@ -103,12 +108,15 @@ struct Instance {
   ChunkCumsumLauncher<tilec_view_f32_3d> chunkCumsum;
   ChunkCumsumLauncher<tilec_view_bf16_3d> chunkCumsumDtBf16;
   ChunkCumsumLauncher<tilec_view_f16_3d> chunkCumsumDtF16;
-  StatePassingLauncher statePassing;
+  StatePassingLauncher<> statePassing;
   /// For x, B, C and z in bf16, f16 and f32.
   InputKernels<tilec_view_bf16_4d> bf16;
   InputKernels<tilec_view_f16_4d> f16;
   InputKernels<tilec_view_f32_4d> f32;
-  PrepareFunction prepare[16];
+  /// bf16 states between chunks (with x, B, C and z in bf16).
+  StatePassingLauncher<tilec_view_bf16_5d> statePassingSbf16;
+  InputKernels<tilec_view_bf16_4d, tilec_view_bf16_5d> bf16Sbf16;
+  PrepareFunction prepare[19];
 };
 
 #define TILEC_MAMBA2_INPUT_KERNELS(suffix)                                     \
@@ -130,13 +138,19 @@ struct Instance {
            TILEC_MAMBA2_INPUT_KERNELS(suffix),                                 \
            TILEC_MAMBA2_INPUT_KERNELS(suffix##_xf16),                          \
            TILEC_MAMBA2_INPUT_KERNELS(suffix##_xf32),                          \
+           &tile_state_passing##suffix##_sbf16,                                \
+           {&tile_chunk_state##suffix, &tile_fwd_pass_state##suffix##_sbf16,   \
+            &tile_bmm_chunk##suffix, &tile_compute_out##suffix##_sbf16},       \
            {&tile_chunk_cumsum##suffix##_prepare,                              \
             &tile_chunk_cumsum##suffix##_dtbf16_prepare,                       \
             &tile_chunk_cumsum##suffix##_dtf16_prepare,                        \
             &tile_state_passing##suffix##_prepare,                             \
             TILEC_MAMBA2_INPUT_PREPARES(suffix),                               \
             TILEC_MAMBA2_INPUT_PREPARES(suffix##_xf16),                        \
-            TILEC_MAMBA2_INPUT_PREPARES(suffix##_xf32)}},
+            TILEC_MAMBA2_INPUT_PREPARES(suffix##_xf32),                        \
+            &tile_state_passing##suffix##_sbf16_prepare,                       \
+            &tile_fwd_pass_state##suffix##_sbf16_prepare,                      \
+            &tile_compute_out##suffix##_sbf16_prepare}},
 const Instance kInstances[] = {TILEC_MAMBA2_INSTANCES(TILEC_MAMBA2_INSTANCE)};
 #undef TILEC_MAMBA2_INSTANCE
 #undef TILEC_MAMBA2_INPUT_PREPARES
@@ -224,7 +238,7 @@ std::vector<Role> roles(const Problem &p, const Inputs &in,
       {DType::I32, offsetsShape},
       {out.y.dtype == xType ? xType : DType::F32, tokens},
       {DType::F32, state},
-      {DType::F32, {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate}},
+      {in.stateDtype, {p.batch, p.numChunks(), p.heads, p.headdim, p.dstate}},
       {DType::F32, {in.numSequences(), p.heads, p.headdim, p.dstate}}};
   const std::array<NamedTensor, kTensorArguments> tensors =
       namedTensors(in, out);
@@ -619,14 +633,17 @@ View contiguousView(void *data, const int64_t (&shape)[Rank]) {
   return makeView<View>(data, shape, strides);
 }
 
-/// launch() with the kernels for x, B, C and z of view type XView.
-template <typename XView>
-tilec_mamba2_status launchWith(const Problem &p, const Inputs &in,
-                               const Outputs &out, const Instance &instance,
-                               const InputKernels<XView> &inputKernels,
-                               ForwardStructure structure, const Grids &grids,
-                               char *workspace, const WorkspaceLayout &layout,
-                               CUstream stream, std::string &message) {
+/// launch() with the kernels for x, B, C and z of view type XView and
+/// states between chunks of view type StateView.
+template <typename XView, typename StateView>
+tilec_mamba2_status
+launchWith(const Problem &p, const Inputs &in, const Outputs &out,
+           const Instance &instance,
+           const InputKernels<XView, StateView> &inputKernels,
+           StatePassingLauncher<StateView> statePassing,
+           ForwardStructure structure, const Grids &grids, char *workspace,
+           const WorkspaceLayout &layout, CUstream stream,
+           std::string &message) {
   const int64_t nchunks = p.numChunks();
   const auto x = makeView<XView>(in.x);
   const auto A = makeView<tilec_view_f32_1d>(in.A);
@@ -662,10 +679,11 @@ tilec_mamba2_status launchWith(const Problem &p, const Inputs &in,
       workspace + layout.dtChunksOffset, chunkedShape);
   const auto G = contiguousView<tilec_view_f32_4d>(workspace + layout.gOffset,
                                                    chunkedShape);
-  // The states entering each chunk: the caller's when asked for.
+  // The states entering each chunk, in the state dtype: the caller's when
+  // asked for (the workspace keeps room for f32 ones either way).
   const auto states =
-      out.chunkStates ? makeView<tilec_view_f32_5d>(*out.chunkStates)
-                      : contiguousView<tilec_view_f32_5d>(
+      out.chunkStates ? makeView<StateView>(*out.chunkStates)
+                      : contiguousView<StateView>(
                             workspace + layout.statesOffset,
                             {p.batch, nchunks, p.heads, p.headdim, p.dstate});
   const int64_t stateShape[] = {p.batch, p.heads, p.headdim, p.dstate};
@@ -724,9 +742,8 @@ tilec_mamba2_status launchWith(const Problem &p, const Inputs &in,
                   "chunk_state"))
       return code;
     if (tilec_mamba2_status code =
-            check(instance.statePassing(local, G, seqIdx, init, hasInit,
-                                        states, final, grids.statePassing,
-                                        stream),
+            check(statePassing(local, G, seqIdx, init, hasInit, states,
+                               final, grids.statePassing, stream),
                   "state_passing"))
       return code;
   }
@@ -756,15 +773,22 @@ tilec_mamba2_status launch(const Problem &p, const Inputs &in,
                            char *workspace,
                            const WorkspaceLayout &layout, CUstream stream,
                            std::string &message) {
-  // The instance for x's dtype (validate() took B, C and z in it).
+  // The instance for x's dtype (validate() took B, C and z in it) and the
+  // state dtype (bf16 with a bf16 x only).
+  if (in.stateDtype == DType::BF16)
+    return launchWith(p, in, out, instance, instance.bf16Sbf16,
+                      instance.statePassingSbf16, structure, grids, workspace,
+                      layout, stream, message);
   if (in.x.dtype == DType::F16)
-    return launchWith(p, in, out, instance, instance.f16, structure, grids,
-                      workspace, layout, stream, message);
+    return launchWith(p, in, out, instance, instance.f16,
+                      instance.statePassing, structure, grids, workspace,
+                      layout, stream, message);
   if (in.x.dtype == DType::F32)
-    return launchWith(p, in, out, instance, instance.f32, structure, grids,
-                      workspace, layout, stream, message);
-  return launchWith(p, in, out, instance, instance.bf16, structure, grids,
-                    workspace, layout, stream, message);
+    return launchWith(p, in, out, instance, instance.f32,
+                      instance.statePassing, structure, grids, workspace,
+                      layout, stream, message);
+  return launchWith(p, in, out, instance, instance.bf16, instance.statePassing,
+                    structure, grids, workspace, layout, stream, message);
 }
 
 } // namespace

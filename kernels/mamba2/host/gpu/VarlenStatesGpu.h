@@ -35,6 +35,14 @@ tilec_mamba2_status launchVarlenStates(const Inputs &inputs,
                                        const tilec_view_f32_5d &states,
                                        const tilec_grid &grid,
                                        CUstream stream, std::string &message);
+/// The same for bf16 states between chunks (Inputs::stateDtype; x in bf16).
+tilec_mamba2_status launchVarlenStates(const Inputs &inputs,
+                                       const Tensor &varlenStates,
+                                       const tilec_view_f32_4d &dtChunks,
+                                       const tilec_view_f32_4d &G,
+                                       const tilec_view_bf16_5d &states,
+                                       const tilec_grid &grid,
+                                       CUstream stream, std::string &message);
 
 /// Loads the varlen_state kernel into the current context (part of
 /// prepareGpu); on failure `message` says why.

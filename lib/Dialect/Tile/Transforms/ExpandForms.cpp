@@ -358,6 +358,16 @@ void expandMma(MmaOp op) {
     return;
   if (*precision == MmaPrecision::split_bf16)
     return expandSplitBf16(op);
+  // Two bf16 (or two f16) operands convert to tf32 exactly, and their
+  // products are exact in either format: the plain 16-bit product is the
+  // same one at twice the tensor cores' tf32 rate (compute_out's state term
+  // with a bf16 state).
+  Type aElement = op.getA().getType().getElementType();
+  if (aElement == op.getB().getType().getElementType() &&
+      isa<BFloat16Type, Float16Type>(aElement)) {
+    op.removePrecisionAttr();
+    return;
+  }
   OpBuilder b(op);
   op.getAMutable().assign(roundToTf32(b, op.getLoc(), op.getA()));
   op.getBMutable().assign(roundToTf32(b, op.getLoc(), op.getB()));

@@ -128,6 +128,15 @@ struct Inputs {
   /// offsets can be captured in a CUDA graph). What Outputs::varlenStates
   /// needs.
   std::optional<Tensor> cuSeqlens;
+  /// mamba_ssm's state_dtype: the dtype the state entering each chunk is
+  /// stored in between the kernels that write it (state_passing,
+  /// fwd_pass_state) and those that read it (compute_out, varlen_state),
+  /// and so Outputs::chunkStates' dtype. F32 (the default) or BF16 (with x
+  /// in bf16: the kernels are built for that pair), which halves those
+  /// bytes: each stored state is the f32 recurrence's rounded once to
+  /// nearest even, and compute_out's state term becomes a bf16 product.
+  /// The recurrence itself, the final state and the varlen states stay f32.
+  DType stateDtype = DType::F32;
 
   /// The number of sequences cuSeqlens gives (0 without it); for validated
   /// inputs.
@@ -145,9 +154,10 @@ struct Outputs {
   /// (batch, heads, headdim, dstate) f32: the state after the last time
   /// step; not computed into user memory when absent.
   std::optional<Tensor> finalState;
-  /// (batch, nchunks, heads, headdim, dstate) f32: the state entering each
-  /// chunk (mamba_ssm's `states`, what a backward pass needs); kept in the
-  /// workspace, not in user memory, when absent.
+  /// (batch, nchunks, heads, headdim, dstate) in Inputs::stateDtype (f32
+  /// by default): the state entering each chunk (mamba_ssm's `states`, what
+  /// a backward pass needs); kept in the workspace, not in user memory, when
+  /// absent.
   std::optional<Tensor> chunkStates;
   /// (nseq, heads, headdim, dstate) f32: the state after the last step of
   /// each sequence of Inputs::cuSeqlens (mamba_ssm's return_varlen_states),
@@ -226,7 +236,8 @@ DType inputElementType(const Inputs &inputs);
 /// state, dt bias, z, seq idx, cu seqlens: non-null data, supported dtype,
 /// the rank and shape the problem implies, non-negative strides; cu seqlens'
 /// values (host memory: 0 first, seqlen last, increasing), with batch 1 and
-/// a seq idx; then the dt limit (no NaN, low <= high).
+/// a seq idx; then the dt limit (no NaN, low <= high), then the state dtype
+/// (f32, or bf16 with a bf16 x).
 Status validateInputs(const Problem &problem, const Inputs &inputs);
 
 /// validateInputs, and the same checks on the outputs, whose strides must

@@ -47,8 +47,9 @@ typedef enum tilec_mamba2_status {
   TILEC_MAMBA2_ERROR_INVALID_STRIDE = 2,
   /* A tensor's dtype is not a tilec_mamba2_dtype or not the one supported
    * for it (x bf16, f16 or f32 and B, C, z in x's dtype; dt f32, bf16 or
-   * f16; y f32 or x's dtype; seq_idx and cu_seqlens i32; everything else
-   * f32). */
+   * f16; y f32 or x's dtype; seq_idx and cu_seqlens i32; chunk_states the
+   * options' state_dtype; everything else f32), or the options' state_dtype
+   * is not a tilec_mamba2_dtype. */
   TILEC_MAMBA2_ERROR_INVALID_DTYPE = 3,
   /* A data pointer is not aligned to its element size, or the workspace is
    * not 16-byte aligned. */
@@ -219,6 +220,14 @@ typedef struct tilec_mamba2_options {
    * each sequence's last step (mamba_ssm's return_varlen_states); needs
    * cu_seqlens. NULL: not computed. */
   const tilec_mamba2_tensor *varlen_states;
+  /* Version 4. mamba_ssm's state_dtype, a tilec_mamba2_dtype: the dtype
+   * the state entering each chunk is stored in between the kernels, and so
+   * chunk_states' dtype. TILEC_MAMBA2_F32 (0, the default) or
+   * TILEC_MAMBA2_BF16 with x in bf16: half the bytes, each stored state
+   * rounded once to nearest even from the f32 recurrence (docs/mamba2.md,
+   * "State dtype"). The recurrence, final_state and varlen_states stay f32.
+   * Anything else is refused. */
+  int32_t state_dtype;
 } tilec_mamba2_options;
 
 /* The size of the first version of tilec_mamba2_options: the fields up to
@@ -231,6 +240,9 @@ typedef struct tilec_mamba2_options {
 /* The size of the third version: up to varlen_states. */
 #define TILEC_MAMBA2_OPTIONS_SIZE_V3                                          \
   (offsetof(tilec_mamba2_options, varlen_states) + sizeof(const void *))
+/* The size of the fourth version: up to state_dtype. */
+#define TILEC_MAMBA2_OPTIONS_SIZE_V4                                          \
+  (offsetof(tilec_mamba2_options, state_dtype) + sizeof(int32_t))
 
 /* The argument lists of the calls below, each written once: the prototype
  * of the call and the fields of its one-struct form (tilec_mamba2_*_args)
