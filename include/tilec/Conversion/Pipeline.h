@@ -45,6 +45,9 @@ struct LoweringOptions {
   /// run time and launches such a variant only where they hold
   /// (docs/codegen-layouts.md, docs/target.md); the simple path ignores it.
   bool vectorize = false;
+  /// The vec variant's cp.async copies of boxes wholly inside their view
+  /// skip the per-run bounds checks (tilegpu-pipeline interior-copies).
+  bool interiorCopies = false;
 };
 
 /// Appends the passes that take a module of bound tile kernels (every tile

@@ -126,9 +126,11 @@ struct AsyncCopyLowering : TilePattern<tilegpu::AsyncCopyOp> {
     auto modifier = copyBytes == 16 ? NVVM::LoadCacheModifierKind::CG
                                     : NVVM::LoadCacheModifierKind::CA;
     // Most runs lie a constant offset from the first one in every thread:
-    // their addresses and bounds come from its anchor.
-    std::optional<ViewAccess::Anchor> anchor;
+    // their addresses and bounds come from its anchor. `checked`: each run
+    // outside the view copies nothing (src-size 0).
     const ThreadLayout &thread = tile.getThreadLayout();
+    auto copyRuns = [&](bool checked) {
+    std::optional<ViewAccess::Anchor> anchor;
     for (int64_t r = 0; r < tile.getNumRegisters(); r += width) {
       std::optional<Value> owner = tile.owns(e, r);
       if (!owner)
@@ -147,7 +149,7 @@ struct AsyncCopyLowering : TilePattern<tilegpu::AsyncCopyOp> {
         // Outside the view nothing is read (src-size 0 zero-fills the
         // bytes); the view's base stands in for the address.
         Value source = pointer, size = e.i32(copyBytes);
-        if (inBounds) {
+        if (checked && inBounds) {
           source = LLVM::SelectOp::create(rewriter, op.getLoc(), inBounds,
                                           pointer, view.front());
           size = LLVM::SelectOp::create(rewriter, op.getLoc(), inBounds, size,
@@ -159,6 +161,23 @@ struct AsyncCopyLowering : TilePattern<tilegpu::AsyncCopyOp> {
                                     getContext(), modifier),
                                 size);
       });
+    }
+    };
+    // A box wholly inside the view (every box but those at its edges)
+    // copies every run unchecked, behind one uniform branch.
+    if (op->hasAttr(tilegpu::kInteriorCopiesAttrName)) {
+      scf::IfOp::create(
+          rewriter, op.getLoc(), access.tileInside(),
+          [&](OpBuilder &, Location loc) {
+            copyRuns(/*checked=*/false);
+            scf::YieldOp::create(rewriter, loc);
+          },
+          [&](OpBuilder &, Location loc) {
+            copyRuns(/*checked=*/true);
+            scf::YieldOp::create(rewriter, loc);
+          });
+    } else {
+      copyRuns(/*checked=*/true);
     }
     rewriter.replaceOp(op, e.i32(0));
     return success();

@@ -32,7 +32,9 @@ void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
     // The vec variant's facts keep 4- to 16-byte runs wholly inside or
     // outside a view: what cp.async with a zero-filling src-size needs.
     if (options.vectorize) {
-      pm.addPass(tilegpu::createTileGPUPipeline());
+      tilegpu::TileGPUPipelineOptions pipeline;
+      pipeline.interiorCopies = options.interiorCopies;
+      pm.addPass(tilegpu::createTileGPUPipeline(pipeline));
       // sm_90a only: on sm_80 the mma.sync kernels already spill at their
       // occupancy and prefetching added spills (docs/codegen-layouts.md).
       if (options.smVersion >= 90)
@@ -74,6 +76,11 @@ struct PipelineOptions : public PassPipelineOptions<PipelineOptions> {
       llvm::cl::desc("layouts: views are contiguous and aligned (16-byte "
                      "accesses)"),
       llvm::cl::init(false)};
+  Option<bool> interiorCopies{
+      *this, "interior-copies",
+      llvm::cl::desc("layouts, vectorize: cp.async boxes wholly inside "
+                     "their view copy with no bounds check per run"),
+      llvm::cl::init(false)};
 };
 } // namespace
 
@@ -89,6 +96,7 @@ void tilec::registerConversionPasses() {
         lowering.codegen = options.codegen == "layouts" ? Codegen::Layouts
                                                         : Codegen::Simple;
         lowering.vectorize = options.vectorize;
+        lowering.interiorCopies = options.interiorCopies;
         buildTileToLLVMPipeline(pm, lowering);
       });
 }

@@ -41,9 +41,11 @@ public:
     // The tile spans T'[viewDims[k]] = shape[k] elements of each view
     // dimension, from origin index * T'.
     origin.resize(rank);
+    extents.resize(rank);
     for (int64_t k = 0; k < rank; ++k) {
       int64_t d = viewDims[k];
       int64_t extent = tileType.getDimSize(k);
+      extents[d] = extent;
       origin[d] = e.mul(indices[d], e.i64(extent));
       // index * extent wraps in i64 for a large enough index (2^62 * 4 is
       // 0), so the tile index itself must lie in [0, ceil(size / extent)):
@@ -125,6 +127,21 @@ public:
     return {pointer, inBounds};
   }
 
+  /// Whether the whole tile lies inside the view (i1): then no element
+  /// needs its own bounds check. size - origin is negative (as i64) for a
+  /// tile past the view's end, whose index tileInView also rejects.
+  Value tileInside() {
+    Value inside = tileInView;
+    for (auto [size, start, extent] : llvm::zip(sizes, origin, extents)) {
+      Value room = mlir::arith::SubIOp::create(e.b, e.loc, size, start);
+      inside = e.logicalAnd(
+          inside, mlir::arith::CmpIOp::create(e.b, e.loc,
+                                              mlir::arith::CmpIPredicate::sge,
+                                              room, e.i64(extent)));
+    }
+    return inside;
+  }
+
   /// The tile dim that walks the view's innermost dim.
   int64_t innermostTileDim() const {
     return llvm::find(viewDims, int64_t(viewDims.size()) - 1) -
@@ -148,6 +165,8 @@ private:
   Type element;
   Value base;
   SmallVector<Value> sizes, strides, origin;
+  /// Per view dim, the tile's extent along it.
+  SmallVector<int64_t> extents;
   /// Whether every tile index is that of a tile overlapping the view.
   Value tileInView;
   SmallVector<int64_t> viewDims;

@@ -1,6 +1,7 @@
 // tilegpu-pipeline: mma-operand loads by cp.async into swizzled buffers,
 // prefetched through a ring in loops with latency >= 2.
 // RUN: tile-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-pipeline | FileCheck %s
+// RUN: tile-opt %s -split-input-file --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-pipeline=interior-copies=true | FileCheck %s --check-prefix=INTERIOR
 
 // Outside a loop: one buffer per operand; barrier, copy, commit, wait for
 // it, barrier, then the read straight into the mma operand layout. B is
@@ -20,6 +21,10 @@
 // CHECK: %[[PB:.*]] = permute %[[RB]] [1, 0]
 // CHECK-NOT: convert_layout
 // CHECK: mma %[[RA]], %[[PB]]
+// interior-copies marks every copy for the lowering's unchecked path.
+// INTERIOR-LABEL: kernel @single_stage
+// INTERIOR: tilegpu.async_copy {{.*}} {tilegpu.interior_copies}
+// INTERIOR: tilegpu.async_copy {{.*}} {tilegpu.interior_copies}
 tile.kernel @single_stage(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>) attributes {num_warps = 4 : i32} {
   %c0 = arith.constant 0 : index
   %zero = arith.constant 0.0 : f32

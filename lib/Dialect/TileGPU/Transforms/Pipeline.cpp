@@ -527,6 +527,8 @@ void pipelineLoop(scf::ForOp loop, MutableArrayRef<StagedLoad> loads,
 }
 
 struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
+  using TileGPUPipelineBase::TileGPUPipelineBase;
+
   void runOnOperation() override {
     // Loads directly in a loop that could take part in its ring, and the
     // loop's depth (0: no load asks for prefetching).
@@ -560,6 +562,11 @@ struct PipelinePass : tilegpu::impl::TileGPUPipelineBase<PipelinePass> {
     }
     for (StagedLoad &staged : single)
       rewriteSingleStage(staged);
+    if (interiorCopies)
+      getOperation().walk([](AsyncCopyOp copy) {
+        copy->setAttr(kInteriorCopiesAttrName,
+                      UnitAttr::get(copy.getContext()));
+      });
   }
 };
 

@@ -34,6 +34,11 @@ namespace mlir::tilegpu {
 inline constexpr llvm::StringLiteral kSharedOffsetAttrName = "tilegpu.offset";
 inline constexpr llvm::StringLiteral kKernelSharedBytesAttrName =
     "tilegpu.shared_bytes";
+/// On a tilegpu.async_copy (tilegpu-pipeline interior-copies=1): the
+/// lowering branches on whether the whole box lies inside the view, and
+/// inside it copies with no bounds check per run.
+inline constexpr llvm::StringLiteral kInteriorCopiesAttrName =
+    "tilegpu.interior_copies";
 
 /// The register layout of a tile, or null when it has none.
 inline DistributedLayoutAttr getDistributedLayout(Type type) {

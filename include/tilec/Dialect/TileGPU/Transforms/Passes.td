@@ -130,8 +130,20 @@ def TileGPUPipeline : Pass<"tilegpu-pipeline", "::mlir::ModuleOp"> {
     that the wait for every product lies on the one path from the loop
     (ptxas otherwise injects a wait at the loop's latch, C7517).
 
+    With `interior-copies`, every copy it makes is marked
+    `tilegpu.interior_copies`: its lowering branches (uniformly: the box
+    depends on tile indices only) on whether the whole box lies inside the
+    view, and copies such a box with no bounds check and no src-size select
+    per run; boxes at the view's edges take the checked copies. Off by
+    default (not yet timed on a GPU: docs/performance.md).
+
     Example: `tile-opt --tilegpu-assign-layouts --tilegpu-remove-layout-conversions --tilegpu-pipeline`
   }];
+  let options = [
+    Option<"interiorCopies", "interior-copies", "bool", /*default=*/"false",
+           "copy boxes wholly inside their view with no bounds check per "
+           "run, behind one uniform branch">,
+  ];
   let dependentDialects = ["::mlir::tilegpu::TileGPUDialect",
                            "::mlir::scf::SCFDialect",
                            "::mlir::arith::ArithDialect"];
