@@ -228,6 +228,10 @@ typedef struct tilec_mamba2_options {
    * "State dtype"). The recurrence, final_state and varlen_states stay f32.
    * Anything else is refused. */
   int32_t state_dtype;
+  /* Version 4. Must be 0 (a non-zero value is INVALID_ARGUMENT): it makes
+   * the struct's end explicit (no tail padding, whose bytes a caller may
+   * leave unset) and is kept for a later option. */
+  int32_t reserved;
 } tilec_mamba2_options;
 
 /* The size of the first version of tilec_mamba2_options: the fields up to
@@ -240,9 +244,10 @@ typedef struct tilec_mamba2_options {
 /* The size of the third version: up to varlen_states. */
 #define TILEC_MAMBA2_OPTIONS_SIZE_V3                                          \
   (offsetof(tilec_mamba2_options, varlen_states) + sizeof(const void *))
-/* The size of the fourth version: up to state_dtype. */
+/* The size of the fourth version: up to reserved, after state_dtype (a
+ * size between the third and the fourth version's is refused). */
 #define TILEC_MAMBA2_OPTIONS_SIZE_V4                                          \
-  (offsetof(tilec_mamba2_options, state_dtype) + sizeof(int32_t))
+  (offsetof(tilec_mamba2_options, reserved) + sizeof(int32_t))
 
 /* The argument lists of the calls below, each written once: the prototype
  * of the call and the fields of its one-struct form (tilec_mamba2_*_args)
