@@ -63,7 +63,7 @@
 // C convert to tf32 exactly, an f32 one rounds: 2^-11); a bf16 state times
 // a bf16 C is a bf16 product (exact products, f32 sums: tf32 of two bf16
 // operands is the same product, tile-expand-forms forms it in bf16), the
-// state's own rounding (2^-9, state_passing's) its only error. The f32
+// state's own rounding (2^-8, state_passing's) its only error. The f32
 // weights of X multiply in split bf16 (W = W_hi + W_lo, two bf16 products,
 // 16 bits of W: better than tf32's 11); bf16 x is its own high half and exact, so on
 // sm_90a both products read x from its cp.async ring and the weights from

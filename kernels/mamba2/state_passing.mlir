@@ -55,7 +55,7 @@
 //
 // Precision: f32 throughout; exp2(G_last) is the decay of the whole chunk
 // (G of a ragged last chunk stays at its last real value). With a bf16 ST
-// each stored state is h rounded once to nearest even (2^-9 relative): h
+// each stored state is h rounded once to nearest even (2^-8 relative): h
 // itself, and so the final state and every later state, stays f32.
 
 !State = !tile.tile<BLOCK_P x BLOCK_N x f32>

@@ -270,7 +270,13 @@ std::atomic<unsigned long long> functionsGeneration{0};
 /// context, as of `generation`: a library call's few launches find theirs
 /// without the lock and the hash of the kernel's name.
 struct RecentFunction {
+  // The descriptor's address alone does not name a kernel: a caller may
+  // reuse one descriptor (or its storage) for another kernel, or change its
+  // shared_bytes; an entry answers only while all of these still match.
   const tilec_kernel *kernel;
+  const void *fatbin;
+  const char *name;
+  size_t sharedBytes;
   unsigned long long context;
   CUfunction function;
   const ParamLayout *layout;
@@ -420,7 +426,9 @@ tilec_status tilec::runtime::detail::functionIn(const tilec_kernel &kernel,
   }
   for (size_t i = 0; i < recent.count; ++i) {
     const RecentFunction &entry = recent.entries[i];
-    if (entry.kernel == &kernel && entry.context == contextId) {
+    if (entry.kernel == &kernel && entry.fatbin == kernel.fatbin &&
+        entry.name == kernel.name && entry.sharedBytes == kernel.shared_bytes &&
+        entry.context == contextId) {
       function = entry.function;
       layout = entry.layout;
       return TILEC_SUCCESS;
@@ -429,7 +437,10 @@ tilec_status tilec::runtime::detail::functionIn(const tilec_kernel &kernel,
   // Remembered with the generation read before the lookup: entries gone
   // since then empty the list at the next call.
   auto remember = [&] {
-    recent.entries[recent.next] = {&kernel, contextId, function, layout};
+    recent.entries[recent.next] = {&kernel,          kernel.fatbin,
+                                   kernel.name,      kernel.shared_bytes,
+                                   contextId,        function,
+                                   layout};
     recent.next = (recent.next + 1) % recent.entries.size();
     recent.count = std::min(recent.count + 1, recent.entries.size());
   };

@@ -71,7 +71,7 @@ class Options(ctypes.Structure):
     tilec_mamba2_forward_with_options (z, dt_bias, chunk_states, seq_idx,
     cu_seqlens and varlen_states are descriptors, all in device memory;
     state_dtype a dtype code: F32, or BF16 for bf16 states between
-    chunks)."""
+    chunks; reserved must be 0)."""
     _fields_ = [("size", ctypes.c_size_t),
                 ("z", ctypes.POINTER(_Tensor)),
                 ("dt_bias", ctypes.POINTER(_Tensor)),
@@ -83,7 +83,8 @@ class Options(ctypes.Structure):
                 ("seq_idx", ctypes.POINTER(_Tensor)),
                 ("cu_seqlens", ctypes.POINTER(_Tensor)),
                 ("varlen_states", ctypes.POINTER(_Tensor)),
-                ("state_dtype", ctypes.c_int32)]
+                ("state_dtype", ctypes.c_int32),
+                ("reserved", ctypes.c_int32)]
 
 
 def describe(name, tensor):
@@ -107,14 +108,16 @@ assert (ctypes.sizeof(_Tensor) == 8 * _WORDS_PER_TENSOR
         and _Tensor.shape.offset == 16 and _Tensor.strides.offset == 24)
 # The options struct after the tensors' structs, packed on its own: size, z,
 # dt_bias, chunk_states (four words), two int32 and two floats, seq_idx,
-# cu_seqlens, varlen_states, the state dtype (an int32 and its padding).
-_OPTIONS = struct.Struct("<qqqqiiffqqqi4x")
+# cu_seqlens, varlen_states, the state dtype and reserved (two int32, no
+# padding).
+_OPTIONS = struct.Struct("<qqqqiiffqqqii")
 _OPTIONS_WORDS = _OPTIONS.size // 8
 assert (ctypes.sizeof(Options) == _OPTIONS.size and _OPTIONS.size % 8 == 0
         and Options.dt_softplus.offset == 32 and Options.dt_min.offset == 40
         and Options.seq_idx.offset == 48
         and Options.varlen_states.offset == 64
-        and Options.state_dtype.offset == 72)
+        and Options.state_dtype.offset == 72
+        and Options.reserved.offset == 76)
 
 
 _PACKERS = {}  # number of words -> struct.Struct("<n>q")
@@ -371,7 +374,7 @@ class ForwardCall:
                            pointers[11] or 0, 1 if dt_softplus else 0,
                            0 if dt_limit is None else 1, low, high,
                            pointers[12] or 0, pointers[13] or 0,
-                           pointers[14] or 0, state_dtype)
+                           pointers[14] or 0, state_dtype, 0)
         self.array = array
         # A copy: a Problem the caller changes later leaves the call as
         # packed.

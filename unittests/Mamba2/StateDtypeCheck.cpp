@@ -8,8 +8,9 @@
 //   (G_t = A sum of dt from the chunk's start to t; C, x and B are the same
 //   bf16 values). The f32 run rounds h to tf32 as the operand of C h^T
 //   (|d| <= 2^-11 relative); the bf16 run multiplies bf16(h) exactly
-//   (|d| <= 2^-8: round to nearest of 8 significant bits, u_bf16 = 2^-8,
-//   not 2^-9 as half the 7-bit mantissa's spacing might suggest). So
+//   (|d| <= 2^-8: bf16 has 8 significant bits (7 stored and the implicit
+//   one), so its spacing just above a power of two is 2^-7 relative and
+//   round to nearest is off by at most half of it, u_bf16 = 2^-8). So
 //     |y16 - y32| <= (2^-8 + 2^-11) exp(G_t) sum_j |C_tj| |h_ij|
 //   per element, a worst case, plus the f32 sums (C h^T in k16 rather than
 //   k8 products, the chunk's own term added to another accumulator: a few

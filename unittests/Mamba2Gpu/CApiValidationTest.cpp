@@ -14,6 +14,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cstddef>
 #include <cstdint>
 #include <limits>
 #include <set>
@@ -751,10 +752,11 @@ TEST_F(OptionsValidation, VersionOneStructHasNoSeqIdx) {
   args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V2;
   EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
                        TILEC_MAMBA2_ERROR_INVALID_DTYPE);
-  // The last version's fields, up to the struct's alignment.
-  constexpr size_t align = alignof(tilec_mamba2_options);
-  EXPECT_EQ(sizeof(tilec_mamba2_options),
-            (TILEC_MAMBA2_OPTIONS_SIZE_V4 + align - 1) / align * align);
+  // The last version's fields end the struct: no padding after reserved.
+  EXPECT_EQ(sizeof(tilec_mamba2_options), TILEC_MAMBA2_OPTIONS_SIZE_V4);
+  EXPECT_EQ(TILEC_MAMBA2_OPTIONS_SIZE_V4, 80u);
+  EXPECT_EQ(offsetof(tilec_mamba2_options, state_dtype), 72u);
+  EXPECT_EQ(offsetof(tilec_mamba2_options, reserved), 76u);
 }
 
 // The state dtype (version 4): bf16 with a bf16 x, chunk states in it;
@@ -811,6 +813,32 @@ TEST_F(OptionsValidation, VersionThreeStructHasNoStateDtype) {
   args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V4;
   EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
                        TILEC_MAMBA2_ERROR_INVALID_DTYPE);
+}
+
+// Version 4's reserved field must be 0; a size that ends inside version 4's
+// fields (state_dtype without reserved, the size of the first builds of
+// version 4) is refused rather than read in part.
+TEST_F(OptionsValidation, ReservedMustBeZero) {
+  args.options.reserved = 1;
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  std::string error = tilec_mamba2_last_error();
+  EXPECT_EQ(error.find("options: reserved is 1, it must be 0"), 0u) << error;
+  // A version-3 struct has no reserved field.
+  args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V3;
+  int status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  args.options.reserved = 0;
+  args.options.size = TILEC_MAMBA2_OPTIONS_SIZE_V4;
+  status = args.forwardWithOptions();
+  EXPECT_TRUE(reachedTheDriver(status)) << tilec_mamba2_last_error();
+  args.options.size = offsetof(tilec_mamba2_options, state_dtype) +
+                      sizeof(int32_t);
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(),
+                       TILEC_MAMBA2_ERROR_INVALID_ARGUMENT);
+  error = tilec_mamba2_last_error();
+  EXPECT_EQ(error.find("options: size 76 ends inside version 4's fields"), 0u)
+      << error;
 }
 
 // cu_seqlens and the varlen states (version 3), on one packed row of three

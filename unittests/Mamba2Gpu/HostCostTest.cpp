@@ -678,6 +678,71 @@ TEST_F(HostCost, IdenticalDecodeStepsReplayTheirLaunch) {
   EXPECT_EQ(replayedCalls() - before, 4u);
 }
 
+// The replay's refusals: a forward whose group is no longer the thread's
+// last (a decode step's group came between) checks and launches again, and
+// is replayed from the next identical call on.
+TEST_F(HostCost, AnotherCallBetweenIsNotReplayedOver) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  using tilec::mamba2::gpu::replayedCalls;
+  CArguments args = arguments();
+  makeGraph([&] { return args.forwardWithOptions(); });
+  unsigned long long before = replayedCalls();
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls(), before + 1);
+  const tilec_mamba2_decode_problem p{2, 4, 1, 8, 16, 2};
+  uintptr_t next = uintptr_t(1) << 42;
+  auto address = [&] {
+    next += uintptr_t(1) << 32;
+    return reinterpret_cast<void *>(next);
+  };
+  CTensor state(address(), TILEC_MAMBA2_F32, {2, 4, 8, 16});
+  CTensor x(address(), TILEC_MAMBA2_BF16, {2, 4, 8});
+  CTensor dt(address(), TILEC_MAMBA2_F32, {2, 4});
+  CTensor A(address(), TILEC_MAMBA2_F32, {4});
+  CTensor B(address(), TILEC_MAMBA2_BF16, {2, 1, 16});
+  CTensor C(address(), TILEC_MAMBA2_BF16, {2, 1, 16});
+  CTensor y(address(), TILEC_MAMBA2_BF16, {2, 4, 8});
+  EXPECT_MAMBA2_STATUS(
+      tilec_mamba2_state_update(&p, state.get(), x.get(), dt.get(), A.get(),
+                                B.get(), C.get(), nullptr, nullptr, nullptr,
+                                0, nullptr, -1, y.get(), nullptr),
+      TILEC_MAMBA2_SUCCESS);
+  before = replayedCalls();
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(replayedCalls(), before);
+  // Launched again as a group: its cached graph, one graph launch.
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls(), before + 1);
+}
+
+// An image forgotten between two identical calls (tilec_forget_fatbin):
+// the second is checked and launched again, not replayed.
+TEST_F(HostCost, AForgottenImageIsNotReplayed) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  using tilec::mamba2::gpu::replayedCalls;
+  CArguments args = arguments();
+  makeGraph([&] { return args.forwardWithOptions(); });
+  unsigned long long before = replayedCalls();
+  EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls(), before + 1);
+  const tilec_kernel *kernel = tilec_last_launched();
+  ASSERT_NE(kernel, nullptr);
+  EXPECT_EQ(tilec_forget_fatbin(kernel->fatbin), TILEC_SUCCESS)
+      << tilec_last_error();
+  before = replayedCalls();
+  auto calls = callsOf([&] {
+    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
+  });
+  EXPECT_EQ(replayedCalls(), before);
+  // The forgotten image is loaded again.
+  EXPECT_GE(calls.at("cuModuleLoadData"), 1u);
+}
+
 // Other grids are another graph, built on their second call (the first
 // launches the kernels one by one); the first problem's is still cached,
 // with the parameters of its last call.

@@ -104,4 +104,46 @@ TEST(VariantSelection, AFailedLaunchRecordsNothing) {
   EXPECT_STREQ(tilec_last_launched()->name, "scale_vec");
 }
 
+// The per-thread function table must not know a kernel by its descriptor's
+// address alone: a descriptor rewritten in place for another kernel, or
+// with more dynamic shared memory, is looked up again (and its shared
+// memory limit raised) rather than launching the function remembered for
+// the old contents.
+TEST(VariantSelection, ARewrittenDescriptorIsLookedUpAgain) {
+  ASSERT_EQ(tilec_init(), TILEC_SUCCESS) << tilec_last_error();
+  ASSERT_EQ(launched({aligned, {64}, {1}}, {other, {64}, {1}}), "scale_vec");
+  tilec_kernel kernel = *tilec_last_launched();
+  ASSERT_EQ(launched({aligned + 1, {64}, {1}}, {other, {64}, {1}}), "scale");
+  const char *genericName = tilec_last_launched()->name;
+  void *driver = dlopen(TILEC_COUNTING_DRIVER, RTLD_NOW | RTLD_NOLOAD);
+  ASSERT_NE(driver, nullptr) << dlerror();
+  auto calls = reinterpret_cast<unsigned long long (*)(const char *)>(
+      dlsym(driver, "tilec_counting_driver_calls"));
+  ASSERT_NE(calls, nullptr);
+  // The stand-in never reads the arguments.
+  void *args[1] = {nullptr};
+  const unsigned long long vec = calls("launch scale_vec");
+  const unsigned long long generic = calls("launch scale");
+  ASSERT_EQ(tilec_launch(&kernel, {1, 1, 1}, nullptr, args), TILEC_SUCCESS)
+      << tilec_last_error();
+  ASSERT_EQ(tilec_launch(&kernel, {1, 1, 1}, nullptr, args), TILEC_SUCCESS)
+      << tilec_last_error();
+  EXPECT_EQ(calls("launch scale_vec") - vec, 2u);
+  // The same address, another kernel's name.
+  kernel.name = genericName;
+  ASSERT_EQ(tilec_launch(&kernel, {1, 1, 1}, nullptr, args), TILEC_SUCCESS)
+      << tilec_last_error();
+  EXPECT_EQ(calls("launch scale_vec") - vec, 2u);
+  EXPECT_EQ(calls("launch scale") - generic, 1u);
+  // The same kernel with more dynamic shared memory than the default
+  // limit: the shared path raises the function's limit.
+  const unsigned long long raises = calls("cuFuncSetAttribute");
+  kernel.shared_bytes = 64 * 1024;
+  ASSERT_EQ(tilec_launch(&kernel, {1, 1, 1}, nullptr, args), TILEC_SUCCESS)
+      << tilec_last_error();
+  EXPECT_EQ(calls("cuFuncSetAttribute") - raises, 1u);
+  EXPECT_EQ(calls("launch scale") - generic, 2u);
+  dlclose(driver);
+}
+
 } // namespace

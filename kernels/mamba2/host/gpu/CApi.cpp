@@ -236,6 +236,14 @@ int tilec_mamba2_forward_with_options(
                     " is below the first version's " +
                     std::to_string(TILEC_MAMBA2_OPTIONS_SIZE_V1) +
                     " bytes (set it to sizeof(tilec_mamba2_options))");
+  if (options && options->size > TILEC_MAMBA2_OPTIONS_SIZE_V3 &&
+      options->size < TILEC_MAMBA2_OPTIONS_SIZE_V4)
+    return fail(TILEC_MAMBA2_ERROR_INVALID_ARGUMENT,
+                "options: size " + std::to_string(options->size) +
+                    " ends inside version 4's fields (state_dtype and "
+                    "reserved, " +
+                    std::to_string(TILEC_MAMBA2_OPTIONS_SIZE_V4) +
+                    " bytes; set it to sizeof(tilec_mamba2_options))");
   if (options && options->size > sizeof(tilec_mamba2_options)) {
     // A newer header's struct: its extra fields must ask for nothing.
     const unsigned char *bytes =
@@ -256,13 +264,19 @@ int tilec_mamba2_forward_with_options(
 
 } // extern "C"
 
+// The last version's fields end the struct: no padding byte that a caller
+// might leave unset.
+static_assert(sizeof(tilec_mamba2_options) == TILEC_MAMBA2_OPTIONS_SIZE_V4,
+              "tilec_mamba2_options has padding after its last field");
+
 namespace {
 
 /// Every byte of a forward call's arguments that its checks and launches
 /// read (RepeatedCall.h): the problem, each descriptor by content, the
-/// options' bytes (each scalar option, present and future) with the
-/// descriptors they point to by content, the workspace and the stream.
-/// A tensor option added to tilec_mamba2_options must be added here.
+/// options' size and each scalar option of the versions it covers, field
+/// by field (never a padding byte), with the descriptors they point to by
+/// content, the workspace and the stream. An option added to
+/// tilec_mamba2_options must be added here.
 void forwardKey(gpu::CallKey &key, const tilec_mamba2_problem &problem,
                 std::initializer_list<const tilec_mamba2_tensor *> tensors,
                 const tilec_mamba2_options *options, void *workspace,
@@ -273,9 +287,16 @@ void forwardKey(gpu::CallKey &key, const tilec_mamba2_problem &problem,
     key.addTensor(t);
   key.add(options != nullptr);
   if (options) {
-    key.add(options, std::min(options->size, sizeof *options));
     const bool v2 = options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V2;
     const bool v3 = options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V3;
+    const bool v4 = options->size >= TILEC_MAMBA2_OPTIONS_SIZE_V4;
+    key.add(options->size);
+    key.add(options->dt_softplus);
+    key.add(options->dt_limit);
+    key.add(options->dt_min);
+    key.add(options->dt_max);
+    key.add(v4 ? options->state_dtype : int32_t(0));
+    key.add(v4 ? options->reserved : int32_t(0));
     for (const tilec_mamba2_tensor *t :
          {options->z, options->dt_bias, options->chunk_states,
           v2 ? options->seq_idx : nullptr, v3 ? options->cu_seqlens : nullptr,
@@ -378,6 +399,10 @@ int checkAndLaunch(
     if (options->dt_limit)
       in.dtLimit = DtLimit{options->dt_min, options->dt_max};
   }
+  if (v4 && options->reserved != 0)
+    return fail(TILEC_MAMBA2_ERROR_INVALID_ARGUMENT,
+                "options: reserved is " + std::to_string(options->reserved) +
+                    ", it must be 0");
   // The shared validation says which state dtypes the kernels take.
   if (v4 && options->state_dtype != TILEC_MAMBA2_F32) {
     if (options->state_dtype != TILEC_MAMBA2_BF16 &&

@@ -6,6 +6,14 @@
 
 using namespace tilec::mamba2;
 
+namespace {
+
+thread_local unsigned long long opens = 0;
+
+} // namespace
+
+unsigned long long gpu::groupsOpened() { return opens; }
+
 gpu::LaunchGroup::~LaunchGroup() {
   if (opened)
     tilec_cancel_launch_group();
@@ -28,6 +36,7 @@ tilec_mamba2_status gpu::LaunchGroup::open(CUstream stream,
     return TILEC_MAMBA2_ERROR_NO_CONTEXT;
   }
   opened = true;
+  ++opens;
   return TILEC_MAMBA2_SUCCESS;
 }
 

@@ -40,6 +40,10 @@ private:
   bool opened = false;
 };
 
+/// How many launch groups open() opened on the calling thread: a call that
+/// compares it before and after knows whether it opened one itself.
+unsigned long long groupsOpened();
+
 } // namespace tilec::mamba2::gpu
 
 #endif // TILEC_LIB_MAMBA2GPU_LAUNCHGROUP_H

@@ -3,6 +3,7 @@
 #include "RepeatedCall.h"
 
 #include "DevicePointers.h"
+#include "LaunchGroup.h"
 
 #include "tilec/Runtime/Runtime.h"
 
@@ -41,6 +42,7 @@ bool gpu::replayed(RepeatedCall &state, CUstream stream,
   // Read before the call's own checks: a range another thread changes
   // meanwhile keeps this call from being remembered as checked.
   state.rangesAtStart = deviceRangesGeneration();
+  state.groupsAtStart = groupsOpened();
   PointerCheck mode;
   std::string modeMessage;
   if (!state.group || !(state.key == state.last) ||
@@ -67,7 +69,15 @@ bool gpu::replayed(RepeatedCall &state, CUstream stream,
 }
 
 void gpu::remember(RepeatedCall &state, tilec_mamba2_status status) {
-  state.group = status == TILEC_MAMBA2_SUCCESS ? tilec_last_launch_group() : 0;
+  // Only the group this call opened: tilec_last_launch_group is the
+  // thread's last replayable group, which a call that succeeds without
+  // opening one (an early success, say) would otherwise bind to the
+  // previous call's kernels. Since it is 0 once another group begins, a
+  // non-zero id after this call opened one is that group's.
+  const bool openedOne = groupsOpened() != state.groupsAtStart;
+  state.group = status == TILEC_MAMBA2_SUCCESS && openedOne
+                    ? tilec_last_launch_group()
+                    : 0;
   if (!state.group)
     return;
   std::swap(state.key, state.last);

@@ -73,6 +73,9 @@ struct RepeatedCall {
   /// The device range cache's generation when the last call began, and
   /// when this one did.
   unsigned long long ranges = 0, rangesAtStart = 0;
+  /// groupsOpened() when this call began: the call is remembered only
+  /// with a group it opened itself.
+  unsigned long long groupsAtStart = 0;
 };
 
 /// Whether `state.key` repeats the last successful call and its launches

@@ -49,7 +49,9 @@ typedef enum tilec_mamba2_status {
    * for it (x bf16, f16 or f32 and B, C, z in x's dtype; dt f32, bf16 or
    * f16; y f32 or x's dtype; seq_idx and cu_seqlens i32; chunk_states the
    * options' state_dtype; everything else f32), or the options' state_dtype
-   * is not a tilec_mamba2_dtype. */
+   * is not a float tilec_mamba2_dtype (F32, BF16 or F16): TILEC_MAMBA2_I32
+   * or a value that is no tilec_mamba2_dtype. A float state_dtype the
+   * kernels lack (F16; BF16 with x not in bf16) is INVALID_ARGUMENT. */
   TILEC_MAMBA2_ERROR_INVALID_DTYPE = 3,
   /* A data pointer is not aligned to its element size, or the workspace is
    * not 16-byte aligned. */
@@ -226,8 +228,15 @@ typedef struct tilec_mamba2_options {
    * TILEC_MAMBA2_BF16 with x in bf16: half the bytes, each stored state
    * rounded once to nearest even from the f32 recurrence (docs/mamba2.md,
    * "State dtype"). The recurrence, final_state and varlen_states stay f32.
-   * Anything else is refused. */
+   * Anything else is refused: TILEC_MAMBA2_F16, or TILEC_MAMBA2_BF16 with
+   * x in f16 or f32, as INVALID_ARGUMENT (no kernel instance for it);
+   * TILEC_MAMBA2_I32 or a value that is no tilec_mamba2_dtype as
+   * INVALID_DTYPE. */
   int32_t state_dtype;
+  /* Version 4. Must be 0 (a non-zero value is INVALID_ARGUMENT): it makes
+   * the struct's end explicit (no tail padding, whose bytes a caller may
+   * leave unset) and is kept for a later option. */
+  int32_t reserved;
 } tilec_mamba2_options;
 
 /* The size of the first version of tilec_mamba2_options: the fields up to
@@ -240,9 +249,10 @@ typedef struct tilec_mamba2_options {
 /* The size of the third version: up to varlen_states. */
 #define TILEC_MAMBA2_OPTIONS_SIZE_V3                                          \
   (offsetof(tilec_mamba2_options, varlen_states) + sizeof(const void *))
-/* The size of the fourth version: up to state_dtype. */
+/* The size of the fourth version: up to reserved, after state_dtype (a
+ * size between the third and the fourth version's is refused). */
 #define TILEC_MAMBA2_OPTIONS_SIZE_V4                                          \
-  (offsetof(tilec_mamba2_options, state_dtype) + sizeof(int32_t))
+  (offsetof(tilec_mamba2_options, reserved) + sizeof(int32_t))
 
 /* The argument lists of the calls below, each written once: the prototype
  * of the call and the fields of its one-struct form (tilec_mamba2_*_args)
