@@ -111,7 +111,7 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
         : !tile.view<4, XT> -> !tile.tile<BLOCK_M x BLOCK_N x XT>
     %hT = tile.load %states[%b, %c, %h, %pt, %n] dims = [4, 3]
         : !tile.view<5, ST> -> !tile.tile<BLOCK_N x BLOCK_P x ST>
-    %next = tile.mma %cM, %hT, %acc precision = tf32
+    %next = tile.mma %cM, %hT, %acc precision = split_bf16
         : !tile.tile<BLOCK_M x BLOCK_N x XT>,
           !tile.tile<BLOCK_N x BLOCK_P x ST>, !Out
     tile.yield %next : !Out
