@@ -59,11 +59,12 @@
 // shared memory, and at OCC the chunk 128 and 256 instances spilled.
 //
 // Precision: CB is bmm_chunk's (bf16 or f16 inputs multiplied exactly, f32
-// sums; f32 ones in f32). The f32 state multiplies C in tf32 (bf16 and f16
-// C convert to tf32 exactly, an f32 one rounds: 2^-11); a bf16 state times
-// a bf16 C is a bf16 product (exact products, f32 sums: tf32 of two bf16
-// operands is the same product, tile-expand-forms forms it in bf16), the
-// state's own rounding (2^-8, state_passing's) its only error. The f32
+// sums; f32 ones in f32). The f32 state multiplies C in split bf16 (h =
+// h_hi + h_lo, two bf16 products, 16 bits of h; a bf16 C is its own high
+// half, so on sm_90a both products read C from its cp.async buffer; f16
+// and f32 C are split too, three products); a bf16 state times a bf16 C is
+// one bf16 product (exact products, f32 sums), the state's own rounding
+// (2^-8, state_passing's) its only error. The f32
 // weights of X multiply in split bf16 (W = W_hi + W_lo, two bf16 products,
 // 16 bits of W: better than tf32's 11); bf16 x is its own high half and exact, so on
 // sm_90a both products read x from its cp.async ring and the weights from

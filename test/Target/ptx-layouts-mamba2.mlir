@@ -14,23 +14,33 @@
 // RUN:     tilec %tilec_src/kernels/mamba2/$k.mlir --codegen=layouts --variants=vec --emit=cubin --target=$t -o %t.$k.$t.cubin || exit 1; \
 // RUN:   done; \
 // RUN: done
-// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=OUT
-// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=OUT
+// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=OUT --implicit-check-not=tf32
+// RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=OUT --implicit-check-not=tf32
 // RUN: tilec %tilec_src/kernels/mamba2/compute_out.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=ASYNC
 // RUN: tilec %tilec_src/kernels/mamba2/bmm_chunk.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=BMM
 // RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=STATE
 // RUN: tilec %tilec_src/kernels/mamba2/fwd_pass_state.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_90 | FileCheck %s --check-prefix=STATE
 // RUN: tilec %tilec_src/kernels/mamba2/chunk_cumsum.mlir -D CHUNK=128 --codegen=layouts --variants=vec --emit=ptx --target=sm_80 | FileCheck %s --check-prefix=CUMSUM
 
-// compute_out: 16-byte loads; the state term is tf32 m16n8k8 (32 per
-// warp); C B^T is bmm_chunk's, read as a tile. The output product is split
-// bf16: x's fragments come from its ring by ldmatrix.trans, each half of
-// the weights reaches its A fragment through shared memory (ldmatrix
-// between two barriers), then its 16 m16n8k16 per warp follow one another
-// with no barrier.
+// compute_out: the state term is split bf16: each half of the f32 state
+// (16-byte loads) reaches its B fragments through shared memory (ldmatrix
+// between two barriers), then 16 m16n8k16 per warp and half, with C's
+// fragments (C by cp.async) shared by both; C B^T is bmm_chunk's, read as
+// a tile. The output product is split bf16 too: x's fragments come from
+// its ring by ldmatrix.trans, each half of the weights reaches its A
+// fragment through shared memory, then its 16 m16n8k16 per warp follow
+// one another with no barrier. No tf32 product is left.
 // OUT-LABEL: .entry compute_out_vec(
+// OUT-COUNT-8: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// OUT-NEXT: bar.sync
+// OUT-NEXT: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// OUT-COUNT-15: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// OUT-COUNT-8: ldmatrix.sync.aligned.m8n8.x4.shared.b16
+// OUT-NEXT: bar.sync
+// OUT-NEXT: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// OUT-COUNT-15: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
+// OUT: cp.async.cg.shared.global
 // OUT: ld.global.v4.b32
-// OUT-COUNT-32: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // OUT: ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16
 // OUT: ldmatrix.sync.aligned.m8n8.x4.shared.b16
 // OUT: bar.sync

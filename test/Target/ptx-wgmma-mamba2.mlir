@@ -26,17 +26,27 @@
 // RUN: FileCheck %s --check-prefix=NOSYNC < %t.scaled.ptx
 // RUN: ptxas -arch=sm_90a %t.scaled.ptx -o %t.scaled.cubin
 
-// compute_out: the state term (tf32, K = 64: eight m64n32k8), then the
+// compute_out: the state term in split bf16 (K = 64): C (bf16) arrives by
+// cp.async, the f32 state's two bf16 halves are stored from registers, and
+// C h_lo^T then C h_hi^T follow, four m64n32k16 each, both reading C's
+// buffer (the same descriptors); then the
 // column loop with one split bf16 product per step: the weights' low and
 // high halves from registers (A: four 32-bit registers), x (P contiguous:
 // N-major, imm-trans-b 1) from its cp.async ring, eight m64n32k16 with no
 // barrier and no st.shared among them, one commit and wait for both
 // halves. C B^T is bmm_chunk's, read as a tile, so no loop is nested in
-// the column loop.
+// the column loop. No tf32 product is left.
 // OUT-LABEL: .entry compute_out_vec(
 // OUT: fence.proxy.async.shared::cta
-// OUT: wgmma.fence.sync.aligned
-// OUT-COUNT-8: wgmma.mma_async.sync.aligned.m64n32k8.f32.tf32.tf32
+// OUT-NEXT: bar.sync 0
+// OUT-NEXT: wgmma.fence.sync.aligned
+// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{{.*}}}, [[C0:%rd[0-9]+]], %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// OUT-COUNT-3: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// OUT-NOT: wgmma.mma_async
+// OUT: wgmma.commit_group.sync.aligned
+// OUT-NEXT: wgmma.fence.sync.aligned
+// OUT: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{{.*}}}, [[C0]], %rd{{[0-9]+}}, p, 1, 1, 0, 0;
+// OUT-COUNT-3: wgmma.mma_async.sync.aligned.m64n32k16.f32.bf16.bf16 {{{.*}}}, %rd{{[0-9]+}}, %rd{{[0-9]+}}, p, 1, 1, 0, 0;
 // OUT-NOT: wgmma.mma_async
 // OUT: wgmma.commit_group.sync.aligned
 // OUT: wgmma.fence.sync.aligned
@@ -56,9 +66,9 @@
 // OUT-NOT: wgmma.mma_async.sync.aligned.{{.*}}tf32
 
 // compute_out with bf16 states (ST = bf16): the state arrives by 16-byte
-// cp.async like C, and the state term is a bf16 product read from shared
+// cp.async like C, and the state term is one bf16 product read from shared
 // memory (four m64n32k16, h^T K-major: imm-trans-b 0) where the f32 state
-// took eight tf32 m64n32k8; no tf32 product is left.
+// takes two; no tf32 product either.
 // OUTBF16-LABEL: .entry compute_out_vec(
 // OUTBF16: cp.async.cg.shared.global [{{.*}}], [{{.*}}], 16,
 // OUTBF16: wgmma.fence.sync.aligned

@@ -1,17 +1,22 @@
 // The compute_out kernel parses, verifies and binds for each chunk size: the
-// state product over dstate, then one loop over the column tiles with one
-// product per step.
+// state product over dstate (split bf16), then one loop over the column
+// tiles with one split product per step; no tf32 product.
 // RUN: tile-opt %tilec_src/kernels/mamba2/compute_out.mlir | tile-opt | FileCheck %s --check-prefix=PARSE
-// RUN: tile-opt --tile-bind-params="params=CHUNK=64" --tile-expand-forms %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" -DBM=64 -DBK=64 -DBP=64 -DBN=64
-// RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_M=32,BLOCK_K=16,BLOCK_P=32,BLOCK_N=128" --tile-expand-forms %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" -DBM=32 -DBK=16 -DBP=32 -DBN=128
-// RUN: tile-opt --tile-bind-params="params=CHUNK=256,BLOCK_M=128,BLOCK_K=64" --tile-expand-forms %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" -DBM=128 -DBK=64 -DBP=64 -DBN=64
+// RUN: tile-opt --tile-bind-params="params=CHUNK=64" --tile-expand-forms %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" --implicit-check-not=tf32 -DBM=64 -DBK=64 -DBP=64 -DBN=64
+// RUN: tile-opt --tile-bind-params="params=CHUNK=128,BLOCK_M=32,BLOCK_K=16,BLOCK_P=32,BLOCK_N=128" --tile-expand-forms %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" --implicit-check-not=tf32 -DBM=32 -DBK=16 -DBP=32 -DBN=128
+// RUN: tile-opt --tile-bind-params="params=CHUNK=256,BLOCK_M=128,BLOCK_K=64" --tile-expand-forms %tilec_src/kernels/mamba2/compute_out.mlir | FileCheck %s --implicit-check-not="param \"" --implicit-check-not=tf32 -DBM=128 -DBK=64 -DBP=64 -DBN=64
 
 // PARSE: kernel @compute_out
 // PARSE: where
 
 // CHECK-LABEL: kernel @compute_out
 // CHECK: scf.for {{.*}} -> (tensor<[[BM]]x[[BP]]xf32>)
-// CHECK: mma %{{.*}} : tensor<[[BM]]x[[BN]]xtf32>, tensor<[[BN]]x[[BP]]xtf32>, tensor<[[BM]]x[[BP]]xf32>
+// The state (f32) multiplies C in split bf16: the low half's product,
+// then the high half's, both reading the same bf16 C.
+// CHECK: %[[SHI:[0-9]+]] = {{(tile\.)?}}convert %{{.*}} : tensor<[[BN]]x[[BP]]xf32> -> tensor<[[BN]]x[[BP]]xbf16>
+// CHECK: %[[SLO:[0-9]+]] = {{(tile\.)?}}convert %{{.*}} : tensor<[[BN]]x[[BP]]xf32> -> tensor<[[BN]]x[[BP]]xbf16>
+// CHECK: %[[SSUM:[0-9]+]] = {{(tile\.)?}}mma %[[C:[0-9]+]], %[[SLO]], %{{.*}} : tensor<[[BM]]x[[BN]]xbf16>, tensor<[[BN]]x[[BP]]xbf16>, tensor<[[BM]]x[[BP]]xf32>
+// CHECK-NEXT: {{(tile\.)?}}mma %[[C]], %[[SHI]], %[[SSUM]] : tensor<[[BM]]x[[BN]]xbf16>, tensor<[[BN]]x[[BP]]xbf16>, tensor<[[BM]]x[[BP]]xf32>
 // The column loop reads bmm_chunk's C B^T tile: no product nested in it.
 // CHECK: scf.for {{.*}} -> (tensor<[[BM]]x[[BP]]xf32>)
 // CHECK-NOT: scf.for

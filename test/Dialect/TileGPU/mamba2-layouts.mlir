@@ -18,7 +18,9 @@
 // CO-LABEL: kernel @compute_out
 // CO: scf.for {{.*}} iter_args(%[[SACC:[a-z0-9_]+]] = %{{.*}}) -> (tensor<[[BM]]x[[BP]]xf32, [[OUT:#tilegpu.dist<register = \[\[0, 1\], \[8, 0\].*lane = \[\[0, 2\], \[0, 4\], \[1, 0\], \[2, 0\], \[4, 0\]\].*>]]>)
 // CO-NOT: convert_layout %[[SACC]]
-// CO: %[[S:[0-9]+]] = tile.mma %{{.*}}, %{{.*}}, %[[SACC]] :
+// The state's split bf16 halves, the low one first, on one running sum.
+// CO: %[[SLO:[0-9]+]] = tile.mma %{{.*}}, %{{.*}}, %[[SACC]] :
+// CO: %[[S:[0-9]+]] = tile.mma %{{.*}}, %{{.*}}, %[[SLO]] :
 // CO-NEXT: scf.yield %[[S]] : tensor<[[BM]]x[[BP]]xf32, [[OUT]]>
 // This chunk: the output accumulator is carried across the column tiles...
 // CO: scf.for {{.*}} iter_args(%[[ACC:[a-z0-9_]+]] = %{{.*}}) -> (tensor<[[BM]]x[[BP]]xf32, [[OUT]]>)
