@@ -128,19 +128,13 @@ struct AsyncCopyLowering : TilePattern<tilegpu::AsyncCopyOp> {
     // Most runs lie a constant offset from the first one in every thread:
     // their addresses and bounds come from its anchor. `checked`: each run
     // outside the view copies nothing (src-size 0).
-    const ThreadLayout &thread = tile.getThreadLayout();
     auto copyRuns = [&](bool checked) {
-    std::optional<ViewAccess::Anchor> anchor;
+    RegisterAddresses addresses(e, access, tile);
     for (int64_t r = 0; r < tile.getNumRegisters(); r += width) {
       std::optional<Value> owner = tile.owns(e, r);
       if (!owner)
         continue;
-      std::optional<SmallVector<int64_t>> delta = thread.offsetFromFirst(r);
-      if (delta && !anchor)
-        anchor = access.anchorAt(tile.coords(e, 0));
-      auto [pointer, inBounds] =
-          delta ? access.addressFrom(*anchor, *delta, Value())
-                : access.addressAt(tile.coords(e, r), Value());
+      auto [pointer, inBounds] = addresses.at(r, Value());
       Value offset = offsets.outputs(e, r)[0];
       e.ifThen(*owner, [&] {
         Value destination = LLVM::GEPOp::create(

@@ -176,6 +176,18 @@ int64_t vectorWidth(const LinearLayout &layout, RankedTensorType type,
                                getSharedBytes(type.getElementType()));
 }
 
+/// The registers one access of `op` moves: with the vectorize facts (the
+/// view's innermost stride is then 1, which `access` takes as a constant)
+/// a vector run along the view's innermost dim, else one.
+int64_t accessWidth(const TileTypeConverter &converter, ViewAccess &access,
+                    const DistributedTile &tile, Operation *op) {
+  if (!converter.vectorizesAccess(op))
+    return 1;
+  access.assumeUnitInnermostStride();
+  return vectorWidth(tile.getLayout(), tile.getType(),
+                     access.innermostTileDim());
+}
+
 SmallVector<Value> indicesOf(ArrayRef<ValueRange> indices) {
   SmallVector<Value> result;
   for (ValueRange index : indices)
@@ -196,18 +208,15 @@ struct DistributedLoadLowering : TilePattern<tile::LoadOp> {
     ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
                       tileType, op.getOrder(), element);
     DistributedTile tile(e, tileType);
-    int64_t width = converter().vectorizesAccess(op)
-                        ? vectorWidth(tile.getLayout(), tileType,
-                                      access.innermostTileDim())
-                        : 1;
+    int64_t width = accessWidth(converter(), access, tile, op);
     Type pieceType = width == 1 ? element : VectorType::get({width}, element);
     Value padding = paddingValue(e, element, op.getPadding());
     if (width > 1)
       padding = e.splat(cast<VectorType>(pieceType), padding);
     Value result = e.zeros(type);
+    RegisterAddresses addresses(e, access, tile);
     for (int64_t r = 0; r < tile.getNumRegisters(); r += width) {
-      auto [pointer, inBounds] =
-          access.addressAt(tile.coords(e, r), tile.holds(e, r));
+      auto [pointer, inBounds] = addresses.at(r, tile.holds(e, r));
       Value piece = e.ifThenElse(
           inBounds,
           [&] {
@@ -237,15 +246,13 @@ struct DistributedStoreLowering : TilePattern<tile::StoreOp> {
     ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
                       tileType, op.getOrder(), element);
     DistributedTile tile(e, tileType);
-    int64_t width = converter().vectorizesAccess(op)
-                        ? vectorWidth(tile.getLayout(), tileType,
-                                      access.innermostTileDim())
-                        : 1;
+    int64_t width = accessWidth(converter(), access, tile, op);
+    RegisterAddresses addresses(e, access, tile);
     for (int64_t r = 0; r < tile.getNumRegisters(); r += width) {
       std::optional<Value> owner = tile.owns(e, r);
       if (!owner)
         continue;
-      auto [pointer, inBounds] = access.addressAt(tile.coords(e, r), *owner);
+      auto [pointer, inBounds] = addresses.at(r, *owner);
       Value piece;
       if (width == 1) {
         piece = e.extract(registers, r);

@@ -142,6 +142,11 @@ public:
     return inside;
   }
 
+  /// The vec variant's facts give the view innermost stride 1 (or no
+  /// element, when every access is predicated off): the addresses then
+  /// multiply nothing by it.
+  void assumeUnitInnermostStride() { strides.back() = e.i64(1); }
+
   /// The tile dim that walks the view's innermost dim.
   int64_t innermostTileDim() const {
     return llvm::find(viewDims, int64_t(viewDims.size()) - 1) -
@@ -170,6 +175,38 @@ private:
   /// Whether every tile index is that of a tile overlapping the view.
   Value tileInView;
   SmallVector<int64_t> viewDims;
+};
+
+/// The addresses of one thread's registers of a distributed tile in a view.
+/// A register whose coordinates lie a constant offset from register 0's in
+/// every thread (ThreadLayout::offsetFromFirst: no lane or warp bit reaches
+/// its image) is addressed from register 0's anchor, made at the first such
+/// register: per dim a compare against a room computed once, and a constant
+/// times the stride added to one pointer, where addressAt forms the index,
+/// compares it, multiplies it by the stride and adds it. The anchor must
+/// dominate its uses: one RegisterAddresses per region they are made in.
+class RegisterAddresses {
+public:
+  RegisterAddresses(Emitter &e, ViewAccess &access, const DistributedTile &tile)
+      : e(e), access(access), tile(tile) {}
+
+  /// The address of register `reg` and whether it lies inside the view (the
+  /// bounds check folds in `valid`, which may be null).
+  std::pair<Value, Value> at(int64_t reg, Value valid) {
+    std::optional<SmallVector<int64_t>> delta =
+        tile.getThreadLayout().offsetFromFirst(reg);
+    if (!delta)
+      return access.addressAt(tile.coords(e, reg), valid);
+    if (!anchor)
+      anchor = access.anchorAt(tile.coords(e, 0));
+    return access.addressFrom(*anchor, *delta, valid);
+  }
+
+private:
+  Emitter &e;
+  ViewAccess &access;
+  const DistributedTile &tile;
+  std::optional<ViewAccess::Anchor> anchor;
 };
 
 } // namespace tilec::detail
