@@ -176,11 +176,13 @@ int64_t vectorWidth(const LinearLayout &layout, RankedTensorType type,
                                getSharedBytes(type.getElementType()));
 }
 
-/// The registers one access of `op` moves: with the vectorize facts (the
-/// view's innermost stride is then 1, which `access` takes as a constant)
-/// a vector run along the view's innermost dim, else one.
-int64_t accessWidth(const TileTypeConverter &converter, ViewAccess &access,
-                    const DistributedTile &tile, Operation *op) {
+/// Applies the vectorize facts of `op`'s view to `access` (its innermost
+/// stride is then the constant 1) and returns the registers one access
+/// moves: a vector run along the view's innermost dim with the facts, else
+/// one.
+int64_t applyVectorizeFacts(const TileTypeConverter &converter,
+                            ViewAccess &access, const DistributedTile &tile,
+                            Operation *op) {
   if (!converter.vectorizesAccess(op))
     return 1;
   access.assumeUnitInnermostStride();
@@ -208,7 +210,7 @@ struct DistributedLoadLowering : TilePattern<tile::LoadOp> {
     ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
                       tileType, op.getOrder(), element);
     DistributedTile tile(e, tileType);
-    int64_t width = accessWidth(converter(), access, tile, op);
+    int64_t width = applyVectorizeFacts(converter(), access, tile, op);
     Type pieceType = width == 1 ? element : VectorType::get({width}, element);
     Value padding = paddingValue(e, element, op.getPadding());
     if (width > 1)
@@ -246,7 +248,7 @@ struct DistributedStoreLowering : TilePattern<tile::StoreOp> {
     ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
                       tileType, op.getOrder(), element);
     DistributedTile tile(e, tileType);
-    int64_t width = accessWidth(converter(), access, tile, op);
+    int64_t width = applyVectorizeFacts(converter(), access, tile, op);
     RegisterAddresses addresses(e, access, tile);
     for (int64_t r = 0; r < tile.getNumRegisters(); r += width) {
       std::optional<Value> owner = tile.owns(e, r);
