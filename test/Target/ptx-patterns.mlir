@@ -23,7 +23,7 @@
 // bf16 rounding to nearest even.
 // RUN: tilec %tilec_src/test/gpu/kernels/causal_decay.mlir --emit=ptx --target=sm_90 -o - | FileCheck %s --check-prefix=DECAY
 // DECAY: .target sm_90
-// DECAY-DAG: ex2.approx.f32
+// DECAY-DAG: ex2.approx.ftz.f32
 // DECAY-DAG: selp.f32
 // DECAY-DAG: cvt.rzi.s32.f32
 // DECAY-DAG: cvt.rn.bf16.f32

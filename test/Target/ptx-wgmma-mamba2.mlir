@@ -143,7 +143,7 @@
 // XSCALED-COUNT-8: cp.async.cg.shared.global [{{%rd[0-9]+}}+{{[0-9]+}}], [{{%rd[0-9]+}}], 16,
 // XSCALED-NEXT: cp.async.commit_group
 // XSCALED-NEXT: cp.async.wait_group 0
-// XSCALED: ex2.approx.f32
+// XSCALED: ex2.approx.ftz.f32
 // XSCALED: ld.shared.b32
 // XSCALED: st.shared.v4.b32 [[[X:%rd[0-9]+]]],
 // XSCALED-NEXT: st.shared.v4.b32 [[[X]]+4096],

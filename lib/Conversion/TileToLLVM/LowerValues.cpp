@@ -297,25 +297,35 @@ struct ConvertOpLowering : TilePattern<tile::ConvertOp> {
 // exp2 and the math ops with no upstream path to PTX
 //===----------------------------------------------------------------------===//
 
-/// llvm.exp2.f32 becomes ex2.approx.f32 (not flushing subnormals) in the
-/// NVPTX backend: 2 ulp, exp2(-inf) = 0, +inf above 128, NaN stays NaN.
-Value exp2(Emitter &e, Value x) { return LLVM::Exp2Op::create(e.b, e.loc, x); }
-
-/// lg2.approx.f32 per element.
-Value log2(Emitter &e, Value x) {
-  auto lg2 = [&](Value scalar) {
-    return LLVM::CallIntrinsicOp::create(
-               e.b, e.loc, e.b.getF32Type(),
-               e.b.getStringAttr("llvm.nvvm.lg2.approx.f"), ValueRange{scalar})
+/// The NVVM intrinsic `name` of one f32 applied to each element of x.
+static Value applyPerElement(Emitter &e, Value x, StringRef name) {
+  auto apply = [&](Value scalar) {
+    return LLVM::CallIntrinsicOp::create(e.b, e.loc, e.b.getF32Type(),
+                                         e.b.getStringAttr(name),
+                                         ValueRange{scalar})
         .getResult(0);
   };
   auto vector = dyn_cast<VectorType>(x.getType());
   if (!vector)
-    return lg2(x);
+    return apply(x);
   Value result = e.zeros(vector);
   for (int64_t r = 0; r < vector.getNumElements(); ++r)
-    result = e.insert(result, lg2(e.extract(x, r)), r);
+    result = e.insert(result, apply(e.extract(x, r)), r);
   return result;
+}
+
+/// ex2.approx.ftz.f32 per element: 2 ulp, exp2(-inf) = 0, +inf above 128,
+/// NaN stays NaN, and results below 2^-126 flushed to 0 (tile.exp2's
+/// contract). Without ftz, ptxas wraps each MUFU.EX2 in a compare and two
+/// multiplies that rescale subnormal results (compute_out's k step takes
+/// 16 per thread).
+Value exp2(Emitter &e, Value x) {
+  return applyPerElement(e, x, "llvm.nvvm.ex2.approx.ftz.f32");
+}
+
+/// lg2.approx.f32 per element.
+Value log2(Emitter &e, Value x) {
+  return applyPerElement(e, x, "llvm.nvvm.lg2.approx.f");
 }
 
 Value scale(Emitter &e, Value x, double factor) {

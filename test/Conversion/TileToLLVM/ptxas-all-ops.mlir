@@ -79,7 +79,7 @@
 // cmpi sge, where, exp2, the conversions and both mma kinds:
 // PTX-DAG: setp.ge.s32
 // PTX-DAG: selp.f32
-// PTX-DAG: ex2.approx.f32
+// PTX-DAG: ex2.approx.ftz.f32
 // PTX-DAG: cvt.rn.bf16x2.f32
 // PTX-DAG: cvt.rna.tf32.f32
 // PTX-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

@@ -30,20 +30,20 @@
 
 // STATE: .entry fwd_pass_state(
 // STATE-DAG: mma.sync.aligned.m16n8k
-// STATE-DAG: ex2.approx.f32
+// STATE-DAG: ex2.approx.ftz.f32
 
 // OUT: .entry compute_out(
 // OUT-DAG: mma.sync.aligned.m16n8k
-// OUT-DAG: ex2.approx.f32
+// OUT-DAG: ex2.approx.ftz.f32
 
 // LOCAL: .entry chunk_state(
 // LOCAL-DAG: mma.sync.aligned.m16n8k
-// LOCAL-DAG: ex2.approx.f32
+// LOCAL-DAG: ex2.approx.ftz.f32
 
 // PASS: .entry state_passing(
 // PASS-NOT: mma.sync
-// PASS: ex2.approx.f32
+// PASS: ex2.approx.ftz.f32
 
 // BMM: .entry bmm_chunk(
 // BMM: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32
-// BMM-NOT: ex2.approx.f32
+// BMM-NOT: ex2.approx

@@ -28,7 +28,12 @@ tile.kernel @grid(%v: !tile.view<2, f32>, %o: !tile.view<1, i64>)
 // CHECK: %[[T:.*]] = llvm.insertelement %{{.*}}[%c1_i32 : i32] : vector<2xf32>
 // CHECK: %[[ZERO:.*]] = llvm.mlir.constant(dense<0.000000e+00> : vector<2xf32>) : vector<2xf32>
 // CHECK: %[[P:.*]] = arith.cmpf ogt, %[[T]], %[[ZERO]] : vector<2xf32>
-// CHECK: %[[E:.*]] = llvm.intr.exp2(%[[T]]) : (vector<2xf32>) -> vector<2xf32>
+// exp2: ex2.approx.ftz per element.
+// CHECK: %[[T0:.*]] = llvm.extractelement %[[T]]
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[T0]]) : (f32) -> f32
+// CHECK: %[[T1:.*]] = llvm.extractelement %[[T]]
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[T1]]) : (f32) -> f32
+// CHECK: %[[E:.*]] = llvm.insertelement
 // CHECK: %[[W:.*]] = llvm.select %[[P]], %[[E]], %[[ZERO]] : vector<2xi1>, vector<2xf32>
 // math.log: lg2.approx per element, times ln 2.
 // CHECK: llvm.extractelement %[[W]]
@@ -39,7 +44,8 @@ tile.kernel @grid(%v: !tile.view<2, f32>, %o: !tile.view<1, i64>)
 // math.exp: exp2 of x log2 e.
 // CHECK: %[[LOG2E:.*]] = llvm.mlir.constant(dense<1.44269502> : vector<2xf32>) : vector<2xf32>
 // CHECK: %[[X:.*]] = llvm.fmul %[[L]], %[[LOG2E]] : vector<2xf32>
-// CHECK: llvm.intr.exp2(%[[X]]) : (vector<2xf32>) -> vector<2xf32>
+// CHECK: %[[X0:.*]] = llvm.extractelement %[[X]]
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ex2.approx.ftz.f32"(%[[X0]]) : (f32) -> f32
 tile.kernel @elementwise(%v: !tile.view<1, f32>) attributes {num_warps = 1 : i32} {
   %c0 = arith.constant 0 : index
   %t = tile.load %v[%c0] : !tile.view<1, f32> -> tensor<64xf32>

@@ -6,7 +6,7 @@
 // RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
 // CHECK-LABEL: .entry causal_decay(
 // CHECK-DAG: %ctaid.x
-// CHECK-DAG: ex2.approx.f32
+// CHECK-DAG: ex2.approx.ftz.f32
 // CHECK-DAG: selp.f32
 // CHECK-DAG: cvt.rn.bf16.f32
 // CHECK-DAG: cvt.rzi.s32.f32

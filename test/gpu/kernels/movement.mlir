@@ -8,7 +8,7 @@
 // CHECK-DAG: st.shared.b32
 // CHECK-DAG: bar.sync{{.*}}0;
 // CHECK-DAG: ld.shared.b32
-// CHECK-DAG: ex2.approx.f32
+// CHECK-DAG: ex2.approx.ftz.f32
 // CHECK-DAG: st.global.b32
 
 // Data movement on an 8x8 tile of x: o[0] = permute, o[1] = broadcast of
