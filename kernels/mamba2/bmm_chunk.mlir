@@ -10,10 +10,12 @@
 // Grid: (nchunks * (CHUNK / BLOCK_M) * (CHUNK / BLOCK_K), groups, batch);
 // program x covers chunk x / tilesPerChunk, and in it the BLOCK_M x BLOCK_K
 // tile at row tile r = (x % tilesPerChunk) / (CHUNK / BLOCK_K) and column
-// tile k = x % (CHUNK / BLOCK_K). It forms the tile only when compute_out
-// (bound to the same CHUNK, BLOCK_M and BLOCK_K) reads it: the columns up to
-// the diagonal, k < ceil((r + 1) * BLOCK_M / BLOCK_K). The other programs
-// return at once and their tiles of CB are not written. dstate is walked in
+// tile k = x % (CHUNK / BLOCK_K). It forms the tile only when it holds
+// columns that compute_out (bound to the same CHUNK and BLOCK_M) reads: those
+// below the end of row tile r, k < ceil((r + 1) * BLOCK_M / BLOCK_K). The
+// other programs return at once and their tiles of CB are not written. The
+// library binds BLOCK_K = BLOCK_M (square tiles: computeLaunchGrids), so
+// that the tiles written hold exactly the columns read. dstate is walked in
 // BLOCK_N tiles (one step with BLOCK_N >= dstate).
 //   B, C:  (batch, seqlen, groups, dstate) XT (bf16, f16 or f32: a type
 //          parameter, one instance per dtype)

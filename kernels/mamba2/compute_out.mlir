@@ -19,8 +19,8 @@
 //   C:      (batch, seqlen, groups, dstate) XT; head h uses group
 //           h / (heads / groups)
 //   CB:     (batch, nchunks, groups, CHUNK, CHUNK) f32, from bmm_chunk bound
-//           to the same CHUNK, BLOCK_M and BLOCK_K: it writes exactly the
-//           tiles read here
+//           to the same CHUNK and BLOCK_M: its square tiles on and below the
+//           diagonal hold exactly the columns read here
 //   dt:     (batch, heads, nchunks, CHUNK) f32: chunk_cumsum's dt_chunks
 //   G:      (batch, heads, nchunks, CHUNK) f32, from chunk_cumsum
 //   D:      (heads, headdim) f32, per channel; a D per head is this view

@@ -305,11 +305,9 @@ TEST_P(BmmChunkKernel, CBOnAndBelowTheDiagonal) {
   SCOPED_TRACE(tilec::testing::seedTrace(seed));
   std::mt19937_64 rng(seed);
   std::normal_distribution<float> normal;
-  // computeLaunchGrids needs every size; bmm_chunk takes blockM and blockK.
+  // The kernel's grid for BLOCK_M x BLOCK_K tiles (the library binds
+  // BLOCK_K = BLOCK_M; the kernel takes any BLOCK_K dividing the chunk).
   TileConfig tiles;
-  tiles.blockH = tiles.blockP = tiles.blockN = tiles.chunkStateBlockP =
-      tiles.chunkStateBlockN = tiles.chunkStateBlockK =
-          tiles.statePassingBlockP = tiles.statePassingBlockN = 16;
   tiles.blockM = 32;
   tiles.blockK = 16;
   const int64_t blockN = 16;
@@ -348,7 +346,9 @@ TEST_P(BmmChunkKernel, CBOnAndBelowTheDiagonal) {
   std::string error;
   ASSERT_TRUE(mlir::succeeded(bmm->run(
       {B, C, f32View(cb, {p.batch, nchunks, p.groups, p.chunk, p.chunk})},
-      {computeLaunchGrids(p, tiles).bmmChunk}, error)))
+      {{nchunks * (p.chunk / tiles.blockM) * (p.chunk / tiles.blockK),
+        p.groups, p.batch}},
+      error)))
       << error;
 
   // compute_out's column tiles of row i: those below the end of i's row

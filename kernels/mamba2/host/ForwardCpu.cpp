@@ -182,10 +182,11 @@ Status getKernels(const Problem &p, const TileConfig &t, DType dtDType,
                                  compiled->fwdPassState);
         !s)
       return s;
-    // compute_out's tile of C B^T, which it reads.
+    // C B^T in square BLOCK_M tiles (computeLaunchGrids): those on and
+    // below the diagonal cover the columns compute_out reads.
     if (Status s = compileKernel(
             "bmm_chunk",
-            {chunk, binding("BLOCK_M", t.blockM), binding("BLOCK_K", t.blockK),
+            {chunk, binding("BLOCK_M", t.blockM), binding("BLOCK_K", t.blockM),
              binding("BLOCK_N", t.blockN), xType},
             compiled->bmmChunk);
         !s)

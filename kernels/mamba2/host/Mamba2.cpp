@@ -433,9 +433,12 @@ LaunchGrids tilec::mamba2::computeLaunchGrids(const Problem &p,
       p.batch};
   grids.fwdPassState = {stateTiles(tiles.blockP, tiles.blockN), p.heads,
                         p.batch};
-  grids.bmmChunk = {product(p.numChunks(), (p.chunk / tiles.blockM) *
-                                                (p.chunk / tiles.blockK)),
-                    p.groups, p.batch};
+  // bmm_chunk's tiles are square, blockM x blockM (its BLOCK_K bound to
+  // blockM): those on and below the diagonal hold exactly the columns that
+  // compute_out's row tiles read.
+  const int64_t cbTiles = p.chunk / tiles.blockM;
+  grids.bmmChunk = {product(p.numChunks(), cbTiles * cbTiles), p.groups,
+                    p.batch};
   grids.computeOut = {product(ceilDiv(p.seqlen, tiles.blockM), numP), p.heads,
                       p.batch};
   return grids;

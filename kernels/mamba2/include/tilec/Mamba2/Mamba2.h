@@ -276,8 +276,8 @@ Status validateSequenceOffsetValues(const Problem &problem,
 /// alike (the kernels' headers say what a program covers): the one place
 /// they are computed. compute_out stops at ceil(seqlen / BLOCK_M) row
 /// tiles: programs past the sequence would write nothing. bmm_chunk covers
-/// every blockM x blockK tile of each chunk (those above the diagonal return
-/// at once). `tiles` must be resolved (no zero sizes).
+/// every blockM x blockM tile of each chunk (its BLOCK_K is blockM; those
+/// above the diagonal return at once). `tiles` must be resolved (no zero sizes).
 struct LaunchGrids {
   std::array<int64_t, 3> chunkCumsum, chunkState, statePassing, fwdPassState,
       bmmChunk, computeOut;
