@@ -88,6 +88,7 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
     %states: !tile.view<5, ST>,
     %y: !tile.view<4, f32>, %y_xt: !tile.view<4, XT>, %y_is_xt: i1)
     warps WARPS occupancy OCC mma_sync_occupancy OCC_SYNC {
+  %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %negInf = arith.constant 0xFF800000 : f32
   %mp, %h, %b = tile.block_id x, y, z
@@ -117,6 +118,11 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
           !tile.tile<BLOCK_N x BLOCK_P x ST>, !Out
     tile.yield %next : !Out
   }
+  // Packed sequences: a seq_idx that is not empty. Without them every pair
+  // of a chunk is one sequence's, and the column loop skips the seq_idx
+  // reads and compares (one uniform branch per step).
+  %seqSteps = tile.dim %seq_idx[1] : !tile.view<2, i32>
+  %packed = arith.cmpi ne, %seqSteps, %c0 : index
   %seqRows = tile.load %seq_idx[%b, %m] dims = [1, 0]
       : !tile.view<2, i32> -> !tile.tile<BLOCK_M x 1 x i32>
   // The sequence of the step before the chunk; 0 (the padding) before the
@@ -143,12 +149,15 @@ tile.kernel @compute_out<CHUNK = 64, BLOCK_M = 64, BLOCK_K = 64, BLOCK_P = 64,
         : !tile.view<5, f32> -> !Scores
 
     %causal = tile.tri at %mInChunk, %k : !tile.tile<BLOCK_M x BLOCK_K x i1>
-    %seqCols = tile.load %seq_idx[%b, %kSeq] dims = [1] latency = 2
-        : !tile.view<2, i32> -> !tile.tile<BLOCK_K x i32>
+    %seqCols = tile.load %seq_idx[%b, %kSeq] if %packed dims = [1]
+        : !tile.view<2, i32>, i1 -> !tile.tile<BLOCK_K x i32>
     %sameSeq = tile.cmpi eq, %seqRows, %seqCols
         : !tile.tile<BLOCK_M x 1 x i32>, !tile.tile<BLOCK_K x i32>
           -> !tile.tile<BLOCK_M x BLOCK_K x i1>
-    %kept = arith.andi %causal, %sameSeq : !tile.tile<BLOCK_M x BLOCK_K x i1>
+    %causalSameSeq = arith.andi %causal, %sameSeq
+        : !tile.tile<BLOCK_M x BLOCK_K x i1>
+    %kept = tile.where %packed, %causalSameSeq, %causal
+        : i1, !tile.tile<BLOCK_M x BLOCK_K x i1>
 
     %gCols = tile.load %G[%b, %h, %c, %k] dims = [3] latency = 2
         : !tile.view<4, f32> -> !Cols

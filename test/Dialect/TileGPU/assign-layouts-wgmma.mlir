@@ -117,6 +117,49 @@ tile.kernel @register_a(%w: !tile.view<2, f32>, %s: !tile.view<2, f32>,
 
 // -----
 
+// The walk reaches through a branch: an A computed from an scf.if's result
+// (a mask only some launches compute) takes the fragment layout, and so
+// does what each branch yields; the load in the branch reads in the
+// broadcast's source layout. No convert_layout on the way to A (only the
+// zero accumulator's and the stored result's remain).
+// CHECK-LABEL: kernel @register_a_through_branch
+// CHECK-NOT: convert_layout
+// CHECK: %[[M:.*]] = scf.if %{{.*}} -> (tensor<128x32xi1, #tilegpu.dist<register = {{\[}}[0, 1], [8, 0], [0, 8], [0, 16]], lane = {{\[}}[0, 2], [0, 4], [1, 0], [2, 0], [4, 0]], warp = {{\[}}[16, 0], [32, 0], [64, 0]]>>)
+// CHECK: load %{{.*}} -> tensor<1x32xf32, #tilegpu.dist<register = {{\[}}[0, 1], [0, 8], [0, 16]]
+// CHECK: scf.yield %{{.*}} : tensor<128x32xi1, #tilegpu.dist<register = {{\[}}[0, 1], [8, 0], [0, 8], [0, 16]]
+// CHECK: } else {
+// CHECK: scf.yield %{{.*}} : tensor<128x32xi1, #tilegpu.dist<register = {{\[}}[0, 1], [8, 0], [0, 8], [0, 16]]
+// CHECK-NOT: convert_layout
+// CHECK: %[[A:.*]] = convert %{{.*}} -> tensor<128x32xbf16, #tilegpu.dist<register = {{\[}}[0, 1], [8, 0], [0, 8], [0, 16]]
+// CHECK: = mma %[[A]], %{{.*}}, %{{.*}} {tilegpu.wgmma}
+tile.kernel @register_a_through_branch(%w: !tile.view<2, f32>, %s: !tile.view<2, f32>,
+                                       %b: !tile.view<2, bf16>, %c: !tile.view<2, f32>,
+                                       %flag: i1) attributes {num_warps = 8 : i32} {
+  %c0 = arith.constant 0 : index
+  %f0 = arith.constant 0.0 : f32
+  %zero = tile.full %f0 : tensor<128x128xf32>
+  %zero32 = tile.full %f0 : tensor<128x32xf32>
+  %tw = tile.load %w[%c0, %c0] : !tile.view<2, f32> -> tensor<128x32xf32>
+  %positive = arith.cmpf ogt, %tw, %zero32 : tensor<128x32xf32>
+  %mask = scf.if %flag -> (tensor<128x32xi1>) {
+    %ts = tile.load %s[%c0, %c0] : !tile.view<2, f32> -> tensor<1x32xf32>
+    %sb = tile.broadcast %ts : tensor<1x32xf32> -> tensor<128x32xf32>
+    %below = arith.cmpf olt, %tw, %sb : tensor<128x32xf32>
+    %both = arith.andi %positive, %below : tensor<128x32xi1>
+    scf.yield %both : tensor<128x32xi1>
+  } else {
+    scf.yield %positive : tensor<128x32xi1>
+  }
+  %x = tile.where %mask, %tw, %zero32 : tensor<128x32xi1>, tensor<128x32xf32>
+  %a = tile.convert %x : tensor<128x32xf32> -> tensor<128x32xbf16>
+  %tb = tile.load %b[%c0, %c0] : !tile.view<2, bf16> -> tensor<32x128xbf16>
+  %d = tile.mma %a, %tb, %zero : tensor<128x32xbf16>, tensor<32x128xbf16>, tensor<128x128xf32>
+  tile.store %d, %c[%c0, %c0] : tensor<128x128xf32>, !tile.view<2, f32>
+  tile.return
+}
+
+// -----
+
 // An A the walk back cannot form in the fragment layout (a loop's
 // iteration argument: it would need a conversion of the whole tile every
 // iteration) keeps the layouts it has, and wgmma stores it to shared

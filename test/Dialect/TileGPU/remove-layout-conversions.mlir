@@ -237,3 +237,39 @@ tile.kernel @store_in_place(%x: !tile.view<2, f32>, %y: !tile.view<2, f32>) attr
   tile.store %s, %y[%c0, %c0] : tensor<32x8xf32, #scalar2>, !tile.view<2, f32>
   tile.return
 }
+
+// A conversion of a branch's result moves into both branches, where each
+// yielded value is rebuilt in the wanted layout from its cheap producers
+// (a constant): the branch yields #mma and no conversion is left after it.
+// What a branch computes from a load is not cheap: its conversion stays
+// in the branch, and runs only with it.
+// CHECK-LABEL: kernel @into_branches
+// CHECK: %[[L:.*]] = load {{.*}} -> tensor<16x8xf32, [[MMA:#tilegpu.dist<register = \[\[0, 1\], \[8, 0\]\].*>]]>
+// CHECK: %[[R:.*]] = scf.if %{{.*}} -> (tensor<16x8xf32, [[MMA]]>) {
+// CHECK: %[[T:.*]] = tile.load {{.*}} -> tensor<16x8xf32, [[BLOCKED:#tilegpu.dist<register = \[\[0, 1\], \[0, 2\]\].*>]]>
+// CHECK: %[[TS:.*]] = arith.mulf %[[T]], %{{.*}} : tensor<16x8xf32, [[BLOCKED]]>
+// CHECK: %[[TC:.*]] = tilegpu.convert_layout %[[TS]] : tensor<16x8xf32, [[BLOCKED]]> -> tensor<16x8xf32, [[MMA]]>
+// CHECK: scf.yield %[[TC]] : tensor<16x8xf32, [[MMA]]>
+// CHECK: } else {
+// CHECK-NOT: convert_layout
+// CHECK: %[[F:.*]] = arith.constant dense<2.000000e+00> : tensor<16x8xf32, [[MMA]]>
+// CHECK: scf.yield %[[F]] : tensor<16x8xf32, [[MMA]]>
+// CHECK-NOT: convert_layout
+// CHECK: arith.addf %[[R]], %[[L]] : tensor<16x8xf32, [[MMA]]>
+tile.kernel @into_branches(%x: !tile.view<2, f32>, %flag: i1) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %l = tile.load %x[%c0, %c0] : !tile.view<2, f32> -> tensor<16x8xf32, #mma>
+  %r = scf.if %flag -> (tensor<16x8xf32, #blocked>) {
+    %t = tile.load %x[%c0, %c0] : !tile.view<2, f32> -> tensor<16x8xf32, #blocked>
+    %two = arith.constant dense<2.0> : tensor<16x8xf32, #blocked>
+    %ts = arith.mulf %t, %two : tensor<16x8xf32, #blocked>
+    scf.yield %ts : tensor<16x8xf32, #blocked>
+  } else {
+    %f = arith.constant dense<2.0> : tensor<16x8xf32, #blocked>
+    scf.yield %f : tensor<16x8xf32, #blocked>
+  }
+  %m = tilegpu.convert_layout %r : tensor<16x8xf32, #blocked> -> tensor<16x8xf32, #mma>
+  %s = arith.addf %m, %l : tensor<16x8xf32, #mma>
+  tile.store %s, %x[%c0, %c0] : tensor<16x8xf32, #mma>, !tile.view<2, f32>
+  tile.return
+}

@@ -73,8 +73,8 @@ bool isLoaded(Value value) {
 /// The layouts that let wgmma products read operand A from registers: A in
 /// the fragment layout (getWgmmaRegisterALayout), and every tile A is
 /// computed from in the layout that forms A in it directly, back through
-/// elementwise ops, broadcasts and reshapes to loads, constants and
-/// aranges. A product takes the path only where that walk reaches nothing
+/// elementwise ops, broadcasts, reshapes and the values both branches of an
+/// scf.if yield to loads, constants and aranges. A product takes the path only where that walk reaches nothing
 /// else (a loop argument, another product, a reduction would need a
 /// conversion of a whole tile, which costs what the store of A saves) and
 /// agrees with the layouts earlier products asked for.
@@ -135,6 +135,12 @@ private:
       DistributedLayoutAttr source = getReshapedLayout(
           layout, shapeOf(value), shapeOf(reshape.getSource()));
       return source && want(wanted, reshape.getSource(), source);
+    }
+    if (auto branch = dyn_cast<scf::IfOp>(def)) {
+      unsigned index = cast<OpResult>(value).getResultNumber();
+      return !branch.getElseRegion().empty() &&
+             want(wanted, branch.thenYield()->getOperand(index), layout) &&
+             want(wanted, branch.elseYield()->getOperand(index), layout);
     }
     if (!isElementwise(def) || def->getNumResults() != 1)
       return false;

@@ -4,7 +4,10 @@
 // backward into cheap producers, which are rebuilt in the wanted layout, and
 // forward past users when the moved-from tile is not cheap, so the two never
 // undo each other; loop iteration arguments take the layout their body
-// yields. What remains sits between anchors that need different layouts.
+// yields, and a branch's result the layout its one user converts it to
+// (each branch converts what it yields, where the conversion can move on
+// into its producers). What remains sits between anchors that need
+// different layouts.
 //
 //===----------------------------------------------------------------------===//
 
@@ -71,6 +74,15 @@ bool isRematerialisable(Value v, unsigned depth = kRematerialisationDepth) {
       return !isa<RankedTensorType>(operand.getType()) ||
              isRematerialisable(operand, depth - 1);
     });
+  // A branch's result, when what each branch yields is (intoBranches).
+  if (auto branch = dyn_cast<scf::IfOp>(def)) {
+    unsigned index = cast<OpResult>(v).getResultNumber();
+    return !branch.getElseRegion().empty() &&
+           isRematerialisable(branch.thenYield()->getOperand(index),
+                              depth - 1) &&
+           isRematerialisable(branch.elseYield()->getOperand(index),
+                              depth - 1);
+  }
   return false;
 }
 
@@ -165,8 +177,8 @@ public:
       SmallVector<ConvertLayoutOp> converts;
       module.walk([&](ConvertLayoutOp op) { converts.push_back(op); });
       for (ConvertLayoutOp op : converts)
-        changed |= fold(op) || rematerialise(op) || pushForward(op) ||
-                   storeInPlace(op);
+        changed |= fold(op) || rematerialise(op) || intoBranches(op) ||
+                   pushForward(op) || storeInPlace(op);
       eraseDeadOps();
       if (!changed)
         return;
@@ -200,6 +212,7 @@ private:
   bool rematerialise(ConvertLayoutOp op);
   bool pushForward(ConvertLayoutOp op);
   bool storeInPlace(ConvertLayoutOp op);
+  bool intoBranches(ConvertLayoutOp op);
   bool carryThroughLoop(scf::ForOp loop);
   void eraseDeadOps();
 
@@ -225,7 +238,8 @@ bool ConversionRemover::fold(ConvertLayoutOp op) {
 bool ConversionRemover::rematerialise(ConvertLayoutOp op) {
   Value source = op.getSource();
   Operation *def = source.getDefiningOp();
-  if (!def || isa<ConvertLayoutOp>(def) || !isRematerialisable(source))
+  if (!def || isa<ConvertLayoutOp, scf::IfOp>(def) ||
+      !isRematerialisable(source))
     return false;
   DistributedLayoutAttr layout = layoutOf(op.getResult());
   RankedTensorType type = cast<RankedTensorType>(op.getType());
@@ -343,6 +357,26 @@ bool ConversionRemover::storeInPlace(ConvertLayoutOp op) {
   if (plan->kind != tilec::ConversionPlan::Kind::SharedMemory)
     return false;
   replace(op, op.getSource());
+  return true;
+}
+
+bool ConversionRemover::intoBranches(ConvertLayoutOp op) {
+  auto result = dyn_cast<OpResult>(op.getSource());
+  auto branch = result ? dyn_cast<scf::IfOp>(result.getOwner()) : nullptr;
+  // Only the conversion uses the result: one branch runs, so converting
+  // what it yields costs no more than converting the result once.
+  if (!branch || !result.hasOneUse())
+    return false;
+  DistributedLayoutAttr layout = layoutOf(op.getResult());
+  unsigned index = result.getResultNumber();
+  for (Region *region : {&branch.getThenRegion(), &branch.getElseRegion()}) {
+    Operation *yield = region->front().getTerminator();
+    OpBuilder builder(yield);
+    yield->setOperand(index,
+                      convertTo(builder, yield->getOperand(index), layout));
+  }
+  result.setType(op.getType());
+  replace(op, result);
   return true;
 }
 
