@@ -12,7 +12,7 @@
 // MMA-DAG: mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32
 // MMA-DAG: mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32
 // MMA-DAG: cvt.rna.tf32.f32
-// MMA-DAG: cvt.rn.bf16.f32
+// MMA-DAG: cvt.rn.bf16x2.f32
 // MMA-DAG: bar.sync
 // MMA-DAG: ld.shared
 // MMA-DAG: setp.{{[gl][te]}}.u64

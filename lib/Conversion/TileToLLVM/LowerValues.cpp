@@ -215,6 +215,31 @@ struct WhereOpLowering : TilePattern<tile::WhereOp> {
 // Element type conversion
 //===----------------------------------------------------------------------===//
 
+/// f32 registers rounded to nearest even into bf16 or f16, two at a time:
+/// `cvt.rn.bf16x2.f32` (`cvt.rn.f16x2.f32`) per pair, as the LLVM intrinsic,
+/// which the backend keeps whole. An fptrunc of the vector gives the same
+/// bits, but where the rounded values are also extended back (the split of
+/// an f32 operand into two bf16 halves) the backend scalarises it into one
+/// `cvt.rn.bf16.f32` (an F2F, a quarter-rate conversion) per element and a
+/// move per pair.
+Value truncatePairs(Emitter &e, Value source, VectorType resultType) {
+  StringRef intrinsic = resultType.getElementType().isBF16()
+                            ? "llvm.nvvm.ff2bf16x2.rn"
+                            : "llvm.nvvm.ff2f16x2.rn";
+  auto pairType = VectorType::get({2}, resultType.getElementType());
+  Value result = e.zeros(resultType);
+  for (int64_t r = 0; r < resultType.getNumElements(); r += 2) {
+    // The first operand goes to the upper half: element r + 1.
+    Value pair = LLVM::CallIntrinsicOp::create(
+                     e.b, e.loc, pairType, e.b.getStringAttr(intrinsic),
+                     ValueRange{e.extract(source, r + 1), e.extract(source, r)})
+                     .getResult(0);
+    result = e.insert(result, e.extract(pair, 0), r);
+    result = e.insert(result, e.extract(pair, 1), r + 1);
+  }
+  return result;
+}
+
 /// Converts registers of element type `from` to `to` (register types, tf32
 /// already mapped to f32) with the semantics of tile.convert.
 Value convertElements(Emitter &e, Value source, Type from, Type to,
@@ -230,6 +255,8 @@ Value convertElements(Emitter &e, Value source, Type from, Type to,
   if (fromFloat && toFloat) {
     if (fromBits < toBits)
       return LLVM::FPExtOp::create(b, loc, resultType, source);
+    if (from.isF32() && toBits == 16 && resultType.getNumElements() % 2 == 0)
+      return truncatePairs(e, source, resultType);
     if (fromBits > toBits)
       return LLVM::FPTruncOp::create(b, loc, resultType, source);
     // bf16 <-> f16: f32 holds both exactly, so this rounds once.

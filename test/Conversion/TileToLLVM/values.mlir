@@ -91,3 +91,28 @@ tile.kernel @convert(%v: !tile.view<1, f32>) attributes {num_warps = 1 : i32} {
   tile.store %y, %v[%c0] : tensor<32xf32>, !tile.view<1, f32>
   tile.return
 }
+
+// -----
+
+// f32 to bf16 or f16 with an even number of registers: cvt.rn.bf16x2.f32
+// (cvt.rn.f16x2.f32) per pair, the intrinsic's first operand the pair's
+// second element (the upper half); the same rounding as fptrunc.
+// CHECK-LABEL: llvm.func @convert_pairs(
+// CHECK: %[[T:.*]] = llvm.insertelement %{{.*}}[%c1_i32 : i32] : vector<2xf32>
+// CHECK: %[[T1:.*]] = llvm.extractelement %[[T]][%c1_i32{{.*}} : i32] : vector<2xf32>
+// CHECK: %[[T0:.*]] = llvm.extractelement %[[T]][%c0_i32{{.*}} : i32] : vector<2xf32>
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ff2bf16x2.rn"(%[[T1]], %[[T0]]) : (f32, f32) -> vector<2xbf16>
+// CHECK-NOT: llvm.fptrunc
+// CHECK: llvm.call_intrinsic "llvm.nvvm.ff2f16x2.rn"(%{{.*}}, %{{.*}}) : (f32, f32) -> vector<2xf16>
+// CHECK-NOT: llvm.fptrunc
+// CHECK: llvm.store
+tile.kernel @convert_pairs(%v: !tile.view<1, f32>, %b: !tile.view<1, bf16>,
+                           %h: !tile.view<1, f16>) attributes {num_warps = 1 : i32} {
+  %c0 = arith.constant 0 : index
+  %t = tile.load %v[%c0] : !tile.view<1, f32> -> tensor<64xf32>
+  %tb = tile.convert %t : tensor<64xf32> -> tensor<64xbf16>
+  %th = tile.convert %t : tensor<64xf32> -> tensor<64xf16>
+  tile.store %tb, %b[%c0] : tensor<64xbf16>, !tile.view<1, bf16>
+  tile.store %th, %h[%c0] : tensor<64xf16>, !tile.view<1, f16>
+  tile.return
+}

@@ -257,7 +257,7 @@ tile.kernel @wgmma_no_pair(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>,
 // pipeline has no cp.async ring), 16 bytes per store, then the fence and
 // barrier before the product.
 // CHECK-LABEL: llvm.func @wgmma_register_a(
-// CHECK-NOT: vector<2xbf16>
+// CHECK-NOT: llvm.store
 // CHECK: llvm.store %{{.*}}, %{{.*}} {alignment = 16 : i64} : vector<8xbf16>, !llvm.ptr<3>
 // CHECK-NOT: llvm.store
 // CHECK: nvvm.fence.proxy {kind = #nvvm.proxy_kind<async.shared>, space = #nvvm.shared_space<cta>}

@@ -5,7 +5,7 @@
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
 // RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
 // CHECK-LABEL: .entry matmul(
-// CHECK-DAG: cvt.rn.bf16.f32
+// CHECK-DAG: cvt.rn.bf16x2.f32
 // CHECK-DAG: cvt.rn.f16x2.f32
 // CHECK-DAG: cvt.rna.tf32.f32
 // CHECK-DAG: mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32

@@ -5,8 +5,8 @@
 // RUN: tilec %s --emit=cubin --target=sm_90 -o %t.sm90.cubin
 // RUN: tilec %s --emit=ptx --target=sm_80 | FileCheck %s
 // CHECK-LABEL: .entry narrow(
-// CHECK-DAG: cvt.rn.bf16.f32
-// CHECK-DAG: cvt.rn.f16.f32
+// CHECK-DAG: cvt.rn.bf16x2.f32
+// CHECK-DAG: cvt.rn.f16x2.f32
 // CHECK-DAG: cvt.rzi.s32.f32
 // CHECK-DAG: st.shared.b8
 // CHECK-DAG: ld.shared.b8
