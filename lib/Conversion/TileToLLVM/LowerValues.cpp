@@ -325,7 +325,7 @@ struct ConvertOpLowering : TilePattern<tile::ConvertOp> {
 //===----------------------------------------------------------------------===//
 
 /// The NVVM intrinsic `name` of one f32 applied to each element of x.
-static Value applyPerElement(Emitter &e, Value x, StringRef name) {
+Value applyPerElement(Emitter &e, Value x, StringRef name) {
   auto apply = [&](Value scalar) {
     return LLVM::CallIntrinsicOp::create(e.b, e.loc, e.b.getF32Type(),
                                          e.b.getStringAttr(name),

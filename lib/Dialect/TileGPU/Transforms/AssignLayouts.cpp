@@ -74,10 +74,11 @@ bool isLoaded(Value value) {
 /// the fragment layout (getWgmmaRegisterALayout), and every tile A is
 /// computed from in the layout that forms A in it directly, back through
 /// elementwise ops, broadcasts, reshapes and the values both branches of an
-/// scf.if yield to loads, constants and aranges. A product takes the path only where that walk reaches nothing
-/// else (a loop argument, another product, a reduction would need a
-/// conversion of a whole tile, which costs what the store of A saves) and
-/// agrees with the layouts earlier products asked for.
+/// scf.if yield to loads, constants and aranges. A product takes the path
+/// only where that walk reaches nothing else (a loop argument, another
+/// product, a reduction would need a conversion of a whole tile, which costs
+/// what the store of A saves) and agrees with the layouts earlier products
+/// asked for.
 class RegisterOperands {
 public:
   RegisterOperands(tile::KernelOp kernel, unsigned sm) {
