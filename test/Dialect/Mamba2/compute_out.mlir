@@ -23,6 +23,15 @@
 // CHECK: load %{{.*}} latency = 2 : {{.*}}<5, f32> -> tensor<1x1x1x[[BM]]x[[BK]]xf32>
 // CHECK-NOT: scf.for
 // CHECK: arith.cmpi sge, %{{.*}} : tensor<[[BM]]x[[BK]]xi32>
+// Without a seq_idx (an empty one: its extent is the flag) a column step
+// reads and compares no sequence: both happen in the flag's branches.
+// CHECK: scf.if %[[PACKED:[0-9]+]] -> (tensor<[[BK]]xi32>) {
+// CHECK-NEXT: load %{{.*}} : <2, i32>
+// CHECK: scf.if %[[PACKED]] -> (tensor<[[BM]]x[[BK]]xi1>) {
+// CHECK: arith.cmpi eq
+// CHECK-NEXT: arith.andi
+// CHECK: } else {
+// CHECK-NEXT: scf.yield %{{.*}} : tensor<[[BM]]x[[BK]]xi1>
 // The causal mask applies to the exponent, before exp2.
 // CHECK: %[[MASKED:[0-9]+]] = {{(tile\.)?}}where %{{.*}} : tensor<[[BM]]x[[BK]]xi1>, tensor<[[BM]]x[[BK]]xf32>
 // CHECK-NEXT: exp2 %[[MASKED]] : tensor<[[BM]]x[[BK]]xf32>
