@@ -19,6 +19,7 @@
 #include "DevicePointers.h"
 #include "RepeatedCall.h"
 
+#include "tilec/Mamba2/Mamba2Gpu.h"
 #include "tilec/Runtime/Runtime.h"
 
 #include <cuda.h>
@@ -32,6 +33,7 @@
 #include <vector>
 #include <string>
 
+using namespace tilec::mamba2;
 using namespace tilec::mamba2::testing;
 
 namespace {
@@ -678,6 +680,54 @@ TEST_F(HostCost, IdenticalDecodeStepsReplayTheirLaunch) {
   EXPECT_EQ(replayedCalls() - before, 4u);
 }
 
+// stateUpdateGpu (the C++ API) replays an identical step too; a changed
+// field (dtSoftplus, then the indices' pointer) is checked and launched.
+TEST_F(HostCost, IdenticalCppDecodeStepsReplayTheirLaunch) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  const DecodeProblem p{2, 4, 1, 8, 16, 2};
+  uintptr_t next = uintptr_t(1) << 41;
+  auto address = [&] {
+    next += uintptr_t(1) << 32;
+    return reinterpret_cast<void *>(next);
+  };
+  StateUpdateArgs args;
+  args.state = Tensor::contiguous(address(), DType::F32, {2, 4, 8, 16});
+  args.x = Tensor::contiguous(address(), DType::BF16, {2, 4, 8});
+  args.dt = Tensor::contiguous(address(), DType::F32, {2, 4});
+  args.A = Tensor::contiguous(address(), DType::F32, {4});
+  args.B = Tensor::contiguous(address(), DType::BF16, {2, 1, 16});
+  args.C = Tensor::contiguous(address(), DType::BF16, {2, 1, 16});
+  args.y = Tensor::contiguous(address(), DType::BF16, {2, 4, 8});
+  auto step = [&] {
+    Status status = stateUpdateGpu(p, args);
+    EXPECT_TRUE(status.ok()) << status.message();
+  };
+  for (int call = 0; call < 3; ++call)
+    step();
+  using tilec::mamba2::gpu::replayedCalls;
+  const unsigned long long before = replayedCalls();
+  auto calls = callsOf([&] {
+    for (int call = 0; call < 3; ++call)
+      step();
+  });
+  EXPECT_EQ(calls.at("cuGraphLaunch"), 3u);
+  EXPECT_EQ(calls.at("cuLaunchKernel"), 0u);
+  EXPECT_EQ(replayedCalls() - before, 3u);
+  args.dtSoftplus = true;
+  step();
+  EXPECT_EQ(replayedCalls() - before, 3u);
+  step();
+  EXPECT_EQ(replayedCalls() - before, 4u);
+  const int64_t *indices = static_cast<const int64_t *>(address());
+  args.stateIndices = indices;
+  for (int call = 0; call < 2; ++call) // a new range: checked twice
+    step();
+  EXPECT_EQ(replayedCalls() - before, 4u);
+  step();
+  EXPECT_EQ(replayedCalls() - before, 5u);
+}
+
 // The replay's refusals: a forward whose group is no longer the thread's
 // last (a decode step's group came between) checks and launches again, and
 // is replayed from the next identical call on.
@@ -717,6 +767,145 @@ TEST_F(HostCost, AnotherCallBetweenIsNotReplayedOver) {
   EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
   EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
   EXPECT_EQ(replayedCalls(), before + 1);
+}
+
+/// forwardGpu's arguments for HostCost::arguments()' problem, at the same
+/// fake addresses (so in the same allocation ranges).
+struct CppArguments {
+  Problem problem;
+  Inputs in;
+  Outputs out;
+  GpuOptions options;
+  CUstream stream = nullptr;
+
+  explicit CppArguments(const CArguments &c) {
+    const tilec_mamba2_problem &p = c.problem;
+    problem = {p.batch, p.seqlen, p.heads, p.groups, p.headdim, p.dstate,
+               p.chunk};
+    auto tensor = [](const CTensor &t, DType dtype) {
+      return Tensor::contiguous(t.descriptor.data, dtype, t.shape);
+    };
+    in.x = tensor(c.x, DType::BF16);
+    in.dt = tensor(c.dt, DType::F32);
+    in.A = tensor(c.A, DType::F32);
+    in.B = tensor(c.B, DType::BF16);
+    in.C = tensor(c.C, DType::BF16);
+    in.D = tensor(c.D, DType::F32);
+    in.initialState = tensor(c.initialState, DType::F32);
+    in.dtBias = tensor(c.dtBias, DType::F32);
+    in.z = tensor(c.z, DType::BF16);
+    out.y = tensor(c.y, DType::F32);
+    out.finalState = tensor(c.finalState, DType::F32);
+    options.workspace = c.workspace;
+    options.workspaceBytes = c.workspaceBytes;
+  }
+  int forward() {
+    Status status = forwardGpu(problem, in, out, options, stream);
+    if (!status.ok())
+      ADD_FAILURE() << status.message();
+    return status.ok() ? TILEC_MAMBA2_SUCCESS
+                       : TILEC_MAMBA2_ERROR_INVALID_ARGUMENT;
+  }
+};
+
+// forwardGpu (the C++ API) replays an identical call as the C ABI does: the
+// same driver calls as any cached call, no checks or launchers.
+TEST_F(HostCost, IdenticalCppCallsReplayTheirLaunches) {
+  if (!std::strcmp(mode(), "bogus"))
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  CppArguments args(arguments());
+  makeGraph([&] { return args.forward(); });
+  using tilec::mamba2::gpu::replayedCalls;
+  const unsigned long long before = replayedCalls();
+  for (int call = 0; call < 3; ++call) {
+    auto calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+    });
+    // With a pointer query per call ("call"): eleven tensors and the
+    // workspace each time, nothing replayed.
+    expectSteadyState(calls, *mode() ? 12 : 0);
+  }
+  EXPECT_EQ(replayedCalls() - before, *mode() ? 0u : 3u);
+}
+
+// Every field forwardGpu reads is part of its key: each change is a call
+// checked and launched, replayed from the next identical call on.
+TEST_F(HostCost, ChangedCppArgumentsAreNotReplayed) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  OwnContext own(0x1700);
+  CppArguments args(arguments());
+  makeGraph([&] { return args.forward(); });
+  using tilec::mamba2::gpu::replayedCalls;
+  auto expectChecked = [&](const char *what, bool newRange = false) {
+    SCOPED_TRACE(what);
+    const unsigned long long before = replayedCalls();
+    for (int checked = 0; checked < (newRange ? 2 : 1); ++checked)
+      EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+    EXPECT_EQ(replayedCalls(), before);
+    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+    EXPECT_EQ(replayedCalls(), before + 1);
+  };
+  args.in.x.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(14) << 32));
+  expectChecked("x's data", true);
+  // The same vectors, another content: B's row stride, as if padded.
+  args.in.B.strides[1] *= 2;
+  args.in.B.strides[0] *= 2;
+  expectChecked("B's strides");
+  args.in.dtSoftplus = true;
+  expectChecked("dtSoftplus");
+  args.in.dtLimit.high = 1.0f;
+  expectChecked("dtLimit");
+  args.in.dtBias.reset();
+  expectChecked("no dt bias");
+  args.in.z.reset();
+  expectChecked("no z");
+  args.out.finalState.reset();
+  expectChecked("no final state");
+  args.options.structure = ForwardStructure::ThreeKernels;
+  expectChecked("structure");
+  args.options.structure = ForwardStructure::FourKernels;
+  expectChecked("structure back");
+  args.in.stateDtype = DType::BF16;
+  expectChecked("stateDtype");
+  // The compiled tiles, named: the same kernels, another key.
+  args.options.tiles = gpuTileConfig(args.problem.chunk);
+  expectChecked("tiles");
+  // A refused call between two identical ones: the second is checked.
+  args.out.y.dtype = DType::I32;
+  const unsigned long long before = replayedCalls();
+  EXPECT_FALSE(forwardGpu(args.problem, args.in, args.out, args.options).ok());
+  args.out.y.dtype = DType::F32;
+  EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls(), before);
+}
+
+// The C ABI and the C++ API in turn on one thread: each call's group is no
+// longer the thread's last when its twin comes, so neither is replayed over
+// the other's kernels; each is checked and launched again.
+TEST_F(HostCost, CppAndCCallsInTurnAreNotReplayedOverEachOther) {
+  if (*mode())
+    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
+  CArguments c = arguments();
+  CppArguments cpp(c);
+  cpp.out.y.data =
+      reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(15) << 32));
+  makeGraph([&] { return c.forward(); });
+  makeGraph([&] { return cpp.forward(); });
+  using tilec::mamba2::gpu::replayedCalls;
+  const unsigned long long before = replayedCalls();
+  for (int call = 0; call < 4; ++call) {
+    SCOPED_TRACE("call " + std::to_string(call));
+    auto calls = callsOf([&] {
+      EXPECT_MAMBA2_STATUS(call % 2 ? cpp.forward() : c.forward(),
+                           TILEC_MAMBA2_SUCCESS);
+    });
+    // Checked and launched as a group: one graph launch.
+    EXPECT_EQ(calls.at("cuGraphLaunch"), 1u);
+    EXPECT_EQ(calls.at("cuLaunchKernel"), 0u);
+  }
+  EXPECT_EQ(replayedCalls(), before);
 }
 
 // An image forgotten between two identical calls (tilec_forget_fatbin):

@@ -1,4 +1,4 @@
-//===- RepeatedCall.cpp - a C ABI call identical to the last one -*- C++ -*-===//
+//===- RepeatedCall.cpp - a call identical to the last one ------*- C++ -*-===//
 
 #include "RepeatedCall.h"
 
@@ -35,6 +35,21 @@ void gpu::CallKey::addTensor(const tilec_mamba2_tensor *t) {
   add(strides);
   if (strides)
     add(t->strides, sizeof(int64_t) * size_t(t->rank));
+}
+
+void gpu::CallKey::addTensor(const Tensor &t) {
+  add(t.data);
+  add(t.dtype);
+  add(t.shape.size());
+  add(t.shape.data(), sizeof(int64_t) * t.shape.size());
+  add(t.strides.size());
+  add(t.strides.data(), sizeof(int64_t) * t.strides.size());
+}
+
+void gpu::CallKey::addTensor(const std::optional<Tensor> &t) {
+  add(t.has_value());
+  if (t)
+    addTensor(*t);
 }
 
 bool gpu::replayed(RepeatedCall &state, CUstream stream,

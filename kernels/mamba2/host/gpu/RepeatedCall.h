@@ -1,14 +1,15 @@
-//===- RepeatedCall.h - a C ABI call identical to the last one --*- C++ -*-===//
+//===- RepeatedCall.h - a call identical to the last one --------*- C++ -*-===//
 //
 // A serving loop calls the forward with the same arguments call after call
 // (the same tensors, shapes, options, workspace and stream). Such a call
 // needs none of the checks and launches of the first one: they would find
 // the same arguments valid and record the same launches, which the
 // runtime's launch group enqueues again as they are
-// (tilec_replay_launch_group). A C function keys its arguments (every byte
-// the checks and launches read: descriptors by content, options by bytes)
-// and, when the key is its thread's last successful call's, replays that
-// call's launch group.
+// (tilec_replay_launch_group). A C ABI function, or forwardGpu of the C++
+// API, keys its arguments (every byte the checks and launches read:
+// descriptors and tensors by content, options field by field) and, when the
+// key is its thread's last successful call's, replays that call's launch
+// group.
 //
 // What could change between two such calls without changing the key, and
 // what guards it:
@@ -25,6 +26,7 @@
 #ifndef TILEC_LIB_MAMBA2GPU_REPEATEDCALL_H
 #define TILEC_LIB_MAMBA2GPU_REPEATEDCALL_H
 
+#include "tilec/Mamba2/Mamba2.h"
 #include "tilec/Mamba2/tilec_mamba2.h"
 
 #include <cuda.h>
@@ -32,6 +34,7 @@
 #include <array>
 #include <cstddef>
 #include <cstring>
+#include <optional>
 #include <string>
 
 namespace tilec::mamba2::gpu {
@@ -42,6 +45,8 @@ class CallKey {
 public:
   void clear() { size = 0, overflow = false; }
   void add(const void *data, size_t n) {
+    if (n == 0)
+      return; // memcpy needs a valid pointer even for no bytes.
     if (n > bytes.size() - size) {
       overflow = true;
       return;
@@ -53,19 +58,24 @@ public:
   /// A descriptor by content (null: absent): data, dtype, rank, shape and
   /// strides (or none).
   void addTensor(const tilec_mamba2_tensor *t);
+  /// A C++ tensor by content: data, dtype, shape and strides (with their
+  /// lengths); an optional one as absent or present and its content.
+  void addTensor(const Tensor &t);
+  void addTensor(const std::optional<Tensor> &t);
   bool operator==(const CallKey &other) const {
     return !overflow && !other.overflow && size == other.size &&
            !std::memcmp(bytes.data(), other.bytes.data(), size);
   }
 
 private:
-  /// The forward's fifteen descriptors of rank 5 and its options fit.
+  /// The forward's fifteen descriptors or tensors of rank 5 and its options
+  /// fit.
   std::array<unsigned char, 2048> bytes;
   size_t size = 0;
   bool overflow = false;
 };
 
-/// A C function's last successful call on a thread. `key` is scratch for
+/// A function's last successful call on a thread. `key` is scratch for
 /// the call in progress.
 struct RepeatedCall {
   CallKey key, last;

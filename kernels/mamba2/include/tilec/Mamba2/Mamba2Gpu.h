@@ -77,6 +77,9 @@ Status prepareGpu();
 /// ones, the grid limits, the alignment of every pointer to its element size
 /// and of the workspace to 16 bytes, the workspace size. Then, through the
 /// driver: a current context, and that every pointer is device memory.
+/// A call with a workspace identical to the thread's last successful one
+/// (every field read, tensors by content) enqueues that call's launches
+/// again without the checks (docs/mamba2-gpu.md); stateUpdateGpu likewise.
 Status forwardGpu(const Problem &problem, const Inputs &inputs,
                   const Outputs &outputs, const GpuOptions &options = {},
                   CUstream stream = nullptr);
@@ -86,9 +89,8 @@ Status forwardGpu(const Problem &problem, const Inputs &inputs,
 //===----------------------------------------------------------------------===//
 
 /// The decode step on the GPU, enqueued on `stream` in the current context,
-/// with every data pointer in device memory (the state indices, if any, in
-/// host memory: they are resolved into launches here, one per run of
-/// evenly stepped state rows). Checks, before any use of the driver:
+/// with every data pointer in device memory, the state indices too (the
+/// kernel reads them). Checks, before any use of the driver:
 /// validateStateUpdate, batch and heads at most 65535, the alignment of
 /// every pointer to its element size; then a current context and that every
 /// pointer is device memory. prepareGpu loads its kernel too.
