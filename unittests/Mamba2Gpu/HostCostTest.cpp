@@ -491,6 +491,23 @@ TEST_F(HostCost, IdenticalCallsReplayTheirLaunches) {
   EXPECT_EQ(tilec::mamba2::gpu::replayedCalls() - before, *mode() ? 0u : 3u);
 }
 
+/// After a change to its arguments, `forward` is checked and launched
+/// (nothing replayed), then replayed once it repeats; a call that found a
+/// new allocation range (`newRange`) is replayed from the call after the
+/// next (the one that found the range cache as it left it).
+template <typename Forward>
+void expectCheckedThenReplayed(Forward forward, const char *what,
+                               bool newRange) {
+  using tilec::mamba2::gpu::replayedCalls;
+  SCOPED_TRACE(what);
+  const unsigned long long before = replayedCalls();
+  for (int checked = 0; checked < (newRange ? 2 : 1); ++checked)
+    EXPECT_MAMBA2_STATUS(forward(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls(), before);
+  EXPECT_MAMBA2_STATUS(forward(), TILEC_MAMBA2_SUCCESS);
+  EXPECT_EQ(replayedCalls(), before + 1);
+}
+
 TEST_F(HostCost, ChangedArgumentsAreNotReplayed) {
   if (*mode())
     GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK is set";
@@ -498,18 +515,9 @@ TEST_F(HostCost, ChangedArgumentsAreNotReplayed) {
   CArguments args = arguments();
   makeGraph([&] { return args.forwardWithOptions(); });
   using tilec::mamba2::gpu::replayedCalls;
-  // Each change, then the call again: checked and launched (nothing
-  // replayed), then replayed once it repeats; a call that found a new
-  // allocation range is replayed from the call after the next (the one
-  // that found the range cache as it left it).
   auto expectChecked = [&](const char *what, bool newRange = false) {
-    SCOPED_TRACE(what);
-    const unsigned long long before = replayedCalls();
-    for (int checked = 0; checked < (newRange ? 2 : 1); ++checked)
-      EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
-    EXPECT_EQ(replayedCalls(), before);
-    EXPECT_MAMBA2_STATUS(args.forwardWithOptions(), TILEC_MAMBA2_SUCCESS);
-    EXPECT_EQ(replayedCalls(), before + 1);
+    expectCheckedThenReplayed([&] { return args.forwardWithOptions(); }, what,
+                              newRange);
   };
   // x's pointer: its kernels' nodes are updated (the stand-in shows the
   // runtime each kernel's first parameter).
@@ -838,13 +846,7 @@ TEST_F(HostCost, ChangedCppArgumentsAreNotReplayed) {
   makeGraph([&] { return args.forward(); });
   using tilec::mamba2::gpu::replayedCalls;
   auto expectChecked = [&](const char *what, bool newRange = false) {
-    SCOPED_TRACE(what);
-    const unsigned long long before = replayedCalls();
-    for (int checked = 0; checked < (newRange ? 2 : 1); ++checked)
-      EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
-    EXPECT_EQ(replayedCalls(), before);
-    EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
-    EXPECT_EQ(replayedCalls(), before + 1);
+    expectCheckedThenReplayed([&] { return args.forward(); }, what, newRange);
   };
   args.in.x.data =
       reinterpret_cast<void *>((uintptr_t(1) << 44) + (uintptr_t(14) << 32));
