@@ -711,17 +711,6 @@ bool tilec_view_is_vectorizable(const void *data, size_t element_size,
   for (int d = 0; d + 1 < rank; ++d)
     if (strides[d] % width != 0)
       return false;
-  // The vec variant computes indices and offsets in 32 bits: every extent
-  // and the last element's offset must be below 2^31.
-  constexpr int64_t kNarrow = int64_t(1) << 31;
-  int64_t last = 0;
-  for (int d = 0; d < rank; ++d) {
-    int64_t term;
-    if (shape[d] >= kNarrow || strides[d] < 0 ||
-        __builtin_mul_overflow(shape[d] - 1, strides[d], &term) ||
-        __builtin_add_overflow(last, term, &last) || last >= kNarrow)
-      return false;
-  }
   return true;
 }
 

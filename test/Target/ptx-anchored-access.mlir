@@ -1,25 +1,22 @@
 // The layouts path's global accesses, vec variant: every register of a
 // 64 x 64 f32 tile on 4 warps lies a constant offset from the thread's
-// first (ViewAccess.h, RegisterAddresses), so one 32-bit multiply-add by
-// the row stride places the anchor (the vec facts bound each view's
-// offsets below 2^31) and each 16-byte access adds a constant multiple of
-// the row stride to it; the innermost stride is the vec facts' 1,
-// multiplied by nothing. The generic variant (one element per access, both
-// strides from the view, 64-bit offsets) addresses its 32 registers from
-// the anchor too: two multiplies per tile access, not two per element.
+// first (ViewAccess.h, RegisterAddresses), so one multiply by the row stride
+// places the anchor and each 16-byte access adds a constant to it; the
+// innermost stride is the vec facts' 1, multiplied by nothing. The generic
+// variant (one element per access, both strides from the view) addresses
+// its 32 registers from the anchor too: two multiplies per tile access, not
+// two per element.
 // RUN: tilec %s --codegen=layouts --variants=vec --emit=ptx --target=sm_90 -o - | FileCheck %s --check-prefix=VEC
 // RUN: tilec %s --codegen=layouts --variants=generic --emit=ptx --target=sm_90 -o - | FileCheck %s --check-prefix=GENERIC
 
 // VEC-LABEL: .entry copy_vec(
-// VEC-NOT: mul.lo
-// VEC: mad.lo.s32
-// VEC-NOT: mul.lo
+// VEC: mul.lo.s64
+// VEC-NOT: mul.lo.s64
 // VEC-COUNT-8: ld.global.v4.b32
-// VEC-NOT: mul.lo
-// VEC: mad.lo.s32
-// VEC-NOT: mul.lo
+// VEC: mul.lo.s64
+// VEC-NOT: mul.lo.s64
 // VEC-COUNT-8: st.global.v4.b32
-// VEC-NOT: mul.lo
+// VEC-NOT: mul.lo.s64
 // VEC: ret;
 
 // GENERIC-LABEL: .entry copy(

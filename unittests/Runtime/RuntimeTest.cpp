@@ -162,24 +162,6 @@ TEST(Runtime, ViewIsVectorizable) {
   EXPECT_FALSE(tilec_view_is_vectorizable(data + 2, 4, 1, bf16Shape, unit));
   EXPECT_TRUE(tilec_view_is_vectorizable(data + 4, 4, 1, bf16Shape, unit));
 
-  // The vec variant's offsets are 32-bit: the last element must lie below
-  // 2^31 elements from the base, and every extent below 2^31.
-  int64_t below[2] = {(int64_t(1) << 31) / 64, 64},
-          rowStrides[2] = {64, 1};
-  EXPECT_TRUE(tilec_view_is_vectorizable(aligned, 4, 2, below, rowStrides));
-  int64_t reaching[2] = {(int64_t(1) << 31) / 64 + 1, 64};
-  EXPECT_FALSE(
-      tilec_view_is_vectorizable(aligned, 4, 2, reaching, rowStrides));
-  int64_t longRow[1] = {int64_t(1) << 31};
-  EXPECT_FALSE(tilec_view_is_vectorizable(aligned, 4, 1, longRow, unit));
-  int64_t spread[2] = {2, 8}, wideStrides[2] = {int64_t(1) << 31, 1};
-  EXPECT_FALSE(
-      tilec_view_is_vectorizable(aligned, 4, 2, spread, wideStrides));
-  // A broadcast (stride 0) dim adds nothing to the span.
-  int64_t repeatedRows[2] = {int64_t(1) << 30, 8}, zeroOuter[2] = {0, 1};
-  EXPECT_TRUE(
-      tilec_view_is_vectorizable(aligned, 4, 2, repeatedRows, zeroOuter));
-
   // An empty view has the facts (it has no vector to misalign), also as the
   // Mamba-2 library passes an absent option: a null pointer, every extent
   // and stride 0; or with any one extent 0 and strides that would fail.

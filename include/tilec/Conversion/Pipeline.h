@@ -39,11 +39,10 @@ struct LoweringOptions {
   Codegen codegen = Codegen::Simple;
   /// The kernels' views satisfy the vectorize facts (innermost stride 1,
   /// base address 16-byte aligned, every other stride and the innermost size
-  /// multiples of 16 / element bytes, every extent and the last element's
-  /// offset below 2^31 elements), so the layouts path moves up to 16 bytes
-  /// per access without checking them, with 32-bit offsets; without it (the
-  /// generic variant) every access is one element. The launcher checks the
-  /// facts at run time and launches such a variant only where they hold
+  /// multiples of 16 / element bytes), so the layouts path moves up to 16
+  /// bytes per access without checking them; without it (the generic
+  /// variant) every access is one element. The launcher checks the facts at
+  /// run time and launches such a variant only where they hold
   /// (docs/codegen-layouts.md, docs/target.md); the simple path ignores it.
   bool vectorize = false;
   /// The vec variant's cp.async copies of boxes wholly inside their view

@@ -45,9 +45,8 @@ inline constexpr int64_t kMaxUnrolledElementOps = 4096;
 /// one thread's registers in that layout, vector<2^registerBits x T'>.
 /// `vectorize`: the kernel is compiled with the vectorize facts (the
 /// launcher's vec variant), so that runs of registers along a contiguous
-/// innermost view dim become one access of up to 16 bytes, addressed with
-/// 32-bit offsets, except in the accesses of views marked
-/// `tile.any_strides` (accessElementByElement).
+/// innermost view dim become one access of up to 16 bytes, except in the
+/// accesses of views marked `tile.any_strides` (accessElementByElement).
 class TileTypeConverter : public mlir::LLVMTypeConverter {
 public:
   TileTypeConverter(mlir::MLIRContext *context, int64_t numThreads,
@@ -55,10 +54,9 @@ public:
 
   int64_t getNumThreads() const { return numThreads; }
   bool hasLayouts() const { return layouts; }
-  /// Whether the tile.load, tile.store or tilegpu.async_copy `access` has
-  /// its view's vectorize facts: the kernel is compiled with them and
-  /// `access` was not named by accessElementByElement. It may then read or
-  /// write up to 16 bytes at once and address the view with 32-bit offsets.
+  /// Whether the tile.load or tile.store `access` may read or write up to
+  /// 16 bytes at once: the kernel is compiled with the vectorize facts and
+  /// `access` was not named by accessElementByElement.
   bool vectorizesAccess(mlir::Operation *access) const {
     return vectorize && !elementwise.contains(access);
   }

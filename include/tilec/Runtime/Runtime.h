@@ -156,10 +156,8 @@ tilec_status tilec_check_view(const char *kernel, const char *arg,
 
 /* Whether a view satisfies the vectorize facts a kernel's `_vec` variant is
  * compiled to assume (docs/target.md, "Kernel variants"): its innermost
- * stride is 1, `data` is 16-byte aligned, the innermost size and every
- * other stride are multiples of 16 / element_size elements, and every
- * extent and the last element's offset (in elements) are below 2^31, so
- * that 32-bit offsets address it; or it is empty
+ * stride is 1, `data` is 16-byte aligned, and the innermost size and every
+ * other stride are multiples of 16 / element_size elements; or it is empty
  * (some extent 0: there is nothing to access, whatever `data` and the
  * strides). False for an element size that does not divide 16 and for
  * rank < 1. Generated launchers launch the `_vec` variant when every view

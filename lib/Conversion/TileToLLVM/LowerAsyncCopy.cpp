@@ -114,8 +114,7 @@ struct AsyncCopyLowering : TilePattern<tilegpu::AsyncCopyOp> {
     for (ValueRange index : adaptor.getIndices())
       indices.push_back(index.front());
     ValueRange view = adaptor.getView();
-    ViewAccess access(e, view, indices, boxType, std::nullopt, element,
-                      /*narrow=*/converter().vectorizesAccess(op));
+    ViewAccess access(e, view, indices, boxType, std::nullopt, element);
     LinearLayout toOffset =
         bufferType.getLayout().getLinearLayout(box).invert();
     ThreadLayout offsets(e, tile.getLayout().compose(toOffset));

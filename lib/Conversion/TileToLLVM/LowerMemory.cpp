@@ -208,8 +208,7 @@ struct DistributedLoadLowering : TilePattern<tile::LoadOp> {
     VectorType type = registersOf(tileType);
     Type element = type.getElementType();
     ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
-                      tileType, op.getOrder(), element,
-                      /*narrow=*/converter().vectorizesAccess(op));
+                      tileType, op.getOrder(), element);
     DistributedTile tile(e, tileType);
     int64_t width = applyVectorizeFacts(converter(), access, tile, op);
     Type pieceType = width == 1 ? element : VectorType::get({width}, element);
@@ -247,8 +246,7 @@ struct DistributedStoreLowering : TilePattern<tile::StoreOp> {
     Value registers = adaptor.getValue().front();
     Type element = cast<VectorType>(registers.getType()).getElementType();
     ViewAccess access(e, adaptor.getView(), indicesOf(adaptor.getIndices()),
-                      tileType, op.getOrder(), element,
-                      /*narrow=*/converter().vectorizesAccess(op));
+                      tileType, op.getOrder(), element);
     DistributedTile tile(e, tileType);
     int64_t width = applyVectorizeFacts(converter(), access, tile, op);
     RegisterAddresses addresses(e, access, tile);

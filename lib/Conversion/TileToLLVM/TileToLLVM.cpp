@@ -559,14 +559,11 @@ struct ConvertTileToLLVMPass
       TileTypeConverter converter(context, 32 * kernel.getNumWarps(), layouts,
                                   vectorize);
       kernel.walk([&](Operation *op) {
-        Value view;
-        if (auto load = dyn_cast<tile::LoadOp>(op))
-          view = load.getView();
-        else if (auto store = dyn_cast<tile::StoreOp>(op))
-          view = store.getView();
-        else if (auto copy = dyn_cast<tilegpu::AsyncCopyOp>(op))
-          view = copy.getView();
-        if (view && tile::hasAnyStrides(view))
+        if (auto load = dyn_cast<tile::LoadOp>(op);
+            load && tile::hasAnyStrides(load.getView()))
+          converter.accessElementByElement(op);
+        if (auto store = dyn_cast<tile::StoreOp>(op);
+            store && tile::hasAnyStrides(store.getView()))
           converter.accessElementByElement(op);
       });
       RewritePatternSet patterns(context);

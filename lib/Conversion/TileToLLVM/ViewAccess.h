@@ -3,9 +3,7 @@
 // Used by tile.load / tile.store (LowerMemory.cpp) and tilegpu.async_copy
 // (LowerAsyncCopy.cpp): the element's view coordinates are the tile's
 // origin (tile index times tile extent) plus its coordinates in the tile,
-// the offset sum(coord_d * stride_d) in i64, or in i32 where the view has
-// the vec variant's facts (every size and the offset of its last element
-// below 2^31: docs/codegen-layouts.md, "32-bit offsets").
+// the offset sum(coord_d * stride_d) in i64.
 //
 //===----------------------------------------------------------------------===//
 
@@ -28,22 +26,15 @@ class ViewAccess {
 public:
   /// `view` is the lowered view (pointer, sizes, strides), `indices` the
   /// tile index per view dimension (i64), `order` the view dimension of
-  /// each tile dimension. `narrow`: the view has the vec facts, so its
-  /// sizes and strides are taken as i32 and every index, bound and offset
-  /// computed in i32 (an element inside the view lies less than 2^31
-  /// elements from the base; one outside is never accessed).
+  /// each tile dimension.
   ViewAccess(Emitter &e, ValueRange view, ValueRange indices,
              RankedTensorType tileType, std::optional<ArrayRef<int64_t>> order,
-             Type element, bool narrow = false)
-      : e(e), element(element),
-        offsetType(narrow ? e.b.getI32Type() : e.b.getI64Type()) {
+             Type element)
+      : e(e), element(element) {
     int64_t rank = tileType.getRank();
     base = view[0];
-    for (Value size : view.slice(1, rank))
-      sizes.push_back(toOffsetType(size));
-    wideStrides.assign(view.begin() + 1 + rank, view.end());
-    for (Value stride : wideStrides)
-      strides.push_back(toOffsetType(stride));
+    sizes.assign(view.begin() + 1, view.begin() + 1 + rank);
+    strides.assign(view.begin() + 1 + rank, view.end());
     viewDims.resize(rank);
     for (int64_t k = 0; k < rank; ++k)
       viewDims[k] = order ? (*order)[k] : k;
@@ -55,17 +46,13 @@ public:
       int64_t d = viewDims[k];
       int64_t extent = tileType.getDimSize(k);
       extents[d] = extent;
-      origin[d] = e.mul(toOffsetType(indices[d]), constant(extent));
-      // index * extent wraps for a large enough index (2^62 * 4 is 0 in
-      // i64), so the tile index itself must lie in [0, ceil(size /
-      // extent)), compared in i64 (an i32 index could have lost high
-      // bits): then the product does not wrap. The verifier bounds extents
-      // far below 2^32 and sizes are below 2^63 (2^31 when narrow), so
-      // size + extent - 1 does not wrap either, nor does an element's index
-      // origin + coord (below size + 2 extent) in i32 taken unsigned.
-      Value numTiles = e.udiv(e.add(sizes[d], constant(extent - 1)), extent);
-      if (narrow)
-        numTiles = e.toI64(numTiles);
+      origin[d] = e.mul(indices[d], e.i64(extent));
+      // index * extent wraps in i64 for a large enough index (2^62 * 4 is
+      // 0), so the tile index itself must lie in [0, ceil(size / extent)):
+      // then the product does not wrap. The verifier bounds extents far
+      // below 2^32 and sizes are below 2^63, so size + extent - 1 does not
+      // wrap either.
+      Value numTiles = e.udiv(e.add(sizes[d], e.i64(extent - 1)), extent);
       tileInView = e.logicalAnd(tileInView, e.ult(indices[d], numTiles));
     }
   }
@@ -83,7 +70,7 @@ public:
     Value offset;
     for (auto [k, coord] : llvm::enumerate(coords)) {
       int64_t d = viewDims[k];
-      Value index = e.add(origin[d], toOffsetType(coord));
+      Value index = e.add(origin[d], e.toI64(coord));
       inBounds = e.logicalAnd(inBounds, e.ult(index, sizes[d]));
       Value term = e.mul(index, strides[d]);
       offset = offset ? e.add(offset, term) : term;
@@ -97,10 +84,9 @@ public:
   /// and add per dim.
   struct Anchor {
     Value pointer;
-    /// Per tile dim, the view's size minus the element's view index (i64:
-    /// both lie in [0, 2^63), so the difference does not wrap; i32 when
-    /// narrow: size < 2^31 and index < size + 2 extent): an element `delta`
-    /// further along is inside the view where delta < room.
+    /// Per tile dim, the view's size minus the element's view index (i64;
+    /// both lie in [0, 2^63), so the difference does not wrap): an element
+    /// `delta` further along is inside the view where delta < room.
     SmallVector<Value> room;
   };
   /// The anchor at tile coordinates `coords` (i32).
@@ -109,7 +95,7 @@ public:
     Value offset;
     for (auto [k, coord] : llvm::enumerate(coords)) {
       int64_t d = viewDims[k];
-      Value index = e.add(origin[d], toOffsetType(coord));
+      Value index = e.add(origin[d], e.toI64(coord));
       anchor.room.push_back(
           mlir::arith::SubIOp::create(e.b, e.loc, sizes[d], index));
       Value term = e.mul(index, strides[d]);
@@ -128,14 +114,10 @@ public:
       inBounds = e.logicalAnd(
           inBounds, mlir::arith::CmpIOp::create(
                         e.b, e.loc, mlir::arith::CmpIPredicate::slt,
-                        constant(step), anchor.room[k]));
+                        e.i64(step), anchor.room[k]));
       if (step == 0)
         continue;
-      // In i64 even when narrow: a GEP index is sign-extended to 64 bits,
-      // and instcombine would make that of an i32 product of a truncated
-      // stride and a constant a 64-bit multiply by the constant << 32 and
-      // a shift.
-      Value term = e.mul(e.i64(step), wideStrides[d]);
+      Value term = e.mul(e.i64(step), strides[d]);
       offset = offset ? e.add(offset, term) : term;
     }
     if (!offset)
@@ -146,7 +128,7 @@ public:
   }
 
   /// Whether the whole tile lies inside the view (i1): then no element
-  /// needs its own bounds check. size - origin is negative (signed) for a
+  /// needs its own bounds check. size - origin is negative (as i64) for a
   /// tile past the view's end, whose index tileInView also rejects.
   Value tileInside() {
     Value inside = tileInView;
@@ -155,7 +137,7 @@ public:
       inside = e.logicalAnd(
           inside, mlir::arith::CmpIOp::create(e.b, e.loc,
                                               mlir::arith::CmpIPredicate::sge,
-                                              room, constant(extent)));
+                                              room, e.i64(extent)));
     }
     return inside;
   }
@@ -163,10 +145,7 @@ public:
   /// The vec variant's facts give the view innermost stride 1 (or no
   /// element, when every access is predicated off): the addresses then
   /// multiply nothing by it.
-  void assumeUnitInnermostStride() {
-    strides.back() = constant(1);
-    wideStrides.back() = e.i64(1);
-  }
+  void assumeUnitInnermostStride() { strides.back() = e.i64(1); }
 
   /// The tile dim that walks the view's innermost dim.
   int64_t innermostTileDim() const {
@@ -179,38 +158,18 @@ public:
   }
 
 private:
-  /// `value` (an i64 size, stride or tile index, or an i32 coordinate) in
-  /// the offsets' type: truncated to i32 when narrow.
-  Value toOffsetType(Value value) {
-    if (value.getType() == offsetType)
-      return value;
-    if (offsetType.isInteger(32))
-      return mlir::arith::TruncIOp::create(e.b, e.loc, offsetType, value);
-    return e.toI64(value);
-  }
-  Value constant(int64_t value) {
-    return mlir::arith::ConstantIntOp::create(e.b, e.loc, offsetType, value);
-  }
-
-  /// The address `offset` (elements, in the offsets' type: a GEP index is
-  /// signed, and an offset of an element inside the view is below 2^31
-  /// when narrow; null for 0) past the view's base.
+  /// The address `offset` (i64, elements; null for 0) past the view's base.
   Value pointerAt(Value offset) {
     if (!offset)
-      offset = constant(0);
+      offset = e.i64(0);
     return mlir::LLVM::GEPOp::create(e.b, e.loc, base.getType(), element, base,
                                      ValueRange{offset});
   }
 
   Emitter &e;
   Type element;
-  /// i64, or i32 when narrow.
-  mlir::IntegerType offsetType;
   Value base;
   SmallVector<Value> sizes, strides, origin;
-  /// The strides as the view has them (i64), for the constant steps of
-  /// addressFrom.
-  SmallVector<Value> wideStrides;
   /// Per view dim, the tile's extent along it.
   SmallVector<int64_t> extents;
   /// Whether every tile index is that of a tile overlapping the view.

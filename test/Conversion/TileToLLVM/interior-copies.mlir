@@ -10,8 +10,8 @@
 // A: 32 x 16 bf16 over one warp, two 16-byte runs per thread.
 // CHECK-LABEL: llvm.func @mma_operand_runs(
 // CHECK: %[[SIXTEEN:.*]] = llvm.mlir.constant(16 : i32) : i32
-// CHECK: %[[ROWS:.*]] = llvm.icmp "sge" %{{.*}}, %{{.*}} : i32
-// CHECK: %[[COLS:.*]] = llvm.icmp "sge" %{{.*}}, %{{.*}} : i32
+// CHECK: %[[ROWS:.*]] = llvm.icmp "sge" %{{.*}}, %{{.*}} : i64
+// CHECK: %[[COLS:.*]] = llvm.icmp "sge" %{{.*}}, %{{.*}} : i64
 // CHECK: %[[INSIDE:.*]] = llvm.and %{{.*}}, %[[COLS]] : i1
 // CHECK: llvm.cond_br %[[INSIDE]], ^[[UNCHECKED:.*]], ^[[CHECKED:.*]]
 // CHECK: ^[[UNCHECKED]]:

@@ -278,19 +278,12 @@ tile.kernel @mma_operands_async(%a: !tile.view<2, bf16>, %b: !tile.view<2, bf16>
 // first run's address plus 16 x the row stride (a loop-invariant product
 // of the stride alone), and it is inside the view where 16 < the rows left
 // below the first run (the first run's room, computed once), with no index,
-// compare or product of its own. The vec variant's views span less than
-// 2^31 elements (a fact the launcher checks): their sizes and strides are
-// truncated to i32 once and every index, room and offset is i32, the tile
-// index alone compared in i64 and the constant steps from the anchor
-// multiplied in i64 (as the GEP extends its index).
+// compare or product of its own.
 // VEC-LABEL: llvm.func @mma_operand_runs(
-// VEC: %[[ROWS:.*]] = llvm.trunc %arg1 : i64 to i32
-// VEC: %[[TILES:.*]] = llvm.zext %{{.*}} : i32 to i64
-// VEC-NEXT: llvm.icmp "ult" %{{.*}}, %[[TILES]] : i64
-// VEC: %[[ROOM:.*]] = llvm.sub %[[ROWS]], %{{.*}} : i32
-// VEC: %[[FIRST:.*]] = llvm.getelementptr %arg0[%{{.*}}] : (!llvm.ptr<1>, i32) -> !llvm.ptr<1>, bf16
+// VEC: %[[ROOM:.*]] = llvm.sub %arg1, %{{.*}} : i64
+// VEC: %[[FIRST:.*]] = llvm.getelementptr %arg0[%{{.*}}] : (!llvm.ptr<1>, i64) -> !llvm.ptr<1>, bf16
 // VEC: nvvm.cp.async.shared.global %{{.*}}, %{{.*}}, 16, cache =  cg
-// VEC-NEXT: %[[C16:.*]] = llvm.icmp "sgt" %[[ROOM]], %{{.*}} : i32
+// VEC-NEXT: %[[C16:.*]] = llvm.icmp "sgt" %[[ROOM]], %{{.*}} : i64
 // VEC-NEXT: llvm.and %{{.*}}, %[[C16]] : i1
 // VEC-NEXT: %[[DOWN:.*]] = llvm.mul %arg3, %{{.*}} : i64
 // VEC-NEXT: llvm.and
