@@ -9,6 +9,8 @@
 //
 // The stand-in also counts launches by kernel name, which says which variant
 // of each kernel a launcher chose (EmptyOptionsAndDPerHeadRunTheVecVariants).
+// The *Cpp* tests call the C++ API (forwardGpu, stateUpdateGpu), which
+// replays a repeated call as the C ABI does (RepeatedCall.h).
 //
 // ctest also runs the executable with TILEC_MAMBA2_POINTER_CHECK=call (the
 // PerCall tests, which skip without it) and =bogus (the BadMode test).
