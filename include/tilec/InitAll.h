@@ -24,9 +24,12 @@ inline void registerKernelDialects(mlir::DialectRegistry &registry) {
 }
 
 /// The lowering-level dialect (docs/codegen-layouts.md): what the layout
-/// passes produce. Kernel authors and the interpreter never see it.
+/// passes produce, and the dialects the conversions produce (so that
+/// tile-opt reads back what it writes, and a conversion's test can start
+/// from its own input). Kernel authors and the interpreter never see them.
 inline void registerLoweringDialects(mlir::DialectRegistry &registry) {
-  registry.insert<mlir::tilegpu::TileGPUDialect>();
+  registry.insert<mlir::tilegpu::TileGPUDialect, mlir::cf::ControlFlowDialect,
+                  mlir::LLVM::LLVMDialect, mlir::NVVM::NVVMDialect>();
 }
 
 /// The project's passes and the upstream ones its pipelines use.

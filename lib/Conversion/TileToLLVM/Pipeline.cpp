@@ -5,12 +5,7 @@
 #include "tilec/Dialect/Tile/Transforms/Passes.h"
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
-#include "mlir/Conversion/ArithToLLVM/ArithToLLVM.h"
-#include "mlir/Conversion/ControlFlowToLLVM/ControlFlowToLLVM.h"
-#include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
-#include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/Passes.h"
 
@@ -49,13 +44,9 @@ void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
   tileOptions.vectorize = options.vectorize;
   pm.addPass(createConvertTileToLLVM(tileOptions));
   // What convert-tile-to-llvm leaves: scalar and per-thread vector arith and
-  // math, and scf control flow (the user's and the lowering's own).
-  pm.addPass(createSCFToControlFlowPass());
-  pm.addPass(createArithToLLVMConversionPass());
-  pm.addPass(createConvertMathToLLVMPass());
-  pm.addPass(createConvertControlFlowToLLVMPass());
-  // NVVM ops with no LLVM intrinsic (wgmma.mma_async) become inline PTX.
-  pm.addPass(createConvertNVVMToLLVMPass());
+  // math, scf control flow (the user's and the lowering's own) and NVVM ops
+  // with no LLVM intrinsic (wgmma.mma_async, as inline PTX).
+  pm.addPass(createConvertScalarsToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
   pm.addPass(createCanonicalizerPass());
   pm.addPass(createCSEPass());
