@@ -60,13 +60,15 @@ def ConvertScalarsToLLVM
 
     Why not those five passes: both conversions use the dialect conversion
     driver without pattern rollback (`allowPatternRollback = false`). With
-    rollback, every op that `scf.if` and `scf.for` lowering moves into a new
-    block is recorded one by one, so splitting the large blocks of a kernel
-    costs time that grows with the square of its size: on the Mamba-2
-    library the five passes took 6.6 of its 43.7 s of compile time, this
+    rollback the driver records every change so that it can undo it, and
+    lowering `scf.if` and `scf.for` moves the ops after each of them into
+    a new block one op at a time: on the Mamba-2 library the five passes
+    took 6.6 of its 43.7 s of compile time (scf-to-cf alone 3.1 s), this
     pass 1.5 s, with byte-identical output (docs/performance.md, "Compile
-    time: the scalar lowering without rollback"). None of these patterns
-    fails after changing the IR, which is what the driver needs.
+    time: the scalar lowering without rollback"). Without rollback, a
+    pattern that failed after changing the IR would be an LLVM fatal error
+    (which tilec and tile-opt report as an error message); none does on
+    the library's kernels or the tests.
 
     Example: `tile-opt --convert-scalars-to-llvm --reconcile-unrealized-casts`
 
