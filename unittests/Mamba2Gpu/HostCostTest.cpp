@@ -112,6 +112,17 @@ protected:
   }
 };
 
+/// The tests whose calls must succeed, skipped where
+/// TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call.
+class HostCostSucceeding : public HostCost {
+protected:
+  void SetUp() override {
+    HostCost::SetUp();
+    if (!std::strcmp(mode(), "bogus"))
+      GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+  }
+};
+
 /// The kernels the C ABI launches: those of the four-kernel structure
 /// (docs/mamba2.md), the only one it runs: chunk_cumsum, chunk_state,
 /// state_passing, bmm_chunk, compute_out.
@@ -326,9 +337,7 @@ std::string launchedVariants(const std::function<void()> &work) {
 // seq_idx; y_bf16 beside an f32 y) as empty views, which have them, and a D
 // per head as a (heads, headdim) view with stride 0, which compute_out marks
 // tile.any_strides: so the default call runs every kernel's vec variant.
-TEST_F(HostCost, EmptyOptionsAndDPerHeadRunTheVecVariants) {
-  if (!std::strcmp(mode(), "bogus"))
-    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+TEST_F(HostCostSucceeding, EmptyOptionsAndDPerHeadRunTheVecVariants) {
   CArguments args = arguments();
   args.problem.chunk = 128;
   args.withInitialState = args.withFinalState = false;
@@ -362,9 +371,7 @@ TEST_F(HostCost, EmptyOptionsAndDPerHeadRunTheVecVariants) {
 // seqlen that is not a multiple of 4 i32 elements (16 bytes) sends the two
 // kernels that read it (chunk_state, state_passing, compute_out) to their
 // generic variants.
-TEST_F(HostCost, AViewWithoutTheFactsFallsBack) {
-  if (!std::strcmp(mode(), "bogus"))
-    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+TEST_F(HostCostSucceeding, AViewWithoutTheFactsFallsBack) {
   CArguments args = arguments();
   args.problem.chunk = 128;
   args.problem.seqlen = 301;
@@ -439,9 +446,7 @@ struct OwnContext {
 // by node. The counting driver shows each kernel's first parameter to the
 // runtime, a view's data pointer: x's is chunk_state's and compute_out's,
 // dt's chunk_cumsum's.
-TEST_F(HostCost, ChangedPointersUpdateTheirNodesOnly) {
-  if (!std::strcmp(mode(), "bogus"))
-    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+TEST_F(HostCostSucceeding, ChangedPointersUpdateTheirNodesOnly) {
   OwnContext own(0x1400);
   CArguments args = arguments();
   makeGraph([&] { return args.forward(); });
@@ -477,9 +482,7 @@ TEST_F(HostCost, ChangedPointersUpdateTheirNodesOnly) {
 // enqueued again (RepeatedCall.h): the same driver calls, no check or
 // launcher run. Any change to what the call reads, even inside a
 // descriptor at the same address, is a call checked and launched as usual.
-TEST_F(HostCost, IdenticalCallsReplayTheirLaunches) {
-  if (!std::strcmp(mode(), "bogus"))
-    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+TEST_F(HostCostSucceeding, IdenticalCallsReplayTheirLaunches) {
   CArguments args = arguments();
   makeGraph([&] { return args.forwardWithOptions(); });
   const unsigned long long before = tilec::mamba2::gpu::replayedCalls();
@@ -564,9 +567,7 @@ TEST_F(HostCost, ChangedArgumentsAreNotReplayed) {
 // Two argument sets in turn (two layers of a model, two buffers): the
 // second set's graph is built when it comes back, and from then on each
 // call finds its set's graph with no node update.
-TEST_F(HostCost, AlternatingArgumentSetsGetAGraphEach) {
-  if (!std::strcmp(mode(), "bogus"))
-    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+TEST_F(HostCostSucceeding, AlternatingArgumentSetsGetAGraphEach) {
   OwnContext own(0x1600);
   CArguments first = arguments(), second = arguments();
   second.x.descriptor.data =
@@ -643,9 +644,7 @@ TEST_F(HostCost, NoReplayWithoutGraphsOrAWorkspace) {
 
 // The decode step: a call identical to the last is replayed too, and any
 // change (here y's pointer, then dt_softplus) is checked and launched.
-TEST_F(HostCost, IdenticalDecodeStepsReplayTheirLaunch) {
-  if (!std::strcmp(mode(), "bogus"))
-    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+TEST_F(HostCostSucceeding, IdenticalDecodeStepsReplayTheirLaunch) {
   const tilec_mamba2_decode_problem p{2, 4, 1, 8, 16, 2};
   uintptr_t next = uintptr_t(1) << 41;
   auto address = [&] {
@@ -820,9 +819,7 @@ struct CppArguments {
 
 // forwardGpu (the C++ API) replays an identical call as the C ABI does: the
 // same driver calls as any cached call, no checks or launchers.
-TEST_F(HostCost, IdenticalCppCallsReplayTheirLaunches) {
-  if (!std::strcmp(mode(), "bogus"))
-    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+TEST_F(HostCostSucceeding, IdenticalCppCallsReplayTheirLaunches) {
   CppArguments args(arguments());
   makeGraph([&] { return args.forward(); });
   using tilec::mamba2::gpu::replayedCalls;
@@ -939,9 +936,7 @@ TEST_F(HostCost, AForgottenImageIsNotReplayed) {
 // Other grids are another graph, built on their second call (the first
 // launches the kernels one by one); the first problem's is still cached,
 // with the parameters of its last call.
-TEST_F(HostCost, AnotherGridIsAnotherGraph) {
-  if (!std::strcmp(mode(), "bogus"))
-    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+TEST_F(HostCostSucceeding, AnotherGridIsAnotherGraph) {
   CArguments args = arguments();
   makeGraph([&] { return args.forward(); });
   tilec_mamba2_problem longer = args.problem;
@@ -970,9 +965,7 @@ TEST_F(HostCost, AnotherGridIsAnotherGraph) {
 
 // A graph per stream: one graph launched on two streams would order each
 // stream's work behind the other's.
-TEST_F(HostCost, AnotherStreamIsAnotherGraph) {
-  if (!std::strcmp(mode(), "bogus"))
-    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+TEST_F(HostCostSucceeding, AnotherStreamIsAnotherGraph) {
   CArguments args = arguments();
   makeGraph([&] { return args.forward(); });
   args.stream = reinterpret_cast<void *>(0x5000);
@@ -987,9 +980,7 @@ TEST_F(HostCost, AnotherStreamIsAnotherGraph) {
 // While the stream is being captured into the caller's graph, the kernels
 // are launched one by one, as without a launch group: they become its
 // nodes. The context is still asked for once.
-TEST_F(HostCost, ACapturedStreamGetsTheKernelsOneByOne) {
-  if (!std::strcmp(mode(), "bogus"))
-    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+TEST_F(HostCostSucceeding, ACapturedStreamGetsTheKernelsOneByOne) {
   CArguments args = arguments();
   makeGraph([&] { return args.forward(); });
   args.stream = reinterpret_cast<void *>(0x6000); // the driver's "capturing"
@@ -1005,9 +996,7 @@ TEST_F(HostCost, ACapturedStreamGetsTheKernelsOneByOne) {
   }
 }
 
-TEST_F(HostCost, WithGraphsOffTheKernelsGoOneByOne) {
-  if (!std::strcmp(mode(), "bogus"))
-    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+TEST_F(HostCostSucceeding, WithGraphsOffTheKernelsGoOneByOne) {
   CArguments args = arguments();
   EXPECT_MAMBA2_STATUS(args.forward(), TILEC_MAMBA2_SUCCESS);
   tilec_set_launch_graphs(false);
@@ -1026,9 +1015,7 @@ TEST_F(HostCost, WithGraphsOffTheKernelsGoOneByOne) {
 
 // At most 64 graphs per context: the least recently used one is destroyed
 // for the 65th; it is built again when its kernels come back twice.
-TEST_F(HostCost, GraphsPerContextAreBounded) {
-  if (!std::strcmp(mode(), "bogus"))
-    GTEST_SKIP() << "TILEC_MAMBA2_POINTER_CHECK=bogus refuses every call";
+TEST_F(HostCostSucceeding, GraphsPerContextAreBounded) {
   makeContextCurrent(0x1300); // one of its own: no graph of other tests
   // The calls of two calls with `chunks` chunks.
   auto twice = [&](int64_t chunks) {
