@@ -7,6 +7,7 @@
 
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
 #include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
 
 using namespace mlir;
@@ -48,7 +49,13 @@ void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
   // with no LLVM intrinsic (wgmma.mma_async, as inline PTX).
   pm.addPass(createConvertScalarsToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
-  pm.addPass(createCanonicalizerPass());
+  // Folds and dead code only: LLVM's pipeline merges and erases blocks
+  // itself, and leaving it to LLVM saves 0.5 of the Mamba-2 library's 36
+  // CPU s with the same output (docs/performance.md).
+  GreedyRewriteConfig noRegionSimplification;
+  noRegionSimplification.setRegionSimplificationLevel(
+      GreedySimplifyRegionLevel::Disabled);
+  pm.addPass(createCanonicalizerPass(noRegionSimplification));
   pm.addPass(createCSEPass());
 }
 
