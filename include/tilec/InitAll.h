@@ -9,6 +9,7 @@
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 #include "tilec/Conversion/Passes.h"
 
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Dialect/SCF/IR/SCF.h"
@@ -40,6 +41,7 @@ inline void registerPasses() {
   mlir::registerCanonicalizerPass();
   mlir::registerCSEPass();
   mlir::registerInlinerPass();
+  mlir::registerPass([] { return mlir::createSCFToControlFlowPass(); });
 }
 
 } // namespace tilec

@@ -45,42 +45,38 @@ def ConvertTileToLLVM : Pass<"convert-tile-to-llvm", "::mlir::ModuleOp"> {
 
 def ConvertScalarsToLLVM
     : Pass<"convert-scalars-to-llvm", "::mlir::ModuleOp"> {
-  let summary = "lowers the scf, arith, math, cf and NVVM ops that "
-                "convert-tile-to-llvm leaves to the LLVM dialect";
+  let summary = "lowers the arith, math, cf and NVVM ops that "
+                "convert-tile-to-llvm and convert-scf-to-cf leave to LLVM";
   let description = [{
-    What `convert-tile-to-llvm` leaves: scalar and per-thread vector `arith`
-    and `math` ops, `scf` control flow (the kernel author's and the
-    lowering's own), and NVVM ops without an LLVM intrinsic (such as
-    `nvvm.wgmma.mma_async`, which becomes inline PTX). This pass lowers all
-    of them in two conversions: `scf` to `cf`, then `arith`, `math`, `cf`
-    and NVVM to LLVM in one (`index` as i64), with the same patterns as
-    upstream's `convert-scf-to-cf`, `convert-arith-to-llvm`,
-    `convert-math-to-llvm`, `convert-cf-to-llvm` and `convert-nvvm-to-llvm`
-    passes.
+    What `convert-tile-to-llvm` leaves, once upstream's `convert-scf-to-cf`
+    has made its `scf` control flow a CFG: scalar and per-thread vector
+    `arith` and `math` ops, `cf` branches, and NVVM ops without an LLVM
+    intrinsic (such as `nvvm.wgmma.mma_async`, which becomes inline PTX).
+    One conversion (`index` as i64) with the patterns of upstream's
+    `convert-arith-to-llvm`, `convert-math-to-llvm`, `convert-cf-to-llvm`
+    and `convert-nvvm-to-llvm` passes.
 
-    Why not those five passes: both conversions use the dialect conversion
-    driver without pattern rollback (`allowPatternRollback = false`). With
-    rollback the driver records every change so that it can undo it, and
-    lowering `scf.if` and `scf.for` moves the ops after each of them into
-    a new block one op at a time: on the Mamba-2 library the five passes
-    took 6.6 of its 43.7 s of compile time (scf-to-cf alone 3.1 s), this
-    pass 1.5 s, with byte-identical output (docs/performance.md, "Compile
-    time: the scalar lowering without rollback"). Without rollback, a
-    pattern that failed after changing the IR would be an LLVM fatal error
-    (which tilec and tile-opt report as an error message); none does on
-    the library's kernels or the tests.
+    Why not those four passes: they have no option to run the dialect
+    conversion driver without pattern rollback, which this pass does
+    (`allowPatternRollback = false`; the pipeline runs `convert-scf-to-cf`
+    with its `allow-pattern-rollback=false`). With rollback the driver
+    records every change so that it can undo it: on the Mamba-2 library
+    scf-to-cf and the four passes took 6.6 of its 43.7 s of compile time
+    (scf-to-cf alone 3.1 s), the two without rollback 1.5 s, with
+    byte-identical output (docs/performance.md, "Compile time: the scalar
+    lowering without rollback"). Without rollback, a pattern that failed
+    after changing the IR would be an LLVM fatal error (which tilec and
+    tile-opt report as an error message); none does on the library's
+    kernels or the tests.
 
-    Example: `tile-opt --convert-scalars-to-llvm --reconcile-unrealized-casts`
+    Example: `tile-opt --convert-scalars-to-llvm`
 
     ```mlir
-    %r = scf.if %c -> (i32) { scf.yield %a : i32 } else { scf.yield %b : i32 }
+    %r = math.exp2 %x : vector<4xf32>
     ```
-    becomes `llvm.cond_br %c, ^bb1, ^bb2` with `llvm.br ^bb3(%a : i32)` and
-    `llvm.br ^bb3(%b : i32)`.
+    becomes `%r = llvm.intr.exp2(%x) : (vector<4xf32>) -> vector<4xf32>`.
   }];
-  let dependentDialects = [
-    "::mlir::LLVM::LLVMDialect", "::mlir::cf::ControlFlowDialect",
-  ];
+  let dependentDialects = ["::mlir::LLVM::LLVMDialect"];
 }
 
 #endif // TILEC_CONVERSION_PASSES

@@ -1,4 +1,4 @@
-//===- ScalarsToLLVM.cpp - scf, arith, math, cf, NVVM to LLVM ---*- C++ -*-===//
+//===- ScalarsToLLVM.cpp - arith, math, cf, NVVM to LLVM --------*- C++ -*-===//
 //
 // The `convert-scalars-to-llvm` pass: upstream's patterns for what
 // convert-tile-to-llvm leaves, applied by the dialect conversion driver
@@ -14,7 +14,6 @@
 #include "mlir/Conversion/LLVMCommon/TypeConverter.h"
 #include "mlir/Conversion/MathToLLVM/MathToLLVM.h"
 #include "mlir/Conversion/NVVMToLLVM/NVVMToLLVM.h"
-#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Dialect/Arith/Transforms/Passes.h"
 #include "mlir/Dialect/Math/IR/Math.h"
 #include "mlir/Transforms/DialectConversion.h"
@@ -28,54 +27,29 @@ using namespace mlir;
 
 namespace {
 
-/// Applies `patterns` until no op `target` calls illegal is left; the
-/// patterns must not fail after changing the IR (no rollback).
-LogicalResult convertWithoutRollback(Operation *root,
-                                     const ConversionTarget &target,
-                                     RewritePatternSet &&patterns) {
-  ConversionConfig config;
-  config.allowPatternRollback = false;
-  return applyPartialConversion(root, target, std::move(patterns), config);
-}
-
-/// scf to cf, as upstream's convert-scf-to-cf.
-LogicalResult lowerStructuredControlFlow(Operation *root) {
-  MLIRContext *context = root->getContext();
-  RewritePatternSet patterns(context);
-  populateSCFToControlFlowConversionPatterns(patterns);
-  ConversionTarget target(*context);
-  target.addIllegalOp<scf::ExecuteRegionOp, scf::ForallOp, scf::ForOp,
-                      scf::IfOp, scf::IndexSwitchOp, scf::ParallelOp,
-                      scf::WhileOp>();
-  target.markUnknownOpDynamicallyLegal([](Operation *) { return true; });
-  return convertWithoutRollback(root, target, std::move(patterns));
-}
-
 /// arith, math, cf and the NVVM ops without an intrinsic to LLVM, as
 /// upstream's convert-arith-to-llvm (with its expansion of the ceil and
 /// floor divisions), convert-math-to-llvm, convert-cf-to-llvm and
-/// convert-nvvm-to-llvm. Casts between index and i64 that other dialects
-/// still need stay for reconcile-unrealized-casts.
-LogicalResult lowerToLLVM(Operation *root) {
-  MLIRContext *context = root->getContext();
-  LLVMTypeConverter converter(context);
-  RewritePatternSet patterns(context);
-  arith::populateCeilFloorDivExpandOpsPatterns(patterns);
-  arith::populateArithToLLVMConversionPatterns(converter, patterns);
-  populateMathToLLVMConversionPatterns(converter, patterns);
-  cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
-  populateNVVMToLLVMConversionPatterns(patterns);
-  LLVMConversionTarget target(*context);
-  target.addIllegalDialect<arith::ArithDialect, math::MathDialect,
-                           cf::ControlFlowDialect>();
-  return convertWithoutRollback(root, target, std::move(patterns));
-}
-
+/// convert-nvvm-to-llvm, in one conversion. Casts between index and i64
+/// that other dialects still need stay for reconcile-unrealized-casts.
 struct ConvertScalarsToLLVMPass
     : public tilec::impl::ConvertScalarsToLLVMBase<ConvertScalarsToLLVMPass> {
   void runOnOperation() override {
-    if (failed(lowerStructuredControlFlow(getOperation())) ||
-        failed(lowerToLLVM(getOperation())))
+    MLIRContext *context = &getContext();
+    LLVMTypeConverter converter(context);
+    RewritePatternSet patterns(context);
+    arith::populateCeilFloorDivExpandOpsPatterns(patterns);
+    arith::populateArithToLLVMConversionPatterns(converter, patterns);
+    populateMathToLLVMConversionPatterns(converter, patterns);
+    cf::populateControlFlowToLLVMConversionPatterns(converter, patterns);
+    populateNVVMToLLVMConversionPatterns(patterns);
+    LLVMConversionTarget target(*context);
+    target.addIllegalDialect<arith::ArithDialect, math::MathDialect,
+                             cf::ControlFlowDialect>();
+    ConversionConfig config;
+    config.allowPatternRollback = false;
+    if (failed(applyPartialConversion(getOperation(), target,
+                                      std::move(patterns), config)))
       signalPassFailure();
   }
 };

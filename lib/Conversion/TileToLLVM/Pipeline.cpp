@@ -6,6 +6,7 @@
 #include "tilec/Dialect/TileGPU/Transforms/Passes.h"
 
 #include "mlir/Conversion/ReconcileUnrealizedCasts/ReconcileUnrealizedCasts.h"
+#include "mlir/Conversion/SCFToControlFlow/SCFToControlFlow.h"
 #include "mlir/Pass/PassRegistry.h"
 #include "mlir/Transforms/GreedyPatternRewriteDriver.h"
 #include "mlir/Transforms/Passes.h"
@@ -44,9 +45,13 @@ void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
   tileOptions.sm = options.smVersion;
   tileOptions.vectorize = options.vectorize;
   pm.addPass(createConvertTileToLLVM(tileOptions));
-  // What convert-tile-to-llvm leaves: scalar and per-thread vector arith and
-  // math, scf control flow (the user's and the lowering's own) and NVVM ops
-  // with no LLVM intrinsic (wgmma.mma_async, as inline PTX).
+  // What convert-tile-to-llvm leaves: scf control flow (the user's and the
+  // lowering's own), scalar and per-thread vector arith and math, and NVVM
+  // ops with no LLVM intrinsic (wgmma.mma_async, as inline PTX). Both
+  // conversions without pattern rollback (Passes.td, ConvertScalarsToLLVM).
+  SCFToControlFlowPassOptions scfToCF;
+  scfToCF.allowPatternRollback = false;
+  pm.addPass(createSCFToControlFlowPass(scfToCF));
   pm.addPass(createConvertScalarsToLLVM());
   pm.addPass(createReconcileUnrealizedCastsPass());
   // Folds and dead code only: LLVM's pipeline merges and erases blocks

@@ -1,5 +1,7 @@
-// RUN: tile-opt %s --convert-scalars-to-llvm --split-input-file | FileCheck %s
-// RUN: tile-opt %s --convert-scalars-to-llvm --split-input-file | FileCheck %s --check-prefix=NONE
+// The pass after convert-scf-to-cf without rollback, as the tile-to-llvm
+// pipeline runs them.
+// RUN: tile-opt %s --convert-scf-to-cf="allow-pattern-rollback=false" --convert-scalars-to-llvm --split-input-file | FileCheck %s
+// RUN: tile-opt %s --convert-scf-to-cf="allow-pattern-rollback=false" --convert-scalars-to-llvm --split-input-file | FileCheck %s --check-prefix=NONE
 
 // No op of the dialects the pass lowers is left in any case.
 // NONE-NOT: {{(scf|arith|math|cf)\.}}
