@@ -32,7 +32,7 @@ void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
       tilegpu::TileGPUPipelineOptions pipeline;
       pipeline.interiorCopies = options.interiorCopies;
       pm.addPass(tilegpu::createTileGPUPipeline(pipeline));
-      // sm_90a only: on sm_80 the mma.sync kernels already spill at their
+      // sm >= 90: on sm_80 the mma.sync kernels already spill at their
       // occupancy and prefetching added spills (docs/codegen-layouts.md).
       if (options.smVersion >= 90)
         pm.addPass(tilegpu::createTileGPUPrefetchRegisters());

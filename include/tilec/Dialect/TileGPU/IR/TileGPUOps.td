@@ -186,8 +186,11 @@ def TileGPU_BarrierOp : TileGPU_Op<"barrier", [MemoryEffects<[MemRead, MemWrite]
   let summary = "waits for every thread of the CTA (bar.sync)";
   let description = [{
     Shared-memory writes before the barrier are visible to every thread of
-    the CTA after it. `tilegpu-insert-barriers` places one only where two
-    threads' accesses to the same bytes conflict.
+    the CTA after it. Today `tilegpu-pipeline` places them, by
+    construction: one before a buffer is first written and one after each
+    `tilegpu.async_wait`. A `tilegpu-insert-barriers` pass that places one
+    only where two threads' accesses to the same bytes conflict is planned,
+    not built.
 
     Example: `tilegpu.barrier`
   }];

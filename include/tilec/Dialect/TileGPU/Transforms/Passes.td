@@ -1,8 +1,9 @@
 //===- Passes.td - tilegpu layout passes -------------------*- tablegen -*-===//
 //
 // The passes of docs/codegen-layouts.md that give bound tile IR its register
-// layouts. They run on bound kernels (after tile-bind-params) and are not in
-// tilec's default pipeline yet: the lowering of tilegpu to LLVM comes next.
+// layouts. They run on bound kernels (after tile-bind-params), in the
+// tile-to-llvm pipeline under --codegen=layouts (Pipeline.cpp), before
+// convert-tile-to-llvm lowers the layout-carrying tiles and tilegpu ops.
 //
 //===----------------------------------------------------------------------===//
 
@@ -167,10 +168,12 @@ def TileGPUPrefetchRegisters
     iteration being below the upper bound, so nothing past the loop's end
     is read.
 
-    The carried tiles cost registers across the whole loop: per loop,
-    loads are taken in program order while the registers per thread their
-    layouts hold (32-bit words) add up to at most `max-carried-registers`.
-    A kernel opts a load out by giving it no `latency`.
+    The carried tiles cost registers across the whole loop: a loop's loads
+    are prefetched all or none, only when the registers per thread their
+    layouts hold (32-bit words) add up to at most the budget, the smaller
+    of `max-carried-registers` and an eighth of the registers per thread
+    the kernel's `occupancy` leaves (min(255, 65536 / (threads x
+    occupancy))). A kernel opts a load out by giving it no `latency`.
 
     Example: `tile-opt --tilegpu-assign-layouts --tilegpu-prefetch-registers`
   }];
