@@ -32,8 +32,9 @@ void tilec::buildTileToLLVMPipeline(OpPassManager &pm,
       tilegpu::TileGPUPipelineOptions pipeline;
       pipeline.interiorCopies = options.interiorCopies;
       pm.addPass(tilegpu::createTileGPUPipeline(pipeline));
-      // sm >= 90: on sm_80 the mma.sync kernels already spill at their
-      // occupancy and prefetching added spills (docs/codegen-layouts.md).
+      // Only for sm >= 90 (sm_90a, sm_100a): on sm_80 the mma.sync kernels
+      // already spill at their occupancy and prefetching added spills
+      // (docs/codegen-layouts.md).
       if (options.smVersion >= 90)
         pm.addPass(tilegpu::createTileGPUPrefetchRegisters());
       tilegpu::TileGPUAllocateSharedOptions allocate;
